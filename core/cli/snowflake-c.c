@@ -1,0 +1,473 @@
+/* snowflake-c — generate, decode and encode 64-bit time-ordered IDs. */
+#define _GNU_SOURCE
+#include "snowflake_c.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: snowflake-c COMMAND [OPTIONS] [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  gen      generate IDs:          gen -n 5 --preset twitter --node "
+    "datacenter=1,worker=3\n"
+    "  decode   split IDs into parts:  decode --preset discord --json "
+    "175928847299117063\n"
+    "           (IDs from the arguments, or one per line on standard input)\n"
+    "  encode   build an ID:           encode --preset discord --time "
+    "1462015105796 worker=1 process=0 seq=7\n"
+    "  range    smallest and largest ID of a time interval:\n"
+    "                                  range --preset twitter 2024-01-01 "
+    "2024-01-02\n"
+    "  layout   describe a layout:     layout --layout "
+    "time:41@1ms,worker:10,seq:12 --epoch 2024-01-01\n"
+    "  presets  list the presets\n"
+    "\n"
+    "options:\n"
+    "  --preset NAME      default, twitter, discord, sonyflake, baidu, "
+    "instagram\n"
+    "                     (default: default)\n"
+    "  --layout SPEC      fields, e.g. time:41@1ms,worker:10,seq:12\n"
+    "  --epoch E          Unix ms or ISO-8601 UTC, with --layout\n"
+    "  --node LIST        node values: worker=3,datacenter=1 (N, auto or "
+    "host);\n"
+    "                     unset fields come from SNOWFLAKE_<FIELD>\n"
+    "  -n, --count N      IDs to generate (gen; default 1)\n"
+    "  --rollback S       default, error, wait, clock or borrow\n"
+    "  --max-wait MS      longest wait for the clock to catch up\n"
+    "  --max-drift MS     how far IDs may run ahead of the clock\n"
+    "  --random-start     start each tick's sequence at a random value\n"
+    "  --monotonic        use the monotonic clock after start\n"
+    "  --state-dir DIR    lock and state files (needed by auto)\n"
+    "  --time T           the time of encode: Unix ms or ISO-8601 UTC\n"
+    "  --json             canonical JSON, one line per ID\n"
+    "  --stats            print the generator's counters to stderr (gen)\n"
+    "  -h, --help         this text\n"
+    "  -V, --version      the version\n";
+
+typedef struct cli {
+  const char *preset, *spec, *epoch, *node, *rollback, *state_dir, *time;
+  long long count, max_wait, max_drift;
+  bool json, random_start, monotonic, stats;
+  sfc_layout layout;
+} cli;
+
+static int fail(const sfc_error *err) {
+  fprintf(stderr, "snowflake-c: %s: %s\n", sfc_status_name(err->status),
+          err->message);
+  return 1;
+}
+
+static int usage_error(const char *what) {
+  fprintf(stderr, "snowflake-c: %s\n(see snowflake-c --help)\n", what);
+  return 2;
+}
+
+static bool parse_count(const char *text, long long min, long long max,
+                        long long *out) {
+  char *end;
+  long long v = strtoll(text, &end, 10);
+  if (!*text || *end || v < min || v > max) return false;
+  *out = v;
+  return true;
+}
+
+static int parse_options(int argc, char **argv, cli *c) {
+  static const struct option longs[] = {
+      {"preset", required_argument, 0, 'p'},
+      {"layout", required_argument, 0, 'l'},
+      {"epoch", required_argument, 0, 'e'},
+      {"node", required_argument, 0, 'N'},
+      {"count", required_argument, 0, 'n'},
+      {"rollback", required_argument, 0, 'r'},
+      {"max-wait", required_argument, 0, 'w'},
+      {"max-drift", required_argument, 0, 'd'},
+      {"random-start", no_argument, 0, 'R'},
+      {"monotonic", no_argument, 0, 'M'},
+      {"state-dir", required_argument, 0, 's'},
+      {"time", required_argument, 0, 't'},
+      {"json", no_argument, 0, 'j'},
+      {"stats", no_argument, 0, 'S'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  int opt;
+  opterr = 0;
+  while ((opt = getopt_long(argc, argv, "+n:h", longs, NULL)) != -1) {
+    switch (opt) {
+    case 'p': c->preset = optarg; break;
+    case 'l': c->spec = optarg; break;
+    case 'e': c->epoch = optarg; break;
+    case 'N': c->node = optarg; break;
+    case 'r': c->rollback = optarg; break;
+    case 's': c->state_dir = optarg; break;
+    case 't': c->time = optarg; break;
+    case 'j': c->json = true; break;
+    case 'R': c->random_start = true; break;
+    case 'M': c->monotonic = true; break;
+    case 'S': c->stats = true; break;
+    case 'n':
+      if (!parse_count(optarg, 0, 1000000000000LL, &c->count))
+        return usage_error("--count takes a whole number from 0");
+      break;
+    case 'w':
+      if (!parse_count(optarg, 0, 86400000, &c->max_wait))
+        return usage_error("--max-wait takes milliseconds, 0 to 86400000");
+      break;
+    case 'd':
+      if (!parse_count(optarg, 0, 86400000, &c->max_drift))
+        return usage_error("--max-drift takes milliseconds, 0 to 86400000");
+      break;
+    case 'h': fputs(usage, stdout); exit(0);
+    default: {
+      char msg[200];
+      snprintf(msg, sizeof msg, "unknown or incomplete option '%s'",
+               argv[optind - 1]);
+      return usage_error(msg);
+    }
+    }
+  }
+  if (c->preset && c->spec)
+    return usage_error("give --preset or --layout, not both");
+  if (c->spec && !c->epoch)
+    return usage_error("--layout needs --epoch (Unix ms or ISO-8601 UTC)");
+  if (c->epoch && !c->spec)
+    return usage_error("--epoch goes with --layout");
+  sfc_error err;
+  sfc_status st;
+  if (c->spec) {
+    int64_t epoch;
+    st = sfc_epoch_parse(c->epoch, &epoch, &err);
+    if (st == SFC_OK) st = sfc_layout_parse(c->spec, epoch, &c->layout, &err);
+  } else {
+    st = sfc_layout_preset(c->preset ? c->preset : "default", &c->layout, &err);
+  }
+  return st == SFC_OK ? 0 : fail(&err);
+}
+
+/* "worker=3,datacenter=1" → values; names point into `text`, which is
+ * modified. */
+static int parse_pairs(char *text, const char *what, sfc_node_value *out,
+                       size_t *count) {
+  *count = 0;
+  for (char *item = strtok(text, ","); item; item = strtok(NULL, ",")) {
+    char *eq = strchr(item, '=');
+    if (!eq || eq == item || *count == SFC_MAX_FIELDS) {
+      fprintf(stderr, "snowflake-c: %s '%s' is not NAME=VALUE\n", what, item);
+      return 2;
+    }
+    *eq = '\0';
+    sfc_error err;
+    if (sfc_node_value_parse(eq + 1, &out[*count].value, &err) != SFC_OK)
+      return fail(&err);
+    out[*count].name = item;
+    (*count)++;
+  }
+  return 0;
+}
+
+static char *u64_to_text(uint64_t v, char *end) {
+  do {
+    *--end = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return end;
+}
+
+static void print_parts(const sfc_layout *l, const sfc_parts *p, bool json) {
+  if (json) {
+    char buf[SFC_JSON_MAX];
+    sfc_parts_json(l, p, buf, sizeof buf);
+    puts(buf);
+    return;
+  }
+  char iso[SFC_ISO_MAX];
+  sfc_format_iso(p->time_ms, iso, sizeof iso);
+  printf("%" PRIu64 "  %s", p->id, iso);
+  for (unsigned i = 1; i < l->field_count; i++)
+    printf("  %s=%" PRIu64, l->fields[i].name, p->values[i]);
+  putchar('\n');
+}
+
+static void print_stats(const sfc_generator *g) {
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  fprintf(stderr,
+          "ids_issued=%" PRIu64 " waits=%" PRIu64 " borrowed_ticks=%" PRIu64
+          " rollbacks=%" PRIu64 " rollbacks_waited=%" PRIu64
+          " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64
+          " rollback=%s",
+          s.ids_issued, s.waits, s.borrowed_ticks, s.rollbacks,
+          s.rollbacks_waited, s.rollbacks_refused, s.clock_bumps,
+          sfc_rollback_name(s.rollback));
+  for (unsigned i = 0; i < s.node_count; i++)
+    fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[i], s.node_values[i],
+            sfc_node_source_name(s.node_sources[i]));
+  fputc('\n', stderr);
+}
+
+static int cmd_gen(cli *c, int argc, char **argv) {
+  (void)argv;
+  if (optind < argc) return usage_error("gen takes no arguments");
+  sfc_options opts;
+  sfc_options_init(&opts);
+  sfc_node_value node[SFC_MAX_FIELDS];
+  char *node_text = c->node ? strdup(c->node) : NULL;
+  sfc_error err;
+  int rc = 0;
+  if (node_text) rc = parse_pairs(node_text, "--node", node, &opts.node_count);
+  if (rc) {
+    free(node_text);
+    return rc;
+  }
+  opts.node = node;
+  if (c->rollback &&
+      sfc_rollback_parse(c->rollback, &opts.rollback, &err) != SFC_OK) {
+    free(node_text);
+    return fail(&err);
+  }
+  opts.max_wait_ms = c->max_wait;
+  opts.max_drift_ms = c->max_drift;
+  opts.random_start = c->random_start;
+  opts.time_source = c->monotonic ? SFC_TIME_MONOTONIC : SFC_TIME_WALL;
+  opts.state_dir = c->state_dir;
+  sfc_generator *g;
+  sfc_status st = sfc_generator_new(&c->layout, &opts, &g, &err);
+  free(node_text);
+  if (st != SFC_OK) return fail(&err);
+
+  enum { BATCH = 4096 };
+  static uint64_t ids[BATCH];
+  static char out[BATCH * 21];
+  long long left = c->count;
+  while (left > 0 && rc == 0) {
+    size_t want = left < BATCH ? (size_t)left : BATCH, got = 0;
+    st = sfc_next_ids(g, ids, want, &got, &err);
+    if (c->json) {
+      for (size_t i = 0; i < got; i++) {
+        sfc_parts p;
+        sfc_decode(&c->layout, ids[i], &p, NULL);
+        print_parts(&c->layout, &p, true);
+      }
+    } else {
+      char *w = out;
+      for (size_t i = 0; i < got; i++) {
+        char digits[21];
+        char *d = u64_to_text(ids[i], digits + sizeof digits);
+        size_t n = (size_t)(digits + sizeof digits - d);
+        memcpy(w, d, n);
+        w += n;
+        *w++ = '\n';
+      }
+      fwrite(out, 1, (size_t)(w - out), stdout);
+    }
+    left -= (long long)got;
+    if (st != SFC_OK) rc = fail(&err);
+  }
+  if (c->stats) print_stats(g);
+  sfc_generator_free(g);
+  if (fflush(stdout) != 0 && rc == 0) {
+    perror("snowflake-c: writing output");
+    rc = 1;
+  }
+  return rc;
+}
+
+static int decode_one(const cli *c, const char *text) {
+  sfc_error err;
+  uint64_t id;
+  sfc_parts p;
+  if (sfc_id_parse(text, &id, &err) != SFC_OK ||
+      sfc_decode(&c->layout, id, &p, &err) != SFC_OK)
+    return fail(&err);
+  print_parts(&c->layout, &p, c->json);
+  return 0;
+}
+
+static int cmd_decode(cli *c, int argc, char **argv) {
+  int rc = 0;
+  if (optind < argc) {
+    for (int i = optind; i < argc; i++) rc |= decode_one(c, argv[i]);
+    return rc;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  while (getline(&line, &cap, stdin) != -1) {
+    for (char *tok = strtok(line, " \t\r\n"); tok;
+         tok = strtok(NULL, " \t\r\n"))
+      rc |= decode_one(c, tok);
+  }
+  free(line);
+  return rc;
+}
+
+static int parse_time(const char *text, int64_t *ms, sfc_error *err) {
+  if (sfc_epoch_parse(text, ms, err) == SFC_OK) return 0;
+  err->status = SFC_INVALID_ARGUMENT;
+  snprintf(err->message, sizeof err->message,
+           "time '%s' is neither Unix milliseconds nor ISO-8601 UTC", text);
+  return 1;
+}
+
+static int cmd_encode(cli *c, int argc, char **argv) {
+  sfc_error err;
+  if (!c->time) return usage_error("encode needs --time (Unix ms or ISO)");
+  int64_t ms;
+  if (parse_time(c->time, &ms, &err)) return fail(&err);
+  sfc_parts p;
+  memset(&p, 0, sizeof p);
+  p.time_us = ms * 1000;
+  bool given[SFC_MAX_FIELDS] = {true};
+  for (int i = optind; i < argc; i++) {
+    char *eq = strchr(argv[i], '=');
+    if (!eq) return usage_error("encode takes fields as NAME=VALUE");
+    *eq = '\0';
+    int idx = sfc_layout_field_index(&c->layout, argv[i]);
+    uint64_t v;
+    if (idx <= 0) {
+      fprintf(stderr, "snowflake-c: InvalidArgument: '%s' is not a field of "
+                      "the layout (the time comes from --time)\n", argv[i]);
+      return 1;
+    }
+    if (sfc_id_parse(eq + 1, &v, &err) != SFC_OK) return fail(&err);
+    p.values[idx] = v;
+    given[idx] = true;
+  }
+  for (unsigned i = 1; i < c->layout.field_count; i++)
+    if (!given[i]) {
+      fprintf(stderr, "snowflake-c: InvalidArgument: no value for field "
+                      "'%s': give %s=N\n", c->layout.fields[i].name,
+              c->layout.fields[i].name);
+      return 1;
+    }
+  uint64_t id;
+  if (sfc_encode(&c->layout, &p, &id, &err) != SFC_OK) return fail(&err);
+  if (c->json) {
+    sfc_decode(&c->layout, id, &p, NULL);
+    print_parts(&c->layout, &p, true);
+  } else {
+    printf("%" PRIu64 "\n", id);
+  }
+  return 0;
+}
+
+static int cmd_range(cli *c, int argc, char **argv) {
+  if (argc - optind != 2) return usage_error("range takes two times: T0 T1");
+  sfc_error err;
+  int64_t t0, t1;
+  uint64_t lo, hi;
+  if (parse_time(argv[optind], &t0, &err) ||
+      parse_time(argv[optind + 1], &t1, &err))
+    return fail(&err);
+  if (sfc_range(&c->layout, t0, t1, &lo, &hi, &err) != SFC_OK)
+    return fail(&err);
+  if (c->json)
+    printf("{\"min\":\"%" PRIu64 "\",\"max\":\"%" PRIu64 "\"}\n", lo, hi);
+  else
+    printf("%" PRIu64 " %" PRIu64 "\n", lo, hi);
+  return 0;
+}
+
+static const char *kind_name(sfc_field_kind k) {
+  static const char *const names[] = {"time", "seq", "clock", "node"};
+  return names[k];
+}
+
+static int cmd_layout(cli *c, int argc, char **argv) {
+  (void)argv;
+  if (optind < argc) return usage_error("layout takes no arguments");
+  const sfc_layout *l = &c->layout;
+  sfc_layout_info info;
+  sfc_layout_describe(l, &info);
+  char spec[SFC_SPEC_MAX], epoch[SFC_ISO_MAX], end[SFC_ISO_MAX];
+  sfc_layout_spec(l, spec, sizeof spec);
+  sfc_format_iso(l->epoch_ms, epoch, sizeof epoch);
+  sfc_format_iso(info.time_end_ms, end, sizeof end);
+  if (c->json) {
+    printf("{\"spec\":\"%s\",\"epoch_ms\":\"%" PRId64 "\",\"epoch\":\"%s\","
+           "\"unit_us\":\"%" PRId64 "\",\"total_bits\":%u,\"fields\":[",
+           spec, l->epoch_ms, epoch, l->unit_us, l->total_bits);
+    for (unsigned i = 0; i < l->field_count; i++) {
+      const sfc_field *f = &l->fields[i];
+      printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"bits\":%u,\"shift\":%u,"
+             "\"max\":\"%" PRIu64 "\"}",
+             i ? "," : "", f->name, kind_name(f->kind), f->bits, f->shift,
+             f->max);
+    }
+    printf("],\"ids_per_second\":%.0f,\"node_capacity\":%.0f,"
+           "\"time_end_ms\":\"%" PRId64 "\",\"time_end\":\"%s\","
+           "\"max_id\":\"%" PRIu64 "\"}\n",
+           info.ids_per_second, info.node_capacity, info.time_end_ms, end,
+           info.max_id);
+    return 0;
+  }
+  printf("layout          %s\nepoch           %" PRId64 " (%s)\n"
+         "bits            %u\n\n%-12s %-6s %5s %6s  %s\n",
+         spec, l->epoch_ms, epoch, l->total_bits, "field", "kind", "bits",
+         "shift", "max");
+  for (unsigned i = 0; i < l->field_count; i++) {
+    const sfc_field *f = &l->fields[i];
+    printf("%-12s %-6s %5u %6u  %" PRIu64 "\n", f->name, kind_name(f->kind),
+           f->bits, f->shift, f->max);
+  }
+  printf("\nIDs per second  %.0f per node\nnodes           %.0f\n"
+         "time runs out   %s\n",
+         info.ids_per_second, info.node_capacity, end);
+  return 0;
+}
+
+static int cmd_presets(cli *c, int argc, char **argv) {
+  (void)argv;
+  if (optind < argc) return usage_error("presets takes no arguments");
+  for (size_t i = 0; i < sfc_preset_count(); i++) {
+    const char *name, *spec;
+    int64_t epoch;
+    sfc_preset_at(i, &name, &spec, &epoch);
+    if (c->json)
+      printf("{\"name\":\"%s\",\"spec\":\"%s\",\"epoch_ms\":\"%" PRId64
+             "\"}\n",
+             name, spec, epoch);
+    else
+      printf("%-10s %-42s %" PRId64 "\n", name, spec, epoch);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+    printf("snowflake-c %s\n", sfc_version_string());
+    return 0;
+  }
+  static const struct {
+    const char *name;
+    int (*run)(cli *, int, char **);
+  } commands[] = {{"gen", cmd_gen},       {"decode", cmd_decode},
+                  {"encode", cmd_encode}, {"range", cmd_range},
+                  {"layout", cmd_layout}, {"presets", cmd_presets}};
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (strcmp(cmd, commands[i].name) != 0) continue;
+    cli c;
+    memset(&c, 0, sizeof c);
+    c.count = 1;
+    c.max_wait = c.max_drift = -1;
+    int rc = parse_options(argc - 1, argv + 1, &c);
+    if (rc) return rc;
+    optind += 1;
+    return commands[i].run(&c, argc, argv);
+  }
+  char msg[160];
+  snprintf(msg, sizeof msg, "unknown command '%s'", cmd);
+  return usage_error(msg);
+}

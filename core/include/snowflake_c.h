@@ -1,0 +1,418 @@
+/*
+ * snowflake_c.h — 64-bit, time-ordered unique IDs (the Snowflake family).
+ *
+ * This header is the whole public surface of the library and its manual.
+ *
+ *   Layouts    describe how an ID is packed: `time:41@1ms,worker:10,seq:12`
+ *              plus an epoch. Parse one from a spec or take a preset.
+ *   Generator  issues IDs for one layout and one node value. Lock-free: one
+ *              atomic 64-bit state word updated by compare-and-swap.
+ *   Decode     turns any ID back into its time and fields, encodes the
+ *              reverse, and gives the ID range of a time interval.
+ *
+ * Conventions
+ *   - Every name starts with `sfc_` (types, functions) or `SFC_` (macros).
+ *   - Functions that can fail return an `sfc_status` and write their results
+ *     to out-parameters. When they fail they leave the outputs untouched and,
+ *     if `err` is not NULL, fill it with the status and a message that says
+ *     what was wrong and what to do. No errno, no printing, no thread-local
+ *     "last error".
+ *   - Status numbers are fixed forever; names and messages are static strings.
+ *   - Times are Unix time: `_ms` milliseconds, `_us` microseconds, UTC.
+ *   - Thread safety is stated per function. Layouts are plain values: share
+ *     them freely once built.
+ *
+ * Example
+ *
+ *   sfc_layout layout;
+ *   sfc_error err;
+ *   sfc_generator *gen;
+ *   sfc_node_value node[] = {{"datacenter", 1}, {"worker", 3}};
+ *   sfc_options opts;
+ *   sfc_options_init(&opts);
+ *   opts.node = node;
+ *   opts.node_count = 2;
+ *   if (sfc_layout_preset("twitter", &layout, &err) != SFC_OK ||
+ *       sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
+ *     fprintf(stderr, "%s: %s\n", sfc_status_name(err.status), err.message);
+ *     return 1;
+ *   }
+ *   uint64_t id;
+ *   if (sfc_next(gen, &id, &err) == SFC_OK) printf("%" PRIu64 "\n", id);
+ *   sfc_generator_free(gen);
+ */
+#ifndef SNOWFLAKE_C_H
+#define SNOWFLAKE_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define SFC_API
+#elif defined(__GNUC__)
+#define SFC_API __attribute__((visibility("default")))
+#else
+#define SFC_API
+#endif
+
+/* ===================================================================== */
+/* Version                                                               */
+/* ===================================================================== */
+
+#define SFC_VERSION_MAJOR 0
+#define SFC_VERSION_MINOR 1
+#define SFC_VERSION_PATCH 0
+#define SFC_VERSION_STRING "0.1.0"
+#define SFC_VERSION_NUMBER                                                     \
+  (SFC_VERSION_MAJOR * 10000 + SFC_VERSION_MINOR * 100 + SFC_VERSION_PATCH)
+
+/* The version of the library linked at run time, to compare with
+ * SFC_VERSION_NUMBER (the header a binding was compiled against). */
+SFC_API unsigned sfc_version_number(void);
+SFC_API const char *sfc_version_string(void);
+
+/* ===================================================================== */
+/* Status                                                                */
+/* ===================================================================== */
+
+/* Fixed numbers: never renumbered, never reused. */
+typedef enum sfc_status {
+  SFC_OK = 0,
+  SFC_INVALID_LAYOUT = 1,         /* InvalidLayout */
+  SFC_INVALID_ARGUMENT = 2,       /* InvalidArgument */
+  SFC_CLOCK_MOVED_BACKWARDS = 3,  /* ClockMovedBackwards */
+  SFC_TIME_EXHAUSTED = 4,         /* TimeExhausted */
+  SFC_GENERATOR_FORKED = 5,       /* GeneratorForked */
+  SFC_WORKER_UNAVAILABLE = 6,     /* WorkerUnavailable */
+  SFC_STATE_ERROR = 7,            /* StateError */
+  SFC_WAIT = 8 /* not an error: the deterministic entries ask the caller to
+                  wait `*wait_us` and call again */
+} sfc_status;
+
+#define SFC_STATUS_COUNT 9
+#define SFC_MESSAGE_MAX 320
+
+/* The detail of a failure. `message` is a complete sentence (or two): what
+ * was wrong and what to do. */
+typedef struct sfc_error {
+  sfc_status status;
+  char message[SFC_MESSAGE_MAX];
+} sfc_error;
+
+/* "InvalidLayout", "ClockMovedBackwards", … — the error kind's name in every
+ * language; "Ok" and "Wait" for the others; "Unknown" out of range. Static. */
+SFC_API const char *sfc_status_name(sfc_status status);
+
+/* A static one-line description of the status, for when no sfc_error is at
+ * hand. */
+SFC_API const char *sfc_status_message(sfc_status status);
+
+/* ===================================================================== */
+/* Layout                                                                */
+/* ===================================================================== */
+
+#define SFC_MAX_FIELDS 16
+#define SFC_NAME_MAX 32 /* field names: [a-z][a-z0-9_]*, at most 31 bytes */
+#define SFC_SPEC_MAX 512
+#define SFC_MAX_CLOCK_BITS 8
+
+typedef enum sfc_field_kind {
+  SFC_FIELD_TIME = 0,  /* units since the epoch; always the first field */
+  SFC_FIELD_SEQ = 1,   /* the per-tick counter */
+  SFC_FIELD_CLOCK = 2, /* the clock sequence, bumped on rollback */
+  SFC_FIELD_NODE = 3   /* a static value that makes a generator unique */
+} sfc_field_kind;
+
+typedef struct sfc_field {
+  char name[SFC_NAME_MAX];
+  sfc_field_kind kind;
+  unsigned bits;  /* width, 1..64 */
+  unsigned shift; /* position of the lowest bit in the ID */
+  uint64_t max;   /* largest value: 2^bits - 1 */
+} sfc_field;
+
+/* A parsed, validated layout. A plain value: copy it, share it. */
+typedef struct sfc_layout {
+  unsigned field_count;
+  sfc_field fields[SFC_MAX_FIELDS]; /* most significant first */
+  unsigned total_bits;              /* sum of the widths, <= 64 */
+  int64_t epoch_ms;                 /* Unix ms of time value 0 */
+  int64_t unit_us;                  /* length of one time unit ("tick") */
+  int time_index;                   /* always 0 */
+  int seq_index;
+  int clock_index; /* -1 when the layout has no clock field */
+} sfc_layout;
+
+/* Parses `spec` (grammar below) with its epoch in Unix ms.
+ *
+ *   spec  := field ("," field)*
+ *   field := name ":" bits ["@" unit]
+ *   unit  := integer ("us" | "ms" | "s")   only on the time field, default 1ms
+ *
+ * `time` must be the first field and `seq` must appear once; `clock` is
+ * optional (at most SFC_MAX_CLOCK_BITS wide); every other name is a node
+ * field. Returns SFC_INVALID_LAYOUT with a message naming the problem: no
+ * time or seq field, time not first, a duplicate or malformed name, a
+ * zero-width field, more than 64 bits, a bad unit, an epoch before 1970 or in
+ * the future, a time field that would run past the year 294000. */
+SFC_API sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms,
+                                    sfc_layout *out, sfc_error *err);
+
+/* The presets: "default", "twitter", "discord", "sonyflake", "baidu",
+ * "instagram". SFC_INVALID_LAYOUT for an unknown name, listing the known
+ * ones. */
+SFC_API sfc_status sfc_layout_preset(const char *name, sfc_layout *out,
+                                     sfc_error *err);
+
+/* Number of presets, and the i-th one's name, spec and epoch (static
+ * strings). Returns SFC_INVALID_ARGUMENT when i is out of range. */
+SFC_API size_t sfc_preset_count(void);
+SFC_API sfc_status sfc_preset_at(size_t i, const char **name,
+                                 const char **spec, int64_t *epoch_ms);
+
+/* Parses an epoch: Unix milliseconds ("1288834974657") or an ISO-8601 UTC
+ * instant ("2024-01-01", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00.000Z").
+ * SFC_INVALID_LAYOUT when it is neither. */
+SFC_API sfc_status sfc_epoch_parse(const char *text, int64_t *epoch_ms,
+                                   sfc_error *err);
+
+/* Writes the canonical spec ("time:41@1ms,worker:10,seq:12": the time unit
+ * always given) into buf (SFC_SPEC_MAX bytes is always enough). Returns the
+ * length, or the length it would have had if it did not fit. */
+SFC_API size_t sfc_layout_spec(const sfc_layout *layout, char *buf,
+                               size_t cap);
+
+/* Returns the index of the field called `name`, or -1. */
+SFC_API int sfc_layout_field_index(const sfc_layout *layout, const char *name);
+
+/* What a layout can do. */
+typedef struct sfc_layout_info {
+  double ids_per_second;  /* per node: (seq max + 1) ticks per second */
+  double node_capacity;   /* distinct node values: 2^(sum of node bits) */
+  int64_t time_end_ms;    /* first instant the time field cannot hold */
+  uint64_t max_id;        /* largest ID the layout can hold */
+} sfc_layout_info;
+
+SFC_API void sfc_layout_describe(const sfc_layout *layout,
+                                 sfc_layout_info *out);
+
+/* ===================================================================== */
+/* Decode, encode, range                                                 */
+/* ===================================================================== */
+
+/* The parts of one ID. `values[i]` belongs to `layout.fields[i]`; for the
+ * time field it is the raw tick count. */
+typedef struct sfc_parts {
+  uint64_t id;
+  int64_t time_us; /* Unix µs of the tick's start */
+  int64_t time_ms; /* Unix ms, rounded down */
+  uint64_t values[SFC_MAX_FIELDS];
+} sfc_parts;
+
+#define SFC_JSON_MAX                                                           \
+  (64 + SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)) /* canonical JSON, with NUL */
+#define SFC_ISO_MAX 32                        /* ISO-8601 string, with NUL */
+
+/* Splits an ID. SFC_INVALID_ARGUMENT when the ID has bits above the layout's
+ * width. Thread-safe. */
+SFC_API sfc_status sfc_decode(const sfc_layout *layout, uint64_t id,
+                              sfc_parts *out, sfc_error *err);
+
+/* The inverse of sfc_decode: reads `in->time_us` (rounded down to the tick)
+ * and `in->values[i]` of every field but time. SFC_INVALID_ARGUMENT when a
+ * value does not fit its field or the time is outside the layout's life. */
+SFC_API sfc_status sfc_encode(const sfc_layout *layout, const sfc_parts *in,
+                              uint64_t *id, sfc_error *err);
+
+/* The smallest and largest IDs whose decoded time lies in [t0_ms, t1_ms]
+ * (both inclusive), for range scans and pagination. SFC_INVALID_ARGUMENT when
+ * no tick of the layout starts in that interval. */
+SFC_API sfc_status sfc_range(const sfc_layout *layout, int64_t t0_ms,
+                             int64_t t1_ms, uint64_t *min_id, uint64_t *max_id,
+                             sfc_error *err);
+
+/* The canonical JSON of decoded parts, one compact line, keys in this order:
+ * "id" (decimal string), "time_ms", "time" (ISO-8601 UTC, ms, Z), then every
+ * other field in layout order. Byte-for-byte the same in every language.
+ * Returns the length written (SFC_JSON_MAX is always enough). */
+SFC_API size_t sfc_parts_json(const sfc_layout *layout, const sfc_parts *parts,
+                              char *buf, size_t cap);
+
+/* Formats Unix ms as "2016-04-30T11:18:25.796Z" (years past 9999 as
+ * "+012345-…"). Returns the length. */
+SFC_API size_t sfc_format_iso(int64_t unix_ms, char *buf, size_t cap);
+
+/* Parses a decimal ID ("175928847299117063"), rejecting signs, spaces,
+ * empty text and values above 2^64 - 1 with SFC_INVALID_ARGUMENT. */
+SFC_API sfc_status sfc_id_parse(const char *text, uint64_t *id,
+                                sfc_error *err);
+
+/* ===================================================================== */
+/* Generator                                                             */
+/* ===================================================================== */
+
+typedef struct sfc_generator sfc_generator;
+
+/* What to do when the wall clock goes backwards (DESIGN §3). */
+typedef enum sfc_rollback {
+  SFC_ROLLBACK_DEFAULT = 0, /* wait up to max_wait (5 ms), then `clock` if the
+                               layout has a clock field, else `error` */
+  SFC_ROLLBACK_ERROR = 1,   /* SFC_CLOCK_MOVED_BACKWARDS, saying by how much */
+  SFC_ROLLBACK_WAIT = 2,    /* wait up to max_wait (1000 ms), then error */
+  SFC_ROLLBACK_CLOCK = 3,   /* bump the clock field (waits first for rollbacks
+                               up to max_wait, default 0) */
+  SFC_ROLLBACK_BORROW = 4   /* keep issuing from the last time issued, up to
+                               max_drift (1000 ms) ahead; then wait up to
+                               max_wait (1000 ms), then error */
+} sfc_rollback;
+
+/* Names "default", "error", "wait", "clock", "borrow". */
+SFC_API const char *sfc_rollback_name(sfc_rollback rollback);
+SFC_API sfc_status sfc_rollback_parse(const char *name, sfc_rollback *out,
+                                      sfc_error *err);
+
+typedef enum sfc_time_source {
+  SFC_TIME_WALL = 0,     /* CLOCK_REALTIME read on every call */
+  SFC_TIME_MONOTONIC = 1 /* wall clock read once, then CLOCK_MONOTONIC: a step
+                            of the wall clock cannot reach the generator */
+} sfc_time_source;
+
+/* Special node values: where the value comes from, resolved by
+ * sfc_generator_new. */
+#define SFC_NODE_AUTO (-1) /* first free value of the field's range, held by a
+                              lock file in state_dir (the local pool) */
+#define SFC_NODE_HOST (-2) /* the ordinal at the end of the host name
+                              ("orders-7" → 7), for Kubernetes StatefulSets */
+
+typedef struct sfc_node_value {
+  const char *name; /* a node field of the layout */
+  int64_t value;    /* 0..max, SFC_NODE_AUTO or SFC_NODE_HOST */
+} sfc_node_value;
+
+/* Parses "3", "auto" or "host" into a node value. */
+SFC_API sfc_status sfc_node_value_parse(const char *text, int64_t *value,
+                                        sfc_error *err);
+
+/* Where a node field's value came from. */
+typedef enum sfc_node_source {
+  SFC_SOURCE_EXPLICIT = 0, /* given in sfc_options.node */
+  SFC_SOURCE_ENV = 1,      /* SNOWFLAKE_<FIELD> environment variable */
+  SFC_SOURCE_HOST = 2,     /* ordinal at the end of the host name */
+  SFC_SOURCE_POOL = 3      /* taken from the pool in state_dir */
+} sfc_node_source;
+
+SFC_API const char *sfc_node_source_name(sfc_node_source source);
+
+typedef struct sfc_options {
+  /* Node values, by field name. A node field not listed here is read from
+   * the environment variable SNOWFLAKE_<FIELD> (upper case: SNOWFLAKE_WORKER),
+   * which may also hold "auto" or "host". A field with no value fails with
+   * SFC_INVALID_ARGUMENT: there is no silent default. */
+  const sfc_node_value *node;
+  size_t node_count;
+
+  sfc_rollback rollback;
+  int64_t max_wait_ms;  /* -1: the strategy's default */
+  int64_t max_drift_ms; /* how far ahead of the clock IDs may be issued when a
+                           tick's sequence runs out or the clock steps back;
+                           -1: the strategy's default (0, borrow: 1000) */
+  int random_start;     /* non-zero: each tick's sequence starts at a
+                           pseudo-random value in its lower half, so that
+                           `id % N` spreads evenly at low rates */
+  sfc_time_source time_source;
+
+  /* Persisted state: a lock file and a state file per node value, holding a
+   * high-water mark reserved `state_reserve_ms` ahead (default 1000) and the
+   * clock table. NULL: none (and SFC_NODE_AUTO is unavailable). */
+  const char *state_dir;
+  int64_t state_reserve_ms;
+} sfc_options;
+
+/* Fills `opts` with the defaults: no node values, default rollback, wall
+ * clock, no state directory. */
+SFC_API void sfc_options_init(sfc_options *opts);
+
+/* Creates a generator. Copies everything it needs from `layout` and `opts`.
+ * Fails with:
+ *   SFC_INVALID_ARGUMENT    a node value missing, unknown or out of range; an
+ *                           option out of range; `clock` without a clock field
+ *   SFC_WORKER_UNAVAILABLE  the node value is held by another live process, or
+ *                           the pool is full
+ *   SFC_STATE_ERROR         the state directory or a state file cannot be
+ *                           read or written, or holds something unexpected
+ *                           (corrupt, truncated, another layout) — the message
+ *                           names the path; nothing is reset silently */
+SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
+                                     const sfc_options *opts,
+                                     sfc_generator **out, sfc_error *err);
+
+/* Writes the exact last time issued to the state file (if any), releases the
+ * node value and frees. No call may be running on `gen`. NULL is ignored. */
+SFC_API void sfc_generator_free(sfc_generator *gen);
+
+/* The next ID: reads the clock once and, when the tick's sequence has run
+ * out or the clock went back a little, waits (short spin, then sleep).
+ * Thread-safe, lock-free. Returns SFC_OK, or one of
+ * SFC_CLOCK_MOVED_BACKWARDS, SFC_TIME_EXHAUSTED, SFC_GENERATOR_FORKED,
+ * SFC_STATE_ERROR, SFC_WORKER_UNAVAILABLE (a forked pool child found no free
+ * value). Never returns SFC_WAIT. */
+SFC_API sfc_status sfc_next(sfc_generator *gen, uint64_t *id, sfc_error *err);
+
+/* Fills ids[0..n) with consecutive IDs, reserving each tick's run with one
+ * compare-and-swap. Waits like sfc_next. On failure the IDs already written
+ * are valid and unique; `*filled` (may be NULL) says how many. */
+SFC_API sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
+                                size_t *filled, sfc_error *err);
+
+/* The deterministic entries: `now_us` is the caller's clock reading (Unix
+ * µs). They never sleep and never read the clock. SFC_WAIT means: nothing
+ * (more) was issued; wait `*wait_us` microseconds, then call again. The
+ * vectors drive these; bindings use them to wait in their own idiom.
+ * Thread-safe, lock-free. */
+SFC_API sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us,
+                               uint64_t *id, int64_t *wait_us, sfc_error *err);
+SFC_API sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us,
+                                   uint64_t *ids, size_t n, size_t *filled,
+                                   int64_t *wait_us, sfc_error *err);
+
+/* The generator's clock: Unix µs from its time source. */
+SFC_API int64_t sfc_generator_now_us(const sfc_generator *gen);
+
+/* Waits about `wait_us` microseconds: spins for short waits, then yields,
+ * then sleeps — never burning a core for long. */
+SFC_API void sfc_pause(int64_t wait_us);
+
+SFC_API const sfc_layout *sfc_generator_layout(const sfc_generator *gen);
+
+/* Counters (DESIGN §5a). Exact when no call is running, close otherwise. */
+typedef struct sfc_stats {
+  uint64_t ids_issued;
+  uint64_t waits;          /* SFC_WAIT answers: sequence exhausted or clock
+                              behind, including each retry of sfc_next */
+  uint64_t borrowed_ticks; /* ticks issued ahead of the clock */
+  uint64_t rollbacks;      /* clock steps backwards beyond max_drift */
+  uint64_t rollbacks_waited;
+  uint64_t rollbacks_refused; /* answered SFC_CLOCK_MOVED_BACKWARDS */
+  uint64_t clock_bumps;
+  int64_t last_time_ms; /* time of the last tick issued */
+  uint64_t clock;       /* current clock-field value (0 without one) */
+  sfc_rollback rollback; /* the strategy in force (never DEFAULT) */
+  int64_t max_wait_ms;
+  int64_t max_drift_ms;
+  unsigned node_count; /* node fields, in layout order */
+  uint64_t node_values[SFC_MAX_FIELDS];
+  sfc_node_source node_sources[SFC_MAX_FIELDS];
+  const char *node_names[SFC_MAX_FIELDS]; /* owned by the generator */
+} sfc_stats;
+
+SFC_API void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SNOWFLAKE_C_H */

@@ -1,0 +1,54 @@
+/* Time sources and waiting. Never a coarse clock: its 4 ms resolution would
+ * waste three ticks in four. */
+#include "internal.h"
+
+#include <sched.h>
+#include <time.h>
+
+int64_t sfc_wall_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int64_t sfc_monotonic_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int64_t sfc_generator_now_us(const sfc_generator *gen) {
+  if (gen->time_source == SFC_TIME_MONOTONIC)
+    return sfc_monotonic_us() + gen->mono_offset_us;
+  return sfc_wall_us();
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* Sleeping is imprecise by the kernel's timer slack (50 µs by default), so
+ * sleep until shortly before the deadline, then yield until it: a tick is
+ * never lost to a late wake-up, and a core is never burnt for long. */
+void sfc_pause(int64_t wait_us) {
+  if (wait_us <= 0) return;
+  const int64_t deadline = sfc_monotonic_us() + wait_us;
+  const int64_t margin_us = 200;
+  if (wait_us > 2 * margin_us) {
+    int64_t sleep_us = wait_us - margin_us;
+    struct timespec ts = {(time_t)(sleep_us / 1000000),
+                          (long)(sleep_us % 1000000) * 1000};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+  }
+  for (int spins = 0; sfc_monotonic_us() < deadline; spins++) {
+    if (spins < 64)
+      cpu_relax();
+    else
+      sched_yield();
+  }
+}

@@ -1,0 +1,402 @@
+/* The generator: creation, the lock-free hot path, batches, counters. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+static uint64_t splitmix64(uint64_t x) {
+  x += UINT64_C(0x9E3779B97F4A7C15);
+  x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return x ^ (x >> 31);
+}
+
+/* A pure function of the tick: no shared random state on the hot path. The
+ * lower half keeps at least half of each tick's sequence for use. */
+uint64_t sfc_seq_start(const sfc_generator *g, uint64_t tick) {
+  if (!g->random_start) return 0;
+  return splitmix64(g->seed ^ tick) % ((g->pack.seq_max >> 1) + 1);
+}
+
+void sfc_options_init(sfc_options *opts) {
+  memset(opts, 0, sizeof *opts);
+  opts->rollback = SFC_ROLLBACK_DEFAULT;
+  opts->max_wait_ms = -1;
+  opts->max_drift_ms = -1;
+  opts->time_source = SFC_TIME_WALL;
+}
+
+const char *sfc_rollback_name(sfc_rollback rollback) {
+  static const char *const names[] = {"default", "error", "wait", "clock",
+                                      "borrow"};
+  return (unsigned)rollback < 5 ? names[rollback] : "unknown";
+}
+
+sfc_status sfc_rollback_parse(const char *name, sfc_rollback *out,
+                              sfc_error *err) {
+  for (int i = 0; name && i < 5; i++)
+    if (strcmp(name, sfc_rollback_name((sfc_rollback)i)) == 0) {
+      *out = (sfc_rollback)i;
+      return SFC_OK;
+    }
+  return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "unknown rollback strategy '%s': use default, error, wait, "
+                  "clock or borrow",
+                  name ? name : "(null)");
+}
+
+static uint64_t bits_max(unsigned bits) {
+  return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
+                                   const sfc_options *opts, sfc_error *err) {
+  sfc_rollback r = opts->rollback;
+  int64_t wait_ms = opts->max_wait_ms, drift_ms = opts->max_drift_ms;
+  if ((unsigned)r > SFC_ROLLBACK_BORROW)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "unknown rollback strategy %d", (int)r);
+  if (r == SFC_ROLLBACK_CLOCK && layout->clock_index < 0)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "rollback 'clock' needs a clock field in the layout: add "
+                    "clock:BITS (as the default preset does) or choose wait, "
+                    "borrow or error");
+  if (wait_ms < -1 || wait_ms > 86400000 || drift_ms < -1 ||
+      drift_ms > 86400000)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "max_wait and max_drift must be between 0 and 86400000 ms "
+                    "(got %lld and %lld)",
+                    (long long)wait_ms, (long long)drift_ms);
+  if (r == SFC_ROLLBACK_DEFAULT) {
+    r = layout->clock_index >= 0 ? SFC_ROLLBACK_CLOCK : SFC_ROLLBACK_WAIT;
+    if (wait_ms < 0) wait_ms = 5;
+  }
+  if (wait_ms < 0)
+    wait_ms = (r == SFC_ROLLBACK_WAIT || r == SFC_ROLLBACK_BORROW) ? 1000 : 0;
+  if (drift_ms < 0) drift_ms = r == SFC_ROLLBACK_BORROW ? 1000 : 0;
+  g->rollback = r;
+  g->max_wait_us = wait_ms * 1000;
+  g->drift_ticks = drift_ms * 1000 / layout->unit_us;
+  g->opts.max_wait_ms = wait_ms;
+  g->opts.max_drift_ms = drift_ms;
+  return SFC_OK;
+}
+
+void sfc_generator_set_node(sfc_generator *g) {
+  uint64_t bits = 0;
+  for (unsigned i = 0; i < g->node.count; i++)
+    bits |= g->node.value[i] << g->layout.fields[g->node.field[i]].shift;
+  g->node_bits = bits;
+}
+
+/* Starts from persisted (or fresh) state: the mark's tick counts as used up,
+ * so the next ID is later than anything a previous run could have issued. */
+void sfc_generator_load(sfc_generator *g, const sfc_saved *saved) {
+  memcpy(g->last, saved->last, sizeof g->last);
+  uint64_t t = (uint64_t)saved->mark;
+  atomic_store(&g->word, sfc_word(&g->pack, t, saved->clock, g->pack.seq_max));
+  g->phantom = g->pack.seq_max - sfc_seq_start(g, t) + 1;
+  atomic_store(&g->issued_closed, 0);
+  atomic_store(&g->rollback_seen, -1);
+}
+
+sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
+                             sfc_generator **out, sfc_error *err) {
+  sfc_options defaults;
+  if (!layout || !out)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT, "layout and out are required");
+  if (!opts) {
+    sfc_options_init(&defaults);
+    opts = &defaults;
+  }
+  if (opts->time_source != SFC_TIME_WALL &&
+      opts->time_source != SFC_TIME_MONOTONIC)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown time source %d",
+                    (int)opts->time_source);
+  if (opts->state_reserve_ms < 0 || opts->state_reserve_ms > 3600000)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "state_reserve must be between 1 and 3600000 ms (0 for "
+                    "the default), not %lld",
+                    (long long)opts->state_reserve_ms);
+  sfc_generator *g = aligned_alloc(64, sizeof *g);
+  if (!g)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT, "out of memory");
+  memset(g, 0, sizeof *g);
+  g->layout = *layout;
+  g->opts = *opts;
+  g->opts.node = NULL;
+  g->opts.node_count = 0;
+  g->opts.state_dir = NULL;
+  g->state.lock_fd = -1;
+  pthread_mutex_init(&g->lock, NULL);
+  sfc_status st = resolve_strategy(g, layout, opts, err);
+  if (st == SFC_OK) st = sfc_node_resolve(layout, opts, &g->node, err);
+  if (st != SFC_OK) {
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+    return st;
+  }
+  for (unsigned i = 0; i < g->node.count; i++)
+    g->node_names[i] = g->layout.fields[g->node.field[i]].name;
+
+  const sfc_field *tf = &layout->fields[0];
+  const sfc_field *sf = &layout->fields[layout->seq_index];
+  const sfc_field *cf =
+      layout->clock_index >= 0 ? &layout->fields[layout->clock_index] : NULL;
+  g->pack.seq_bits = sf->bits;
+  g->pack.seq_max = sf->max;
+  g->pack.clock_bits = cf ? cf->bits : 0;
+  g->pack.clock_max = cf ? cf->max : 0;
+  g->pack.time_max = bits_max(tf->bits);
+  g->time_shift = tf->shift;
+  g->seq_shift = sf->shift;
+  g->clock_shift = cf ? cf->shift : 0;
+  g->epoch_us = layout->epoch_ms * 1000;
+  g->unit_us = layout->unit_us;
+  g->random_start = opts->random_start != 0;
+  if (getrandom(&g->seed, sizeof g->seed, GRND_NONBLOCK) != sizeof g->seed)
+    g->seed = splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)getpid());
+  g->time_source = opts->time_source;
+  g->mono_offset_us = sfc_wall_us() - sfc_monotonic_us();
+  g->pid = getpid();
+  atomic_store(&g->mark, INT64_MAX);
+  atomic_store(&g->forks_seen, atomic_load(&sfc_fork_generation));
+
+  sfc_saved saved;
+  memset(&saved, 0, sizeof saved);
+  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++) saved.last[c] = SFC_NEVER;
+  if (opts->state_dir) {
+    g->has_state = true;
+    st = sfc_state_open(g, opts, &g->node, &saved, err);
+    if (st != SFC_OK) {
+      sfc_state_close(g, false);
+      pthread_mutex_destroy(&g->lock);
+      free(g);
+      return st;
+    }
+  } else if (g->node.auto_slot >= 0) {
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "node value 'auto' needs a state_dir: the pool of values "
+                    "is kept as lock files there");
+  }
+  sfc_generator_set_node(g);
+  sfc_generator_load(g, &saved);
+  if (g->has_state) {
+    st = sfc_state_start_keeper(g, err);
+    if (st != SFC_OK) {
+      sfc_state_close(g, false);
+      pthread_mutex_destroy(&g->lock);
+      free(g);
+      return st;
+    }
+  }
+  sfc_fork_register(g);
+  *out = g;
+  return SFC_OK;
+}
+
+void sfc_generator_free(sfc_generator *gen) {
+  if (!gen) return;
+  sfc_fork_unregister(gen);
+  if (gen->has_state) sfc_state_close(gen, gen->pid == getpid());
+  pthread_mutex_destroy(&gen->lock);
+  free(gen);
+}
+
+const sfc_layout *sfc_generator_layout(const sfc_generator *gen) {
+  return &gen->layout;
+}
+
+static inline int64_t to_tick(const sfc_generator *g, int64_t since_us) {
+  switch (g->unit_us) { /* constant divisors compile to multiplications */
+  case 1000:
+    return since_us / 1000;
+  case 1:
+    return since_us;
+  case 10000:
+    return since_us / 10000;
+  case 1000000:
+    return since_us / 1000000;
+  default:
+    return since_us / g->unit_us;
+  }
+}
+
+static inline uint64_t compose(const sfc_generator *g, uint64_t w) {
+  const unsigned low = g->pack.clock_bits + g->pack.seq_bits;
+  uint64_t t = w >> low;
+  uint64_t c = (w >> g->pack.seq_bits) & g->pack.clock_max;
+  uint64_t s = w & g->pack.seq_max;
+  return (t << g->time_shift) | (c << g->clock_shift) | g->node_bits |
+         (s << g->seq_shift);
+}
+
+/* Reserves up to `want` consecutive sequence values with one CAS. On SFC_OK,
+ * `*first` is the state word of the first ID and `*count` how many. */
+static inline __attribute__((always_inline)) sfc_status
+take(sfc_generator *g, int64_t now_us, uint64_t want, uint64_t *first,
+     uint64_t *count, int64_t *wait_us, sfc_error *err) {
+  if (SFC_UNLIKELY(
+          atomic_load_explicit(&g->forks_seen, memory_order_acquire) !=
+          atomic_load_explicit(&sfc_fork_generation, memory_order_relaxed))) {
+    sfc_status st = sfc_check_fork(g, err);
+    if (st != SFC_OK) return st;
+  }
+  if (SFC_UNLIKELY(now_us < g->epoch_us)) {
+    char iso[SFC_ISO_MAX];
+    sfc_format_iso(g->layout.epoch_ms, iso, sizeof iso);
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "the clock reads %lld us, before the layout's epoch %s",
+                    (long long)now_us, iso);
+  }
+  const sfc_packing *p = &g->pack;
+  const int64_t tick = to_tick(g, now_us - g->epoch_us);
+  uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
+  for (;;) {
+    const uint64_t t = sfc_word_time(p, w), s = sfc_word_seq(p, w);
+    uint64_t base, n;
+    if (SFC_LIKELY((int64_t)t < tick && (uint64_t)tick <= p->time_max)) {
+      uint64_t s0 = sfc_seq_start(g, (uint64_t)tick);
+      base = sfc_word(p, (uint64_t)tick, sfc_word_clock(p, w), s0);
+      n = p->seq_max - s0 + 1;
+    } else if (SFC_LIKELY(s < p->seq_max && (int64_t)t >= tick &&
+                          (int64_t)t - tick <= g->drift_ticks)) {
+      base = w + 1;
+      n = p->seq_max - s;
+    } else {
+      sfc_status st = sfc_slow_path(g, now_us, tick, w, &base, wait_us, err);
+      if (st == SFC_RETRY) {
+        w = atomic_load_explicit(&g->word, memory_order_relaxed);
+        continue;
+      }
+      if (st != SFC_OK) {
+        if (st == SFC_WAIT)
+          atomic_fetch_add_explicit(&g->waits, 1, memory_order_relaxed);
+        return st;
+      }
+      n = p->seq_max - sfc_word_seq(p, base) + 1;
+    }
+    if (n > want) n = want;
+    const uint64_t next = base + (n - 1);
+    const uint64_t next_t = sfc_word_time(p, next);
+    if (SFC_UNLIKELY(g->has_state &&
+                     (int64_t)next_t > atomic_load_explicit(
+                                           &g->mark, memory_order_relaxed))) {
+      sfc_status st = sfc_mark_reached(g, next_t, wait_us, err);
+      if (st == SFC_RETRY) continue;
+      if (st == SFC_WAIT)
+        atomic_fetch_add_explicit(&g->waits, 1, memory_order_relaxed);
+      return st;
+    }
+    if (atomic_compare_exchange_weak_explicit(&g->word, &w, next,
+                                              memory_order_relaxed,
+                                              memory_order_relaxed)) {
+      if ((next ^ w) >> p->seq_bits) { /* left a tick or clock value */
+        atomic_fetch_add_explicit(&g->issued_closed,
+                                  s - sfc_seq_start(g, t) + 1,
+                                  memory_order_relaxed);
+        if ((int64_t)next_t > tick && next_t != t)
+          atomic_fetch_add_explicit(&g->borrowed, 1, memory_order_relaxed);
+      }
+      *first = base;
+      *count = n;
+      return SFC_OK;
+    }
+  }
+}
+
+sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
+                       int64_t *wait_us, sfc_error *err) {
+  uint64_t first = 0, n = 0;
+  int64_t wait = 0;
+  sfc_status st = take(gen, now_us, 1, &first, &n, &wait, err);
+  if (SFC_LIKELY(st == SFC_OK)) {
+    *id = compose(gen, first);
+    return SFC_OK;
+  }
+  if (st == SFC_WAIT && wait_us) *wait_us = wait;
+  return st;
+}
+
+sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us, uint64_t *ids,
+                           size_t n, size_t *filled, int64_t *wait_us,
+                           sfc_error *err) {
+  size_t done = 0;
+  sfc_status st = SFC_OK;
+  int64_t wait = 0;
+  while (done < n) {
+    uint64_t first = 0, count = 0;
+    st = take(gen, now_us, n - done, &first, &count, &wait, err);
+    if (st != SFC_OK) break;
+    const uint64_t id0 = compose(gen, first), step = UINT64_C(1)
+                                                     << gen->seq_shift;
+    uint64_t *dst = ids + done;
+    for (uint64_t j = 0; j < count; j++) dst[j] = id0 + j * step;
+    done += count;
+  }
+  if (filled) *filled = done;
+  if (st == SFC_WAIT && wait_us) *wait_us = wait;
+  return st;
+}
+
+sfc_status sfc_next(sfc_generator *gen, uint64_t *id, sfc_error *err) {
+  for (;;) {
+    int64_t wait = 0;
+    sfc_status st =
+        sfc_next_at(gen, sfc_generator_now_us(gen), id, &wait, err);
+    if (st != SFC_WAIT) return st;
+    sfc_pause(wait);
+  }
+}
+
+sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
+                        size_t *filled, sfc_error *err) {
+  size_t done = 0;
+  sfc_status st = SFC_OK;
+  while (done < n) {
+    size_t got = 0;
+    int64_t wait = 0;
+    st = sfc_next_ids_at(gen, sfc_generator_now_us(gen), ids + done, n - done,
+                         &got, &wait, err);
+    done += got;
+    if (st == SFC_WAIT) {
+      sfc_pause(wait);
+      st = SFC_OK;
+    } else if (st != SFC_OK) {
+      break;
+    }
+  }
+  if (filled) *filled = done;
+  return st;
+}
+
+void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
+  sfc_generator *g = (sfc_generator *)gen;
+  memset(out, 0, sizeof *out);
+  uint64_t w = atomic_load(&g->word);
+  uint64_t t = sfc_word_time(&g->pack, w);
+  uint64_t in_tick = sfc_word_seq(&g->pack, w) - sfc_seq_start(g, t) + 1;
+  out->ids_issued = atomic_load(&g->issued_closed) + in_tick - g->phantom;
+  out->waits = atomic_load(&g->waits);
+  out->borrowed_ticks = atomic_load(&g->borrowed);
+  out->rollbacks = atomic_load(&g->rollbacks);
+  out->rollbacks_waited = atomic_load(&g->rollbacks_waited);
+  out->rollbacks_refused = atomic_load(&g->rollbacks_refused);
+  out->clock_bumps = atomic_load(&g->clock_bumps);
+  out->last_time_ms =
+      (g->epoch_us + (int64_t)t * g->unit_us) / 1000;
+  out->clock = sfc_word_clock(&g->pack, w);
+  out->rollback = g->rollback;
+  out->max_wait_ms = g->opts.max_wait_ms;
+  out->max_drift_ms = g->opts.max_drift_ms;
+  out->node_count = g->node.count;
+  for (unsigned i = 0; i < g->node.count; i++) {
+    out->node_values[i] = g->node.value[i];
+    out->node_sources[i] = g->node.source[i];
+    out->node_names[i] = g->node_names[i];
+  }
+}

@@ -1,0 +1,185 @@
+/* Shared by the core's translation units; not part of the public API. */
+#ifndef SFC_INTERNAL_H
+#define SFC_INTERNAL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "snowflake_c.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#define SFC_INTERNAL __attribute__((visibility("hidden")))
+
+#if defined(__GNUC__)
+#define SFC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SFC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SFC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SFC_LIKELY(x) (x)
+#define SFC_UNLIKELY(x) (x)
+#define SFC_PRINTF(f, a)
+#endif
+
+__extension__ typedef __int128 sfc_i128;
+__extension__ typedef unsigned __int128 sfc_u128;
+
+/* status.c: fills err (if any) and returns status. */
+SFC_INTERNAL sfc_status sfc_fail(sfc_error *err, sfc_status status,
+                                 const char *fmt, ...) SFC_PRINTF(3, 4);
+
+/* timefmt.c */
+SFC_INTERNAL int64_t sfc_days_from_civil(int64_t y, unsigned m, unsigned d);
+
+/* clock.c */
+SFC_INTERNAL int64_t sfc_wall_us(void);
+SFC_INTERNAL int64_t sfc_monotonic_us(void);
+
+/* The state word: [time | clock | seq], seq lowest so that +1 steps it. */
+typedef struct sfc_packing {
+  unsigned seq_bits, clock_bits;
+  uint64_t seq_max, clock_max, time_max;
+} sfc_packing;
+
+static inline uint64_t sfc_word(const sfc_packing *p, uint64_t t, uint64_t c,
+                                uint64_t s) {
+  return (t << (p->clock_bits + p->seq_bits)) | (c << p->seq_bits) | s;
+}
+static inline uint64_t sfc_word_time(const sfc_packing *p, uint64_t w) {
+  return (p->clock_bits + p->seq_bits) >= 64
+             ? 0
+             : w >> (p->clock_bits + p->seq_bits);
+}
+static inline uint64_t sfc_word_clock(const sfc_packing *p, uint64_t w) {
+  return (w >> p->seq_bits) & p->clock_max;
+}
+static inline uint64_t sfc_word_seq(const sfc_packing *p, uint64_t w) {
+  return w & p->seq_max;
+}
+
+/* node.c — resolved node identity. */
+typedef struct sfc_node {
+  unsigned count;
+  int field[SFC_MAX_FIELDS]; /* layout index of each node field */
+  uint64_t value[SFC_MAX_FIELDS];
+  sfc_node_source source[SFC_MAX_FIELDS];
+  int auto_slot; /* index into value[] taken from the pool, or -1 */
+} sfc_node;
+
+SFC_INTERNAL sfc_status sfc_node_resolve(const sfc_layout *layout,
+                                         const sfc_options *opts,
+                                         sfc_node *out, sfc_error *err);
+SFC_INTERNAL size_t sfc_node_text(const sfc_layout *layout,
+                                  const sfc_node *node, char *buf, size_t cap);
+
+/* state.c — lock file, state file and the keeper thread. */
+#define SFC_CLOCK_VALUES (1u << SFC_MAX_CLOCK_BITS)
+#define SFC_NEVER (-1) /* a clock value never used */
+
+typedef struct sfc_state {
+  char *dir;
+  char path[4096]; /* state file, without the ".lock"/".state" suffix */
+  int lock_fd;
+  int64_t reserve_ticks;
+  pthread_t keeper;
+  bool keeper_running;
+  bool stopping;
+  pthread_cond_t wake;
+  int64_t error_status;            /* sfc_status of a failed write, 0 if none */
+  char error_message[SFC_MESSAGE_MAX];
+} sfc_state;
+
+typedef struct sfc_saved {
+  int64_t mark;  /* no ID was issued after this tick */
+  uint64_t clock; /* clock value in force */
+  int64_t last[SFC_CLOCK_VALUES];
+} sfc_saved;
+
+struct sfc_generator;
+SFC_INTERNAL sfc_status sfc_state_open(struct sfc_generator *g,
+                                       const sfc_options *opts, sfc_node *node,
+                                       sfc_saved *saved, sfc_error *err);
+SFC_INTERNAL sfc_status sfc_state_acquire(struct sfc_generator *g,
+                                          sfc_saved *saved, sfc_error *err);
+SFC_INTERNAL sfc_status sfc_state_read(const char *path,
+                                       const sfc_layout *layout,
+                                       const char *node_text, sfc_saved *saved,
+                                       sfc_error *err);
+SFC_INTERNAL sfc_status sfc_state_write(struct sfc_generator *g, int64_t mark,
+                                        uint64_t clock, sfc_error *err);
+SFC_INTERNAL sfc_status sfc_state_start_keeper(struct sfc_generator *g,
+                                               sfc_error *err);
+SFC_INTERNAL void sfc_state_close(struct sfc_generator *g, bool clean);
+SFC_INTERNAL void sfc_state_after_fork(struct sfc_generator *g);
+
+/* fork.c */
+SFC_INTERNAL void sfc_fork_register(struct sfc_generator *g);
+SFC_INTERNAL void sfc_fork_unregister(struct sfc_generator *g);
+SFC_INTERNAL extern _Atomic uint64_t sfc_fork_generation;
+
+struct sfc_generator {
+  _Alignas(64) _Atomic uint64_t word; /* last issued (time, clock, seq) */
+  /* Read-mostly fields below, on another cache line. */
+  _Alignas(64) sfc_packing pack;
+  uint64_t node_bits; /* the node fields, already in place */
+  unsigned time_shift, clock_shift, seq_shift;
+  int64_t epoch_us;
+  int64_t unit_us;
+  int64_t drift_ticks;
+  int64_t max_wait_us;
+  sfc_rollback rollback;
+  bool random_start;
+  uint64_t seed;
+  _Atomic uint64_t forks_seen; /* sfc_fork_generation at creation */
+  _Atomic int64_t mark;        /* persisted high-water tick; INT64_MAX: none */
+  sfc_time_source time_source;
+  int64_t mono_offset_us; /* wall - monotonic, read once */
+
+  /* Counters touched outside the fast path only. */
+  _Atomic uint64_t issued_closed; /* IDs of ticks already left */
+  _Atomic uint64_t waits, borrowed, rollbacks, rollbacks_waited,
+      rollbacks_refused, clock_bumps;
+  uint64_t phantom;               /* IDs counted for the initial, unused tick */
+  _Atomic int64_t rollback_seen;  /* last tick a rollback was counted at */
+  _Atomic int64_t wanted_mark;    /* tick the hot path needs the mark to reach */
+
+  /* The slow path: rollback, fork, state. */
+  pthread_mutex_t lock;
+  int64_t last[SFC_CLOCK_VALUES]; /* last tick issued under each clock value */
+  sfc_layout layout;
+  sfc_node node;
+  sfc_options opts;    /* copy; pointers below are owned */
+  char *node_names[SFC_MAX_FIELDS];
+  bool has_state;
+  sfc_state state;
+  pid_t pid;
+  struct sfc_generator *next_registered;
+};
+
+/* generator.c */
+SFC_INTERNAL uint64_t sfc_seq_start(const struct sfc_generator *g,
+                                    uint64_t tick);
+SFC_INTERNAL void sfc_generator_set_node(struct sfc_generator *g);
+
+/* rollback.c — the slow path; called with the state word as last seen.
+ * Returns SFC_OK with *next set to the word to install, SFC_WAIT, or an
+ * error. */
+SFC_INTERNAL sfc_status sfc_slow_path(struct sfc_generator *g, int64_t now_us,
+                                      int64_t tick, uint64_t seen,
+                                      uint64_t *next, int64_t *wait_us,
+                                      sfc_error *err);
+SFC_INTERNAL sfc_status sfc_check_fork(struct sfc_generator *g,
+                                       sfc_error *err);
+SFC_INTERNAL sfc_status sfc_mark_reached(struct sfc_generator *g,
+                                         uint64_t tick, int64_t *wait_us,
+                                         sfc_error *err);
+SFC_INTERNAL void sfc_generator_load(struct sfc_generator *g,
+                                     const sfc_saved *saved);
+
+/* An internal answer of the slow path: the state word changed, look again. */
+#define SFC_RETRY ((sfc_status)-1)
+
+#endif
