@@ -371,13 +371,27 @@ SFC_API sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
 /* The deterministic entries: `now_us` is the caller's clock reading (Unix
  * µs). They never sleep and never read the clock. SFC_WAIT means: nothing
  * (more) was issued; wait `*wait_us` microseconds, then call again. The
- * vectors drive these; bindings use them to wait in their own idiom.
+ * vectors drive these. With several threads, prefer sfc_next_now: a
+ * reading taken before another thread's newer ID looks like a rollback here.
  * Thread-safe, lock-free. */
 SFC_API sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us,
                                uint64_t *id, int64_t *wait_us, sfc_error *err);
 SFC_API sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us,
                                    uint64_t *ids, size_t n, size_t *filled,
                                    int64_t *wait_us, sfc_error *err);
+
+/* The live non-blocking entries, for bindings that wait in their own idiom
+ * (releasing the GIL, yielding to an event loop): like sfc_next and
+ * sfc_next_ids, but instead of waiting they return SFC_WAIT with `*wait_us`
+ * (IDs already written stay valid; `*filled` says how many). They read the
+ * clock themselves, after the state word, so that a thread preempted
+ * between a clock read and its compare-and-swap never mistakes its stale
+ * reading for a clock step backwards. Thread-safe, lock-free. */
+SFC_API sfc_status sfc_next_now(sfc_generator *gen, uint64_t *id,
+                                int64_t *wait_us, sfc_error *err);
+SFC_API sfc_status sfc_next_ids_now(sfc_generator *gen, uint64_t *ids,
+                                    size_t n, size_t *filled,
+                                    int64_t *wait_us, sfc_error *err);
 
 /* The generator's clock: Unix µs from its time source. */
 SFC_API int64_t sfc_generator_now_us(const sfc_generator *gen);

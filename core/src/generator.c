@@ -236,16 +236,22 @@ static inline uint64_t compose(const sfc_generator *g, uint64_t w) {
 }
 
 /* Reserves up to `want` consecutive sequence values with one CAS. On SFC_OK,
- * `*first` is the state word of the first ID and `*count` how many. */
+ * `*first` is the state word of the first ID and `*count` how many.
+ *
+ * `live`: read the clock here (now_us is ignored). A thread preempted
+ * between its clock read and the CAS holds a stale reading that looks like
+ * a rollback; a live call re-reads the clock after seeing the state word, so
+ * only a clock that is still behind counts as one. */
 static inline __attribute__((always_inline)) sfc_status
-take(sfc_generator *g, int64_t now_us, uint64_t want, uint64_t *first,
-     uint64_t *count, int64_t *wait_us, sfc_error *err) {
+take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
+     uint64_t *first, uint64_t *count, int64_t *wait_us, sfc_error *err) {
   if (SFC_UNLIKELY(
           atomic_load_explicit(&g->forks_seen, memory_order_acquire) !=
           atomic_load_explicit(&sfc_fork_generation, memory_order_relaxed))) {
     sfc_status st = sfc_check_fork(g, err);
     if (st != SFC_OK) return st;
   }
+  if (live) now_us = sfc_generator_now_us(g);
   if (SFC_UNLIKELY(now_us < g->epoch_us)) {
     char iso[SFC_ISO_MAX];
     sfc_format_iso(g->layout.epoch_ms, iso, sizeof iso);
@@ -254,8 +260,9 @@ take(sfc_generator *g, int64_t now_us, uint64_t want, uint64_t *first,
                     (long long)now_us, iso);
   }
   const sfc_packing *p = &g->pack;
-  const int64_t tick = to_tick(g, now_us - g->epoch_us);
+  int64_t tick = to_tick(g, now_us - g->epoch_us);
   uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
+  int rereads = 0;
   for (;;) {
     const uint64_t t = sfc_word_time(p, w), s = sfc_word_seq(p, w);
     uint64_t base, n;
@@ -267,6 +274,11 @@ take(sfc_generator *g, int64_t now_us, uint64_t want, uint64_t *first,
                           (int64_t)t - tick <= g->drift_ticks)) {
       base = w + 1;
       n = p->seq_max - s;
+    } else if (live && (int64_t)t - tick > g->drift_ticks && rereads++ < 3) {
+      w = atomic_load_explicit(&g->word, memory_order_acquire);
+      now_us = sfc_generator_now_us(g);
+      if (now_us >= g->epoch_us) tick = to_tick(g, now_us - g->epoch_us);
+      continue;
     } else {
       sfc_status st = sfc_slow_path(g, now_us, tick, w, &base, wait_us, err);
       if (st == SFC_RETRY) {
@@ -309,11 +321,12 @@ take(sfc_generator *g, int64_t now_us, uint64_t want, uint64_t *first,
   }
 }
 
-sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
-                       int64_t *wait_us, sfc_error *err) {
+static inline __attribute__((always_inline)) sfc_status
+next_one(sfc_generator *gen, int64_t now_us, bool live, uint64_t *id,
+         int64_t *wait_us, sfc_error *err) {
   uint64_t first = 0, n = 0;
   int64_t wait = 0;
-  sfc_status st = take(gen, now_us, 1, &first, &n, &wait, err);
+  sfc_status st = take(gen, now_us, live, 1, &first, &n, &wait, err);
   if (SFC_LIKELY(st == SFC_OK)) {
     *id = compose(gen, first);
     return SFC_OK;
@@ -322,15 +335,25 @@ sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
   return st;
 }
 
-sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us, uint64_t *ids,
-                           size_t n, size_t *filled, int64_t *wait_us,
-                           sfc_error *err) {
+sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
+                       int64_t *wait_us, sfc_error *err) {
+  return next_one(gen, now_us, false, id, wait_us, err);
+}
+
+sfc_status sfc_next_now(sfc_generator *gen, uint64_t *id, int64_t *wait_us,
+                        sfc_error *err) {
+  return next_one(gen, 0, true, id, wait_us, err);
+}
+
+static inline __attribute__((always_inline)) sfc_status
+next_many(sfc_generator *gen, int64_t now_us, bool live, uint64_t *ids,
+          size_t n, size_t *filled, int64_t *wait_us, sfc_error *err) {
   size_t done = 0;
   sfc_status st = SFC_OK;
   int64_t wait = 0;
   while (done < n) {
     uint64_t first = 0, count = 0;
-    st = take(gen, now_us, n - done, &first, &count, &wait, err);
+    st = take(gen, now_us, live, n - done, &first, &count, &wait, err);
     if (st != SFC_OK) break;
     const uint64_t id0 = compose(gen, first), step = UINT64_C(1)
                                                      << gen->seq_shift;
@@ -343,11 +366,21 @@ sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us, uint64_t *ids,
   return st;
 }
 
+sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us, uint64_t *ids,
+                           size_t n, size_t *filled, int64_t *wait_us,
+                           sfc_error *err) {
+  return next_many(gen, now_us, false, ids, n, filled, wait_us, err);
+}
+
+sfc_status sfc_next_ids_now(sfc_generator *gen, uint64_t *ids, size_t n,
+                            size_t *filled, int64_t *wait_us, sfc_error *err) {
+  return next_many(gen, 0, true, ids, n, filled, wait_us, err);
+}
+
 sfc_status sfc_next(sfc_generator *gen, uint64_t *id, sfc_error *err) {
   for (;;) {
     int64_t wait = 0;
-    sfc_status st =
-        sfc_next_at(gen, sfc_generator_now_us(gen), id, &wait, err);
+    sfc_status st = next_one(gen, 0, true, id, &wait, err);
     if (st != SFC_WAIT) return st;
     sfc_pause(wait);
   }
@@ -360,8 +393,7 @@ sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
   while (done < n) {
     size_t got = 0;
     int64_t wait = 0;
-    st = sfc_next_ids_at(gen, sfc_generator_now_us(gen), ids + done, n - done,
-                         &got, &wait, err);
+    st = next_many(gen, 0, true, ids + done, n - done, &got, &wait, err);
     done += got;
     if (st == SFC_WAIT) {
       sfc_pause(wait);

@@ -217,54 +217,79 @@ static int try_lock(sfc_generator *g) {
   return 0;
 }
 
-sfc_status sfc_state_acquire(sfc_generator *g, sfc_saved *saved,
+static sfc_status read_saved(sfc_generator *g, sfc_saved *saved,
                              sfc_error *err) {
+  char path[4200], text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
+  snprintf(path, sizeof path, "%s.state", g->state.path);
+  sfc_node_text(&g->layout, &g->node, text, sizeof text);
+  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++) saved->last[c] = SFC_NEVER;
+  saved->mark = 0;
+  saved->clock = 0;
+  return sfc_state_read(path, &g->layout, text, saved, err);
+}
+
+/* Takes the first free value of the auto field. A value whose mark is still
+ * ahead of the clock (its last holder crashed a moment ago) would start with
+ * a rollback, so the first pass passes over it. */
+static sfc_status take_from_pool(sfc_generator *g, sfc_saved *saved,
+                                 sfc_error *err) {
   sfc_node *node = &g->node;
-  int e;
-  if (node->auto_slot >= 0) {
-    const sfc_field *f = &g->layout.fields[node->field[node->auto_slot]];
-    e = EWOULDBLOCK;
-    for (uint64_t v = 0; v <= f->max && e == EWOULDBLOCK; v++) {
+  const sfc_field *f = &g->layout.fields[node->field[node->auto_slot]];
+  const int64_t now = now_tick(g);
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint64_t v = 0; v <= f->max; v++) {
       node->value[node->auto_slot] = v;
       set_path(g);
-      e = try_lock(g);
-      if (v == f->max && e == EWOULDBLOCK)
-        return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                        "all %llu values of %s in the pool %s are held by "
-                        "live processes: stop some, or widen the field",
-                        (unsigned long long)f->max + 1, f->name,
-                        g->state.dir);
+      int e = try_lock(g);
+      if (e == EWOULDBLOCK) continue;
+      if (e != 0) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s.lock", g->state.path);
+        return state_error(err, "cannot lock", path, e);
+      }
+      sfc_status st = read_saved(g, saved, err);
+      if (st != SFC_OK) return st;
+      if (pass == 1 || saved->mark <= now) return SFC_OK;
+      close(g->state.lock_fd);
+      g->state.lock_fd = -1;
     }
-  } else {
-    set_path(g);
-    e = try_lock(g);
-    if (e == EWOULDBLOCK) {
-      char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
-      sfc_node_text(&g->layout, node, text, sizeof text);
-      return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                      "node value %s is held by another live process (lock "
-                      "file %s.lock): give each process its own value, or "
-                      "use auto",
-                      text, g->state.path);
-    }
+  }
+  return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                  "all %llu values of %s in the pool %s are held by live "
+                  "processes: stop some, or widen the field",
+                  (unsigned long long)f->max + 1, f->name, g->state.dir);
+}
+
+static sfc_status take_static(sfc_generator *g, sfc_saved *saved,
+                              sfc_error *err) {
+  set_path(g);
+  int e = try_lock(g);
+  if (e == EWOULDBLOCK) {
+    char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
+    sfc_node_text(&g->layout, &g->node, text, sizeof text);
+    return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                    "node value %s is held by another live process (lock "
+                    "file %s.lock): give each process its own value, or use "
+                    "auto",
+                    text, g->state.path);
   }
   if (e != 0) {
     char path[4200];
     snprintf(path, sizeof path, "%s.lock", g->state.path);
     return state_error(err, "cannot lock", path, e);
   }
-  char state_path[4200], text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
-  snprintf(state_path, sizeof state_path, "%s.state", g->state.path);
-  sfc_node_text(&g->layout, node, text, sizeof text);
-  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++) saved->last[c] = SFC_NEVER;
-  saved->mark = 0;
-  saved->clock = 0;
-  sfc_status st = sfc_state_read(state_path, &g->layout, text, saved, err);
+  return read_saved(g, saved, err);
+}
+
+sfc_status sfc_state_acquire(sfc_generator *g, sfc_saved *saved,
+                             sfc_error *err) {
+  sfc_status st = g->node.auto_slot >= 0 ? take_from_pool(g, saved, err)
+                                         : take_static(g, saved, err);
   if (st != SFC_OK) return st;
   memcpy(g->last, saved->last, sizeof g->last);
-  int64_t base = now_tick(g);
-  if (base < saved->mark) base = saved->mark;
-  int64_t mark = base + g->state.reserve_ticks;
+  /* Reserve ahead of the clock; never move a mark backwards. */
+  int64_t mark = now_tick(g) + g->state.reserve_ticks;
+  if (mark < saved->mark) mark = saved->mark;
   if ((uint64_t)mark > g->pack.time_max) mark = (int64_t)g->pack.time_max;
   st = sfc_state_write(g, mark, saved->clock, err);
   if (st != SFC_OK) return st;
@@ -315,11 +340,10 @@ static void *keeper_main(void *arg) {
   if (period_us < 1000) period_us = 1000;
   pthread_mutex_lock(&g->lock);
   while (!g->state.stopping) {
+    /* Ticks ahead of the clock are asked for through wanted_mark. */
     uint64_t w = atomic_load(&g->word);
     int64_t base = now_tick(g);
-    int64_t t = (int64_t)sfc_word_time(&g->pack, w);
     int64_t wanted = atomic_load(&g->wanted_mark);
-    if (t > base) base = t;
     if (wanted > base) base = wanted;
     int64_t mark = atomic_load(&g->mark);
     if (mark - base < reserve / 2 && mark < (int64_t)g->pack.time_max) {

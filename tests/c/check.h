@@ -1,0 +1,118 @@
+/* A minimal checking harness: CHECK counts, main() ends with
+ * check_summary(), which prints "N passed, N failed" and gives the exit code. */
+#ifndef SFC_TEST_CHECK_H
+#define SFC_TEST_CHECK_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "snowflake_c.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int check_passed, check_failed;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (cond) {                                                                \
+      check_passed++;                                                          \
+    } else {                                                                   \
+      check_failed++;                                                          \
+      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_STATUS(got, want, err)                                           \
+  CHECK((got) == (want), "status %s, wanted %s (%s)", sfc_status_name(got),    \
+        sfc_status_name(want), (got) == SFC_OK ? "" : (err).message)
+
+static inline int check_summary(void) {
+  printf("%d passed, %d failed\n", check_passed, check_failed);
+  return check_failed ? 1 : 0;
+}
+
+static int check_cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts ids in place and returns how many are repeated. */
+static inline size_t check_duplicates(uint64_t *ids, size_t n) {
+  qsort(ids, n, sizeof *ids, check_cmp_u64);
+  size_t dups = 0;
+  for (size_t i = 1; i < n; i++) dups += ids[i] == ids[i - 1];
+  return dups;
+}
+
+static inline sfc_layout check_layout(const char *spec, int64_t epoch_ms) {
+  sfc_layout l;
+  sfc_error err;
+  if (sfc_layout_parse(spec, epoch_ms, &l, &err) != SFC_OK) {
+    fprintf(stderr, "layout %s: %s\n", spec, err.message);
+    exit(1);
+  }
+  return l;
+}
+
+#endif
+
+#ifdef CHECK_WANT_PROCESS
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A fresh state directory under /tmp, removed by check_rmdir. */
+static inline char *check_tmpdir(void) {
+  static char path[64];
+  snprintf(path, sizeof path, "/tmp/sfc-test-XXXXXX");
+  if (!mkdtemp(path)) {
+    perror("mkdtemp");
+    exit(1);
+  }
+  return strdup(path);
+}
+
+static inline void check_rmdir(char *path) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", path);
+  free(path);
+}
+
+/* Waits for a child and returns its exit code (-1 if it did not exit). */
+static inline int check_wait(pid_t pid) {
+  int status;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+static inline sfc_generator *check_generator(const sfc_layout *l,
+                                             const char *field, int64_t value,
+                                             const char *state_dir,
+                                             sfc_rollback rollback,
+                                             sfc_status *status,
+                                             sfc_error *err) {
+  sfc_node_value node[] = {{field, value}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = node;
+  opts.node_count = field ? 1 : 0;
+  opts.state_dir = state_dir;
+  opts.rollback = rollback;
+  sfc_generator *g = NULL;
+  *status = sfc_generator_new(l, &opts, &g, err);
+  return *status == SFC_OK ? g : NULL;
+}
+
+static inline uint64_t check_field(const sfc_layout *l, uint64_t id,
+                                   const char *name) {
+  sfc_parts p;
+  sfc_decode(l, id, &p, NULL);
+  return p.values[sfc_layout_field_index(l, name)];
+}
+#endif

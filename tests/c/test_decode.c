@@ -1,0 +1,109 @@
+/* Properties of the value API beyond the shared vectors: round trips over
+ * random IDs, fixed status numbers, parsing edge cases. */
+#include "check.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static uint64_t next_random(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+static void round_trips(const sfc_layout *l, const char *name) {
+  sfc_layout_info info;
+  sfc_layout_describe(l, &info);
+  int bad = 0;
+  for (int i = 0; i < 100000; i++) {
+    uint64_t id = next_random() & info.max_id;
+    sfc_parts p;
+    uint64_t back = 0;
+    sfc_error err;
+    if (sfc_decode(l, id, &p, &err) != SFC_OK ||
+        sfc_encode(l, &p, &back, &err) != SFC_OK || back != id)
+      bad++;
+  }
+  CHECK(bad == 0, "%s: %d IDs did not survive decode+encode", name, bad);
+}
+
+int main(void) {
+  /* Status numbers are fixed forever. */
+  CHECK(SFC_INVALID_LAYOUT == 1 && SFC_STATE_ERROR == 7 && SFC_WAIT == 8,
+        "status numbers moved");
+  CHECK(strcmp(sfc_status_name(SFC_CLOCK_MOVED_BACKWARDS),
+               "ClockMovedBackwards") == 0,
+        "name %s", sfc_status_name(SFC_CLOCK_MOVED_BACKWARDS));
+  CHECK(strcmp(sfc_status_name((sfc_status)99), "Unknown") == 0, "unknown");
+  CHECK(sfc_version_number() == SFC_VERSION_NUMBER, "header and library");
+
+  for (size_t i = 0; i < sfc_preset_count(); i++) {
+    const char *name;
+    sfc_layout l;
+    sfc_error err;
+    sfc_preset_at(i, &name, NULL, NULL);
+    CHECK_STATUS(sfc_layout_preset(name, &l, &err), SFC_OK, err);
+    round_trips(&l, name);
+  }
+  sfc_layout wide = check_layout("time:40@1us,a:1,clock:8,seq:15", 0);
+  round_trips(&wide, "wide");
+
+  /* IDs from text. */
+  uint64_t id;
+  sfc_error err;
+  CHECK_STATUS(sfc_id_parse("18446744073709551615", &id, &err), SFC_OK, err);
+  CHECK(id == UINT64_MAX, "max id");
+  CHECK(sfc_id_parse("18446744073709551616", &id, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "2^64 accepted");
+  CHECK(sfc_id_parse("-1", &id, &err) == SFC_INVALID_ARGUMENT, "-1");
+  CHECK(sfc_id_parse("", &id, &err) == SFC_INVALID_ARGUMENT, "empty");
+  CHECK(sfc_id_parse("12a", &id, &err) == SFC_INVALID_ARGUMENT, "12a");
+  CHECK(sfc_id_parse(" 1", &id, &err) == SFC_INVALID_ARGUMENT, "space");
+
+  /* Times. */
+  char iso[SFC_ISO_MAX];
+  sfc_format_iso(0, iso, sizeof iso);
+  CHECK(strcmp(iso, "1970-01-01T00:00:00.000Z") == 0, "%s", iso);
+  sfc_format_iso(-1, iso, sizeof iso);
+  CHECK(strcmp(iso, "1969-12-31T23:59:59.999Z") == 0, "%s", iso);
+  sfc_format_iso(253402300800000, iso, sizeof iso);
+  CHECK(strcmp(iso, "+010000-01-01T00:00:00.000Z") == 0, "%s", iso);
+  sfc_format_iso(951782400000, iso, sizeof iso);
+  CHECK(strcmp(iso, "2000-02-29T00:00:00.000Z") == 0, "%s", iso);
+  int64_t ms;
+  CHECK_STATUS(sfc_epoch_parse("2016-04-30T11:18:25.796Z", &ms, &err), SFC_OK,
+               err);
+  CHECK(ms == 1462015105796, "%" PRId64, ms);
+  CHECK_STATUS(sfc_epoch_parse("2024-01-01", &ms, &err), SFC_OK, err);
+  CHECK(ms == 1704067200000, "%" PRId64, ms);
+  CHECK_STATUS(sfc_epoch_parse("2024-01-01T00:00:00+00:00", &ms, &err),
+               SFC_OK, err);
+  const char *bad_epochs[] = {"2023-02-29", "2024-13-01", "2024-01-01T25:00Z",
+                              "yesterday",  "2024-01-01T00:00:00+01:00",
+                              "12.5",       ""};
+  for (size_t i = 0; i < sizeof bad_epochs / sizeof *bad_epochs; i++)
+    CHECK(sfc_epoch_parse(bad_epochs[i], &ms, &err) == SFC_INVALID_LAYOUT,
+          "epoch '%s' accepted", bad_epochs[i]);
+
+  /* Canonical spec and description. */
+  sfc_layout l = check_layout("time:39@10000us,seq:8,machine:16", 1409529600000);
+  char spec[SFC_SPEC_MAX];
+  sfc_layout_spec(&l, spec, sizeof spec);
+  CHECK(strcmp(spec, "time:39@10ms,seq:8,machine:16") == 0, "%s", spec);
+  sfc_layout_info info;
+  sfc_layout_describe(&l, &info);
+  CHECK(info.ids_per_second == 25600.0, "%f", info.ids_per_second);
+  CHECK(info.node_capacity == 65536.0, "%f", info.node_capacity);
+
+  /* A message names the problem. */
+  sfc_layout out;
+  CHECK(sfc_layout_parse("time:41,seq:12,worker:12", 0, &out, &err) ==
+                SFC_INVALID_LAYOUT &&
+            strstr(err.message, "65 bits"),
+        "%s", err.message);
+  CHECK(sfc_layout_parse("seq:12,time:41", 0, &out, &err) ==
+                SFC_INVALID_LAYOUT &&
+            strstr(err.message, "first"),
+        "%s", err.message);
+  return check_summary();
+}

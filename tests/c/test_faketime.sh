@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# A real wall-clock step backwards, made by libfaketime, against the real CLI.
+# Exits 77 (skip) when libfaketime is not installed.
+set -euo pipefail
+cli=$1
+lib=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -1 || true)
+if [[ -z $lib ]]; then
+  echo "libfaketime not installed (Debian package faketime): skipped"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+check() { # description, command...
+  local what=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else
+    failed=$((failed + 1))
+    echo "FAILED: $what"
+  fi
+}
+fails() { # command...: succeeds when the command fails
+  if "$@"; then return 1; else return 0; fi
+}
+faked() { # offset, command...: run with the clock shifted by offset
+  local offset=$1
+  shift
+  LD_PRELOAD=$lib FAKETIME="$offset" FAKETIME_DONT_RESET=1 "$@"
+}
+
+# Restart with the clock 10 s behind the state file's mark.
+faked "+10s" "$cli" gen -n 20000 --preset default --node worker=4 \
+  --state-dir "$work/state" >"$work/ahead"
+if faked "+0" "$cli" gen -n 10 --preset twitter --node datacenter=1,worker=4 \
+  --state-dir "$work/state2" >/dev/null; then :; fi
+faked "+10s" "$cli" gen -n 10 --preset twitter --node datacenter=1,worker=4 \
+  --state-dir "$work/state2" >/dev/null
+check "twitter (no clock field) refuses a restart 10 s behind" \
+  fails faked "+0" "$cli" gen -n 10 --preset twitter \
+  --node datacenter=1,worker=4 --state-dir "$work/state2" \
+  2>"$work/err" >/dev/null
+check "the refusal says ClockMovedBackwards" \
+  grep -q "ClockMovedBackwards: the clock moved backwards by" "$work/err"
+faked "+0" "$cli" gen -n 20000 --preset default --node worker=4 \
+  --state-dir "$work/state" --stats >"$work/behind" 2>"$work/stats"
+check "default preset bumps the clock after a restart 10 s behind" \
+  grep -q "clock_bumps=1" "$work/stats"
+check "no duplicates across the restart" \
+  test "$(sort "$work/ahead" "$work/behind" | uniq -d | wc -l)" = 0
+
+# A step backwards while running: libfaketime re-reads the offset from a
+# file on every call (FAKETIME_NO_CACHE), and the file changes mid-run. The
+# monotonic clock is left alone, as a real step of the wall clock leaves it.
+echo "+2s" >"$work/offset"
+run_stepping() { # extra CLI arguments...
+  echo "+2s" >"$work/offset"
+  (sleep 0.3 && echo "+0" >"$work/offset") &
+  LD_PRELOAD=$lib FAKETIME_TIMESTAMP_FILE="$work/offset" FAKETIME_NO_CACHE=1 \
+    FAKETIME_DONT_FAKE_MONOTONIC=1 \
+    FAKETIME_DONT_RESET=1 "$cli" gen --stats "$@" >"$work/ids" 2>"$work/stats"
+  local rc=$?
+  wait
+  return $rc
+}
+check "clock strategy rides a 2 s step back" \
+  run_stepping -n 3000000 --preset default --node worker=5 --rollback clock
+check "... with a clock bump" grep -q "clock_bumps=1" "$work/stats"
+check "... and no duplicates" test "$(sort "$work/ids" | uniq -d | wc -l)" = 0
+check "error strategy stops at a 2 s step back" \
+  fails run_stepping -n 100000000 --preset twitter \
+  --node datacenter=1,worker=5 --rollback error
+check "... saying ClockMovedBackwards" \
+  grep -q "ClockMovedBackwards" "$work/stats"
+check "... with no duplicates before it" \
+  test "$(sort "$work/ids" | uniq -d | wc -l)" = 0
+check "borrow strategy rides a 2 s step back within max_drift 3000" \
+  run_stepping -n 3000000 --preset twitter --node datacenter=1,worker=5 \
+  --rollback borrow --max-drift 3000
+check "... strictly increasing" bash -c "sort -c -n '$work/ids' && \
+  test \"\$(sort -u '$work/ids' | wc -l)\" = \"\$(wc -l <'$work/ids')\""
+echo "$passed passed, $failed failed"
+test "$failed" = 0

@@ -1,0 +1,797 @@
+/*
+ * test_vectors.c — runs every case of the shared test vectors
+ * (the *.json files in tests/vectors, format in tests/vectors/README.md)
+ * against the public C API.
+ *
+ *   test_vectors VECTORS_DIR
+ *
+ * Prints one line per failing case (file, index, description, expected,
+ * got) and a last line "N passed, N failed". Exits 1 on any failure, on a
+ * vector file it cannot read or on a file it has no runner for, so that no
+ * case is ever skipped silently.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snowflake_c.h"
+
+extern char **environ;
+
+/* ------------------------------------------------------------------ */
+/* Results                                                            */
+/* ------------------------------------------------------------------ */
+
+static unsigned long passed;
+static unsigned long failed;
+
+/* What went wrong in the current case: "expected …; got …". */
+static char why[4096];
+
+static int fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+static void report(const char *file, int index, const cJSON *c, int ok) {
+  if (ok) {
+    passed++;
+    return;
+  }
+  failed++;
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "description");
+  printf("FAIL %s[%d] \"%s\": %s\n", file, index,
+         cJSON_IsString(d) ? d->valuestring : "(no description)", why);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the vectors                                                */
+/* ------------------------------------------------------------------ */
+
+static const char *str(const cJSON *obj, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int has(const cJSON *obj, const char *key) {
+  return cJSON_GetObjectItemCaseSensitive(obj, key) != NULL;
+}
+
+/* Decimal text to uint64_t, independently of the library under test. */
+static int to_u64(const char *s, uint64_t *out) {
+  if (!s || !*s || s[0] < '0' || s[0] > '9') return 0;
+  uint64_t v = 0;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return 0;
+    unsigned d = (unsigned)(*s - '0');
+    if (v > (UINT64_MAX - d) / 10) return 0;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return 1;
+}
+
+static int to_i64(const char *s, int64_t *out) {
+  if (!s) return 0;
+  int neg = s[0] == '-';
+  uint64_t mag;
+  if (!to_u64(s + neg, &mag)) return 0;
+  if (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX) return 0;
+  *out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+  return 1;
+}
+
+static int get_u64(const cJSON *obj, const char *key, uint64_t *out) {
+  return to_u64(str(obj, key), out);
+}
+
+static int get_i64(const cJSON *obj, const char *key, int64_t *out) {
+  return to_i64(str(obj, key), out);
+}
+
+/* A JSON number that is an integer. */
+static int get_int(const cJSON *v, int64_t *out) {
+  if (!cJSON_IsNumber(v)) return 0;
+  double d = v->valuedouble;
+  if (!(d >= -9.0e15 && d <= 9.0e15) || d != (double)(int64_t)d) return 0;
+  *out = (int64_t)d;
+  return 1;
+}
+
+static const char *status_text(sfc_status st, const sfc_error *err) {
+  static char buf[SFC_MESSAGE_MAX + 64];
+  if (st == SFC_OK || st == SFC_WAIT)
+    snprintf(buf, sizeof buf, "%s", sfc_status_name(st));
+  else
+    snprintf(buf, sizeof buf, "%s (%s)", sfc_status_name(st), err->message);
+  return buf;
+}
+
+/* Builds the layout a case refers to: {"preset": …} or {"spec", "epoch"}. */
+static sfc_status layout_from(const cJSON *obj, sfc_layout *out,
+                              sfc_error *err) {
+  const char *preset = str(obj, "preset");
+  if (preset) return sfc_layout_preset(preset, out, err);
+  const char *spec = str(obj, "spec");
+  const char *epoch = str(obj, "epoch");
+  if (!spec || !epoch) {
+    err->status = SFC_INVALID_ARGUMENT;
+    snprintf(err->message, sizeof err->message,
+             "vector has no preset and no spec/epoch");
+    return SFC_INVALID_ARGUMENT;
+  }
+  int64_t epoch_ms = 0;
+  sfc_status st = sfc_epoch_parse(epoch, &epoch_ms, err);
+  if (st != SFC_OK) return st;
+  return sfc_layout_parse(spec, epoch_ms, out, err);
+}
+
+static int case_layout(const cJSON *c, sfc_layout *out) {
+  const cJSON *ref = cJSON_GetObjectItemCaseSensitive(c, "layout");
+  sfc_error err;
+  sfc_status st = layout_from(ref, out, &err);
+  if (st != SFC_OK)
+    return fail("expected the layout to be valid; got %s",
+                status_text(st, &err));
+  return 1;
+}
+
+/* The expected error kind of a case, or NULL. */
+static const char *expected_error(const cJSON *obj) {
+  return str(obj, "error");
+}
+
+static int check_error(const char *want, sfc_status st, const sfc_error *err,
+                       const char *what) {
+  if (st == SFC_OK || st == SFC_WAIT)
+    return fail("expected %s from %s; got %s", want, what, sfc_status_name(st));
+  if (strcmp(sfc_status_name(st), want) != 0)
+    return fail("expected %s from %s; got %s", want, what,
+                status_text(st, err));
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* layouts.json                                                       */
+/* ------------------------------------------------------------------ */
+
+static const char *kind_name(sfc_field_kind k) {
+  switch (k) {
+  case SFC_FIELD_TIME:
+    return "time";
+  case SFC_FIELD_SEQ:
+    return "seq";
+  case SFC_FIELD_CLOCK:
+    return "clock";
+  case SFC_FIELD_NODE:
+    return "node";
+  }
+  return "?";
+}
+
+/* Relative comparison of doubles (no libm needed). */
+static double absd(double x) {
+  return x < 0 ? -x : x;
+}
+
+static int near(double a, double b) {
+  double scale = absd(a) > absd(b) ? absd(a) : absd(b);
+  return absd(a - b) <= 1e-9 * (scale > 1.0 ? scale : 1.0);
+}
+
+static int run_layout(const cJSON *c) {
+  sfc_layout L;
+  sfc_error err;
+  sfc_status st = layout_from(c, &L, &err);
+  const char *want_err = expected_error(c);
+  if (want_err) return check_error(want_err, st, &err, "the layout");
+  if (st != SFC_OK)
+    return fail("expected a valid layout; got %s", status_text(st, &err));
+
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(c, "expect");
+  char spec[SFC_SPEC_MAX];
+  size_t n = sfc_layout_spec(&L, spec, sizeof spec);
+  const char *want_spec = str(e, "spec");
+  if (!want_spec || n >= sizeof spec || strcmp(spec, want_spec) != 0)
+    return fail("expected spec \"%s\"; got \"%s\"", want_spec ? want_spec : "?",
+                spec);
+
+  int64_t i64 = 0;
+  uint64_t u64 = 0;
+  if (!get_i64(e, "epoch_ms", &i64) || i64 != L.epoch_ms)
+    return fail("expected epoch_ms %s; got %" PRId64, str(e, "epoch_ms"),
+                L.epoch_ms);
+  if (!get_i64(e, "unit_us", &i64) || i64 != L.unit_us)
+    return fail("expected unit_us %s; got %" PRId64, str(e, "unit_us"),
+                L.unit_us);
+  int64_t total = -1;
+  if (!get_int(cJSON_GetObjectItemCaseSensitive(e, "total_bits"), &total) ||
+      total != (int64_t)L.total_bits)
+    return fail("expected total_bits %" PRId64 "; got %u", total, L.total_bits);
+
+  const cJSON *fields = cJSON_GetObjectItemCaseSensitive(e, "fields");
+  int count = cJSON_GetArraySize(fields);
+  if (count != (int)L.field_count)
+    return fail("expected %d fields; got %u", count, L.field_count);
+  for (int i = 0; i < count; i++) {
+    const cJSON *f = cJSON_GetArrayItem(fields, i);
+    const sfc_field *g = &L.fields[i];
+    int64_t bits = -1, shift = -1;
+    const char *name = str(f, "name");
+    const char *kind = str(f, "kind");
+    if (!name || strcmp(name, g->name) != 0)
+      return fail("expected field %d named %s; got %s", i, name ? name : "?",
+                  g->name);
+    if (!kind || strcmp(kind, kind_name(g->kind)) != 0)
+      return fail("expected field %s of kind %s; got %s", name,
+                  kind ? kind : "?", kind_name(g->kind));
+    if (!get_int(cJSON_GetObjectItemCaseSensitive(f, "bits"), &bits) ||
+        bits != (int64_t)g->bits)
+      return fail("expected field %s bits %" PRId64 "; got %u", name, bits,
+                  g->bits);
+    if (!get_int(cJSON_GetObjectItemCaseSensitive(f, "shift"), &shift) ||
+        shift != (int64_t)g->shift)
+      return fail("expected field %s shift %" PRId64 "; got %u", name, shift,
+                  g->shift);
+    if (!get_u64(f, "max", &u64) || u64 != g->max)
+      return fail("expected field %s max %s; got %" PRIu64, name, str(f, "max"),
+                  g->max);
+    if (sfc_layout_field_index(&L, name) != i)
+      return fail("expected sfc_layout_field_index(%s) = %d; got %d", name, i,
+                  sfc_layout_field_index(&L, name));
+    int want_index = g->kind == SFC_FIELD_TIME    ? L.time_index
+                     : g->kind == SFC_FIELD_SEQ   ? L.seq_index
+                     : g->kind == SFC_FIELD_CLOCK ? L.clock_index
+                                                  : i;
+    if (want_index != i)
+      return fail("expected the %s index to be %d; got %d", kind, i,
+                  want_index);
+  }
+  if (L.time_index != 0)
+    return fail("expected time_index 0; got %d", L.time_index);
+  if (L.clock_index >= 0 && L.fields[L.clock_index].kind != SFC_FIELD_CLOCK)
+    return fail("expected clock_index to point at the clock field; got %d",
+                L.clock_index);
+  if (L.clock_index < 0) {
+    for (unsigned i = 0; i < L.field_count; i++)
+      if (L.fields[i].kind == SFC_FIELD_CLOCK)
+        return fail("expected clock_index %u; got -1", i);
+  }
+
+  sfc_layout_info info;
+  sfc_layout_describe(&L, &info);
+  const cJSON *ips = cJSON_GetObjectItemCaseSensitive(e, "ids_per_second");
+  if (!cJSON_IsNumber(ips) || !near(ips->valuedouble, info.ids_per_second))
+    return fail("expected ids_per_second %.17g; got %.17g",
+                cJSON_IsNumber(ips) ? ips->valuedouble : -1.0,
+                info.ids_per_second);
+  const cJSON *cap = cJSON_GetObjectItemCaseSensitive(e, "node_capacity");
+  if (!cJSON_IsNumber(cap) || !near(cap->valuedouble, info.node_capacity))
+    return fail("expected node_capacity %.17g; got %.17g",
+                cJSON_IsNumber(cap) ? cap->valuedouble : -1.0,
+                info.node_capacity);
+  if (!get_i64(e, "time_end_ms", &i64) || i64 != info.time_end_ms)
+    return fail("expected time_end_ms %s; got %" PRId64, str(e, "time_end_ms"),
+                info.time_end_ms);
+  char iso[SFC_ISO_MAX];
+  sfc_format_iso(info.time_end_ms, iso, sizeof iso);
+  const char *want_iso = str(e, "time_end");
+  if (!want_iso || strcmp(iso, want_iso) != 0)
+    return fail("expected time_end %s; got %s", want_iso ? want_iso : "?", iso);
+  if (!get_u64(e, "max_id", &u64) || u64 != info.max_id)
+    return fail("expected max_id %s; got %" PRIu64, str(e, "max_id"),
+                info.max_id);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* decode.json                                                        */
+/* ------------------------------------------------------------------ */
+
+static int run_decode(const cJSON *c) {
+  sfc_layout L;
+  if (!case_layout(c, &L)) return 0;
+  const char *text = str(c, "id");
+  const char *want_err = expected_error(c);
+  sfc_error err;
+  uint64_t id = 0;
+  sfc_parts parts;
+  if (!text) return fail("expected an \"id\" string in the vector");
+  sfc_status st = sfc_id_parse(text, &id, &err);
+  if (want_err) {
+    if (st == SFC_OK) st = sfc_decode(&L, id, &parts, &err);
+    return check_error(want_err, st, &err, "decoding");
+  }
+  if (st != SFC_OK)
+    return fail("expected sfc_id_parse(\"%s\") to succeed; got %s", text,
+                status_text(st, &err));
+  uint64_t want_id = 0;
+  if (!to_u64(text, &want_id) || want_id != id)
+    return fail("expected sfc_id_parse(\"%s\") = %s; got %" PRIu64, text, text,
+                id);
+  st = sfc_decode(&L, id, &parts, &err);
+  if (st != SFC_OK)
+    return fail("expected the ID to decode; got %s", status_text(st, &err));
+  if (parts.id != id)
+    return fail("expected parts.id %" PRIu64 "; got %" PRIu64, id, parts.id);
+
+  char json[SFC_JSON_MAX];
+  size_t n = sfc_parts_json(&L, &parts, json, sizeof json);
+  const char *want_json = str(c, "json");
+  if (!want_json || n >= sizeof json || strcmp(json, want_json) != 0 ||
+      n != strlen(want_json))
+    return fail("expected %s; got %s", want_json ? want_json : "?", json);
+
+  const cJSON *fields = cJSON_GetObjectItemCaseSensitive(c, "fields");
+  if (cJSON_GetArraySize(fields) != (int)L.field_count - 1)
+    return fail("expected the vector to list %u fields; it lists %d",
+                L.field_count - 1, cJSON_GetArraySize(fields));
+  for (unsigned i = 0; i < L.field_count; i++) {
+    if ((int)i == L.time_index) continue;
+    uint64_t want = 0;
+    if (!get_u64(fields, L.fields[i].name, &want))
+      return fail("expected the vector to give field %s", L.fields[i].name);
+    if (parts.values[i] != want)
+      return fail("expected %s = %" PRIu64 "; got %" PRIu64, L.fields[i].name,
+                  want, parts.values[i]);
+  }
+  /* time_ms and time_us agree with each other and with the JSON. */
+  int64_t floor_ms = parts.time_us >= 0 ? parts.time_us / 1000
+                                        : -((-parts.time_us + 999) / 1000);
+  if (parts.time_ms != floor_ms)
+    return fail("expected time_ms = floor(time_us / 1000) = %" PRId64
+                "; got %" PRId64,
+                floor_ms, parts.time_ms);
+
+  /* Every decode case encodes back to its ID. */
+  sfc_parts in;
+  memset(&in, 0, sizeof in);
+  in.time_us = parts.time_us;
+  for (unsigned i = 0; i < L.field_count; i++)
+    in.values[i] = parts.values[i];
+  uint64_t back = 0;
+  st = sfc_encode(&L, &in, &back, &err);
+  if (st != SFC_OK)
+    return fail("expected the decoded parts to encode back to %" PRIu64
+                "; got %s",
+                id, status_text(st, &err));
+  if (back != id)
+    return fail("expected the decoded parts to encode back to %" PRIu64
+                "; got %" PRIu64,
+                id, back);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* encode.json                                                        */
+/* ------------------------------------------------------------------ */
+
+static int run_encode(const cJSON *c) {
+  sfc_layout L;
+  if (!case_layout(c, &L)) return 0;
+  int64_t time_ms = 0;
+  if (!get_i64(c, "time_ms", &time_ms))
+    return fail("expected a \"time_ms\" decimal string in the vector");
+  sfc_parts in;
+  memset(&in, 0, sizeof in);
+  in.time_us = time_ms * 1000;
+  const cJSON *fields = cJSON_GetObjectItemCaseSensitive(c, "fields");
+  const cJSON *f;
+  int given = 0;
+  cJSON_ArrayForEach(f, fields) {
+    int i = sfc_layout_field_index(&L, f->string);
+    uint64_t v = 0;
+    if (i < 0 || i == L.time_index)
+      return fail("expected the vector's field %s to be a field of the layout "
+                  "other than time",
+                  f->string);
+    if (!cJSON_IsString(f) || !to_u64(f->valuestring, &v))
+      return fail("expected field %s as a decimal string", f->string);
+    in.values[i] = v;
+    given++;
+  }
+  if (given != (int)L.field_count - 1)
+    return fail("expected the vector to give every field but time (%u); it "
+                "gives %d",
+                L.field_count - 1, given);
+  sfc_error err;
+  uint64_t id = 0;
+  sfc_status st = sfc_encode(&L, &in, &id, &err);
+  const char *want_err = expected_error(c);
+  if (want_err) return check_error(want_err, st, &err, "encoding");
+  if (st != SFC_OK)
+    return fail("expected ID %s; got %s", str(c, "id"), status_text(st, &err));
+  uint64_t want = 0;
+  if (!get_u64(c, "id", &want) || id != want)
+    return fail("expected ID %s; got %" PRIu64, str(c, "id"), id);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* range.json                                                         */
+/* ------------------------------------------------------------------ */
+
+static int run_range(const cJSON *c) {
+  sfc_layout L;
+  if (!case_layout(c, &L)) return 0;
+  int64_t t0 = 0, t1 = 0;
+  if (!get_i64(c, "t0_ms", &t0) || !get_i64(c, "t1_ms", &t1))
+    return fail("expected t0_ms and t1_ms decimal strings in the vector");
+  sfc_error err;
+  uint64_t lo = 0, hi = 0;
+  sfc_status st = sfc_range(&L, t0, t1, &lo, &hi, &err);
+  const char *want_err = expected_error(c);
+  if (want_err) return check_error(want_err, st, &err, "the range");
+  if (st != SFC_OK)
+    return fail("expected [%s, %s]; got %s", str(c, "min"), str(c, "max"),
+                status_text(st, &err));
+  uint64_t want_lo = 0, want_hi = 0;
+  if (!get_u64(c, "min", &want_lo) || !get_u64(c, "max", &want_hi) ||
+      lo != want_lo || hi != want_hi)
+    return fail("expected [%s, %s]; got [%" PRIu64 ", %" PRIu64 "]",
+                str(c, "min"), str(c, "max"), lo, hi);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* generate.json                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Removes every SNOWFLAKE_* variable, so that only the vector's options
+ * give node values. */
+static void clear_snowflake_env(void) {
+  for (;;) {
+    char name[256] = "";
+    for (char **e = environ; e && *e; e++) {
+      if (strncmp(*e, "SNOWFLAKE_", 10) == 0) {
+        const char *eq = strchr(*e, '=');
+        size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+        if (len >= sizeof name) len = sizeof name - 1;
+        memcpy(name, *e, len);
+        name[len] = '\0';
+        break;
+      }
+    }
+    if (!name[0] || unsetenv(name) != 0) return;
+  }
+}
+
+#define MAX_NODES SFC_MAX_FIELDS
+
+static int options_from(const cJSON *o, sfc_options *opts,
+                        sfc_node_value nodes[MAX_NODES]) {
+  sfc_options_init(opts);
+  const cJSON *node = cJSON_GetObjectItemCaseSensitive(o, "node");
+  const cJSON *v;
+  size_t count = 0;
+  cJSON_ArrayForEach(v, node) {
+    if (count == MAX_NODES)
+      return fail("expected at most %d node values in the vector", MAX_NODES);
+    nodes[count].name = v->string;
+    if (cJSON_IsString(v)) {
+      sfc_error err;
+      sfc_status st =
+          sfc_node_value_parse(v->valuestring, &nodes[count].value, &err);
+      if (st != SFC_OK)
+        return fail("expected node value \"%s\" to parse; got %s",
+                    v->valuestring, status_text(st, &err));
+    } else if (!get_int(v, &nodes[count].value)) {
+      return fail("expected node value %s to be an integer", v->string);
+    }
+    count++;
+  }
+  opts->node = nodes;
+  opts->node_count = count;
+  const char *rb = str(o, "rollback");
+  if (rb) {
+    sfc_error err;
+    sfc_status st = sfc_rollback_parse(rb, &opts->rollback, &err);
+    if (st != SFC_OK)
+      return fail("expected rollback \"%s\" to parse; got %s", rb,
+                  status_text(st, &err));
+  }
+  const cJSON *x;
+  if ((x = cJSON_GetObjectItemCaseSensitive(o, "max_wait_ms")) &&
+      !get_int(x, &opts->max_wait_ms))
+    return fail("expected max_wait_ms to be an integer");
+  if ((x = cJSON_GetObjectItemCaseSensitive(o, "max_drift_ms")) &&
+      !get_int(x, &opts->max_drift_ms))
+    return fail("expected max_drift_ms to be an integer");
+  if ((x = cJSON_GetObjectItemCaseSensitive(o, "random_start")))
+    opts->random_start = cJSON_IsTrue(x);
+  return 1;
+}
+
+static void format_ids(char *buf, size_t cap, const uint64_t *ids, size_t n) {
+  size_t used = 0;
+  used += (size_t)snprintf(buf, cap, "[");
+  for (size_t i = 0; i < n && used < cap; i++)
+    used += (size_t)snprintf(buf + used, cap - used, "%s%" PRIu64, i ? "," : "",
+                             ids[i]);
+  if (used < cap) snprintf(buf + used, cap - used, "]");
+}
+
+static int run_step(sfc_generator *gen, const cJSON *s, int k) {
+  int64_t now = 0;
+  const char *call = str(s, "call");
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(s, "expect");
+  if (!get_i64(s, "now_us", &now) || !call || !e)
+    return fail("step %d: expected now_us, call and expect in the vector", k);
+  sfc_error err;
+  int64_t wait = -1;
+  const char *want_err = str(e, "error");
+  uint64_t want_u = 0;
+  int64_t want_wait = 0;
+
+  if (strcmp(call, "next") == 0) {
+    uint64_t id = 0;
+    sfc_status st = sfc_next_at(gen, now, &id, &wait, &err);
+    if (has(e, "id")) {
+      if (!get_u64(e, "id", &want_u))
+        return fail("step %d: bad expected id", k);
+      if (st != SFC_OK)
+        return fail("step %d (now_us %s): expected ID %s; got %s", k,
+                    str(s, "now_us"), str(e, "id"), status_text(st, &err));
+      if (id != want_u)
+        return fail("step %d (now_us %s): expected ID %s; got ID %" PRIu64, k,
+                    str(s, "now_us"), str(e, "id"), id);
+      return 1;
+    }
+    if (has(e, "wait_us")) {
+      if (!get_i64(e, "wait_us", &want_wait))
+        return fail("step %d: bad expected wait_us", k);
+      if (st != SFC_WAIT)
+        return fail(
+            "step %d (now_us %s): expected wait %s us; got %s%s%" PRIu64, k,
+            str(s, "now_us"), str(e, "wait_us"), status_text(st, &err),
+            st == SFC_OK ? " ID " : "", st == SFC_OK ? id : 0);
+      if (wait != want_wait)
+        return fail(
+            "step %d (now_us %s): expected wait %s us; got wait %" PRId64 " us",
+            k, str(s, "now_us"), str(e, "wait_us"), wait);
+      return 1;
+    }
+    if (want_err) {
+      if (st == SFC_OK)
+        return fail("step %d (now_us %s): expected %s; got ID %" PRIu64, k,
+                    str(s, "now_us"), want_err, id);
+      if (st == SFC_WAIT)
+        return fail("step %d (now_us %s): expected %s; got wait %" PRId64 " us",
+                    k, str(s, "now_us"), want_err, wait);
+      if (strcmp(sfc_status_name(st), want_err) != 0)
+        return fail("step %d (now_us %s): expected %s; got %s", k,
+                    str(s, "now_us"), want_err, status_text(st, &err));
+      return 1;
+    }
+    return fail("step %d: expect has no outcome", k);
+  }
+
+  if (strcmp(call, "next_ids") == 0) {
+    int64_t n = 0;
+    if (!get_int(cJSON_GetObjectItemCaseSensitive(s, "n"), &n) || n < 0 ||
+        n > 1000000)
+      return fail("step %d: expected a count n in the vector", k);
+    const cJSON *want_ids = cJSON_GetObjectItemCaseSensitive(e, "ids");
+    int want_count = cJSON_GetArraySize(want_ids);
+    uint64_t *ids = calloc((size_t)n + 1, sizeof *ids);
+    uint64_t *want = calloc((size_t)want_count + 1, sizeof *want);
+    char got_text[2048], want_text[2048];
+    int ok = 1;
+    if (!ids || !want) {
+      free(ids);
+      free(want);
+      return fail("step %d: out of memory", k);
+    }
+    for (int i = 0; i < want_count; i++) {
+      const cJSON *w = cJSON_GetArrayItem(want_ids, i);
+      if (!cJSON_IsString(w) || !to_u64(w->valuestring, &want[i]))
+        ok = fail("step %d: bad expected id at %d", k, i);
+    }
+    size_t filled = (size_t)-1;
+    sfc_status st =
+        ok ? sfc_next_ids_at(gen, now, ids, (size_t)n, &filled, &wait, &err)
+           : SFC_OK;
+    if (ok) {
+      format_ids(got_text, sizeof got_text, ids,
+                 filled <= (size_t)n ? filled : 0);
+      format_ids(want_text, sizeof want_text, want, (size_t)want_count);
+      if (filled != (size_t)want_count ||
+          memcmp(ids, want, (size_t)want_count * sizeof *ids) != 0)
+        ok = fail("step %d (now_us %s): expected IDs %s; got %s (filled %zu, "
+                  "%s)",
+                  k, str(s, "now_us"), want_text, got_text, filled,
+                  status_text(st, &err));
+    }
+    if (ok && has(e, "wait_us")) {
+      if (!get_i64(e, "wait_us", &want_wait))
+        ok = fail("step %d: bad expected wait_us", k);
+      else if (st != SFC_WAIT || wait != want_wait)
+        ok = fail("step %d (now_us %s): expected the batch to stop with wait "
+                  "%s us; got %s, wait %" PRId64 " us",
+                  k, str(s, "now_us"), str(e, "wait_us"), status_text(st, &err),
+                  st == SFC_WAIT ? wait : 0);
+    } else if (ok && want_err) {
+      if (st == SFC_OK || st == SFC_WAIT ||
+          strcmp(sfc_status_name(st), want_err) != 0)
+        ok = fail("step %d (now_us %s): expected the batch to stop with %s; "
+                  "got %s",
+                  k, str(s, "now_us"), want_err, status_text(st, &err));
+    } else if (ok && st != SFC_OK) {
+      ok = fail("step %d (now_us %s): expected OK; got %s", k, str(s, "now_us"),
+                status_text(st, &err));
+    }
+    free(ids);
+    free(want);
+    return ok;
+  }
+  return fail("step %d: unknown call \"%s\"", k, call);
+}
+
+static int run_generate(const cJSON *c) {
+  sfc_layout L;
+  if (!case_layout(c, &L)) return 0;
+  sfc_options opts;
+  sfc_node_value nodes[MAX_NODES];
+  if (!options_from(cJSON_GetObjectItemCaseSensitive(c, "options"), &opts,
+                    nodes))
+    return 0;
+  clear_snowflake_env();
+  sfc_generator *gen = NULL;
+  sfc_error err;
+  sfc_status st = sfc_generator_new(&L, &opts, &gen, &err);
+  const char *want_err = expected_error(c);
+  if (want_err) {
+    int ok = check_error(want_err, st, &err, "sfc_generator_new");
+    if (st == SFC_OK) sfc_generator_free(gen);
+    return ok;
+  }
+  if (st != SFC_OK)
+    return fail("expected sfc_generator_new to succeed; got %s",
+                status_text(st, &err));
+  const cJSON *steps = cJSON_GetObjectItemCaseSensitive(c, "steps");
+  int ok = cJSON_IsArray(steps) && cJSON_GetArraySize(steps) > 0
+               ? 1
+               : fail("expected steps in the vector");
+  int k = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, steps) {
+    if (!ok) break;
+    ok = run_step(gen, s, k++);
+  }
+  sfc_generator_free(gen);
+  return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef int (*runner)(const cJSON *c);
+
+static const struct {
+  const char *file;
+  runner run;
+} RUNNERS[] = {
+    {"layouts.json", run_layout},    {"decode.json", run_decode},
+    {"encode.json", run_encode},     {"range.json", run_range},
+    {"generate.json", run_generate},
+};
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (got == 0) break;
+    if (len + 1 == cap) {
+      char *bigger = realloc(buf, cap * 2);
+      if (!bigger) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+  }
+  if (buf) buf[len] = '\0';
+  if (ferror(f)) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  return buf;
+}
+
+static void file_failure(const char *file, const char *fmt, const char *arg) {
+  failed++;
+  printf("FAIL %s: ", file);
+  printf(fmt, arg);
+  printf("\n");
+}
+
+static void run_file(const char *dir, const char *file) {
+  runner run = NULL;
+  for (size_t i = 0; i < sizeof RUNNERS / sizeof RUNNERS[0]; i++)
+    if (strcmp(RUNNERS[i].file, file) == 0) run = RUNNERS[i].run;
+  if (!run) {
+    file_failure(file, "%s", "no runner for this vector file");
+    return;
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  char *text = read_file(path);
+  if (!text) {
+    file_failure(file, "cannot read: %s", strerror(errno));
+    return;
+  }
+  cJSON *cases = cJSON_Parse(text);
+  free(text);
+  if (!cJSON_IsArray(cases) || cJSON_GetArraySize(cases) == 0) {
+    file_failure(file, "%s", "not a non-empty JSON array of cases");
+    cJSON_Delete(cases);
+    return;
+  }
+  int index = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cases) {
+    why[0] = '\0';
+    int ok = cJSON_IsObject(c) ? run(c) : fail("case is not an object");
+    report(file, index++, c, ok);
+  }
+  cJSON_Delete(cases);
+}
+
+static int is_vector_file(const struct dirent *d) {
+  size_t n = strlen(d->d_name);
+  return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0 &&
+         strcmp(d->d_name, "schema.json") != 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s VECTORS_DIR\n", argv[0]);
+    printf("0 passed, 1 failed\n");
+    return 1;
+  }
+  struct dirent **list = NULL;
+  int n = scandir(argv[1], &list, is_vector_file, alphasort);
+  if (n < 0) {
+    printf("FAIL %s: cannot list: %s\n", argv[1], strerror(errno));
+    printf("0 passed, 1 failed\n");
+    return 1;
+  }
+  if (n == 0) {
+    printf("FAIL %s: no vector files\n", argv[1]);
+    failed++;
+  }
+  /* Every runner's file must be there: a missing file is a failure, not a
+   * silent skip. */
+  for (size_t i = 0; i < sizeof RUNNERS / sizeof RUNNERS[0]; i++) {
+    int found = 0;
+    for (int j = 0; j < n; j++)
+      found |= strcmp(list[j]->d_name, RUNNERS[i].file) == 0;
+    if (!found)
+      file_failure(RUNNERS[i].file, "%s", "missing from the vectors directory");
+  }
+  for (int i = 0; i < n; i++) {
+    run_file(argv[1], list[i]->d_name);
+    free(list[i]);
+  }
+  free(list);
+  printf("%lu passed, %lu failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
