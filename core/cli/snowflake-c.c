@@ -98,17 +98,39 @@ static int parse_options(int argc, char **argv, cli *c) {
   opterr = 0;
   while ((opt = getopt_long(argc, argv, "+n:h", longs, NULL)) != -1) {
     switch (opt) {
-    case 'p': c->preset = optarg; break;
-    case 'l': c->spec = optarg; break;
-    case 'e': c->epoch = optarg; break;
-    case 'N': c->node = optarg; break;
-    case 'r': c->rollback = optarg; break;
-    case 's': c->state_dir = optarg; break;
-    case 't': c->time = optarg; break;
-    case 'j': c->json = true; break;
-    case 'R': c->random_start = true; break;
-    case 'M': c->monotonic = true; break;
-    case 'S': c->stats = true; break;
+    case 'p':
+      c->preset = optarg;
+      break;
+    case 'l':
+      c->spec = optarg;
+      break;
+    case 'e':
+      c->epoch = optarg;
+      break;
+    case 'N':
+      c->node = optarg;
+      break;
+    case 'r':
+      c->rollback = optarg;
+      break;
+    case 's':
+      c->state_dir = optarg;
+      break;
+    case 't':
+      c->time = optarg;
+      break;
+    case 'j':
+      c->json = true;
+      break;
+    case 'R':
+      c->random_start = true;
+      break;
+    case 'M':
+      c->monotonic = true;
+      break;
+    case 'S':
+      c->stats = true;
+      break;
     case 'n':
       if (!parse_count(optarg, 0, 1000000000000LL, &c->count))
         return usage_error("--count takes a whole number from 0");
@@ -121,7 +143,9 @@ static int parse_options(int argc, char **argv, cli *c) {
       if (!parse_count(optarg, 0, 86400000, &c->max_drift))
         return usage_error("--max-drift takes milliseconds, 0 to 86400000");
       break;
-    case 'h': fputs(usage, stdout); exit(0);
+    case 'h':
+      fputs(usage, stdout);
+      exit(0);
     default: {
       char msg[200];
       snprintf(msg, sizeof msg, "unknown or incomplete option '%s'",
@@ -134,8 +158,7 @@ static int parse_options(int argc, char **argv, cli *c) {
     return usage_error("give --preset or --layout, not both");
   if (c->spec && !c->epoch)
     return usage_error("--layout needs --epoch (Unix ms or ISO-8601 UTC)");
-  if (c->epoch && !c->spec)
-    return usage_error("--epoch goes with --layout");
+  if (c->epoch && !c->spec) return usage_error("--epoch goes with --layout");
   sfc_error err;
   sfc_status st;
   if (c->spec) {
@@ -198,8 +221,7 @@ static void print_stats(const sfc_generator *g) {
   fprintf(stderr,
           "ids_issued=%" PRIu64 " waits=%" PRIu64 " borrowed_ticks=%" PRIu64
           " rollbacks=%" PRIu64 " rollbacks_waited=%" PRIu64
-          " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64
-          " rollback=%s",
+          " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64 " rollback=%s",
           s.ids_issued, s.waits, s.borrowed_ticks, s.rollbacks,
           s.rollbacks_waited, s.rollbacks_refused, s.clock_bumps,
           sfc_rollback_name(s.rollback));
@@ -290,7 +312,8 @@ static int decode_one(const cli *c, const char *text) {
 static int cmd_decode(cli *c, int argc, char **argv) {
   int rc = 0;
   if (optind < argc) {
-    for (int i = optind; i < argc; i++) rc |= decode_one(c, argv[i]);
+    for (int i = optind; i < argc; i++)
+      rc |= decode_one(c, argv[i]);
     return rc;
   }
   char *line = NULL;
@@ -328,8 +351,10 @@ static int cmd_encode(cli *c, int argc, char **argv) {
     int idx = sfc_layout_field_index(&c->layout, argv[i]);
     uint64_t v;
     if (idx <= 0) {
-      fprintf(stderr, "snowflake-c: InvalidArgument: '%s' is not a field of "
-                      "the layout (the time comes from --time)\n", argv[i]);
+      fprintf(stderr,
+              "snowflake-c: InvalidArgument: '%s' is not a field of "
+              "the layout (the time comes from --time)\n",
+              argv[i]);
       return 1;
     }
     if (sfc_id_parse(eq + 1, &v, &err) != SFC_OK) return fail(&err);
@@ -338,9 +363,10 @@ static int cmd_encode(cli *c, int argc, char **argv) {
   }
   for (unsigned i = 1; i < c->layout.field_count; i++)
     if (!given[i]) {
-      fprintf(stderr, "snowflake-c: InvalidArgument: no value for field "
-                      "'%s': give %s=N\n", c->layout.fields[i].name,
-              c->layout.fields[i].name);
+      fprintf(stderr,
+              "snowflake-c: InvalidArgument: no value for field "
+              "'%s': give %s=N\n",
+              c->layout.fields[i].name, c->layout.fields[i].name);
       return 1;
     }
   uint64_t id;
@@ -427,8 +453,7 @@ static int cmd_presets(cli *c, int argc, char **argv) {
     int64_t epoch;
     sfc_preset_at(i, &name, &spec, &epoch);
     if (c->json)
-      printf("{\"name\":\"%s\",\"spec\":\"%s\",\"epoch_ms\":\"%" PRId64
-             "\"}\n",
+      printf("{\"name\":\"%s\",\"spec\":\"%s\",\"epoch_ms\":\"%" PRId64 "\"}\n",
              name, spec, epoch);
     else
       printf("%-10s %-42s %" PRId64 "\n", name, spec, epoch);

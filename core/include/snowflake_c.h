@@ -82,13 +82,13 @@ SFC_API const char *sfc_version_string(void);
 /* Fixed numbers: never renumbered, never reused. */
 typedef enum sfc_status {
   SFC_OK = 0,
-  SFC_INVALID_LAYOUT = 1,         /* InvalidLayout */
-  SFC_INVALID_ARGUMENT = 2,       /* InvalidArgument */
-  SFC_CLOCK_MOVED_BACKWARDS = 3,  /* ClockMovedBackwards */
-  SFC_TIME_EXHAUSTED = 4,         /* TimeExhausted */
-  SFC_GENERATOR_FORKED = 5,       /* GeneratorForked */
-  SFC_WORKER_UNAVAILABLE = 6,     /* WorkerUnavailable */
-  SFC_STATE_ERROR = 7,            /* StateError */
+  SFC_INVALID_LAYOUT = 1,        /* InvalidLayout */
+  SFC_INVALID_ARGUMENT = 2,      /* InvalidArgument */
+  SFC_CLOCK_MOVED_BACKWARDS = 3, /* ClockMovedBackwards */
+  SFC_TIME_EXHAUSTED = 4,        /* TimeExhausted */
+  SFC_GENERATOR_FORKED = 5,      /* GeneratorForked */
+  SFC_WORKER_UNAVAILABLE = 6,    /* WorkerUnavailable */
+  SFC_STATE_ERROR = 7,           /* StateError */
   SFC_WAIT = 8 /* not an error: the deterministic entries ask the caller to
                   wait `*wait_us` and call again */
 } sfc_status;
@@ -171,8 +171,8 @@ SFC_API sfc_status sfc_layout_preset(const char *name, sfc_layout *out,
 /* Number of presets, and the i-th one's name, spec and epoch (static
  * strings). Returns SFC_INVALID_ARGUMENT when i is out of range. */
 SFC_API size_t sfc_preset_count(void);
-SFC_API sfc_status sfc_preset_at(size_t i, const char **name,
-                                 const char **spec, int64_t *epoch_ms);
+SFC_API sfc_status sfc_preset_at(size_t i, const char **name, const char **spec,
+                                 int64_t *epoch_ms);
 
 /* Parses an epoch: Unix milliseconds ("1288834974657") or an ISO-8601 UTC
  * instant ("2024-01-01", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00.000Z").
@@ -183,18 +183,17 @@ SFC_API sfc_status sfc_epoch_parse(const char *text, int64_t *epoch_ms,
 /* Writes the canonical spec ("time:41@1ms,worker:10,seq:12": the time unit
  * always given) into buf (SFC_SPEC_MAX bytes is always enough). Returns the
  * length, or the length it would have had if it did not fit. */
-SFC_API size_t sfc_layout_spec(const sfc_layout *layout, char *buf,
-                               size_t cap);
+SFC_API size_t sfc_layout_spec(const sfc_layout *layout, char *buf, size_t cap);
 
 /* Returns the index of the field called `name`, or -1. */
 SFC_API int sfc_layout_field_index(const sfc_layout *layout, const char *name);
 
 /* What a layout can do. */
 typedef struct sfc_layout_info {
-  double ids_per_second;  /* per node: (seq max + 1) ticks per second */
-  double node_capacity;   /* distinct node values: 2^(sum of node bits) */
-  int64_t time_end_ms;    /* first instant the time field cannot hold */
-  uint64_t max_id;        /* largest ID the layout can hold */
+  double ids_per_second; /* per node: (seq max + 1) ticks per second */
+  double node_capacity;  /* distinct node values: 2^(sum of node bits) */
+  int64_t time_end_ms;   /* first instant the time field cannot hold */
+  uint64_t max_id;       /* largest ID the layout can hold */
 } sfc_layout_info;
 
 SFC_API void sfc_layout_describe(const sfc_layout *layout,
@@ -248,8 +247,7 @@ SFC_API size_t sfc_format_iso(int64_t unix_ms, char *buf, size_t cap);
 
 /* Parses a decimal ID ("175928847299117063"), rejecting signs, spaces,
  * empty text and values above 2^64 - 1 with SFC_INVALID_ARGUMENT. */
-SFC_API sfc_status sfc_id_parse(const char *text, uint64_t *id,
-                                sfc_error *err);
+SFC_API sfc_status sfc_id_parse(const char *text, uint64_t *id, sfc_error *err);
 
 /* ===================================================================== */
 /* Generator                                                             */
@@ -283,10 +281,12 @@ typedef enum sfc_time_source {
 
 /* Special node values: where the value comes from, resolved by
  * sfc_generator_new. */
-#define SFC_NODE_AUTO (-1) /* first free value of the field's range, held by a
-                              lock file in state_dir (the local pool) */
-#define SFC_NODE_HOST (-2) /* the ordinal at the end of the host name
-                              ("orders-7" → 7), for Kubernetes StatefulSets */
+#define SFC_NODE_AUTO                                                          \
+  (-1) /* first free value of the field's range, held by a                     \
+          lock file in state_dir (the local pool) */
+#define SFC_NODE_HOST                                                          \
+  (-2) /* the ordinal at the end of the host name                              \
+          ("orders-7" → 7), for Kubernetes StatefulSets */
 
 typedef struct sfc_node_value {
   const char *name; /* a node field of the layout */
@@ -374,8 +374,8 @@ SFC_API sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
  * vectors drive these. With several threads, prefer sfc_next_now: a
  * reading taken before another thread's newer ID looks like a rollback here.
  * Thread-safe, lock-free. */
-SFC_API sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us,
-                               uint64_t *id, int64_t *wait_us, sfc_error *err);
+SFC_API sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
+                               int64_t *wait_us, sfc_error *err);
 SFC_API sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us,
                                    uint64_t *ids, size_t n, size_t *filled,
                                    int64_t *wait_us, sfc_error *err);
@@ -389,9 +389,9 @@ SFC_API sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us,
  * reading for a clock step backwards. Thread-safe, lock-free. */
 SFC_API sfc_status sfc_next_now(sfc_generator *gen, uint64_t *id,
                                 int64_t *wait_us, sfc_error *err);
-SFC_API sfc_status sfc_next_ids_now(sfc_generator *gen, uint64_t *ids,
-                                    size_t n, size_t *filled,
-                                    int64_t *wait_us, sfc_error *err);
+SFC_API sfc_status sfc_next_ids_now(sfc_generator *gen, uint64_t *ids, size_t n,
+                                    size_t *filled, int64_t *wait_us,
+                                    sfc_error *err);
 
 /* The generator's clock: Unix µs from its time source. */
 SFC_API int64_t sfc_generator_now_us(const sfc_generator *gen);
@@ -412,8 +412,8 @@ typedef struct sfc_stats {
   uint64_t rollbacks_waited;
   uint64_t rollbacks_refused; /* answered SFC_CLOCK_MOVED_BACKWARDS */
   uint64_t clock_bumps;
-  int64_t last_time_ms; /* time of the last tick issued */
-  uint64_t clock;       /* current clock-field value (0 without one) */
+  int64_t last_time_ms;  /* time of the last tick issued */
+  uint64_t clock;        /* current clock-field value (0 without one) */
   sfc_rollback rollback; /* the strategy in force (never DEFAULT) */
   int64_t max_wait_ms;
   int64_t max_drift_ms;

@@ -12,12 +12,12 @@ static int64_t floor_div(int64_t a, int64_t b) {
 sfc_status sfc_decode(const sfc_layout *layout, uint64_t id, sfc_parts *out,
                       sfc_error *err) {
   if (layout->total_bits < 64 && (id >> layout->total_bits) != 0)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "ID %llu does not fit the layout: it has bits above the "
-                    "layout's %u (largest ID %llu); check the preset or layout",
-                    (unsigned long long)id, layout->total_bits,
-                    (unsigned long long)((UINT64_C(1) << layout->total_bits) -
-                                         1));
+    return sfc_fail(
+        err, SFC_INVALID_ARGUMENT,
+        "ID %llu does not fit the layout: it has bits above the "
+        "layout's %u (largest ID %llu); check the preset or layout",
+        (unsigned long long)id, layout->total_bits,
+        (unsigned long long)((UINT64_C(1) << layout->total_bits) - 1));
   sfc_parts p;
   memset(&p, 0, sizeof p);
   p.id = id;
@@ -58,8 +58,8 @@ sfc_status sfc_encode(const sfc_layout *layout, const sfc_parts *in,
     const sfc_field *f = &layout->fields[i];
     if (in->values[i] > f->max)
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "%s %llu does not fit in %u bits (largest %llu)",
-                      f->name, (unsigned long long)in->values[i], f->bits,
+                      "%s %llu does not fit in %u bits (largest %llu)", f->name,
+                      (unsigned long long)in->values[i], f->bits,
                       (unsigned long long)f->max);
     v |= in->values[i] << f->shift;
   }
@@ -84,8 +84,7 @@ sfc_status sfc_range(const sfc_layout *layout, int64_t t0_ms, int64_t t1_ms,
                     "interval is empty, before the epoch or after the time "
                     "field's end",
                     (long long)t0_ms, (long long)t1_ms);
-  uint64_t low_mask =
-      tf->shift == 0 ? 0 : (UINT64_MAX >> (64 - tf->shift));
+  uint64_t low_mask = tf->shift == 0 ? 0 : (UINT64_MAX >> (64 - tf->shift));
   *min_id = (uint64_t)lo << tf->shift;
   *max_id = ((uint64_t)hi << tf->shift) | low_mask;
   return SFC_OK;
@@ -96,14 +95,12 @@ size_t sfc_parts_json(const sfc_layout *layout, const sfc_parts *parts,
   char out[SFC_JSON_MAX];
   char iso[SFC_ISO_MAX];
   sfc_format_iso(parts->time_ms, iso, sizeof iso);
-  int n = snprintf(out, sizeof out,
-                   "{\"id\":\"%llu\",\"time_ms\":%lld,\"time\":\"%s\"",
-                   (unsigned long long)parts->id, (long long)parts->time_ms,
-                   iso);
+  int n = snprintf(
+      out, sizeof out, "{\"id\":\"%llu\",\"time_ms\":%lld,\"time\":\"%s\"",
+      (unsigned long long)parts->id, (long long)parts->time_ms, iso);
   for (unsigned i = 1; i < layout->field_count; i++)
     n += snprintf(out + n, sizeof out - (size_t)n, ",\"%s\":%llu",
-                  layout->fields[i].name,
-                  (unsigned long long)parts->values[i]);
+                  layout->fields[i].name, (unsigned long long)parts->values[i]);
   n += snprintf(out + n, sizeof out - (size_t)n, "}");
   if (cap) snprintf(buf, cap, "%s", out);
   return (size_t)n;
@@ -117,8 +114,7 @@ sfc_status sfc_id_parse(const char *text, uint64_t *id, sfc_error *err) {
   for (const char *p = text; *p; p++) {
     if (*p < '0' || *p > '9')
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "ID '%.40s' is not a decimal number (digits only)",
-                      text);
+                      "ID '%.40s' is not a decimal number (digits only)", text);
     unsigned d = (unsigned)(*p - '0');
     if (v > (UINT64_MAX - d) / 10)
       return sfc_fail(err, SFC_INVALID_ARGUMENT,

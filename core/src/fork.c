@@ -35,7 +35,9 @@ static void child(void) {
   pthread_mutex_unlock(&registry_lock);
 }
 
-static void install(void) { pthread_atfork(prepare, parent, child); }
+static void install(void) {
+  pthread_atfork(prepare, parent, child);
+}
 
 void sfc_fork_register(sfc_generator *g) {
   pthread_once(&installed, install);

@@ -4,7 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The clock read of the hot path, inlined: one vDSO call. */
+static inline int64_t read_clock(const sfc_generator *g) {
+  struct timespec ts;
+  if (SFC_LIKELY(g->time_source == SFC_TIME_WALL)) {
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + g->mono_offset_us;
+}
 
 static uint64_t splitmix64(uint64_t x) {
   x += UINT64_C(0x9E3779B97F4A7C15);
@@ -15,9 +27,13 @@ static uint64_t splitmix64(uint64_t x) {
 
 /* A pure function of the tick: no shared random state on the hot path. The
  * lower half keeps at least half of each tick's sequence for use. */
-uint64_t sfc_seq_start(const sfc_generator *g, uint64_t tick) {
+static inline uint64_t seq_start(const sfc_generator *g, uint64_t tick) {
   if (!g->random_start) return 0;
   return splitmix64(g->seed ^ tick) % ((g->pack.seq_max >> 1) + 1);
+}
+
+uint64_t sfc_seq_start(const sfc_generator *g, uint64_t tick) {
+  return seq_start(g, tick);
 }
 
 void sfc_options_init(sfc_options *opts) {
@@ -56,8 +72,8 @@ static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
   sfc_rollback r = opts->rollback;
   int64_t wait_ms = opts->max_wait_ms, drift_ms = opts->max_drift_ms;
   if ((unsigned)r > SFC_ROLLBACK_BORROW)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "unknown rollback strategy %d", (int)r);
+    return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown rollback strategy %d",
+                    (int)r);
   if (r == SFC_ROLLBACK_CLOCK && layout->clock_index < 0)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "rollback 'clock' needs a clock field in the layout: add "
@@ -121,8 +137,7 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
                     "the default), not %lld",
                     (long long)opts->state_reserve_ms);
   sfc_generator *g = aligned_alloc(64, sizeof *g);
-  if (!g)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT, "out of memory");
+  if (!g) return sfc_fail(err, SFC_INVALID_ARGUMENT, "out of memory");
   memset(g, 0, sizeof *g);
   g->layout = *layout;
   g->opts = *opts;
@@ -166,7 +181,8 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
 
   sfc_saved saved;
   memset(&saved, 0, sizeof saved);
-  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++) saved.last[c] = SFC_NEVER;
+  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
+    saved.last[c] = SFC_NEVER;
   if (opts->state_dir) {
     g->has_state = true;
     st = sfc_state_open(g, opts, &g->node, &saved, err);
@@ -251,7 +267,7 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
     sfc_status st = sfc_check_fork(g, err);
     if (st != SFC_OK) return st;
   }
-  if (live) now_us = sfc_generator_now_us(g);
+  if (live) now_us = read_clock(g);
   if (SFC_UNLIKELY(now_us < g->epoch_us)) {
     char iso[SFC_ISO_MAX];
     sfc_format_iso(g->layout.epoch_ms, iso, sizeof iso);
@@ -267,7 +283,7 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
     const uint64_t t = sfc_word_time(p, w), s = sfc_word_seq(p, w);
     uint64_t base, n;
     if (SFC_LIKELY((int64_t)t < tick && (uint64_t)tick <= p->time_max)) {
-      uint64_t s0 = sfc_seq_start(g, (uint64_t)tick);
+      uint64_t s0 = seq_start(g, (uint64_t)tick);
       base = sfc_word(p, (uint64_t)tick, sfc_word_clock(p, w), s0);
       n = p->seq_max - s0 + 1;
     } else if (SFC_LIKELY(s < p->seq_max && (int64_t)t >= tick &&
@@ -276,7 +292,7 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
       n = p->seq_max - s;
     } else if (live && (int64_t)t - tick > g->drift_ticks && rereads++ < 3) {
       w = atomic_load_explicit(&g->word, memory_order_acquire);
-      now_us = sfc_generator_now_us(g);
+      now_us = read_clock(g);
       if (now_us >= g->epoch_us) tick = to_tick(g, now_us - g->epoch_us);
       continue;
     } else {
@@ -304,12 +320,10 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
         atomic_fetch_add_explicit(&g->waits, 1, memory_order_relaxed);
       return st;
     }
-    if (atomic_compare_exchange_weak_explicit(&g->word, &w, next,
-                                              memory_order_relaxed,
-                                              memory_order_relaxed)) {
+    if (atomic_compare_exchange_weak_explicit(
+            &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
       if ((next ^ w) >> p->seq_bits) { /* left a tick or clock value */
-        atomic_fetch_add_explicit(&g->issued_closed,
-                                  s - sfc_seq_start(g, t) + 1,
+        atomic_fetch_add_explicit(&g->issued_closed, s - seq_start(g, t) + 1,
                                   memory_order_relaxed);
         if ((int64_t)next_t > tick && next_t != t)
           atomic_fetch_add_explicit(&g->borrowed, 1, memory_order_relaxed);
@@ -358,7 +372,8 @@ next_many(sfc_generator *gen, int64_t now_us, bool live, uint64_t *ids,
     const uint64_t id0 = compose(gen, first), step = UINT64_C(1)
                                                      << gen->seq_shift;
     uint64_t *dst = ids + done;
-    for (uint64_t j = 0; j < count; j++) dst[j] = id0 + j * step;
+    for (uint64_t j = 0; j < count; j++)
+      dst[j] = id0 + j * step;
     done += count;
   }
   if (filled) *filled = done;
@@ -411,7 +426,7 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
   memset(out, 0, sizeof *out);
   uint64_t w = atomic_load(&g->word);
   uint64_t t = sfc_word_time(&g->pack, w);
-  uint64_t in_tick = sfc_word_seq(&g->pack, w) - sfc_seq_start(g, t) + 1;
+  uint64_t in_tick = sfc_word_seq(&g->pack, w) - seq_start(g, t) + 1;
   out->ids_issued = atomic_load(&g->issued_closed) + in_tick - g->phantom;
   out->waits = atomic_load(&g->waits);
   out->borrowed_ticks = atomic_load(&g->borrowed);
@@ -419,8 +434,7 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
   out->rollbacks_waited = atomic_load(&g->rollbacks_waited);
   out->rollbacks_refused = atomic_load(&g->rollbacks_refused);
   out->clock_bumps = atomic_load(&g->clock_bumps);
-  out->last_time_ms =
-      (g->epoch_us + (int64_t)t * g->unit_us) / 1000;
+  out->last_time_ms = (g->epoch_us + (int64_t)t * g->unit_us) / 1000;
   out->clock = sfc_word_clock(&g->pack, w);
   out->rollback = g->rollback;
   out->max_wait_ms = g->opts.max_wait_ms;

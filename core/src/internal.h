@@ -70,8 +70,8 @@ typedef struct sfc_node {
 } sfc_node;
 
 SFC_INTERNAL sfc_status sfc_node_resolve(const sfc_layout *layout,
-                                         const sfc_options *opts,
-                                         sfc_node *out, sfc_error *err);
+                                         const sfc_options *opts, sfc_node *out,
+                                         sfc_error *err);
 SFC_INTERNAL size_t sfc_node_text(const sfc_layout *layout,
                                   const sfc_node *node, char *buf, size_t cap);
 
@@ -88,12 +88,12 @@ typedef struct sfc_state {
   bool keeper_running;
   bool stopping;
   pthread_cond_t wake;
-  int64_t error_status;            /* sfc_status of a failed write, 0 if none */
+  int64_t error_status; /* sfc_status of a failed write, 0 if none */
   char error_message[SFC_MESSAGE_MAX];
 } sfc_state;
 
 typedef struct sfc_saved {
-  int64_t mark;  /* no ID was issued after this tick */
+  int64_t mark;   /* no ID was issued after this tick */
   uint64_t clock; /* clock value in force */
   int64_t last[SFC_CLOCK_VALUES];
 } sfc_saved;
@@ -142,16 +142,16 @@ struct sfc_generator {
   _Atomic uint64_t issued_closed; /* IDs of ticks already left */
   _Atomic uint64_t waits, borrowed, rollbacks, rollbacks_waited,
       rollbacks_refused, clock_bumps;
-  uint64_t phantom;               /* IDs counted for the initial, unused tick */
-  _Atomic int64_t rollback_seen;  /* last tick a rollback was counted at */
-  _Atomic int64_t wanted_mark;    /* tick the hot path needs the mark to reach */
+  uint64_t phantom;              /* IDs counted for the initial, unused tick */
+  _Atomic int64_t rollback_seen; /* last tick a rollback was counted at */
+  _Atomic int64_t wanted_mark;   /* tick the hot path needs the mark to reach */
 
   /* The slow path: rollback, fork, state. */
   pthread_mutex_t lock;
   int64_t last[SFC_CLOCK_VALUES]; /* last tick issued under each clock value */
   sfc_layout layout;
   sfc_node node;
-  sfc_options opts;    /* copy; pointers below are owned */
+  sfc_options opts; /* copy; pointers below are owned */
   char *node_names[SFC_MAX_FIELDS];
   bool has_state;
   sfc_state state;
@@ -171,11 +171,9 @@ SFC_INTERNAL sfc_status sfc_slow_path(struct sfc_generator *g, int64_t now_us,
                                       int64_t tick, uint64_t seen,
                                       uint64_t *next, int64_t *wait_us,
                                       sfc_error *err);
-SFC_INTERNAL sfc_status sfc_check_fork(struct sfc_generator *g,
-                                       sfc_error *err);
-SFC_INTERNAL sfc_status sfc_mark_reached(struct sfc_generator *g,
-                                         uint64_t tick, int64_t *wait_us,
-                                         sfc_error *err);
+SFC_INTERNAL sfc_status sfc_check_fork(struct sfc_generator *g, sfc_error *err);
+SFC_INTERNAL sfc_status sfc_mark_reached(struct sfc_generator *g, uint64_t tick,
+                                         int64_t *wait_us, sfc_error *err);
 SFC_INTERNAL void sfc_generator_load(struct sfc_generator *g,
                                      const sfc_saved *saved);
 

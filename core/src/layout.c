@@ -18,12 +18,13 @@ static const struct preset {
 
 #define PRESET_COUNT (sizeof presets / sizeof presets[0])
 
-size_t sfc_preset_count(void) { return PRESET_COUNT; }
+size_t sfc_preset_count(void) {
+  return PRESET_COUNT;
+}
 
 sfc_status sfc_preset_at(size_t i, const char **name, const char **spec,
                          int64_t *epoch_ms) {
-  if (i >= PRESET_COUNT)
-    return SFC_INVALID_ARGUMENT;
+  if (i >= PRESET_COUNT) return SFC_INVALID_ARGUMENT;
   if (name) *name = presets[i].name;
   if (spec) *spec = presets[i].spec;
   if (epoch_ms) *epoch_ms = presets[i].epoch_ms;
@@ -56,7 +57,8 @@ static bool parse_uint(const char *s, const char *end, int64_t *out) {
 static sfc_status parse_unit(const char *spec, const char *s, const char *end,
                              int64_t *unit_us, sfc_error *err) {
   const char *num_end = s;
-  while (num_end < end && *num_end >= '0' && *num_end <= '9') num_end++;
+  while (num_end < end && *num_end >= '0' && *num_end <= '9')
+    num_end++;
   size_t suffix_len = (size_t)(end - num_end);
   int64_t scale = 0;
   if (suffix_len == 2 && memcmp(num_end, "us", 2) == 0)
@@ -141,8 +143,8 @@ static sfc_status parse_field(const char *spec, const char *s, const char *end,
   return SFC_OK;
 }
 
-sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms,
-                            sfc_layout *out, sfc_error *err) {
+sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms, sfc_layout *out,
+                            sfc_error *err) {
   sfc_layout l;
   memset(&l, 0, sizeof l);
   l.unit_us = 1000;
@@ -154,7 +156,8 @@ sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms,
                     "time:41@1ms,worker:10,seq:12");
   if (strlen(spec) >= SFC_SPEC_MAX)
     return sfc_fail(err, SFC_INVALID_LAYOUT,
-                    "the layout is longer than %d characters", SFC_SPEC_MAX - 1);
+                    "the layout is longer than %d characters",
+                    SFC_SPEC_MAX - 1);
   const char *s = spec;
   unsigned total = 0;
   for (;;) {
@@ -165,13 +168,13 @@ sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms,
                       "layout '%s' has more than %d fields", spec,
                       SFC_MAX_FIELDS);
     sfc_field *f = &l.fields[l.field_count];
-    sfc_status st = parse_field(spec, s, end, l.field_count, f, &l.unit_us, err);
+    sfc_status st =
+        parse_field(spec, s, end, l.field_count, f, &l.unit_us, err);
     if (st != SFC_OK) return st;
     for (unsigned i = 0; i < l.field_count; i++)
       if (strcmp(l.fields[i].name, f->name) == 0)
         return sfc_fail(err, SFC_INVALID_LAYOUT,
-                        "layout '%s' has two fields named '%s'", spec,
-                        f->name);
+                        "layout '%s' has two fields named '%s'", spec, f->name);
     int idx = (int)l.field_count;
     if (f->kind == SFC_FIELD_TIME) {
       if (idx != 0)
@@ -227,8 +230,8 @@ sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms,
                     "time to stand on; use a past instant",
                     (long long)epoch_ms, iso);
   }
-  sfc_i128 end_us = (sfc_i128)epoch_ms * 1000 +
-                    ((sfc_i128)l.fields[0].max + 1) * l.unit_us;
+  sfc_i128 end_us =
+      (sfc_i128)epoch_ms * 1000 + ((sfc_i128)l.fields[0].max + 1) * l.unit_us;
   if (end_us > (sfc_i128)INT64_MAX)
     return sfc_fail(err, SFC_INVALID_LAYOUT,
                     "layout '%s': a %u-bit time field of %lldus would run "
@@ -252,8 +255,8 @@ size_t sfc_layout_spec(const sfc_layout *layout, char *buf, size_t cap) {
   char tmp[SFC_SPEC_MAX];
   for (unsigned i = 0; i < layout->field_count; i++) {
     const sfc_field *f = &layout->fields[i];
-    int k = snprintf(tmp + n, sizeof tmp - n, "%s%s:%u", i ? "," : "",
-                     f->name, f->bits);
+    int k = snprintf(tmp + n, sizeof tmp - n, "%s%s:%u", i ? "," : "", f->name,
+                     f->bits);
     n += (size_t)k;
     if (f->kind == SFC_FIELD_TIME) {
       tmp[n++] = '@';
@@ -280,10 +283,10 @@ void sfc_layout_describe(const sfc_layout *layout, sfc_layout_info *out) {
   out->ids_per_second =
       ((double)seq->max + 1.0) * (1e6 / (double)layout->unit_us);
   out->node_capacity = (double)((sfc_i128)1 << node_bits);
-  out->time_end_ms = (int64_t)(((sfc_i128)layout->epoch_ms * 1000 +
-                                ((sfc_i128)layout->fields[0].max + 1) *
-                                    layout->unit_us) /
-                               1000);
+  out->time_end_ms =
+      (int64_t)(((sfc_i128)layout->epoch_ms * 1000 +
+                 ((sfc_i128)layout->fields[0].max + 1) * layout->unit_us) /
+                1000);
   out->max_id = layout->total_bits == 64
                     ? UINT64_MAX
                     : (UINT64_C(1) << layout->total_bits) - 1;

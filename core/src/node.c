@@ -52,7 +52,8 @@ static sfc_status host_ordinal(const char *field, int64_t *value,
   const char *dash = strrchr(host, '-');
   const char *p = dash ? dash + 1 : NULL;
   bool ok = p && *p && strlen(p) <= 9;
-  for (const char *q = p; ok && *q; q++) ok = isdigit((unsigned char)*q);
+  for (const char *q = p; ok && *q; q++)
+    ok = isdigit((unsigned char)*q);
   if (!ok)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "%s=host: host name '%s' does not end in -<ordinal> (as "
@@ -93,7 +94,7 @@ sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
       char spec[SFC_SPEC_MAX];
       sfc_layout_spec(layout, spec, sizeof spec);
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "'%s' is not a node field of layout %s", 
+                      "'%s' is not a node field of layout %s",
                       name ? name : "(null)", spec);
     }
     for (size_t j = 0; j < k; j++)
@@ -121,8 +122,10 @@ sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
       if (!text || !*text) return missing(layout, f->name, err);
       sfc_error e;
       if (sfc_node_value_parse(text, &v, &e) != SFC_OK)
-        return sfc_fail(err, SFC_INVALID_ARGUMENT, "%s='%s' is not a number, "
-                        "'auto' or 'host'", env, text);
+        return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                        "%s='%s' is not a number, "
+                        "'auto' or 'host'",
+                        env, text);
       n.source[slot] = SFC_SOURCE_ENV;
     }
     if (v == SFC_NODE_HOST) {
@@ -156,13 +159,13 @@ sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
   return SFC_OK;
 }
 
-size_t sfc_node_text(const sfc_layout *layout, const sfc_node *node,
-                     char *buf, size_t cap) {
+size_t sfc_node_text(const sfc_layout *layout, const sfc_node *node, char *buf,
+                     size_t cap) {
   size_t n = 0;
   if (cap) buf[0] = '\0';
   for (unsigned i = 0; i < node->count; i++) {
-    int k = snprintf(buf + n, cap > n ? cap - n : 0, "%s%s=%llu",
-                     i ? "," : "", layout->fields[node->field[i]].name,
+    int k = snprintf(buf + n, cap > n ? cap - n : 0, "%s%s=%llu", i ? "," : "",
+                     layout->fields[node->field[i]].name,
                      (unsigned long long)node->value[i]);
     n += (size_t)k;
   }

@@ -61,7 +61,8 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
         return st;
       }
     }
-    *first = sfc_word(p, (uint64_t)tick, next, sfc_seq_start(g, (uint64_t)tick));
+    *first =
+        sfc_word(p, (uint64_t)tick, next, sfc_seq_start(g, (uint64_t)tick));
     atomic_fetch_add_explicit(&g->clock_bumps, 1, memory_order_relaxed);
     pthread_mutex_unlock(&g->lock);
     return SFC_OK;
@@ -137,8 +138,7 @@ sfc_status sfc_mark_reached(sfc_generator *g, uint64_t tick, int64_t *wait_us,
     sfc_status st = (sfc_status)g->state.error_status;
     if (err) {
       err->status = st;
-      snprintf(err->message, sizeof err->message, "%s",
-               g->state.error_message);
+      snprintf(err->message, sizeof err->message, "%s", g->state.error_message);
     }
     pthread_mutex_unlock(&g->lock);
     return st;

@@ -50,8 +50,8 @@ static sfc_status state_error(sfc_error *err, const char *what,
   return sfc_fail(err, SFC_STATE_ERROR, "%s %s: %s", what, path, strerror(e));
 }
 
-static size_t format_state(const sfc_generator *g, int64_t mark,
-                           uint64_t clock, char *buf, size_t cap) {
+static size_t format_state(const sfc_generator *g, int64_t mark, uint64_t clock,
+                           char *buf, size_t cap) {
   char spec[SFC_SPEC_MAX], node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
   sfc_layout_spec(&g->layout, spec, sizeof spec);
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
@@ -161,15 +161,17 @@ sfc_status sfc_state_read(const char *path, const sfc_layout *layout,
   unsigned long long clock;
   char *p = buf + strlen(STATE_MAGIC) + 1;
   int used = 0;
-  if (sscanf(p, "layout %511[^\n]\nepoch %lld\nnode %[^\n]\nmark %lld\nclock "
-                "%llu\nlast%n",
+  if (sscanf(p,
+             "layout %511[^\n]\nepoch %lld\nnode %[^\n]\nmark %lld\nclock "
+             "%llu\nlast%n",
              spec, &epoch, node, &mark, &clock, &used) != 5 ||
       used == 0) {
     /* A node line is empty for layouts without node fields. */
     used = 0;
     node[0] = '\0';
-    if (sscanf(p, "layout %511[^\n]\nepoch %lld\nnode \nmark %lld\nclock "
-                  "%llu\nlast%n",
+    if (sscanf(p,
+               "layout %511[^\n]\nepoch %lld\nnode \nmark %lld\nclock "
+               "%llu\nlast%n",
                spec, &epoch, &mark, &clock, &used) != 4 ||
         used == 0)
       return corrupt(err, path, "malformed contents");
@@ -222,7 +224,8 @@ static sfc_status read_saved(sfc_generator *g, sfc_saved *saved,
   char path[4200], text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
   snprintf(path, sizeof path, "%s.state", g->state.path);
   sfc_node_text(&g->layout, &g->node, text, sizeof text);
-  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++) saved->last[c] = SFC_NEVER;
+  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
+    saved->last[c] = SFC_NEVER;
   saved->mark = 0;
   saved->clock = 0;
   return sfc_state_read(path, &g->layout, text, saved, err);
@@ -326,8 +329,7 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
   /* The pack is needed for the mark's bounds before generator_new sets it. */
   const sfc_layout *l = &g->layout;
   g->pack.time_max = l->fields[0].max;
-  g->pack.clock_max =
-      l->clock_index >= 0 ? l->fields[l->clock_index].max : 0;
+  g->pack.clock_max = l->clock_index >= 0 ? l->fields[l->clock_index].max : 0;
   return sfc_state_acquire(g, saved, err);
 }
 
@@ -350,8 +352,7 @@ static void *keeper_main(void *arg) {
       int64_t next = base + reserve;
       if ((uint64_t)next > g->pack.time_max) next = (int64_t)g->pack.time_max;
       sfc_error e;
-      if (sfc_state_write(g, next, sfc_word_clock(&g->pack, w), &e) ==
-          SFC_OK) {
+      if (sfc_state_write(g, next, sfc_word_clock(&g->pack, w), &e) == SFC_OK) {
         atomic_store(&g->mark, next);
         g->state.error_status = 0;
       } else {

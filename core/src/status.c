@@ -49,6 +49,10 @@ sfc_status sfc_fail(sfc_error *err, sfc_status status, const char *fmt, ...) {
   return status;
 }
 
-unsigned sfc_version_number(void) { return SFC_VERSION_NUMBER; }
+unsigned sfc_version_number(void) {
+  return SFC_VERSION_NUMBER;
+}
 
-const char *sfc_version_string(void) { return SFC_VERSION_STRING; }
+const char *sfc_version_string(void) {
+  return SFC_VERSION_STRING;
+}

@@ -65,13 +65,12 @@ static bool digits(const char **p, int count, int64_t *out) {
 static bool parse_iso(const char *s, int64_t *ms_out) {
   int64_t y, mo, d, h = 0, mi = 0, sec = 0, frac = 0;
   const char *p = s;
-  if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) ||
-      *p++ != '-' || !digits(&p, 2, &d))
+  if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) || *p++ != '-' ||
+      !digits(&p, 2, &d))
     return false;
   if (*p == 'T' || *p == ' ') {
     p++;
-    if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi))
-      return false;
+    if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi)) return false;
     if (*p == ':') {
       p++;
       if (!digits(&p, 2, &sec)) return false;
@@ -122,7 +121,8 @@ sfc_status sfc_epoch_parse(const char *text, int64_t *epoch_ms,
       return sfc_fail(err, SFC_INVALID_LAYOUT,
                       "epoch '%s' is too large for Unix milliseconds", text);
     int64_t v = 0;
-    for (p = text; *p; p++) v = v * 10 + (*p - '0');
+    for (p = text; *p; p++)
+      v = v * 10 + (*p - '0');
     *epoch_ms = v;
     return SFC_OK;
   }

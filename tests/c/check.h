@@ -1,5 +1,6 @@
 /* A minimal checking harness: CHECK counts, main() ends with
- * check_summary(), which prints "N passed, N failed" and gives the exit code. */
+ * check_summary(), which prints "N passed, N failed" and gives the exit code.
+ */
 #ifndef SFC_TEST_CHECK_H
 #define SFC_TEST_CHECK_H
 
@@ -46,7 +47,8 @@ static int check_cmp_u64(const void *a, const void *b) {
 static inline size_t check_duplicates(uint64_t *ids, size_t n) {
   qsort(ids, n, sizeof *ids, check_cmp_u64);
   size_t dups = 0;
-  for (size_t i = 1; i < n; i++) dups += ids[i] == ids[i - 1];
+  for (size_t i = 1; i < n; i++)
+    dups += ids[i] == ids[i - 1];
   return dups;
 }
 
@@ -91,12 +93,10 @@ static inline int check_wait(pid_t pid) {
   return WEXITSTATUS(status);
 }
 
-static inline sfc_generator *check_generator(const sfc_layout *l,
-                                             const char *field, int64_t value,
-                                             const char *state_dir,
-                                             sfc_rollback rollback,
-                                             sfc_status *status,
-                                             sfc_error *err) {
+static inline sfc_generator *
+check_generator(const sfc_layout *l, const char *field, int64_t value,
+                const char *state_dir, sfc_rollback rollback,
+                sfc_status *status, sfc_error *err) {
   sfc_node_value node[] = {{field, value}};
   sfc_options opts;
   sfc_options_init(&opts);

@@ -34,7 +34,8 @@ static void static_node_refuses(void) {
 static void *hammer(void *arg) {
   sfc_generator *g = arg;
   uint64_t id;
-  for (int i = 0; i < 200000; i++) sfc_next(g, &id, NULL);
+  for (int i = 0; i < 200000; i++)
+    sfc_next(g, &id, NULL);
   return NULL;
 }
 

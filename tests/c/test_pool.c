@@ -5,7 +5,10 @@
 
 enum { PROCS = 4, N = 50000 };
 
-static int child(const sfc_layout *l, const char *dir, const char *out) {
+/* Each child holds its value until every child of the round has one, so
+ * that the values of a round must all differ. */
+static int child(const sfc_layout *l, const char *dir, const char *out,
+                 int ready, int go) {
   sfc_error err;
   sfc_status st;
   sfc_generator *g = check_generator(l, "worker", SFC_NODE_AUTO, dir,
@@ -14,6 +17,8 @@ static int child(const sfc_layout *l, const char *dir, const char *out) {
     fprintf(stderr, "child: %s\n", err.message);
     return 1;
   }
+  char c = 1;
+  if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 0) return 1;
   uint64_t *ids = malloc(N * sizeof *ids);
   size_t filled = 0;
   for (size_t i = 0; i < N; i += 500)
@@ -29,12 +34,27 @@ static int child(const sfc_layout *l, const char *dir, const char *out) {
 static void round_of_processes(const sfc_layout *l, const char *dir,
                                uint64_t *all, int round) {
   pid_t pids[PROCS];
+  int ready[2], go[2];
+  if (pipe(ready) != 0 || pipe(go) != 0) exit(1);
   for (int p = 0; p < PROCS; p++) {
     char out[256];
     snprintf(out, sizeof out, "%s/ids-%d-%d", dir, round, p);
     pids[p] = fork();
-    if (pids[p] == 0) _exit(child(l, dir, out));
+    if (pids[p] == 0) {
+      close(go[1]);
+      _exit(child(l, dir, out, ready[1], go[0]));
+    }
   }
+  close(ready[1]);
+  close(go[0]);
+  char buf[PROCS];
+  size_t got = 0;
+  for (ssize_t r; got < PROCS && (r = read(ready[0], buf, PROCS - got)) > 0;)
+    got += (size_t)r;
+  CHECK(got == PROCS, "round %d: %zu of %d processes took a value", round, got,
+        PROCS);
+  close(go[1]);
+  close(ready[0]);
   uint64_t workers = 0;
   for (int p = 0; p < PROCS; p++) {
     CHECK(check_wait(pids[p]) == 0, "round %d: process %d failed", round, p);

@@ -97,8 +97,8 @@ static void crash_restart(void) {
   }
   close(fds[1]);
   size_t got = 0;
-  for (ssize_t r; (r = read(fds[0], (char *)ids + got,
-                            N * sizeof *ids - got)) > 0;)
+  for (ssize_t r;
+       (r = read(fds[0], (char *)ids + got, N * sizeof *ids - got)) > 0;)
     got += (size_t)r;
   close(fds[0]);
   CHECK(check_wait(pid) == 0 && got == N * sizeof *ids, "crashing child");
@@ -163,17 +163,21 @@ static void bad_state(void) {
     if (cases[i].flip) copy[n - (size_t)cases[i].flip] ^= 1;
     write_file(path, copy, cases[i].len);
     g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
-    CHECK(!g && st == SFC_STATE_ERROR && strstr(err.message, path),
-          "%s: %s %s", cases[i].what, sfc_status_name(st), err.message);
+    CHECK(!g && st == SFC_STATE_ERROR && strstr(err.message, path), "%s: %s %s",
+          cases[i].what, sfc_status_name(st), err.message);
     if (g) sfc_generator_free(g);
   }
-  write_file(path, "\x7f" "ELF\0\0\0", 7);
+  write_file(path,
+             "\x7f"
+             "ELF\0\0\0",
+             7);
   g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
   CHECK(!g && st == SFC_STATE_ERROR, "binary file: %s", err.message);
 
   /* Another layout's file, intact. */
   write_file(path, good, n);
-  sfc_layout other = check_layout("time:41@1ms,worker:10,seq:12", 1704067200001);
+  sfc_layout other =
+      check_layout("time:41@1ms,worker:10,seq:12", 1704067200001);
   g = check_generator(&other, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st,
                       &err);
   CHECK(!g && st == SFC_STATE_ERROR && strstr(err.message, "belongs to"),

@@ -33,7 +33,8 @@ static void *work(void *arg) {
     }
   }
   /* Each thread sees its own IDs strictly increasing (no clock bumps). */
-  for (size_t k = 1; k < i; k++) j->unordered += j->ids[k] <= j->ids[k - 1];
+  for (size_t k = 1; k < i; k++)
+    j->unordered += j->ids[k] <= j->ids[k - 1];
   j->n = i;
   return NULL;
 }
@@ -54,8 +55,8 @@ static void run(const char *spec, int threads, int mixed, size_t per) {
   pthread_t tid[MAX_THREADS];
   job jobs[MAX_THREADS];
   for (int t = 0; t < threads; t++) {
-    jobs[t] = (job){g, all + (size_t)t * per, per,
-                    mixed && t % 2 ? 1000 : 0, 0, 0};
+    jobs[t] =
+        (job){g, all + (size_t)t * per, per, mixed && t % 2 ? 1000 : 0, 0, 0};
     pthread_create(&tid[t], NULL, work, &jobs[t]);
   }
   size_t total = 0;
@@ -63,16 +64,15 @@ static void run(const char *spec, int threads, int mixed, size_t per) {
     pthread_join(tid[t], NULL);
     CHECK(jobs[t].errors == 0, "%s: thread %d had %d errors", spec, t,
           jobs[t].errors);
-    CHECK(jobs[t].unordered == 0, "%s: thread %d: %d IDs out of order", spec,
-          t, jobs[t].unordered);
-    CHECK(jobs[t].n == per, "%s: thread %d made %zu IDs", spec, t,
-          jobs[t].n);
+    CHECK(jobs[t].unordered == 0, "%s: thread %d: %d IDs out of order", spec, t,
+          jobs[t].unordered);
+    CHECK(jobs[t].n == per, "%s: thread %d made %zu IDs", spec, t, jobs[t].n);
     total += jobs[t].n;
   }
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  CHECK(s.ids_issued == total, "%s: stats say %" PRIu64 " IDs, made %zu",
-        spec, s.ids_issued, total);
+  CHECK(s.ids_issued == total, "%s: stats say %" PRIu64 " IDs, made %zu", spec,
+        s.ids_issued, total);
   size_t dups = check_duplicates(all, (size_t)threads * per);
   CHECK(dups == 0, "%s, %d threads: %zu duplicate IDs", spec, threads, dups);
   free(all);

@@ -1,0 +1,456 @@
+/* The C benchmark: snowflake-c beside two references built in the same run —
+ * a classic mutex-based generator and a bare clock read + atomic add (the
+ * floor for any generator that reads the clock on every call).
+ *
+ *   bench [--quick] [--reps N] [--ms MS] [--json PATH]
+ *
+ * Repetitions are interleaved across implementations and medians reported,
+ * since the machine is noisy. */
+#define _GNU_SOURCE
+#include "snowflake_c.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WIDE_SPEC "time:41@1ms,seq:22"
+#define CLASSIC_SPEC "time:41@1ms,worker:10,seq:12"
+#define EPOCH_MS 1704067200000
+#define MAX_THREADS 2
+#define MAX_REPS 51
+
+static int64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- References ------------------------------------------------------ */
+
+static _Atomic uint64_t ref_counter;
+
+static uint64_t ref_clock_add(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return ((uint64_t)ts.tv_nsec << 20) ^
+         atomic_fetch_add_explicit(&ref_counter, 1, memory_order_relaxed);
+}
+
+/* The classic design: a mutex around "read the clock, bump the sequence,
+ * spin to the next millisecond when it runs out". */
+static struct {
+  pthread_mutex_t lock;
+  int64_t last_ms;
+  uint64_t seq;
+} classic = {PTHREAD_MUTEX_INITIALIZER, 0, 0};
+
+static uint64_t ref_mutex(void) {
+  pthread_mutex_lock(&classic.lock);
+  for (;;) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (ms > classic.last_ms) {
+      classic.last_ms = ms;
+      classic.seq = 0;
+      break;
+    }
+    if (ms == classic.last_ms && classic.seq < (1u << 22) - 1) {
+      classic.seq++;
+      break;
+    }
+  }
+  uint64_t id = ((uint64_t)(classic.last_ms - EPOCH_MS) << 22) | classic.seq;
+  pthread_mutex_unlock(&classic.lock);
+  return id;
+}
+
+/* ---- The runner ------------------------------------------------------ */
+
+typedef enum { OP_NEXT, OP_BATCH, OP_CLOCK_ADD, OP_MUTEX } op_kind;
+
+typedef struct scenario {
+  const char *name, *impl, *layout;
+  op_kind op;
+  int threads;
+  bool keep;    /* store every ID: duplicates and the fraction of the limit */
+  double limit; /* IDs per second the layout allows, or 0 */
+  double ns[MAX_REPS], ids_per_s[MAX_REPS], fraction[MAX_REPS];
+  uint64_t duplicates, unordered;
+} scenario;
+
+typedef struct worker {
+  scenario *sc;
+  sfc_generator *gen;
+  uint64_t *ids;
+  size_t cap, count;
+  uint64_t unordered;
+  int errors;
+} worker;
+
+static _Atomic bool stop;
+static pthread_barrier_t start_line;
+
+static void *run_worker(void *arg) {
+  worker *w = arg;
+  enum { CHUNK = 256, BATCH = 1000 };
+  uint64_t batch[BATCH], last = 0;
+  size_t n = 0;
+  pthread_barrier_wait(&start_line);
+  while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+    switch (w->sc->op) {
+    case OP_BATCH:
+      for (int k = 0; k < 4; k++) {
+        if (sfc_next_ids(w->gen, batch, BATCH, NULL, NULL) != SFC_OK)
+          w->errors++;
+        w->unordered += batch[0] <= last;
+        last = batch[BATCH - 1];
+        n += BATCH;
+      }
+      break;
+    case OP_NEXT:
+      for (int k = 0; k < CHUNK; k++) {
+        uint64_t id = 0;
+        if (sfc_next(w->gen, &id, NULL) != SFC_OK) w->errors++;
+        w->unordered += id <= last;
+        last = id;
+        if (w->ids && n < w->cap) w->ids[n] = id;
+        n++;
+      }
+      break;
+    case OP_CLOCK_ADD:
+      for (int k = 0; k < CHUNK; k++)
+        last ^= ref_clock_add();
+      n += CHUNK;
+      break;
+    case OP_MUTEX:
+      for (int k = 0; k < CHUNK; k++)
+        last ^= ref_mutex();
+      n += CHUNK;
+      break;
+    }
+  }
+  w->count = n;
+  return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void run_once(scenario *sc, int rep, int duration_ms) {
+  sfc_layout layout;
+  sfc_error err;
+  sfc_generator *gen = NULL;
+  if (sc->op == OP_NEXT || sc->op == OP_BATCH) {
+    if (sfc_layout_parse(sc->layout, EPOCH_MS, &layout, &err) != SFC_OK) {
+      fprintf(stderr, "%s\n", err.message);
+      exit(1);
+    }
+    sfc_node_value node[] = {{"worker", 1}};
+    sfc_options opts;
+    sfc_options_init(&opts);
+    opts.node = node;
+    opts.node_count = sfc_layout_field_index(&layout, "worker") >= 0;
+    if (sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
+      fprintf(stderr, "%s\n", err.message);
+      exit(1);
+    }
+  }
+  worker w[MAX_THREADS];
+  pthread_t tid[MAX_THREADS];
+  memset(w, 0, sizeof w);
+  size_t cap =
+      sc->keep ? (size_t)(sc->limit * duration_ms / 1000 * 1.2) + 4096 : 0;
+  atomic_store(&stop, false);
+  pthread_barrier_init(&start_line, NULL, (unsigned)sc->threads + 1);
+  for (int t = 0; t < sc->threads; t++) {
+    w[t].sc = sc;
+    w[t].gen = gen;
+    w[t].cap = cap;
+    w[t].ids = cap ? malloc(cap * sizeof(uint64_t)) : NULL;
+    if (w[t].ids) memset(w[t].ids, 0, cap * sizeof(uint64_t)); /* fault in */
+    pthread_create(&tid[t], NULL, run_worker, &w[t]);
+  }
+  pthread_barrier_wait(&start_line);
+  int64_t t0 = mono_ns();
+  struct timespec nap = {duration_ms / 1000, (duration_ms % 1000) * 1000000L};
+  nanosleep(&nap, NULL);
+  atomic_store(&stop, true);
+  uint64_t total = 0;
+  for (int t = 0; t < sc->threads; t++) {
+    pthread_join(tid[t], NULL);
+    total += w[t].count;
+    sc->unordered += w[t].unordered;
+    if (w[t].errors) {
+      fprintf(stderr, "%s: %d errors\n", sc->name, w[t].errors);
+      exit(1);
+    }
+  }
+  int64_t elapsed = mono_ns() - t0;
+  pthread_barrier_destroy(&start_line);
+  sc->ns[rep] = (double)elapsed / (double)total;
+  sc->ids_per_s[rep] = (double)total * 1e9 / (double)elapsed;
+  sc->fraction[rep] = 0;
+  if (sc->keep) {
+    /* Saturation: IDs issued over what the ticks they span could hold. */
+    size_t n = 0;
+    for (int t = 0; t < sc->threads; t++)
+      n += w[t].count < cap ? w[t].count : cap;
+    uint64_t *all = malloc(n * sizeof *all);
+    size_t k = 0;
+    for (int t = 0; t < sc->threads; t++) {
+      size_t c = w[t].count < cap ? w[t].count : cap;
+      memcpy(all + k, w[t].ids, c * sizeof *all);
+      k += c;
+    }
+    qsort(all, n, sizeof *all, cmp_u64);
+    for (size_t i = 1; i < n; i++)
+      sc->duplicates += all[i] == all[i - 1];
+    sfc_parts first, last;
+    sfc_decode(&layout, all[0], &first, NULL);
+    sfc_decode(&layout, all[n - 1], &last, NULL);
+    double ticks = (double)(last.values[0] - first.values[0] + 1);
+    double per_tick = sc->limit / 1000.0;
+    sc->fraction[rep] = (double)n / (ticks * per_tick);
+    free(all);
+  }
+  for (int t = 0; t < sc->threads; t++)
+    free(w[t].ids);
+  sfc_generator_free(gen);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n, double *lo, double *hi) {
+  double s[MAX_REPS];
+  memcpy(s, v, (size_t)n * sizeof *v);
+  qsort(s, (size_t)n, sizeof *s, cmp_double);
+  *lo = s[0];
+  *hi = s[n - 1];
+  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static double med(const double *v, int n) {
+  double lo, hi;
+  return median(v, n, &lo, &hi);
+}
+
+int main(int argc, char **argv) {
+  int reps = 7, duration_ms = 300;
+  const char *json = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--quick")) {
+      reps = 3;
+      duration_ms = 100;
+    } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+      reps = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--ms") && i + 1 < argc) {
+      duration_ms = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+      json = argv[++i];
+    } else {
+      fprintf(stderr, "usage: bench [--quick] [--reps N] [--ms MS] "
+                      "[--json PATH]\n");
+      return 2;
+    }
+  }
+  if (reps < 1 || reps > MAX_REPS || duration_ms < 10) {
+    fprintf(stderr, "bench: --reps 1..%d, --ms >= 10\n", MAX_REPS);
+    return 2;
+  }
+  const double wide = 4194304.0 * 1000, classic_limit = 4096.0 * 1000;
+  scenario sc[] = {
+      {"next",
+       "snowflake-c",
+       WIDE_SPEC,
+       OP_NEXT,
+       1,
+       false,
+       wide,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+      {"next",
+       "clock+atomic-add",
+       "-",
+       OP_CLOCK_ADD,
+       1,
+       false,
+       0,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+      {"next",
+       "mutex-classic",
+       WIDE_SPEC,
+       OP_MUTEX,
+       1,
+       false,
+       wide,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+      {"next-2-threads",
+       "snowflake-c",
+       WIDE_SPEC,
+       OP_NEXT,
+       2,
+       false,
+       wide,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+      {"next-2-threads",
+       "clock+atomic-add",
+       "-",
+       OP_CLOCK_ADD,
+       2,
+       false,
+       0,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+      {"next-2-threads",
+       "mutex-classic",
+       WIDE_SPEC,
+       OP_MUTEX,
+       2,
+       false,
+       wide,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+      {"batch-1000",
+       "snowflake-c",
+       WIDE_SPEC,
+       OP_BATCH,
+       1,
+       false,
+       wide,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+      {"classic",
+       "snowflake-c",
+       CLASSIC_SPEC,
+       OP_NEXT,
+       1,
+       true,
+       classic_limit,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+      {"classic-2-threads",
+       "snowflake-c",
+       CLASSIC_SPEC,
+       OP_NEXT,
+       2,
+       true,
+       classic_limit,
+       {0},
+       {0},
+       {0},
+       0,
+       0},
+  };
+  const int count = (int)(sizeof sc / sizeof sc[0]);
+  for (int rep = 0; rep < reps; rep++)
+    for (int i = 0; i < count; i++)
+      run_once(&sc[i], rep, duration_ms);
+
+  printf("snowflake-c %s C benchmark: %d interleaved repetitions of %d ms, "
+         "medians [min-max]\n\n",
+         sfc_version_string(), reps, duration_ms);
+  printf("%-18s %-17s %-29s %3s %22s %14s %9s %5s\n", "scenario",
+         "implementation", "layout", "thr", "ns/ID [min-max]", "IDs/s",
+         "of limit", "dups");
+  for (int i = 0; i < count; i++) {
+    double lo, hi, m = median(sc[i].ns, reps, &lo, &hi);
+    char frac[16] = "-";
+    if (sc[i].keep)
+      snprintf(frac, sizeof frac, "%.3f%%", 100 * med(sc[i].fraction, reps));
+    printf("%-18s %-17s %-29s %3d %8.2f [%5.2f-%5.2f] %14.0f %9s %5" PRIu64
+           "\n",
+           sc[i].name, sc[i].impl, sc[i].layout, sc[i].threads, m, lo, hi,
+           med(sc[i].ids_per_s, reps), frac, sc[i].duplicates);
+  }
+  double ours1 = med(sc[0].ns, reps), add1 = med(sc[1].ns, reps);
+  double ours2 = med(sc[3].ns, reps), mutex2 = med(sc[5].ns, reps);
+  printf("\nratios (medians, same run):\n"
+         "  next / (clock read + atomic add), 1 thread   %.3f  (target <= "
+         "1.15)\n"
+         "  next 2 threads / 1 thread, aggregate ns/ID  %.3f  (target <= "
+         "1.6)\n"
+         "  mutex-classic / snowflake-c, 2 threads      %.2f  (target >= "
+         "2.5)\n"
+         "  batch IDs/s                                 %.3g  (target >= "
+         "1e9)\n"
+         "  classic layout, of its limit, 1 / 2 threads %.3f%% / %.3f%%  "
+         "(target >= 99.9%%)\n",
+         ours1 / add1, ours2 / ours1, mutex2 / ours2,
+         med(sc[6].ids_per_s, reps), 100 * med(sc[7].fraction, reps),
+         100 * med(sc[8].fraction, reps));
+  uint64_t bad = 0;
+  for (int i = 0; i < count; i++)
+    bad += sc[i].duplicates + (sc[i].threads == 1 ? sc[i].unordered : 0);
+  if (json) {
+    FILE *f = fopen(json, "w");
+    if (!f) {
+      perror(json);
+      return 1;
+    }
+    fprintf(f, "[\n");
+    for (int i = 0; i < count; i++) {
+      double nlo, nhi, nm = median(sc[i].ns, reps, &nlo, &nhi);
+      double rlo, rhi, rm = median(sc[i].ids_per_s, reps, &rlo, &rhi);
+      char frac[32] = "null";
+      if (sc[i].keep)
+        snprintf(frac, sizeof frac, "%.6f", med(sc[i].fraction, reps));
+      fprintf(f,
+              "  {\"language\": \"c\", \"scenario\": \"%s\", "
+              "\"implementation\": \"%s\", \"version\": \"%s\", "
+              "\"layout\": \"%s\", \"threads\": %d, \"reps\": %d, "
+              "\"ns_per_id\": {\"median\": %.3f, \"min\": %.3f, \"max\": "
+              "%.3f}, \"ids_per_s\": {\"median\": %.0f, \"min\": %.0f, "
+              "\"max\": %.0f}, \"duplicates\": %" PRIu64
+              ", \"fraction_of_limit\": %s}%s\n",
+              sc[i].name, sc[i].impl,
+              strcmp(sc[i].impl, "snowflake-c") ? "ref" : sfc_version_string(),
+              sc[i].layout, sc[i].threads, reps, nm, nlo, nhi, rm, rlo, rhi,
+              sc[i].duplicates, frac, i + 1 < count ? "," : "");
+    }
+    fprintf(f, "]\n");
+    fclose(f);
+  }
+  if (bad) {
+    fprintf(stderr, "bench: %" PRIu64 " duplicate or unordered IDs\n", bad);
+    return 1;
+  }
+  return 0;
+}
