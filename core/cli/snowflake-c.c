@@ -340,38 +340,31 @@ static int cmd_encode(cli *c, int argc, char **argv) {
   if (!c->time) return usage_error("encode needs --time (Unix ms or ISO)");
   int64_t ms;
   if (parse_time(c->time, &ms, &err)) return fail(&err);
-  sfc_parts p;
-  memset(&p, 0, sizeof p);
-  p.time_us = ms * 1000;
-  bool given[SFC_MAX_FIELDS] = {true};
+  sfc_node_value fields[SFC_MAX_FIELDS];
+  size_t count = 0;
   for (int i = optind; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
     if (!eq) return usage_error("encode takes fields as NAME=VALUE");
+    if (count == SFC_MAX_FIELDS) return usage_error("too many fields");
     *eq = '\0';
-    int idx = sfc_layout_field_index(&c->layout, argv[i]);
     uint64_t v;
-    if (idx <= 0) {
+    if (sfc_id_parse(eq + 1, &v, &err) != SFC_OK || v > INT64_MAX) {
       fprintf(stderr,
-              "snowflake-c: InvalidArgument: '%s' is not a field of "
-              "the layout (the time comes from --time)\n",
-              argv[i]);
+              "snowflake-c: InvalidArgument: field '%s' has value '%s': give "
+              "a whole number from 0\n",
+              argv[i], eq + 1);
       return 1;
     }
-    if (sfc_id_parse(eq + 1, &v, &err) != SFC_OK) return fail(&err);
-    p.values[idx] = v;
-    given[idx] = true;
+    fields[count].name = argv[i];
+    fields[count].value = (int64_t)v;
+    count++;
   }
-  for (unsigned i = 1; i < c->layout.field_count; i++)
-    if (!given[i]) {
-      fprintf(stderr,
-              "snowflake-c: InvalidArgument: no value for field "
-              "'%s': give %s=N\n",
-              c->layout.fields[i].name, c->layout.fields[i].name);
-      return 1;
-    }
   uint64_t id;
-  if (sfc_encode(&c->layout, &p, &id, &err) != SFC_OK) return fail(&err);
+  if (sfc_encode_named(&c->layout, ms * 1000, fields, count, &id, &err) !=
+      SFC_OK)
+    return fail(&err);
   if (c->json) {
+    sfc_parts p;
     sfc_decode(&c->layout, id, &p, NULL);
     print_parts(&c->layout, &p, true);
   } else {

@@ -203,6 +203,13 @@ SFC_API void sfc_layout_describe(const sfc_layout *layout,
 /* Decode, encode, range                                                 */
 /* ===================================================================== */
 
+/* A value by field name: node values for a generator (also SFC_NODE_AUTO
+ * or SFC_NODE_HOST, below), field values for sfc_encode_named. */
+typedef struct sfc_node_value {
+  const char *name; /* a field of the layout */
+  int64_t value;    /* 0..max, SFC_NODE_AUTO or SFC_NODE_HOST */
+} sfc_node_value;
+
 /* The parts of one ID. `values[i]` belongs to `layout.fields[i]`; for the
  * time field it is the raw tick count. */
 typedef struct sfc_parts {
@@ -226,6 +233,13 @@ SFC_API sfc_status sfc_decode(const sfc_layout *layout, uint64_t id,
  * value does not fit its field or the time is outside the layout's life. */
 SFC_API sfc_status sfc_encode(const sfc_layout *layout, const sfc_parts *in,
                               uint64_t *id, sfc_error *err);
+
+/* sfc_encode with the fields given by name: every field but time exactly
+ * once (values 0..max), the time as Unix µs. SFC_INVALID_ARGUMENT names a
+ * missing, unknown, repeated, negative or too large field. */
+SFC_API sfc_status sfc_encode_named(const sfc_layout *layout, int64_t time_us,
+                                    const sfc_node_value *fields, size_t count,
+                                    uint64_t *id, sfc_error *err);
 
 /* The smallest and largest IDs whose decoded time lies in [t0_ms, t1_ms]
  * (both inclusive), for range scans and pagination. SFC_INVALID_ARGUMENT when
@@ -279,6 +293,11 @@ typedef enum sfc_time_source {
                             of the wall clock cannot reach the generator */
 } sfc_time_source;
 
+/* Names "wall", "monotonic". */
+SFC_API const char *sfc_time_source_name(sfc_time_source source);
+SFC_API sfc_status sfc_time_source_parse(const char *name, sfc_time_source *out,
+                                         sfc_error *err);
+
 /* Special node values: where the value comes from, resolved by
  * sfc_generator_new. */
 #define SFC_NODE_AUTO                                                          \
@@ -287,11 +306,6 @@ typedef enum sfc_time_source {
 #define SFC_NODE_HOST                                                          \
   (-2) /* the ordinal at the end of the host name                              \
           ("orders-7" → 7), for Kubernetes StatefulSets */
-
-typedef struct sfc_node_value {
-  const char *name; /* a node field of the layout */
-  int64_t value;    /* 0..max, SFC_NODE_AUTO or SFC_NODE_HOST */
-} sfc_node_value;
 
 /* Parses "3", "auto" or "host" into a node value. */
 SFC_API sfc_status sfc_node_value_parse(const char *text, int64_t *value,

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <sched.h>
+#include <string.h>
 #include <time.h>
 
 int64_t sfc_wall_us(void) {
@@ -51,4 +52,25 @@ void sfc_pause(int64_t wait_us) {
     else
       sched_yield();
   }
+}
+
+const char *sfc_time_source_name(sfc_time_source source) {
+  return source == SFC_TIME_WALL        ? "wall"
+         : source == SFC_TIME_MONOTONIC ? "monotonic"
+                                        : "unknown";
+}
+
+sfc_status sfc_time_source_parse(const char *name, sfc_time_source *out,
+                                 sfc_error *err) {
+  if (name && strcmp(name, "wall") == 0) {
+    *out = SFC_TIME_WALL;
+    return SFC_OK;
+  }
+  if (name && strcmp(name, "monotonic") == 0) {
+    *out = SFC_TIME_MONOTONIC;
+    return SFC_OK;
+  }
+  return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "unknown time source '%s': use wall or monotonic",
+                  name ? name : "(null)");
 }

@@ -124,3 +124,40 @@ sfc_status sfc_id_parse(const char *text, uint64_t *id, sfc_error *err) {
   *id = v;
   return SFC_OK;
 }
+
+sfc_status sfc_encode_named(const sfc_layout *layout, int64_t time_us,
+                            const sfc_node_value *fields, size_t count,
+                            uint64_t *id, sfc_error *err) {
+  sfc_parts p;
+  memset(&p, 0, sizeof p);
+  p.time_us = time_us;
+  bool given[SFC_MAX_FIELDS] = {false};
+  for (size_t k = 0; k < count; k++) {
+    const char *name = fields[k].name ? fields[k].name : "(null)";
+    int idx = sfc_layout_field_index(layout, name);
+    if (idx == 0)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "the time is given as a time, not as field 'time'");
+    if (idx < 0) {
+      char spec[SFC_SPEC_MAX];
+      sfc_layout_spec(layout, spec, sizeof spec);
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "'%s' is not a field of layout %s", name, spec);
+    }
+    if (given[idx])
+      return sfc_fail(err, SFC_INVALID_ARGUMENT, "field '%s' is given twice",
+                      name);
+    if (fields[k].value < 0)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "field '%s' is negative (%lld)", name,
+                      (long long)fields[k].value);
+    given[idx] = true;
+    p.values[idx] = (uint64_t)fields[k].value;
+  }
+  for (unsigned i = 1; i < layout->field_count; i++)
+    if (!given[i])
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "no value for field '%s': give %s=N",
+                      layout->fields[i].name, layout->fields[i].name);
+  return sfc_encode(layout, &p, id, err);
+}

@@ -228,9 +228,9 @@ const sfc_layout *sfc_generator_layout(const sfc_generator *gen) {
 }
 
 static inline int64_t to_tick(const sfc_generator *g, int64_t since_us) {
-  switch (g->unit_us) { /* constant divisors compile to multiplications */
-  case 1000:
-    return since_us / 1000;
+  /* Constant divisors compile to multiplications. */
+  if (SFC_LIKELY(g->unit_us == 1000)) return since_us / 1000;
+  switch (g->unit_us) {
   case 1:
     return since_us;
   case 10000:
@@ -308,7 +308,7 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
       }
       n = p->seq_max - sfc_word_seq(p, base) + 1;
     }
-    if (n > want) n = want;
+    if (want == 1 || n > want) n = want;
     const uint64_t next = base + (n - 1);
     const uint64_t next_t = sfc_word_time(p, next);
     if (SFC_UNLIKELY(g->has_state &&

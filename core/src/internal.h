@@ -48,10 +48,9 @@ static inline uint64_t sfc_word(const sfc_packing *p, uint64_t t, uint64_t c,
                                 uint64_t s) {
   return (t << (p->clock_bits + p->seq_bits)) | (c << p->seq_bits) | s;
 }
+/* The time field has at least one bit, so the shift is below 64. */
 static inline uint64_t sfc_word_time(const sfc_packing *p, uint64_t w) {
-  return (p->clock_bits + p->seq_bits) >= 64
-             ? 0
-             : w >> (p->clock_bits + p->seq_bits);
+  return w >> ((p->clock_bits + p->seq_bits) & 63);
 }
 static inline uint64_t sfc_word_clock(const sfc_packing *p, uint64_t w) {
   return (w >> p->seq_bits) & p->clock_max;
