@@ -1,0 +1,10 @@
+package io.snowflakec;
+
+/**
+ * The smallest and largest IDs of a time interval, for range scans and pagination: {@code WHERE id
+ * BETWEEN min AND max}. Made by {@link Snowflake#range(Layout, long, long)}.
+ *
+ * @param min the smallest ID whose time lies in the interval
+ * @param max the largest ID whose time lies in the interval
+ */
+public record IdRange(long min, long max) {}

@@ -1,0 +1,151 @@
+package io.snowflakec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class ConcurrencyTest {
+  static final int THREADS = 8;
+  static final int PER_THREAD = 500_000;
+
+  static void assertUniqueAndPositive(long[] all) {
+    long[] sorted = all.clone();
+    Arrays.sort(sorted);
+    assertTrue(sorted[0] > 0, "IDs are positive");
+    for (int i = 1; i < sorted.length; i++) {
+      if (sorted[i] == sorted[i - 1]) {
+        throw new AssertionError("duplicate ID " + sorted[i]);
+      }
+    }
+  }
+
+  @Test
+  void eightThreadsHalfAMillionEachNoDuplicates() throws Exception {
+    long[] all = new long[THREADS * PER_THREAD];
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    try (Generator g = Generator.builder().preset("default").node("worker", 9).build()) {
+      List<Thread> threads = new ArrayList<>();
+      CountDownLatch start = new CountDownLatch(1);
+      for (int t = 0; t < THREADS; t++) {
+        int base = t * PER_THREAD;
+        boolean batches = t % 2 == 1;
+        Thread th =
+            new Thread(
+                () -> {
+                  try {
+                    start.await();
+                    long last = 0;
+                    if (batches) {
+                      // Half the threads take batches, so both entry points race on the state word.
+                      for (int i = 0; i < PER_THREAD; i += 1000) {
+                        g.nextIds(all, base + i, Math.min(1000, PER_THREAD - i));
+                      }
+                    } else {
+                      for (int i = 0; i < PER_THREAD; i++) {
+                        long id = g.nextId();
+                        if (id <= last) {
+                          throw new AssertionError(
+                              "not increasing within a thread: " + last + " then " + id);
+                        }
+                        all[base + i] = last = id;
+                      }
+                    }
+                  } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                  }
+                });
+        th.start();
+        threads.add(th);
+      }
+      start.countDown();
+      for (Thread th : threads) {
+        th.join();
+      }
+      if (failure.get() != null) {
+        throw new AssertionError(failure.get());
+      }
+      assertEquals((long) all.length, g.stats().idsIssued());
+    }
+    assertUniqueAndPositive(all);
+  }
+
+  @Test
+  void closeWhileCallsRunFailsCleanly() throws Exception {
+    for (int round = 0; round < 20; round++) {
+      Generator g =
+          Generator.builder()
+              .layout(Layout.parse("time:41@1ms,worker:2,seq:20", 1704067200000L))
+              .node("worker", 1)
+              .build();
+      AtomicLong issued = new AtomicLong();
+      AtomicReference<Throwable> unexpected = new AtomicReference<>();
+      CountDownLatch running = new CountDownLatch(4);
+      List<Thread> threads = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        Thread th =
+            new Thread(
+                () -> {
+                  running.countDown();
+                  long[] buf = new long[64];
+                  try {
+                    for (; ; ) {
+                      g.nextId();
+                      g.nextIds(buf);
+                      g.stats();
+                      issued.addAndGet(65);
+                    }
+                  } catch (IllegalStateException e) {
+                    // closed: the expected end
+                  } catch (Throwable e) {
+                    unexpected.compareAndSet(null, e);
+                  }
+                });
+        th.start();
+        threads.add(th);
+      }
+      running.await();
+      Thread.sleep(2);
+      g.close();
+      g.close(); // twice is fine
+      for (Thread th : threads) {
+        th.join();
+      }
+      if (unexpected.get() != null) {
+        throw new AssertionError(unexpected.get());
+      }
+      assertTrue(g.isClosed());
+      assertThrows(IllegalStateException.class, g::nextId);
+      assertThrows(IllegalStateException.class, () -> g.nextIds(3));
+      assertThrows(IllegalStateException.class, g::stats);
+    }
+  }
+
+  @Test
+  void longSupplierViewAndBatchesAgree() {
+    try (Generator g =
+        Generator.builder().preset("twitter").node("datacenter", 2).node("worker", 3).build()) {
+      java.util.function.LongSupplier s = g.asLongSupplier();
+      long a = s.getAsLong();
+      long[] batch = g.nextIds(5000);
+      long b = g.nextId();
+      assertTrue(a < batch[0]);
+      for (int i = 1; i < batch.length; i++) {
+        assertTrue(batch[i - 1] < batch[i], "a batch is increasing");
+      }
+      assertTrue(batch[batch.length - 1] < b);
+      Parts p = Snowflake.decode(b, g.layout());
+      assertEquals(2, p.get("datacenter"));
+      assertEquals(3, p.get("worker"));
+      assertTrue(Math.abs(p.timeMs() - System.currentTimeMillis()) < 5_000);
+      assertEquals(0, g.nextIds(0).length);
+    }
+  }
+}

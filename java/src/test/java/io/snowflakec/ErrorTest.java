@@ -1,0 +1,249 @@
+package io.snowflakec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input gets the right exception, with the status and a message — never an ID. */
+class ErrorTest {
+  static <T extends SnowflakeException> T expect(
+      Class<T> type, String status, org.junit.jupiter.api.function.Executable call) {
+    T e = assertThrows(type, call);
+    assertEquals(status, e.statusName());
+    assertTrue(e.getMessage().length() > 10, "a message that says what to do: " + e.getMessage());
+    return e;
+  }
+
+  @Test
+  void invalidLayouts() {
+    InvalidLayoutException e =
+        expect(
+            InvalidLayoutException.class,
+            "InvalidLayout",
+            () -> Layout.parse("seq:12,time:41", 1704067200000L));
+    assertEquals(1, e.status());
+    expect(
+        InvalidLayoutException.class, "InvalidLayout", () -> Layout.parse("time:41,worker:10", 0L));
+    expect(
+        InvalidLayoutException.class,
+        "InvalidLayout",
+        () -> Layout.parse("time:60,worker:10,seq:12", 0L));
+    expect(
+        InvalidLayoutException.class,
+        "InvalidLayout",
+        () -> Layout.parse("time:41,seq:12", Long.MAX_VALUE));
+    expect(
+        InvalidLayoutException.class,
+        "InvalidLayout",
+        () -> Layout.parse("time:41\u0000,seq:12", 0L));
+    expect(
+        InvalidLayoutException.class,
+        "InvalidLayout",
+        () -> Layout.parse("time:41,seq:12", "yesterday"));
+    InvalidLayoutException p =
+        expect(InvalidLayoutException.class, "InvalidLayout", () -> Layout.preset("snowflake"));
+    assertTrue(p.getMessage().contains("twitter"), "lists the presets: " + p.getMessage());
+    expect(InvalidLayoutException.class, "InvalidLayout", () -> Generator.builder().preset("nope"));
+    expect(
+        InvalidLayoutException.class,
+        "InvalidLayout",
+        () -> Generator.builder().layout("time:41,worker:10").epoch(0L).build());
+  }
+
+  @Test
+  void idsThatDoNotFit() {
+    Layout twitter = Layout.preset("twitter");
+    expect(InvalidArgumentException.class, "InvalidArgument", () -> Snowflake.decode(-1L, twitter));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Snowflake.decode(Long.MIN_VALUE, twitter));
+    Layout narrow = Layout.parse("time:30@1s,worker:2,seq:8", 1704067200000L);
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Snowflake.decode(1L << 45, narrow));
+    for (String bad :
+        new String[] {"", "-5", "+5", " 5", "5x", "18446744073709551616", "9223372036854775808"}) {
+      expect(InvalidArgumentException.class, "InvalidArgument", () -> Snowflake.parseId(bad));
+      expect(
+          InvalidArgumentException.class, "InvalidArgument", () -> Snowflake.decode(bad, twitter));
+    }
+    assertEquals(Long.MAX_VALUE, Snowflake.parseId("9223372036854775807"));
+  }
+
+  @Test
+  void badEncodeAndRange() {
+    Layout discord = Layout.preset("discord");
+    long t = 1462015105796L;
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Snowflake.encode(discord, t, Map.of("worker", 1L, "process", 0L)));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Snowflake.encode(discord, t, Map.of("worker", 32L, "process", 0L, "seq", 0L)));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Snowflake.encode(discord, t, Map.of("worker", -1L, "process", 0L, "seq", 0L)));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () ->
+            Snowflake.encode(
+                discord, t, Map.of("worker", 1L, "process", 0L, "seq", 0L, "shard", 1L)));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () ->
+            Snowflake.encode(
+                discord, Long.MAX_VALUE, Map.of("worker", 1L, "process", 0L, "seq", 0L)));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Snowflake.encode(discord, 0L, Map.of("worker", 1L, "process", 0L, "seq", 0L)));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Snowflake.range(discord, t, t - 10_000));
+  }
+
+  @Test
+  void badGeneratorOptions(@TempDir Path tmp) throws Exception {
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Generator.builder().preset("twitter").node("worker", 1).build());
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () ->
+            Generator.builder().preset("twitter").node("worker", 1).node("datacenter", 32).build());
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Generator.builder().preset("twitter").node("worker", -1));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Generator.builder().preset("twitter").node("worker", "seven"));
+    expect(
+        SnowflakeException.class,
+        "InvalidArgument",
+        () -> Generator.builder().preset("twitter").rollback("sometimes"));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Generator.builder().preset("twitter").timeSource("sundial"));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Generator.builder().preset("twitter").maxWait(Duration.ofMillis(-1)));
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Generator.builder().layout("time:41,worker:10,seq:12").node("worker", 1).build());
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () ->
+            Generator.builder()
+                .preset("twitter")
+                .node("datacenter", 1)
+                .node("worker", 1)
+                .rollback("clock")
+                .build());
+    // auto needs a state directory
+    expect(
+        SnowflakeException.class,
+        "InvalidArgument",
+        () -> Generator.builder().preset("default").node("worker", "auto").build());
+    // a state "directory" that is a file
+    Path file = Files.writeString(tmp.resolve("not-a-dir"), "x");
+    expect(
+        StateErrorException.class,
+        "StateError",
+        () -> Generator.builder().preset("default").node("worker", 1).stateDir(file).build());
+    try (Generator g = Generator.builder().preset("default").node("worker", 1).build()) {
+      expect(InvalidArgumentException.class, "InvalidArgument", () -> g.nextIds(-1));
+      assertThrows(IndexOutOfBoundsException.class, () -> g.nextIds(new long[4], 2, 3));
+    }
+  }
+
+  @Test
+  void poolFullAndHeldWorkers(@TempDir Path tmp) {
+    Layout tiny = Layout.parse("time:41@1ms,worker:1,seq:12", 1704067200000L);
+    try (Generator a =
+            Generator.builder().layout(tiny).node("worker", "auto").stateDir(tmp).build();
+        Generator b =
+            Generator.builder().layout(tiny).node("worker", "auto").stateDir(tmp).build()) {
+      assertEquals("pool", a.stats().nodeSources().get("worker"));
+      assertTrue(!a.stats().nodes().get("worker").equals(b.stats().nodes().get("worker")));
+      expect(
+          WorkerUnavailableException.class,
+          "WorkerUnavailable",
+          () -> Generator.builder().layout(tiny).node("worker", "auto").stateDir(tmp).build());
+      expect(
+          WorkerUnavailableException.class,
+          "WorkerUnavailable",
+          () ->
+              Generator.builder()
+                  .layout(tiny)
+                  .node("worker", a.stats().nodes().get("worker"))
+                  .stateDir(tmp)
+                  .build());
+    }
+    // released on close
+    try (Generator c =
+        Generator.builder().layout(tiny).node("worker", "auto").stateDir(tmp).build()) {
+      assertEquals("pool", c.stats().nodeSources().get("worker"));
+    }
+  }
+
+  @Test
+  void clockAndTimeErrors() {
+    try (Generator g =
+        Generator.builder()
+            .preset("twitter")
+            .node("datacenter", 1)
+            .node("worker", 1)
+            .rollback("error")
+            .build()) {
+      long now = 1_700_000_000_000_000L;
+      assertTrue(g.nextIdAt(now).id() > 0);
+      ClockMovedBackwardsException e =
+          expect(
+              ClockMovedBackwardsException.class,
+              "ClockMovedBackwards",
+              () -> g.nextIdAt(now - 50_000));
+      assertEquals(3, e.status());
+      assertEquals(1, g.stats().rollbacksRefused());
+      Generator.Batch b = g.nextIdsAt(now - 50_000, new long[4], 0, 4);
+      assertEquals(0, b.filled());
+      assertEquals("ClockMovedBackwards", b.error().statusName());
+    }
+    // baidu's 28-bit seconds ran out in 2024: never an ID, always TimeExhausted
+    try (Generator g = Generator.builder().preset("baidu").node("worker", 1).build()) {
+      expect(TimeExhaustedException.class, "TimeExhausted", g::nextId);
+      expect(TimeExhaustedException.class, "TimeExhausted", () -> g.nextIds(10));
+    }
+    // A 64-bit layout whose IDs passed 2^63 no longer fits a Java long.
+    try (Generator g =
+        Generator.builder()
+            .layout(Layout.parse("time:41@1ms,worker:11,seq:12", 0L))
+            .node("worker", 2047)
+            .build()) {
+      TimeExhaustedException e = expect(TimeExhaustedException.class, "TimeExhausted", g::nextId);
+      assertTrue(e.getMessage().contains("signed"), e.getMessage());
+    }
+  }
+}

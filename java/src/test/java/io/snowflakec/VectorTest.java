@@ -1,0 +1,352 @@
+package io.snowflakec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * Runs every case of every shared vector file (tests/vectors/*.json, folder given by the system
+ * property {@code snowflakec.vectors}). The file name picks the case shape.
+ *
+ * <p>Java IDs are signed longs: a case whose expected ID lies above {@link Long#MAX_VALUE} (the top
+ * bit of a 64-bit layout) checks instead that Java rejects it — {@code InvalidArgument} for decode,
+ * encode and range, {@code TimeExhausted} for generation — and its name says so.
+ */
+class VectorTest {
+  static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  static Path vectorDir() {
+    String dir = System.getProperty("snowflakec.vectors");
+    assertNotNull(dir, "the system property snowflakec.vectors names tests/vectors");
+    return Paths.get(dir);
+  }
+
+  static List<Path> vectorFiles() throws IOException {
+    List<Path> files = new ArrayList<>();
+    try (Stream<Path> s = Files.list(vectorDir())) {
+      s.filter(p -> p.toString().endsWith(".json"))
+          .filter(p -> !p.getFileName().toString().equals("schema.json"))
+          .sorted()
+          .forEach(files::add);
+    }
+    assertFalse(files.isEmpty(), "no vector files in " + vectorDir());
+    return files;
+  }
+
+  @TestFactory
+  Stream<DynamicNode> vectors() throws IOException {
+    List<DynamicNode> out = new ArrayList<>();
+    for (Path file : vectorFiles()) {
+      String kind = file.getFileName().toString().replaceFirst("\\.json$", "");
+      JsonNode cases = JSON.readTree(file.toFile());
+      List<DynamicNode> tests = new ArrayList<>();
+      for (int i = 0; i < cases.size(); i++) {
+        JsonNode c = cases.get(i);
+        String name = "#" + i + " " + c.path("description").asText();
+        boolean unsigned = expectsUnsignedId(kind, c);
+        if (unsigned) {
+          name = "[java: above Long.MAX_VALUE, rejected] " + name;
+        }
+        tests.add(DynamicTest.dynamicTest(name, runner(kind, c, unsigned)));
+      }
+      out.add(DynamicContainer.dynamicContainer(file.getFileName().toString(), tests));
+    }
+    return out.stream();
+  }
+
+  private static Executable runner(String kind, JsonNode c, boolean unsigned) {
+    switch (kind) {
+      case "layouts":
+        return () -> runLayout(c);
+      case "decode":
+        return () -> runDecode(c, unsigned);
+      case "encode":
+        return () -> runEncode(c, unsigned);
+      case "range":
+        return () -> runRange(c, unsigned);
+      case "generate":
+        return () -> runGenerate(c);
+      default:
+        return () -> fail("no runner for vector file " + kind + ".json: add one to VectorTest");
+    }
+  }
+
+  // ---- helpers -------------------------------------------------------------------------
+
+  static boolean aboveLong(String decimal) {
+    return decimal.matches("[0-9]+") && new BigInteger(decimal).compareTo(LONG_MAX) > 0;
+  }
+
+  /** Whether a passing case expects an ID (or field value) that a Java long cannot hold. */
+  static boolean expectsUnsignedId(String kind, JsonNode c) {
+    if (c.has("error")) {
+      return false;
+    }
+    switch (kind) {
+      case "decode":
+      case "encode":
+        return aboveLong(c.path("id").asText());
+      case "range":
+        return aboveLong(c.path("min").asText()) || aboveLong(c.path("max").asText());
+      default:
+        return false;
+    }
+  }
+
+  static Layout layoutOf(JsonNode ref) {
+    if (ref.has("preset")) {
+      return Layout.preset(ref.get("preset").asText());
+    }
+    return Layout.parse(ref.get("spec").asText(), ref.get("epoch").asText());
+  }
+
+  static void expectError(String kind, Executable call, String context) {
+    try {
+      call.execute();
+    } catch (SnowflakeException e) {
+      assertEquals(kind, e.statusName(), context + ": " + e.getMessage());
+      assertEquals(
+          kind + "Exception", e.getClass().getSimpleName().replace("StateError", "StateError"));
+      assertFalse(e.getMessage().isEmpty(), "an error has a message");
+      return;
+    } catch (Throwable t) {
+      fail(context + ": expected " + kind + ", got " + t, t);
+    }
+    fail(context + ": expected " + kind + ", got no error");
+  }
+
+  static Map<String, Long> fieldsOf(JsonNode fields) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = fields.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String v = e.getValue().asText();
+      out.put(e.getKey(), aboveLong(v) ? -1L : Long.parseLong(v));
+    }
+    return out;
+  }
+
+  // ---- layouts.json --------------------------------------------------------------------
+
+  static void runLayout(JsonNode c) {
+    Executable make =
+        c.has("preset")
+            ? () -> Layout.preset(c.get("preset").asText())
+            : () -> Layout.parse(c.get("spec").asText(), c.get("epoch").asText());
+    if (c.has("error")) {
+      expectError(c.get("error").asText(), make, "layout");
+      return;
+    }
+    Layout l =
+        c.has("preset")
+            ? Layout.preset(c.get("preset").asText())
+            : Layout.parse(c.get("spec").asText(), c.get("epoch").asText());
+    JsonNode x = c.get("expect");
+    assertEquals(x.get("spec").asText(), l.spec(), "spec");
+    assertEquals(x.get("epoch_ms").asText(), Long.toString(l.epochMs()), "epoch_ms");
+    assertEquals(x.get("unit_us").asText(), Long.toString(l.unitUs()), "unit_us");
+    assertEquals(x.get("total_bits").asInt(), l.totalBits(), "total_bits");
+    JsonNode fs = x.get("fields");
+    assertEquals(fs.size(), l.fields().size(), "field count");
+    for (int i = 0; i < fs.size(); i++) {
+      JsonNode f = fs.get(i);
+      Layout.Field g = l.fields().get(i);
+      assertEquals(f.get("name").asText(), g.name(), "field " + i + " name");
+      assertEquals(f.get("kind").asText(), g.kind().name().toLowerCase(), "field " + i + " kind");
+      assertEquals(f.get("bits").asInt(), g.bits(), "field " + i + " bits");
+      assertEquals(f.get("shift").asInt(), g.shift(), "field " + i + " shift");
+      assertEquals(f.get("max").asText(), Long.toString(g.max()), "field " + i + " max");
+      assertEquals(g, l.field(g.name()).orElseThrow());
+    }
+    assertEquals(x.get("ids_per_second").asDouble(), l.idsPerSecond(), "ids_per_second");
+    assertEquals(x.get("node_capacity").asDouble(), l.nodeCapacity(), "node_capacity");
+    assertEquals(x.get("time_end_ms").asText(), Long.toString(l.timeEndMs()), "time_end_ms");
+    assertEquals(x.get("time_end").asText(), Snowflake.formatIso(l.timeEndMs()), "time_end");
+    assertEquals(x.get("max_id").asText(), Long.toUnsignedString(l.maxId()), "max_id");
+    // The canonical spec parses back to the same layout.
+    assertEquals(l, Layout.parse(l.spec(), l.epochMs()));
+  }
+
+  // ---- decode.json ---------------------------------------------------------------------
+
+  static void runDecode(JsonNode c, boolean unsigned) {
+    Layout layout = layoutOf(c.get("layout"));
+    String id = c.get("id").asText();
+    if (c.has("error")) {
+      expectError(c.get("error").asText(), () -> Snowflake.decode(id, layout), "decode " + id);
+      return;
+    }
+    if (unsigned) {
+      expectError("InvalidArgument", () -> Snowflake.decode(id, layout), "decode " + id);
+      return;
+    }
+    long value = Long.parseLong(id);
+    Parts p = Snowflake.decode(value, layout);
+    assertEquals(c.get("json").asText(), p.toJson(), "canonical JSON");
+    assertEquals(p, Snowflake.decode(id, layout));
+    Map<String, Long> want = fieldsOf(c.get("fields"));
+    assertEquals(want, p.fields(), "fields");
+    assertEquals(value, p.id());
+    // A passing decode case encodes back to its ID.
+    assertEquals(value, Snowflake.encode(layout, p.time(), p.fields()), "encode(decode(id))");
+  }
+
+  // ---- encode.json ---------------------------------------------------------------------
+
+  static void runEncode(JsonNode c, boolean unsigned) {
+    Layout layout = layoutOf(c.get("layout"));
+    long timeMs = Long.parseLong(c.get("time_ms").asText());
+    Map<String, Long> fields = fieldsOf(c.get("fields"));
+    Executable call = () -> Snowflake.encode(layout, timeMs, fields);
+    if (c.has("error")) {
+      expectError(c.get("error").asText(), call, "encode");
+      return;
+    }
+    if (unsigned) {
+      expectError("InvalidArgument", call, "encode");
+      return;
+    }
+    assertEquals(c.get("id").asText(), Long.toString(Snowflake.encode(layout, timeMs, fields)));
+  }
+
+  // ---- range.json ----------------------------------------------------------------------
+
+  static void runRange(JsonNode c, boolean unsigned) {
+    Layout layout = layoutOf(c.get("layout"));
+    long t0 = Long.parseLong(c.get("t0_ms").asText());
+    long t1 = Long.parseLong(c.get("t1_ms").asText());
+    if (c.has("error")) {
+      expectError(c.get("error").asText(), () -> Snowflake.range(layout, t0, t1), "range");
+      return;
+    }
+    if (unsigned) {
+      expectError("InvalidArgument", () -> Snowflake.range(layout, t0, t1), "range");
+      return;
+    }
+    IdRange r = Snowflake.range(layout, t0, t1);
+    assertEquals(c.get("min").asText(), Long.toString(r.min()), "min");
+    assertEquals(c.get("max").asText(), Long.toString(r.max()), "max");
+  }
+
+  // ---- generate.json -------------------------------------------------------------------
+
+  static Generator.Builder builderOf(JsonNode c) {
+    Generator.Builder b = Generator.builder().layout(layoutOf(c.get("layout")));
+    JsonNode o = c.path("options");
+    Iterator<Map.Entry<String, JsonNode>> it = o.path("node").fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (e.getValue().isNumber()) {
+        b.node(e.getKey(), e.getValue().asLong());
+      } else {
+        b.node(e.getKey(), e.getValue().asText());
+      }
+    }
+    ifPresent(o, "rollback", v -> b.rollback(v.asText()));
+    ifPresent(o, "max_wait_ms", v -> b.maxWait(Duration.ofMillis(v.asLong())));
+    ifPresent(o, "max_drift_ms", v -> b.maxDrift(Duration.ofMillis(v.asLong())));
+    ifPresent(o, "random_start", v -> b.randomStart(v.asBoolean()));
+    return b;
+  }
+
+  static void ifPresent(JsonNode o, String key, Consumer<JsonNode> f) {
+    if (o.has(key)) {
+      f.accept(o.get(key));
+    }
+  }
+
+  static void runGenerate(JsonNode c) {
+    for (String name : System.getenv().keySet()) {
+      assertFalse(
+          name.startsWith("SNOWFLAKE_"),
+          "the vectors run with no SNOWFLAKE_* variable set; unset " + name);
+    }
+    if (c.has("error")) {
+      expectError(c.get("error").asText(), () -> builderOf(c).build().close(), "creation");
+      return;
+    }
+    try (Generator g = builderOf(c).build()) {
+      JsonNode steps = c.get("steps");
+      for (int i = 0; i < steps.size(); i++) {
+        runStep(g, steps.get(i), "step " + i);
+      }
+    }
+  }
+
+  static void runStep(Generator g, JsonNode step, String at) {
+    long now = Long.parseLong(step.get("now_us").asText());
+    JsonNode x = step.get("expect");
+    String call = step.get("call").asText();
+    if (call.equals("next")) {
+      if (x.has("error")) {
+        expectError(x.get("error").asText(), () -> g.nextIdAt(now), at);
+      } else if (x.has("wait_us")) {
+        Generator.Next n = g.nextIdAt(now);
+        assertTrue(n.isWait(), at + ": expected a wait, got ID " + n.id());
+        assertEquals(x.get("wait_us").asText(), Long.toString(n.waitUs()), at + ": wait_us");
+      } else if (aboveLong(x.get("id").asText())) {
+        expectError("TimeExhausted", () -> g.nextIdAt(now), at + " (ID above Long.MAX_VALUE)");
+      } else {
+        Generator.Next n = g.nextIdAt(now);
+        assertFalse(n.isWait(), at + ": expected an ID, got a wait of " + n.waitUs() + " µs");
+        assertEquals(x.get("id").asText(), Long.toString(n.id()), at + ": id");
+      }
+    } else if (call.equals("next_ids")) {
+      int n = step.get("n").asInt();
+      long[] dst = new long[n];
+      Generator.Batch b = g.nextIdsAt(now, dst, 0, n);
+      List<String> want = new ArrayList<>();
+      x.path("ids").forEach(v -> want.add(v.asText()));
+      int fit = 0;
+      while (fit < want.size() && !aboveLong(want.get(fit))) {
+        fit++;
+      }
+      List<String> got = new ArrayList<>();
+      for (int i = 0; i < b.filled(); i++) {
+        got.add(Long.toString(dst[i]));
+      }
+      assertEquals(want.subList(0, fit), got, at + ": ids");
+      if (fit < want.size()) {
+        assertNotNull(b.error(), at + ": expected TimeExhausted for IDs above Long.MAX_VALUE");
+        assertEquals("TimeExhausted", b.error().statusName(), at);
+      } else if (x.has("error")) {
+        assertNotNull(b.error(), at + ": expected " + x.get("error").asText());
+        assertEquals(x.get("error").asText(), b.error().statusName(), at + ": error");
+      } else {
+        assertNull(b.error(), at + ": unexpected error");
+        if (x.has("wait_us")) {
+          assertEquals(x.get("wait_us").asText(), Long.toString(b.waitUs()), at + ": wait_us");
+        } else {
+          assertEquals(n, b.filled(), at + ": a full batch");
+        }
+      }
+    } else {
+      fail(at + ": unknown call " + call);
+    }
+  }
+}
