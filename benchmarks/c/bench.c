@@ -247,7 +247,7 @@ static double med(const double *v, int n) {
 
 int main(int argc, char **argv) {
   int reps = 7, duration_ms = 300;
-  const char *json = NULL;
+  const char *json = NULL, *filter = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) {
       reps = 3;
@@ -258,9 +258,11 @@ int main(int argc, char **argv) {
       duration_ms = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
       json = argv[++i];
+    } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+      filter = argv[++i];
     } else {
       fprintf(stderr, "usage: bench [--quick] [--reps N] [--ms MS] "
-                      "[--json PATH]\n");
+                      "[--only SCENARIO] [--json PATH]\n");
       return 2;
     }
   }
@@ -380,6 +382,26 @@ int main(int argc, char **argv) {
        0},
   };
   const int count = (int)(sizeof sc / sizeof sc[0]);
+  if (filter) {
+    int kept = 0;
+    for (int i = 0; i < count; i++)
+      if (strcmp(sc[i].name, filter) == 0) sc[kept++] = sc[i];
+    if (!kept) {
+      fprintf(stderr, "bench: no scenario named %s\n", filter);
+      return 2;
+    }
+    for (int rep = 0; rep < reps; rep++)
+      for (int i = 0; i < kept; i++)
+        run_once(&sc[i], rep, duration_ms);
+    for (int i = 0; i < kept; i++) {
+      double lo, hi, m = median(sc[i].ns, reps, &lo, &hi);
+      printf("%-18s %-17s %d thread(s) %8.2f ns/ID [%.2f-%.2f]  %.3f%% of "
+             "limit  %" PRIu64 " duplicates\n",
+             sc[i].name, sc[i].impl, sc[i].threads, m, lo, hi,
+             100 * med(sc[i].fraction, reps), sc[i].duplicates);
+    }
+    return 0;
+  }
   for (int rep = 0; rep < reps; rep++)
     for (int i = 0; i < count; i++)
       run_once(&sc[i], rep, duration_ms);

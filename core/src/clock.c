@@ -32,25 +32,28 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/* Sleeping is imprecise by the kernel's timer slack (50 µs by default), so
- * sleep until shortly before the deadline, then yield until it: a tick is
- * never lost to a late wake-up, and a core is never burnt for long. */
+/* Sleeping is imprecise by the kernel's timer slack (50 µs by default) and
+ * a yield may hand the core away for a whole time slice, so: sleep until
+ * 200 µs before the deadline, yield until 50 µs before it, then spin. A tick
+ * is never lost to a late wake-up, and a core is never burnt for long. */
 void sfc_pause(int64_t wait_us) {
   if (wait_us <= 0) return;
   const int64_t deadline = sfc_monotonic_us() + wait_us;
-  const int64_t margin_us = 200;
-  if (wait_us > 2 * margin_us) {
-    int64_t sleep_us = wait_us - margin_us;
+  const int64_t sleep_margin_us = 200, spin_us = 50;
+  if (wait_us > 2 * sleep_margin_us) {
+    int64_t sleep_us = wait_us - sleep_margin_us;
     struct timespec ts = {(time_t)(sleep_us / 1000000),
                           (long)(sleep_us % 1000000) * 1000};
     while (nanosleep(&ts, &ts) != 0) {
     }
   }
-  for (int spins = 0; sfc_monotonic_us() < deadline; spins++) {
-    if (spins < 64)
-      cpu_relax();
-    else
+  for (int64_t now = sfc_monotonic_us(); now < deadline;
+       now = sfc_monotonic_us()) {
+    if (deadline - now > spin_us)
       sched_yield();
+    else
+      for (int i = 0; i < 16; i++)
+        cpu_relax();
   }
 }
 
