@@ -1,0 +1,343 @@
+"""snowflake-c's Python binding beside the ID generators a Python user would pick.
+
+Every contender runs the same harness: a C-level loop (``deque(starmap(f,
+repeat((), n)), maxlen=0)``) so no Python bytecode is counted per ID, in
+interleaved repetitions (each round runs every contender once, in a shuffled
+order), reporting the median rate. Each contender's IDs are checked for
+duplicates in a separate pass. Peers that are absent are reported as such.
+
+Usage: python bench.py [--quick] [--reps N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import uuid
+from array import array
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import repeat, starmap
+from typing import Any
+
+import snowflake_c
+
+WIDE = "time:41@1ms,worker:2,seq:20"  # 2^20 IDs per ms: measures the call, not the layout
+CLASSIC = "time:41@1ms,worker:10,seq:12"  # 4096 IDs per ms: the layout is the limit
+EPOCH = 1704067200000
+
+
+@dataclass
+class Case:
+    """One contender: `run(n)` issues about n IDs and returns the rate (IDs/s)."""
+
+    group: str
+    name: str
+    run: Callable[[int], float]
+    sample: Callable[[int], list[Any]]
+    n: int
+    rates: list[float] = field(default_factory=list)
+    unique: bool | None = None
+    note: str = ""
+
+
+def timed(body: Callable[[], int]) -> float:
+    start = time.perf_counter()
+    count = body()
+    return count / (time.perf_counter() - start)
+
+
+def single(f: Callable[[], Any]) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
+    def run(n: int) -> float:
+        def body() -> int:
+            deque(starmap(f, repeat((), n)), maxlen=0)
+            return n
+
+        return timed(body)
+
+    def sample(n: int) -> list[Any]:
+        return list(starmap(f, repeat((), n)))
+
+    return run, sample
+
+
+def batched(f: Callable[[int], list[Any]], size: int) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
+    def run(n: int) -> float:
+        calls = max(n // size, 1)
+
+        def body() -> int:
+            deque(starmap(f, repeat((size,), calls)), maxlen=0)
+            return calls * size
+
+        return timed(body)
+
+    def sample(n: int) -> list[Any]:
+        out: list[Any] = []
+        for _ in range(max(n // size, 1)):
+            out.extend(f(size))
+        return out
+
+    return run, sample
+
+
+def filled(g: snowflake_c.Generator, buf: Any) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
+    size = len(buf)
+
+    def run(n: int) -> float:
+        fill = g.fill
+        calls = max(n // size, 1)
+
+        def body() -> int:
+            for _ in range(calls):
+                fill(buf)
+            return calls * size
+
+        return timed(body)
+
+    def sample(n: int) -> list[Any]:
+        out: list[Any] = []
+        for _ in range(max(n // size, 1)):
+            g.fill(buf)
+            out.extend(buf.tolist())
+        return out
+
+    return run, sample
+
+
+def sustained(
+    f: Callable[..., Any], args: tuple[Any, ...], per_call: int, seconds: float
+) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
+    """For the layout limit: the steady rate over the last two thirds of a
+    `seconds`-long run, so a tick's leftover sequence (or borrowed ticks) at
+    the start does not count."""
+    chunk = 64
+
+    def run(n: int) -> float:
+        del n
+        start = time.perf_counter()
+        mark = start + seconds / 3
+        end = start + seconds
+        count = 0
+        t = start
+        while t < mark:
+            deque(starmap(f, repeat(args, chunk)), maxlen=0)
+            t = time.perf_counter()
+        t0 = t
+        while t < end:
+            deque(starmap(f, repeat(args, chunk)), maxlen=0)
+            count += chunk * per_call
+            t = time.perf_counter()
+        return count / (t - t0)
+
+    def sample(n: int) -> list[Any]:
+        out: list[Any] = []
+        while len(out) < n:
+            got = f(*args)
+            out.extend(got if isinstance(got, list) else [got])
+        return out
+
+    return run, sample
+
+
+def snowflake_c_cases(n: int, seconds: float) -> list[Case]:
+    wide = snowflake_c.Generator(layout=WIDE, epoch=EPOCH, node={"worker": 1})
+    classic = snowflake_c.Generator(layout=CLASSIC, epoch=EPOCH, node={"worker": 1})
+    drift = snowflake_c.Generator(layout=CLASSIC, epoch=EPOCH, node={"worker": 2}, max_drift=20)
+    cases = [
+        Case("single", "snowflake-c next_id() [wide]", *single(wide.next_id), n),
+        Case("batch", "snowflake-c next_ids(1000) [wide]", *batched(wide.next_ids, 1000), n * 5),
+        Case("buffer", "snowflake-c fill(array('Q', 1M)) [wide]", *filled(wide, array("Q", bytes(8 << 20))), n * 20),
+        Case("limit", "snowflake-c next_ids(1000) [classic]", *sustained(classic.next_ids, (1000,), 1000, seconds), n),
+        Case("limit", "snowflake-c next_id() [classic]", *sustained(classic.next_id, (), 1, seconds), n),
+        Case(
+            "limit",
+            "snowflake-c next_ids(1000) [classic, max_drift=20]",
+            *sustained(drift.next_ids, (1000,), 1000, seconds),
+            n,
+        ),
+    ]
+    try:
+        import numpy as np
+
+        cases.insert(
+            3,
+            Case(
+                "buffer",
+                "snowflake-c fill(numpy.uint64 1M) [wide]",
+                *filled(wide, np.zeros(1 << 20, dtype=np.uint64)),
+                n * 20,
+            ),
+        )
+    except ImportError:
+        pass
+    return cases
+
+
+def peer_cases(n: int) -> tuple[list[Case], list[str]]:
+    cases: list[Case] = []
+    missing: list[str] = []
+    try:
+        from snowflake import SnowflakeGenerator
+
+        gen = SnowflakeGenerator(1, epoch=EPOCH)
+
+        def snowflake_id_next() -> int:
+            # next() answers None when the millisecond's sequence is spent: retry, as a caller must.
+            while (value := next(gen)) is None:
+                pass
+            return value
+
+        cases.append(Case("single", "snowflake-id next(gen)", *single(snowflake_id_next), n // 10))
+    except ImportError:
+        missing.append("snowflake-id")
+    try:
+        from sonyflake_turbo import SonyFlake
+
+        # Many machine IDs lift sonyflake's 25,600 IDs/s per machine (its documented way to scale).
+        sf = SonyFlake(*range(4096))
+        cases.append(Case("single", "sonyflake-turbo next(sf) [4096 machines]", *single(sf.__next__), n))
+        cases.append(Case("batch", "sonyflake-turbo sf(1000) [4096 machines]", *batched(sf, 1000), n))
+    except ImportError:
+        missing.append("sonyflake-turbo")
+    try:
+        from snowflake_id_toolkit import TwitterSnowflakeIDGenerator
+
+        toolkit = TwitterSnowflakeIDGenerator(node_id=1, epoch=EPOCH)
+        cases.append(
+            Case("single", "snowflake-id-toolkit generate_next_id()", *single(toolkit.generate_next_id), n // 10)
+        )
+    except ImportError:
+        missing.append("snowflake-id-toolkit")
+    try:
+        import uuid_utils
+
+        cases.append(Case("single", "uuid-utils uuid7()", *single(uuid_utils.uuid7), n))
+    except ImportError:
+        missing.append("uuid-utils")
+    cases.append(Case("single", "stdlib uuid.uuid4()", *single(uuid.uuid4), n // 4))
+    return cases, missing
+
+
+def measure(cases: list[Case], reps: int) -> None:
+    for case in cases:  # warm up, and check for duplicates once
+        ids = case.sample(min(case.n, 2_000_000))
+        case.unique = len(set(ids)) == len(ids)
+    for _ in range(reps):
+        order = cases[:]
+        random.shuffle(order)
+        for case in order:
+            case.rates.append(case.run(case.n))
+
+
+def fmt_rate(r: float) -> str:
+    return f"{r / 1e6:8.2f} M/s"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="a short smoke run")
+    ap.add_argument("--reps", type=int, default=None, help="interleaved repetitions (default 7, quick 2)")
+    ap.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    args = ap.parse_args()
+    reps = args.reps or (2 if args.quick else 7)
+    n = 100_000 if args.quick else 2_000_000
+
+    ours = snowflake_c_cases(n, 0.6 if args.quick else 1.5)
+    peers, missing = peer_cases(n)
+    cases = ours + peers
+    measure(cases, reps)
+
+    med = {c.name: statistics.median(c.rates) for c in cases}
+    singles_peers = [c for c in peers if c.group == "single"]
+    fastest_peer = max(singles_peers, key=lambda c: med[c.name]) if singles_peers else None
+    classic_limit = snowflake_c.Layout(CLASSIC, EPOCH).ids_per_second
+
+    print(
+        f"snowflake-c {snowflake_c.__version__} on Python {platform.python_version()}, {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; {reps} interleaved repetitions, medians"
+    )
+    print(f"wide layout {WIDE}; classic layout {CLASSIC} (limit {classic_limit / 1e6:.3f} M/s)")
+    print()
+    print(f"{'contender':<56} {'median':>12} {'min':>12} {'max':>12}  unique")
+    for group in ("single", "batch", "buffer", "limit"):
+        for c in cases:
+            if c.group != group:
+                continue
+            extra = ""
+            if group == "limit":
+                extra = f"  {100 * med[c.name] / classic_limit:.2f}% of the layout limit"
+            print(
+                f"{c.name:<56} {fmt_rate(med[c.name]):>12} {fmt_rate(min(c.rates)):>12} "
+                f"{fmt_rate(max(c.rates)):>12}  {'yes' if c.unique else 'NO'}{extra}"
+            )
+        print()
+    for name in missing:
+        print(f"{name}: not installed (pip install -r benchmarks/python/requirements.txt)")
+
+    targets: dict[str, Any] = {}
+    ours_single = med["snowflake-c next_id() [wide]"]
+    if fastest_peer is not None:
+        ratio = ours_single / med[fastest_peer.name]
+        targets["next_id_vs_fastest_peer"] = {
+            "ratio": ratio,
+            "peer": fastest_peer.name,
+            "target": 2.5,
+            "met": ratio >= 2.5,
+        }
+    targets["next_id_rate"] = {"ids_per_s": ours_single, "target": 15e6, "met": ours_single >= 15e6}
+    batch = med["snowflake-c next_ids(1000) [wide]"]
+    targets["next_ids_1000_rate"] = {"ids_per_s": batch, "target": 50e6, "met": batch >= 50e6}
+    best_limit = max(med[c.name] for c in ours if c.group == "limit" and "next_ids" in c.name)
+    targets["classic_layout_fraction"] = {
+        "fraction": best_limit / classic_limit,
+        "default_options": med["snowflake-c next_ids(1000) [classic]"] / classic_limit,
+        "target": 0.999,
+        "met": best_limit / classic_limit >= 0.999,
+    }
+    print("targets:")
+    for key, t in targets.items():
+        shown = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in t.items()}
+        print(f"  {key}: {shown}")
+
+    all_unique = all(c.unique for c in cases)
+    if args.json:
+        doc = {
+            "benchmark": "python",
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "snowflake_c": snowflake_c.__version__,
+            "reps": reps,
+            "layouts": {"wide": WIDE, "classic": CLASSIC, "epoch_ms": EPOCH},
+            "results": [
+                {
+                    "group": c.group,
+                    "name": c.name,
+                    "median_ids_per_s": med[c.name],
+                    "rates": c.rates,
+                    "ids_per_rep": c.n,
+                    "unique": c.unique,
+                }
+                for c in cases
+            ],
+            "missing_peers": missing,
+            "targets": targets,
+        }
+        with open(args.json, "w") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+    if not all_unique:
+        print("DUPLICATE IDs found", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

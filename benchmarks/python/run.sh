@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs the Python benchmark in its own venv (build/bench-venv): snowflake-c
+# built from this checkout, the peers from PyPI.
+# Usage: benchmarks/python/run.sh [--quick] [--json PATH] [--reps N]
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+venv="$root/build/bench-venv"
+
+[ -x "$venv/bin/python" ] || "${PYTHON:-python3}" -m venv "$venv"
+pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
+"${pip[@]}" 'meson-python>=0.15' 'meson>=1.1' ninja -r "$here/requirements.txt"
+"${pip[@]}" --no-build-isolation --force-reinstall --no-deps \
+  --config-settings=build-dir="$root/build/bench-wheel" "$root"
+exec "$venv/bin/python" "$here/bench.py" "$@"

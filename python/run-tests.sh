@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds and installs the Python package into a venv under build/, builds the
+# C CLI (for the JSON-equality tests), then runs pytest on python/tests.
+# Usage: python/run-tests.sh [pytest arguments]
+# Environment: PYTHON (the interpreter, default python3), SNOWFLAKE_C_PY_VENV
+# (the venv, default build/py-venv).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+build="$root/build"
+venv="${SNOWFLAKE_C_PY_VENV:-$build/py-venv}"
+python="${PYTHON:-python3}"
+
+mkdir -p "$build"
+if [ ! -x "$venv/bin/python" ]; then
+  "$python" -m venv "$venv"
+fi
+py="$venv/bin/python"
+
+echo "== python: installing build and test dependencies"
+"$py" -m pip install --quiet --disable-pip-version-check \
+  'meson-python>=0.15' 'meson>=1.1' ninja pytest mypy numpy
+
+echo "== python: building and installing snowflake-c (pip install .)"
+"$py" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+  --force-reinstall --no-deps --config-settings=build-dir="$venv/meson-build" "$root"
+
+echo "== python: building the C CLI"
+cli_build="$build/py-cli"
+if [ ! -f "$cli_build/build.ninja" ]; then
+  "$venv/bin/meson" setup "$cli_build" "$root" -Dtests=false -Dpython=disabled \
+    -Dinstall_core=false >/dev/null
+fi
+"$venv/bin/ninja" -C "$cli_build" -j2 core/cli/snowflake-c >/dev/null
+export SNOWFLAKE_C_CLI="$cli_build/core/cli/snowflake-c"
+
+echo "== python: pytest"
+cd "$root"
+exec "$py" -m pytest python/tests -p no:cacheprovider "$@"

@@ -1,0 +1,215 @@
+"""The Python API: layouts, decode/encode/range, generators, buffers."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from array import array
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+import snowflake_c as sfc
+
+DISCORD_ID = 175928847299117063
+DISCORD_JSON = (
+    '{"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z",'
+    '"worker":1,"process":0,"seq":7}'
+)
+
+
+def test_decode_discord_docs_example() -> None:
+    parts = sfc.decode(DISCORD_ID, preset="discord")
+    assert parts.id == DISCORD_ID
+    assert parts.time_ms == 1462015105796
+    assert parts.time == datetime(2016, 4, 30, 11, 18, 25, 796000, tzinfo=timezone.utc)
+    assert parts.time.tzinfo is not None
+    assert parts.fields == {"worker": 1, "process": 0, "seq": 7}
+    assert parts["process"] == 0
+    assert parts.to_json() == DISCORD_JSON
+    assert DISCORD_JSON in repr(parts)
+    with pytest.raises(KeyError):
+        parts["nope"]
+
+
+def test_decode_accepts_layout_object_spec_and_string_ids() -> None:
+    layout = sfc.Layout("time:42@1ms,worker:5,process:5,seq:12", "2015-01-01T00:00:00Z")
+    assert layout == sfc.Layout.preset("discord")
+    assert sfc.decode(DISCORD_ID, layout).to_json() == DISCORD_JSON
+    assert sfc.decode(str(DISCORD_ID), layout=layout.spec, epoch=1420070400000).to_json() == DISCORD_JSON
+    spec_epoch_dt = datetime(2015, 1, 1, tzinfo=timezone.utc)
+    assert sfc.decode(DISCORD_ID, layout=layout.spec, epoch=spec_epoch_dt) == sfc.decode(DISCORD_ID, layout)
+
+
+def test_default_preset_when_no_layout_given() -> None:
+    assert sfc.decode(12345).layout == sfc.Layout.preset("default")
+
+
+def test_encode_is_the_inverse_of_decode() -> None:
+    parts = sfc.decode(DISCORD_ID, preset="discord")
+    assert sfc.encode(parts.time_ms, parts.fields, preset="discord") == DISCORD_ID
+    assert sfc.encode(parts.time, parts.fields, preset="discord") == DISCORD_ID
+    assert sfc.encode("2016-04-30T11:18:25.796Z", parts.fields, preset="discord") == DISCORD_ID
+
+
+def test_range_brackets_ids_of_the_interval() -> None:
+    lo, hi = sfc.range(1462015105796, 1462015105796, preset="discord")
+    assert lo <= DISCORD_ID <= hi
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    assert sfc.range(start, start + timedelta(days=1), preset="twitter") == sfc.range(
+        "2024-01-01", "2024-01-02", preset="twitter"
+    )
+
+
+def test_layout_describes_itself() -> None:
+    layout = sfc.Layout("time:41@1ms,worker:10,seq:12", 1704067200000)
+    assert layout.spec == "time:41@1ms,worker:10,seq:12"
+    assert layout.name is None
+    assert layout.epoch == datetime(2024, 1, 1, tzinfo=timezone.utc)
+    assert layout.unit_us == 1000
+    assert layout.total_bits == 63
+    assert [f.name for f in layout.fields] == ["time", "worker", "seq"]
+    assert layout.fields[1] == ("worker", "node", 10, 12, 1023)
+    assert layout.node_fields == ("worker",)
+    assert layout.ids_per_second == 4_096_000
+    assert layout.node_capacity == 1024
+    assert layout.max_id == 2**63 - 1
+    assert layout.time_end.endswith("Z")
+    doc = layout.describe()
+    assert doc["spec"] == layout.spec and doc["fields"][2]["max"] == 4095
+    json.dumps(doc)
+    assert str(layout) == layout.spec
+    assert eval(repr(layout), {"Layout": sfc.Layout}) == layout
+    assert hash(layout) == hash(sfc.Layout(layout.spec, layout.epoch_ms))
+    assert pickle.loads(pickle.dumps(layout)) == layout
+    preset = sfc.Layout.preset("twitter")
+    assert pickle.loads(pickle.dumps(preset)).name == "twitter"
+
+
+def test_presets_lists_every_preset() -> None:
+    presets = sfc.presets()
+    assert list(presets) == ["default", "twitter", "discord", "sonyflake", "baidu", "instagram"]
+    assert presets["sonyflake"].spec == "time:39@10ms,seq:8,machine:16"
+    assert all(layout.name == name for name, layout in presets.items())
+
+
+def test_generator_issues_increasing_unique_ids() -> None:
+    with sfc.Generator(preset="twitter", node={"datacenter": 1, "worker": 3}) as g:
+        ids = [g.next_id() for _ in range(10_000)] + g.next_ids(10_000)
+        assert ids == sorted(ids) and len(set(ids)) == len(ids)
+        parts = sfc.decode(ids[-1], g.layout)
+        assert parts.fields["datacenter"] == 1 and parts.fields["worker"] == 3
+        assert g.node == {"datacenter": 1, "worker": 3}
+        stats = g.stats()
+        assert stats["ids_issued"] == 20_000
+        assert stats["node_sources"] == {"datacenter": "explicit", "worker": "explicit"}
+    assert g.closed
+    with pytest.raises(sfc.InvalidArgument, match="closed"):
+        g.next_id()
+    g.close()  # idempotent
+
+
+def test_single_node_value_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    with sfc.Generator(layout="time:41@1ms,worker:10,seq:12", epoch=1704067200000, node=7) as g:
+        assert g.node == {"worker": 7}
+    monkeypatch.setenv("SNOWFLAKE_WORKER", "9")
+    with sfc.Generator(layout="time:41@1ms,worker:10,seq:12", epoch=1704067200000) as g:
+        assert g.node == {"worker": 9}
+        assert g.stats()["node_sources"] == {"worker": "env"}
+
+
+def test_options_are_passed_to_the_core() -> None:
+    with sfc.Generator(
+        preset="default",
+        node={"worker": 1},
+        rollback="borrow",
+        max_wait=timedelta(milliseconds=20),
+        max_drift=50,
+        random_start=True,
+        time_source="monotonic",
+    ) as g:
+        stats = g.stats()
+        assert (stats["rollback"], stats["max_wait_ms"], stats["max_drift_ms"]) == ("borrow", 20, 50)
+        assert g.next_ids(3)
+        assert abs(g.now_us() / 1000 - datetime.now(timezone.utc).timestamp() * 1000) < 5000
+
+
+@pytest.mark.parametrize("typecode", ["Q", "L", "q"])
+def test_fill_array(typecode: str) -> None:
+    if array(typecode).itemsize != 8:
+        pytest.skip(f"array({typecode!r}) is not 64-bit here")
+    buf = array(typecode, [0]) * 5000
+    with sfc.Generator(preset="default", node={"worker": 2}) as g:
+        assert g.fill(buf) == 5000
+        assert list(buf) == sorted(buf) and len(set(buf)) == 5000
+        assert sfc.decode(buf[0], g.layout).fields["worker"] == 2
+        assert g.next_id() > buf[-1]
+
+
+def test_fill_bytearray_and_unaligned_memoryview() -> None:
+    raw = bytearray(8 * 101)
+    with sfc.Generator(preset="default", node={"worker": 2}) as g:
+        assert g.fill(memoryview(raw)[8:]) == 100
+        ids = array("Q", bytes(raw[8:]))
+        assert list(ids) == sorted(ids) and len(set(ids)) == 100 and raw[:8] == bytes(8)
+        odd = bytearray(8 * 10 + 1)
+        assert g.fill(memoryview(odd)[1:]) == 10
+        assert len(set(array("Q", bytes(odd[1:])))) == 10
+
+
+def test_fill_numpy() -> None:
+    np = pytest.importorskip("numpy")
+    a = np.zeros(100_000, dtype=np.uint64)
+    with sfc.Generator(preset="default", node={"worker": 2}) as g:
+        assert g.fill(a) == a.size
+    assert (np.diff(a.astype(np.int64)) > 0).all()
+    signed = np.zeros(10, dtype=np.int64)
+    with sfc.Generator(preset="default", node={"worker": 3}) as g:
+        assert g.fill(signed) == 10 and (signed > 0).all()
+
+
+def test_fill_rejects_wrong_buffers() -> None:
+    with sfc.Generator(preset="default", node={"worker": 2}) as g:
+        with pytest.raises(TypeError):
+            g.fill(array("d", [0.0]))
+        with pytest.raises(TypeError):
+            g.fill(array("I", [0]))
+        with pytest.raises(BufferError):
+            g.fill(b"\0" * 8)  # read-only
+        with pytest.raises(sfc.InvalidArgument):
+            g.fill(bytearray(7))
+    with sfc.Generator(layout="time:41@1ms,worker:11,seq:12", epoch=0, node=1) as g:
+        with pytest.raises(sfc.InvalidArgument, match="signed"):
+            g.fill(array("q", [0]))
+
+
+def test_deterministic_entry() -> None:
+    with sfc.Generator(preset="default", node={"worker": 5}) as g:
+        now = 1704067200001000
+        first, wait = g.next_id_at(now)
+        assert first is not None and wait == 0
+        ids, wait = g.next_ids_at(now, 5000)
+        assert len(ids) == 4095 and wait > 0 and ids[0] == first + 1
+        assert g.next_id_at(now) == (None, wait)
+        assert g.next_ids_at(now + 1000, 0) == ([], 0)
+
+
+def test_generator_cannot_be_pickled() -> None:
+    with sfc.Generator(preset="default", node={"worker": 5}) as g, pytest.raises(TypeError, match="auto"):
+        pickle.dumps(g)
+
+
+def test_format_time_and_versions() -> None:
+    assert sfc.format_time(1462015105796) == "2016-04-30T11:18:25.796Z"
+    assert sfc.format_time(datetime(2024, 1, 1, tzinfo=timezone.utc)) == "2024-01-01T00:00:00.000Z"
+    assert sfc.__version__ == sfc.CORE_VERSION
+    from importlib.metadata import version
+
+    assert version("snowflake-c") == sfc.__version__
+
+
+def test_package_docstring_examples() -> None:
+    import doctest
+
+    failures, tried = doctest.testmod(sfc, verbose=False)
+    assert tried >= 3 and failures == 0

@@ -1,0 +1,219 @@
+"""Threads, forked children and process pools: never a duplicate ID."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import snowflake_c as sfc
+
+# A generator with a state_dir has a core thread that persists its
+# high-water mark off the hot path, so forking one is forking a threaded
+# process; the core's pthread_atfork handlers make that safe.
+pytestmark = pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+
+THREADS = 8
+PER_THREAD = 200_000
+
+
+def test_threads_share_one_generator_without_duplicates() -> None:
+    g = sfc.Generator(preset="default", node={"worker": 1})
+    results: list[list[int]] = [[] for _ in range(THREADS)]
+    barrier = threading.Barrier(THREADS)
+
+    def work(slot: int) -> None:
+        barrier.wait()
+        out = results[slot]
+        next_id = g.next_id
+        for _ in range(PER_THREAD // 2):
+            out.append(next_id())
+        out.extend(g.next_ids(PER_THREAD // 2))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    everything = [i for ids in results for i in ids]
+    assert len(everything) == THREADS * PER_THREAD
+    assert len(set(everything)) == len(everything), "duplicate IDs across threads"
+    for ids in results:
+        assert ids == sorted(ids), "IDs increase within each thread"
+    assert g.stats()["ids_issued"] == THREADS * PER_THREAD
+    g.close()
+
+
+def exhausted_generator(min_wait_s: float = 10.0) -> sfc.Generator:
+    """A generator whose next call must wait at least `min_wait_s` for its clock."""
+    # Two IDs per one-minute tick.
+    g = sfc.Generator(layout="time:30@60s,worker:1,seq:1", epoch=0, node=0)
+    while True:
+        while g.next_id_at(g.now_us())[0] is not None:
+            pass
+        wait_us = g.next_id_at(g.now_us())[1]
+        if wait_us >= min_wait_s * 1e6:
+            return g
+        time.sleep(wait_us / 1e6 + 0.05)
+
+
+def test_close_while_another_thread_waits() -> None:
+    g = exhausted_generator()
+    errors: list[BaseException] = []
+
+    def waiter() -> None:
+        try:
+            g.next_id()
+        except BaseException as e:  # noqa: BLE001 - recorded for the assertion
+            errors.append(e)
+
+    t = threading.Thread(target=waiter)
+    t.start()
+    time.sleep(0.2)
+    g.close()
+    t.join(timeout=5)
+    assert not t.is_alive(), "close() wakes a waiting call"
+    assert len(errors) == 1 and isinstance(errors[0], sfc.InvalidArgument), errors
+
+
+def test_wait_releases_the_gil_and_ctrl_c_interrupts_it() -> None:
+    g = exhausted_generator()
+    ticks = 0
+    stop = threading.Event()
+    waiting = threading.Event()
+
+    def busy() -> None:
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    def interrupt() -> None:
+        # Interrupt once another thread has run 20 times during the wait.
+        waiting.wait()
+        start = ticks
+        deadline = time.monotonic() + 8
+        while ticks - start < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    counter = threading.Thread(target=busy)
+    counter.start()
+    killer = threading.Thread(target=interrupt)
+    killer.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            waiting.set()
+            g.next_id()  # would wait at least 10 s for the next tick
+    finally:
+        stop.set()
+        counter.join()
+        killer.join()
+    assert time.monotonic() - start < 9.5, "Ctrl-C interrupted the wait"
+    assert ticks > 20, "another thread ran while next_id() waited"
+    g.close()
+
+
+def _fork_and_report(g: sfc.Generator) -> tuple[int, str]:
+    """Runs g.next_id() in a forked child; returns the child's exit code and report."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            report = f"id {g.next_id()} {g.node}"
+        except sfc.SnowflakeError as e:
+            report = f"{e.status} {e}"
+        except BaseException as e:  # noqa: BLE001 - reported to the parent
+            report = f"unexpected {e!r}"
+        os.write(w, report.encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as f:
+        report = f.read()
+    _, status = os.waitpid(pid, 0)
+    return status, report
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_forked_child_with_a_static_worker_gets_generator_forked() -> None:
+    with sfc.Generator(preset="default", node={"worker": 4}) as g:
+        parent_id = g.next_id()
+        status, report = _fork_and_report(g)
+        assert status == 0
+        assert report.startswith("GeneratorForked "), report
+        assert g.next_id() > parent_id, "the parent carries on"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_forked_child_in_pool_mode_takes_a_fresh_worker(tmp_path: Path) -> None:
+    with sfc.Generator(preset="default", node={"worker": "auto"}, state_dir=tmp_path) as g:
+        parent_worker = g.node["worker"]
+        g.next_id()
+        status, report = _fork_and_report(g)
+        assert status == 0
+        assert report.startswith("id "), report
+        child_id = int(report.split()[1])
+        assert sfc.decode(child_id, g.layout).fields["worker"] != parent_worker
+
+
+# --- process pools -------------------------------------------------------
+
+_pool_gen: sfc.Generator | None = None
+
+
+def _init_pool(state_dir: str) -> None:
+    global _pool_gen
+    _pool_gen = sfc.Generator(preset="default", node={"worker": "auto"}, state_dir=state_dir)
+
+
+def _pool_task(n: int) -> tuple[int, list[int]]:
+    g = _pool_gen if _pool_gen is not None else _inherited
+    assert g is not None
+    return os.getpid(), g.next_ids(n)
+
+
+_inherited: sfc.Generator | None = None
+
+
+def _check_pool_results(results: list[tuple[int, list[int]]], layout: sfc.Layout) -> None:
+    ids = [i for _, batch in results for i in batch]
+    assert len(set(ids)) == len(ids), "duplicate IDs across processes"
+    workers: dict[int, set[int]] = {}
+    for pid, batch in results:
+        workers.setdefault(pid, set()).update(sfc.decode(i, layout).fields["worker"] for i in batch)
+    assert all(len(w) == 1 for w in workers.values()), workers
+    values = [next(iter(w)) for w in workers.values()]
+    assert len(set(values)) == len(values), f"two processes shared a worker: {workers}"
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_process_pool_with_auto_workers(tmp_path: Path, method: str) -> None:
+    if method not in mp.get_all_start_methods():
+        pytest.skip(f"no {method} start method here")
+    ctx = mp.get_context(method)
+    with ctx.Pool(4, initializer=_init_pool, initargs=(str(tmp_path),)) as pool:
+        results = pool.map(_pool_task, [20_000] * 16, chunksize=1)
+    _check_pool_results(results, sfc.Layout.preset("default"))
+    assert len({pid for pid, _ in results}) >= 2
+
+
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="needs fork")
+def test_fork_pool_sharing_the_parents_generator(tmp_path: Path) -> None:
+    global _inherited
+    _inherited = sfc.Generator(preset="default", node={"worker": "auto"}, state_dir=tmp_path)
+    try:
+        parent = _inherited.next_ids(1000)
+        with mp.get_context("fork").Pool(4) as pool:
+            results = pool.map(_pool_task, [20_000] * 16, chunksize=1)
+        results.append((os.getpid(), parent + _inherited.next_ids(1000)))
+        _check_pool_results(results, _inherited.layout)
+    finally:
+        _inherited.close()
+        _inherited = None

@@ -1,0 +1,124 @@
+"""Bad input gets the right exception type, with the status name and a message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import snowflake_c as sfc
+
+ERRORS = [
+    "InvalidLayout",
+    "InvalidArgument",
+    "ClockMovedBackwards",
+    "TimeExhausted",
+    "GeneratorForked",
+    "WorkerUnavailable",
+    "StateError",
+]
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_error_classes(name: str) -> None:
+    cls = getattr(sfc, name)
+    assert issubclass(cls, sfc.SnowflakeError)
+    assert cls.status == cls.code == name
+    assert issubclass(cls, ValueError) == (name in ("InvalidLayout", "InvalidArgument"))
+    assert cls.__module__ == "snowflake_c"
+
+
+TWITTER_NODE = {"datacenter": 1, "worker": 1}
+
+CASES: list[tuple[str, Any, type[BaseException]]] = [
+    ("unknown preset", lambda: sfc.Layout.preset("nope"), sfc.InvalidLayout),
+    ("bad spec", lambda: sfc.Layout("time:41,worker:10", 0), sfc.InvalidLayout),
+    ("bad epoch text", lambda: sfc.Layout("time:41,seq:12", "yesterday"), sfc.InvalidLayout),
+    ("future epoch", lambda: sfc.Layout("time:41,seq:12", 2**62), sfc.InvalidLayout),
+    ("huge epoch", lambda: sfc.Layout("time:41,seq:12", 2**70), sfc.InvalidLayout),
+    ("epoch type", lambda: sfc.Layout("time:41,seq:12", 1.5), TypeError),  # type: ignore[arg-type]
+    ("spec type", lambda: sfc.Layout(41, 0), TypeError),  # type: ignore[arg-type]
+    ("naive datetime", lambda: sfc.range(__import__("datetime").datetime(2024, 1, 1), 0), sfc.InvalidArgument),
+    ("negative id", lambda: sfc.decode(-1), sfc.InvalidArgument),
+    ("id over 64 bits", lambda: sfc.decode(2**64), sfc.InvalidArgument),
+    ("id too wide for layout", lambda: sfc.decode(2**63, preset="twitter"), sfc.InvalidArgument),
+    ("id text", lambda: sfc.decode("12a"), sfc.InvalidArgument),
+    ("id type", lambda: sfc.decode(1.0), TypeError),  # type: ignore[arg-type]
+    ("preset and layout", lambda: sfc.decode(1, "time:41,seq:22", preset="twitter"), sfc.InvalidArgument),
+    ("spec without epoch", lambda: sfc.decode(1, "time:41,seq:22"), sfc.InvalidArgument),
+    ("epoch without spec", lambda: sfc.decode(1, epoch=0), sfc.InvalidArgument),
+    ("encode unknown field", lambda: sfc.encode(0, {"nope": 1}, preset="discord"), sfc.InvalidArgument),
+    ("encode missing field", lambda: sfc.encode(1462015105796, {"worker": 1}, preset="discord"), sfc.InvalidArgument),
+    (
+        "encode value too big",
+        lambda: sfc.encode(1462015105796, {"worker": 32, "process": 0, "seq": 0}, preset="discord"),
+        sfc.InvalidArgument,
+    ),
+    (
+        "encode negative value",
+        lambda: sfc.encode(1462015105796, {"worker": -1, "process": 0, "seq": 0}, preset="discord"),
+        sfc.InvalidArgument,
+    ),
+    (
+        "encode before epoch",
+        lambda: sfc.encode(0, {"worker": 1, "process": 0, "seq": 0}, preset="discord"),
+        sfc.InvalidArgument,
+    ),
+    ("range reversed", lambda: sfc.range(2, 1, preset="twitter"), sfc.InvalidArgument),
+    ("node missing", lambda: sfc.Generator(preset="twitter"), sfc.InvalidArgument),
+    ("node unknown", lambda: sfc.Generator(preset="twitter", node={**TWITTER_NODE, "x": 1}), sfc.InvalidArgument),
+    (
+        "node out of range",
+        lambda: sfc.Generator(preset="twitter", node={"datacenter": 32, "worker": 1}),
+        sfc.InvalidArgument,
+    ),
+    (
+        "node negative",
+        lambda: sfc.Generator(preset="twitter", node={"datacenter": -1, "worker": 1}),
+        sfc.InvalidArgument,
+    ),
+    (
+        "node text",
+        lambda: sfc.Generator(preset="twitter", node={"datacenter": "one", "worker": 1}),
+        sfc.InvalidArgument,
+    ),
+    ("node type", lambda: sfc.Generator(preset="twitter", node={"datacenter": 1.0, "worker": 1}), TypeError),  # type: ignore[dict-item]
+    ("single node, two fields", lambda: sfc.Generator(preset="twitter", node=1), sfc.InvalidArgument),
+    ("auto without state_dir", lambda: sfc.Generator(preset="default", node={"worker": "auto"}), sfc.InvalidArgument),
+    ("rollback name", lambda: sfc.Generator(preset="default", node=1, rollback="never"), sfc.InvalidArgument),  # type: ignore[arg-type]
+    (
+        "clock without clock field",
+        lambda: sfc.Generator(preset="twitter", node=TWITTER_NODE, rollback="clock"),
+        sfc.InvalidArgument,
+    ),
+    ("negative max_wait", lambda: sfc.Generator(preset="default", node=1, max_wait=-1), sfc.InvalidArgument),
+    ("max_wait type", lambda: sfc.Generator(preset="default", node=1, max_wait="1s"), TypeError),  # type: ignore[arg-type]
+    ("time_source", lambda: sfc.Generator(preset="default", node=1, time_source="tsc"), sfc.InvalidArgument),  # type: ignore[arg-type]
+    ("positional", lambda: sfc.Generator("twitter"), TypeError),  # type: ignore[call-arg]
+    ("unknown keyword", lambda: sfc.Generator(preset="default", worker=1), TypeError),  # type: ignore[call-arg]
+    ("state_dir is a file", lambda: sfc.Generator(preset="default", node=1, state_dir=__file__), sfc.StateError),
+]
+
+
+@pytest.mark.parametrize(("what", "call", "exc"), CASES, ids=[c[0] for c in CASES])
+def test_bad_input_raises(what: str, call: Any, exc: type[BaseException]) -> None:
+    with pytest.raises(exc) as info:
+        call()
+    assert str(info.value), f"{what}: the message says what was wrong"
+    if isinstance(info.value, sfc.SnowflakeError):
+        assert info.value.status == type(info.value).__name__
+
+
+def test_next_ids_negative() -> None:
+    with sfc.Generator(preset="default", node=1) as g:
+        with pytest.raises(sfc.InvalidArgument):
+            g.next_ids(-1)
+        with pytest.raises(TypeError):
+            g.next_ids("3")  # type: ignore[arg-type]
+        assert g.next_ids(0) == []
+
+
+def test_time_exhausted_is_reported_not_wrapped() -> None:
+    with sfc.Generator(preset="baidu", node={"worker": 1}) as g, pytest.raises(sfc.TimeExhausted) as info:
+        g.next_id()
+    assert "baidu" in str(info.value) or "time" in str(info.value)

@@ -1,0 +1,73 @@
+"""The shipped type stubs match the module (mypy.stubtest) and type-check real use."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mypy")
+
+
+def test_stubtest() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "snowflake_c", "--concise"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_stubs_type_check_an_example(tmp_path: Path) -> None:
+    example = tmp_path / "example.py"
+    example.write_text(
+        textwrap.dedent(
+            """
+            from array import array
+            from datetime import datetime, timezone
+            import snowflake_c
+
+            with snowflake_c.Generator(preset="twitter", node={"datacenter": 1, "worker": 3}) as g:
+                one: int = g.next_id()
+                many: list[int] = g.next_ids(1000)
+                buf = array("Q", bytes(8 * 100))
+                count: int = g.fill(buf)
+                issued: int = g.stats()["ids_issued"]
+                ident, wait = g.next_id_at(g.now_us())
+            parts = snowflake_c.decode(one, preset="twitter")
+            when: datetime = parts.time
+            text: str = parts.to_json()
+            worker: int = parts.fields["worker"]
+            lo, hi = snowflake_c.range(datetime(2024, 1, 1, tzinfo=timezone.utc), "2024-01-02", preset="twitter")
+            spec: str = snowflake_c.Layout.preset("discord").spec
+            try:
+                snowflake_c.decode(-1)
+            except snowflake_c.InvalidArgument as e:
+                status: str = e.status
+            """
+        )
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(example)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_package_and_tests_pass_mypy_strict() -> None:
+    """The package's Python sources and these tests type-check against the stubs."""
+    tests = Path(__file__).resolve().parent
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "snowflake_c", "tests"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tests.parent,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr

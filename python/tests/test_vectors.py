@@ -1,0 +1,182 @@
+"""Every case of every shared vector file (tests/vectors/*.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import snowflake_c as sfc
+from conftest import VECTORS, layout_kwargs
+
+KINDS = ("layouts", "decode", "encode", "range", "generate")
+
+
+def _kind(path: Path, case: dict[str, Any]) -> str | None:
+    for kind in KINDS:
+        if path.stem.startswith(kind):
+            return kind
+    # A file named otherwise: recognise the case by its shape.
+    if "steps" in case or "options" in case:
+        return "generate"
+    if "t0_ms" in case:
+        return "range"
+    if "time_ms" in case:
+        return "encode"
+    if "id" in case and "layout" in case:
+        return "decode"
+    if "spec" in case or "preset" in case:
+        return "layouts"
+    return None
+
+
+def _cases() -> list[Any]:
+    params = []
+    files = sorted(p for p in VECTORS.glob("*.json") if p.name != "schema.json")
+    assert files, f"no vector files in {VECTORS}"
+    for path in files:
+        cases = json.loads(path.read_text())
+        assert isinstance(cases, list), f"{path.name}: a vector file is an array of cases"
+        for i, case in enumerate(cases):
+            params.append(pytest.param(path, case, id=f"{path.stem}[{i}] {case.get('description', '')[:60]}"))
+    return params
+
+
+def _raises(kind: str) -> Any:
+    cls = getattr(sfc, kind)
+    assert issubclass(cls, sfc.SnowflakeError)
+    return pytest.raises(cls)
+
+
+@pytest.mark.parametrize(("path", "case"), _cases())
+def test_vector(path: Path, case: dict[str, Any]) -> None:
+    kind = _kind(path, case)
+    assert kind is not None, f"{path.name}: no runner for this case shape: {sorted(case)}"
+    globals()[f"_run_{kind}"](case)
+
+
+def _run_layouts(case: dict[str, Any]) -> None:
+    def build() -> sfc.Layout:
+        if "preset" in case:
+            return sfc.Layout.preset(case["preset"])
+        return sfc.Layout(case["spec"], case["epoch"])
+
+    if "error" in case:
+        with _raises(case["error"]) as info:
+            build()
+        assert info.value.status == case["error"]
+        assert str(info.value), "every error carries a message"
+        return
+    layout = build()
+    want = case["expect"]
+    got = {
+        "spec": layout.spec,
+        "epoch_ms": str(layout.epoch_ms),
+        "unit_us": str(layout.unit_us),
+        "total_bits": layout.total_bits,
+        "fields": [
+            {"name": f.name, "kind": f.kind, "bits": f.bits, "shift": f.shift, "max": str(f.max)} for f in layout.fields
+        ],
+        "ids_per_second": layout.ids_per_second,
+        "node_capacity": layout.node_capacity,
+        "time_end_ms": str(layout.time_end_ms),
+        "time_end": layout.time_end,
+        "max_id": str(layout.max_id),
+    }
+    assert {k: got[k] for k in want} == want
+    # The canonical spec parses back to the same layout.
+    assert sfc.Layout(layout.spec, layout.epoch_ms) == layout
+
+
+def _run_decode(case: dict[str, Any]) -> None:
+    kw = layout_kwargs(case["layout"])
+    if "error" in case:
+        with _raises(case["error"]):
+            sfc.decode(case["id"], **kw)
+        if case["id"].isdigit():
+            with _raises(case["error"]):
+                sfc.decode(int(case["id"]), **kw)
+        return
+    parts = sfc.decode(case["id"], **kw)
+    assert parts.to_json() == case["json"]
+    assert parts.id == int(case["id"])
+    assert parts.fields == {k: int(v) for k, v in case["fields"].items()}
+    assert list(parts.fields) == list(case["fields"]), "fields in layout order"
+    doc = json.loads(case["json"])
+    assert parts.time_ms == doc["time_ms"]
+    assert parts.time.isoformat(timespec="milliseconds").replace("+00:00", "Z") == doc["time"]
+    assert sfc.decode(int(case["id"]), **kw) == parts
+    # A passing decode case encodes back to its ID (the datetime keeps the
+    # microseconds of sub-millisecond ticks).
+    assert sfc.encode(parts.time, parts.fields, **kw) == parts.id
+
+
+def _run_encode(case: dict[str, Any]) -> None:
+    kw = layout_kwargs(case["layout"])
+    fields = {k: int(v) for k, v in case["fields"].items()}
+    if "error" in case:
+        with _raises(case["error"]):
+            sfc.encode(int(case["time_ms"]), fields, **kw)
+        return
+    assert sfc.encode(int(case["time_ms"]), fields, **kw) == int(case["id"])
+
+
+def _run_range(case: dict[str, Any]) -> None:
+    kw = layout_kwargs(case["layout"])
+    t0, t1 = int(case["t0_ms"]), int(case["t1_ms"])
+    if "error" in case:
+        with _raises(case["error"]):
+            sfc.range(t0, t1, **kw)
+        return
+    assert sfc.range(t0, t1, **kw) == (int(case["min"]), int(case["max"]))
+
+
+OPTION_KEYWORDS = {
+    "node": "node",
+    "rollback": "rollback",
+    "max_wait_ms": "max_wait",
+    "max_drift_ms": "max_drift",
+    "random_start": "random_start",
+}
+
+
+def _run_generate(case: dict[str, Any]) -> None:
+    unknown = set(case["options"]) - set(OPTION_KEYWORDS)
+    assert not unknown, f"options this runner does not know: {unknown}"
+    kw = layout_kwargs(case["layout"])
+    kw.update({OPTION_KEYWORDS[k]: v for k, v in case["options"].items()})
+    if "error" in case:
+        with _raises(case["error"]):
+            sfc.Generator(**kw)
+        return
+    with sfc.Generator(**kw) as g:
+        for index, step in enumerate(case["steps"]):
+            _run_step(g, index, step)
+
+
+def _run_step(g: sfc.Generator, index: int, step: dict[str, Any]) -> None:
+    now = int(step["now_us"])
+    want = step["expect"]
+    where = f"step {index}: {step}"
+    if step["call"] == "next":
+        if "error" in want:
+            with _raises(want["error"]):
+                g.next_id_at(now)
+            return
+        ident, wait = g.next_id_at(now)
+        if "id" in want:
+            assert (ident, wait) == (int(want["id"]), 0), where
+        else:
+            assert (ident, wait) == (None, int(want["wait_us"])), where
+        return
+    assert step["call"] == "next_ids", where
+    if "error" in want:
+        with _raises(want["error"]) as info:
+            g.next_ids_at(now, step["n"])
+        assert [str(i) for i in info.value.ids] == want["ids"], where
+        return
+    ids, wait = g.next_ids_at(now, step["n"])
+    assert [str(i) for i in ids] == want["ids"], where
+    assert wait == int(want.get("wait_us", 0)), where
