@@ -1,0 +1,354 @@
+'use strict';
+
+// snowflake-c for Node.js beside the popular npm Snowflake generators, in one
+// run: repetitions interleaved (every contestant once per round), medians
+// reported, and every contestant checked for duplicate IDs.
+//
+//   npm install && node bench.js [--rounds N] [--seconds S] [--json PATH]
+//
+// Needs the addon built in ../../node (cd node && npm install).
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const sfc = require(path.join(__dirname, '..', '..', 'node'));
+const { Snowflake: Sapphire } = require('@sapphire/snowflake');
+const {
+  default: Snowflakify,
+  TimestampFragment,
+  WorkerFragment,
+  SequenceFragment,
+} = require('snowflakify');
+const { SnowflakeIdv1 } = require('simple-flakeid');
+const { Snowflake: NodejsSnowflake } = require('nodejs-snowflake');
+
+function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+const ROUNDS = Number(option('rounds', 5));
+const SECONDS = Number(option('seconds', 0.4));
+const DUP_COUNT = Number(option('dup-count', 1000000));
+const JSON_PATH = option('json', undefined);
+
+const WIDE = { layout: 'time:41@1ms,worker:2,seq:20', epoch: 1704067200000, node: { worker: 1 } };
+const CLASSIC = { preset: 'twitter', node: { datacenter: 1, worker: 1 } };
+const CLASSIC_LIMIT = 4096000;
+
+// Each contestant: make() returns { next() → one ID, batch?(n) → n IDs }.
+// Peers run on their own default layout and, where they can be configured,
+// on the same wide layout as snowflake-c.
+const EPOCH = 1704067200000;
+const contestants = [
+  {
+    name: 'snowflake-c',
+    layout: 'time:41@1ms,worker:2,seq:20',
+    make: () => {
+      const g = new sfc.Generator(WIDE);
+      return { next: () => g.nextId(), batch: (n) => g.nextIds(n) };
+    },
+  },
+  {
+    name: 'snowflake-c (twitter)',
+    layout: 'time:41@1ms,datacenter:5,worker:5,seq:12',
+    ours: true,
+    make: () => {
+      const g = new sfc.Generator(CLASSIC);
+      return { next: () => g.nextId(), batch: (n) => g.nextIds(n) };
+    },
+  },
+  {
+    name: '@sapphire/snowflake',
+    layout: 'discord: time:42,worker:5,process:5,seq:12',
+    make: () => {
+      const s = new Sapphire(1420070400000n);
+      return { next: () => s.generate() };
+    },
+  },
+  {
+    name: 'snowflakify',
+    layout: 'default: time:42,worker:5,process:5,seq:12',
+    make: () => {
+      const s = new Snowflakify({ epoch: EPOCH });
+      return { next: () => s.nextId() };
+    },
+  },
+  {
+    name: 'snowflakify (wide)',
+    layout: 'time:41,worker:2,seq:20',
+    make: () => {
+      const s = new Snowflakify({
+        fragmentArray: [
+          new TimestampFragment(41, EPOCH),
+          new WorkerFragment(2),
+          new SequenceFragment(20),
+        ],
+      });
+      return { next: () => s.nextId() };
+    },
+  },
+  {
+    name: 'simple-flakeid',
+    layout: 'default: worker:6,seq:6 (drift)',
+    make: () => {
+      const s = new SnowflakeIdv1({ workerId: 1 });
+      return { next: () => s.NextBigId() };
+    },
+  },
+  {
+    name: 'simple-flakeid (wide)',
+    layout: 'worker:2,seq:20 (drift)',
+    make: () => {
+      const s = new SnowflakeIdv1({
+        workerId: 1,
+        workerIdBitLength: 2,
+        seqBitLength: 20,
+        baseTime: EPOCH,
+      });
+      return { next: () => s.NextBigId() };
+    },
+  },
+  {
+    name: 'nodejs-snowflake',
+    layout: 'fixed: time:42,instance:10,seq:12',
+    make: () => {
+      const s = new NodejsSnowflake({ instance_id: 1, custom_epoch: EPOCH });
+      return { next: () => s.getUniqueID() };
+    },
+  },
+];
+
+const now = () => Number(process.hrtime.bigint()) / 1e9;
+
+/** IDs/s of `next()` for SECONDS, results not kept (only the last one). */
+function timeNext(next) {
+  let count = 0;
+  let sink;
+  const start = now();
+  let elapsed = 0;
+  do {
+    for (let i = 0; i < 4096; i++) sink = next();
+    count += 4096;
+    elapsed = now() - start;
+  } while (elapsed < SECONDS);
+  if (sink === -1) console.log(sink);
+  return count / elapsed;
+}
+
+/** IDs/s of batches of `n`: a native batch when there is one, else a loop into an array. */
+function timeBatch(impl, n) {
+  const batch = impl.batch
+    ? () => impl.batch(n)
+    : () => {
+        const out = new Array(n);
+        for (let i = 0; i < n; i++) out[i] = impl.next();
+        return out;
+      };
+  let count = 0;
+  let sink;
+  const start = now();
+  let elapsed = 0;
+  do {
+    for (let i = 0; i < 16; i++) sink = batch();
+    count += 16 * n;
+    elapsed = now() - start;
+  } while (elapsed < SECONDS);
+  if (sink.length !== n) throw new Error('short batch');
+  return count / elapsed;
+}
+
+/** The classic layout with every ID kept: into one BigUint64Array, and into a JS Array. */
+function timeClassicKept(kind) {
+  const g = new sfc.Generator(CLASSIC);
+  const n = Math.max(4096, Math.round(CLASSIC_LIMIT * SECONDS));
+  const start = now();
+  let kept;
+  if (kind === 'typed') {
+    kept = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) kept[i] = g.nextId();
+  } else if (kind === 'batch') {
+    kept = new BigUint64Array(n);
+    for (let i = 0; i < n; i += 1000) kept.set(g.nextIds(Math.min(1000, n - i)), i);
+  } else {
+    kept = new Array(n);
+    for (let i = 0; i < n; i++) kept[i] = g.nextId();
+  }
+  const elapsed = now() - start;
+  g.close();
+  if (kept[n - 1] <= kept[0]) throw new Error('not increasing');
+  return n / elapsed;
+}
+
+/**
+ * Duplicates among up to DUP_COUNT IDs issued back to back (at most 3 s of
+ * them for slow generators), all kept and sorted.
+ */
+function duplicates(impl, useBatch) {
+  const all = new BigUint64Array(DUP_COUNT);
+  const start = now();
+  let n = 0;
+  while (n < DUP_COUNT && now() - start < 3) {
+    const end = Math.min(n + 1000, DUP_COUNT);
+    if (useBatch) {
+      all.set(impl.batch(end - n), n);
+      n = end;
+    } else {
+      for (; n < end; n++) all[n] = BigInt(impl.next());
+    }
+  }
+  const ids = all.subarray(0, n);
+  let notIncreasing = 0;
+  for (let i = 1; i < n; i++) if (ids[i] <= ids[i - 1]) notIncreasing++;
+  ids.sort();
+  let dup = 0;
+  for (let i = 1; i < n; i++) if (ids[i] === ids[i - 1]) dup++;
+  return { checked: n, duplicates: dup, notIncreasing };
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function main() {
+  const impls = contestants.map((c) => ({ ...c, impl: c.make() }));
+  const samples = {};
+  const add = (key, v) => (samples[key] ||= []).push(v);
+
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of impls) add(`${c.name}|nextId`, timeNext(c.impl.next));
+    for (const c of impls) add(`${c.name}|batch1000`, timeBatch(c.impl, 1000));
+    add('clock|Date.now', timeNext(Date.now));
+    add('snowflake-c classic|kept-typed', timeClassicKept('typed'));
+    add('snowflake-c classic|kept-batch', timeClassicKept('batch'));
+    add('snowflake-c classic|kept-array', timeClassicKept('array'));
+    process.stderr.write(`round ${round + 1}/${ROUNDS}\r`);
+  }
+  process.stderr.write('\n');
+
+  const results = impls.map((c) => {
+    const dups = duplicates(c.impl, false);
+    const batchDups = c.impl.batch ? duplicates(c.impl, true) : undefined;
+    return {
+      name: c.name,
+      layout: c.layout,
+      nextId: median(samples[`${c.name}|nextId`]),
+      batch1000: median(samples[`${c.name}|batch1000`]),
+      nativeBatch: Boolean(c.impl.batch),
+      checked: dups.checked + (batchDups ? batchDups.checked : 0),
+      duplicates: dups.duplicates + (batchDups ? batchDups.duplicates : 0),
+      notIncreasing: dups.notIncreasing + (batchDups ? batchDups.notIncreasing : 0),
+    };
+  });
+  const clockReads = median(samples['clock|Date.now']);
+  const classic = {
+    limit: CLASSIC_LIMIT,
+    keptTyped: median(samples['snowflake-c classic|kept-typed']),
+    keptBatch: median(samples['snowflake-c classic|kept-batch']),
+    keptArray: median(samples['snowflake-c classic|kept-array']),
+  };
+
+  const M = (x) => (x / 1e6).toFixed(2).padStart(8);
+  console.log(
+    `\nNode ${process.version}, ${os.cpus()[0].model}, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians, million IDs/s\n`,
+  );
+  console.log(
+    `${'generator'.padEnd(22)}${'nextId'.padStart(8)}  ${'1000/call'.padStart(9)}  ${'checked'.padStart(8)}  ${'dups'.padStart(6)}  ${'non-incr'.padStart(8)}  layout`,
+  );
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(22)}${M(r.nextId)}  ${M(r.batch1000)}${r.nativeBatch ? '*' : ' '} ${String(r.checked).padStart(8)}  ${String(r.duplicates).padStart(6)}  ${String(r.notIncreasing).padStart(8)}  ${r.layout}`,
+    );
+  }
+  console.log(
+    `  * nextIds(1000): one native call filling a BigUint64Array; others: a loop into an Array`,
+  );
+  console.log(
+    `  dups / non-incr: among the IDs checked, issued back to back (nextId, and nextIds where native)`,
+  );
+  console.log(
+    `  reference: Date.now() alone ${M(clockReads).trim()} M calls/s, the ceiling of any generator that reads the clock for each ID\n`,
+  );
+  console.log(
+    `snowflake-c, classic layout (twitter, limit ${M(CLASSIC_LIMIT).trim()} M/s), every ID kept:`,
+  );
+  console.log(
+    `  nextId() into a BigUint64Array  ${M(classic.keptTyped)}  (${((100 * classic.keptTyped) / CLASSIC_LIMIT).toFixed(1)} % of the limit)`,
+  );
+  console.log(
+    `  nextIds(1000) into one array    ${M(classic.keptBatch)}  (${((100 * classic.keptBatch) / CLASSIC_LIMIT).toFixed(1)} % of the limit)`,
+  );
+  console.log(
+    `  nextId() into a JS Array        ${M(classic.keptArray)}  (${((100 * classic.keptArray) / CLASSIC_LIMIT).toFixed(1)} % of the limit; GC of kept BigInts)`,
+  );
+
+  const ours = results[0];
+  const oursClassic = results[1];
+  const peers = results.filter((r) => !r.name.startsWith('snowflake-c'));
+  const cleanPeers = peers.filter((r) => r.duplicates === 0);
+  const fastest = (list) =>
+    list.reduce((a, r) => (r.nextId > a.nextId ? r : a), { nextId: 0, name: 'none' });
+  // Peers as published (their own default layout), and peers reconfigured
+  // to the same wide layout as snowflake-c (where they can be).
+  const fastestPeer = fastest(cleanPeers.filter((r) => !r.name.endsWith('(wide)')));
+  const fastestWide = fastest(cleanPeers.filter((r) => r.name.endsWith('(wide)')));
+  const targets = [
+    [
+      `nextId() >= 3x the fastest peer without duplicates, default layouts (${fastestPeer.name})`,
+      ours.nextId >= 3 * fastestPeer.nextId,
+      `${(ours.nextId / fastestPeer.nextId).toFixed(2)}x`,
+    ],
+    [
+      `nextId() >= 3x the fastest peer without duplicates, wide layout (${fastestWide.name})`,
+      ours.nextId >= 3 * fastestWide.nextId,
+      `${(ours.nextId / fastestWide.nextId).toFixed(2)}x`,
+    ],
+    [
+      'nextId() >= 15 M IDs/s, results not kept',
+      ours.nextId >= 15e6,
+      `${M(ours.nextId).trim()} M/s`,
+    ],
+    ['nextIds(1000) >= 150 M IDs/s', ours.batch1000 >= 150e6, `${M(ours.batch1000).trim()} M/s`],
+    [
+      'classic layout >= 95 % of 4.096 M/s, all kept',
+      Math.max(classic.keptTyped, classic.keptBatch) >= 0.95 * CLASSIC_LIMIT,
+      `${((100 * Math.max(classic.keptTyped, classic.keptBatch)) / CLASSIC_LIMIT).toFixed(1)} %`,
+    ],
+    [
+      'snowflake-c issued no duplicates, strictly increasing',
+      [ours, oursClassic].every((r) => r.duplicates === 0 && r.notIncreasing === 0),
+      `${ours.duplicates + oursClassic.duplicates}`,
+    ],
+  ];
+  console.log('\ntargets:');
+  for (const [what, ok, got] of targets)
+    console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${what}: ${got}`);
+  const peersWithDups = peers.filter((r) => r.duplicates > 0);
+  if (peersWithDups.length) {
+    console.log(
+      `\npeers that issued duplicates: ${peersWithDups.map((r) => `${r.name} (${r.duplicates})`).join(', ')}`,
+    );
+  }
+
+  if (JSON_PATH) {
+    const out = {
+      node: process.version,
+      cpu: os.cpus()[0].model,
+      date: new Date().toISOString(),
+      rounds: ROUNDS,
+      secondsPerSample: SECONDS,
+      duplicateSample: DUP_COUNT,
+      unit: 'IDs per second (median)',
+      results,
+      clockReadsPerSecond: clockReads,
+      classic,
+      targets: targets.map(([what, met, got]) => ({ what, met, got })),
+    };
+    fs.writeFileSync(JSON_PATH, JSON.stringify(out, null, 2) + '\n');
+    console.log(`\nwrote ${JSON_PATH}`);
+  }
+}
+
+main();

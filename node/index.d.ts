@@ -1,0 +1,269 @@
+/**
+ * snowflake-c — 64-bit, time-ordered unique IDs (the Snowflake family) from a
+ * lock-free C core. IDs are `bigint` (or decimal strings on request) and
+ * never pass through a lossy `number`.
+ *
+ * @example
+ * ```js
+ * const { Generator, decode } = require('snowflake-c');
+ * const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 } });
+ * const id = g.nextId(); // 1724551110456389632n
+ * JSON.stringify(decode(175928847299117063n, { preset: 'discord' }));
+ * // {"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","worker":1,"process":0,"seq":7}
+ * ```
+ * @packageDocumentation
+ */
+
+/** An ID as input: a `bigint`, a decimal string, or a `number` that is a safe integer. */
+export type IdInput = bigint | string | number;
+
+/** A point in time: a `Date`, Unix milliseconds, or an ISO-8601 UTC string. */
+export type TimeInput = Date | number | bigint | string;
+
+/** An epoch: Unix milliseconds or an ISO-8601 UTC instant. */
+export type EpochInput = number | bigint | string | Date;
+
+/** The preset names. */
+export type PresetName = 'default' | 'twitter' | 'discord' | 'sonyflake' | 'baidu' | 'instagram';
+
+/** Names a layout: a preset, or a spec with its epoch, or a Layout. */
+export type LayoutOptions =
+  | { preset?: PresetName | string; layout?: undefined; epoch?: undefined }
+  | { layout: string; epoch: EpochInput; preset?: undefined }
+  | { layout: Layout; epoch?: undefined; preset?: undefined };
+
+/** A layout argument: options, a Layout, or a preset name. Omitted: the `default` preset. */
+export type LayoutArg = LayoutOptions | Layout | PresetName | string;
+
+/** One field of a layout, most significant first. */
+export interface Field {
+  readonly name: string;
+  readonly kind: 'time' | 'seq' | 'clock' | 'node';
+  /** Width in bits. */
+  readonly bits: number;
+  /** Position of the lowest bit in the ID. */
+  readonly shift: number;
+  /** Largest value: 2^bits - 1. */
+  readonly max: bigint;
+}
+
+/** What a layout can do. */
+export interface LayoutDescription {
+  spec: string;
+  epochMs: number;
+  unitUs: number;
+  totalBits: number;
+  fields: Field[];
+  /** Per node: (seq max + 1) ticks per second. */
+  idsPerSecond: number;
+  /** Distinct node values: 2^(sum of node bits). */
+  nodeCapacity: number;
+  /** First instant the time field cannot hold, Unix ms. */
+  timeEndMs: number;
+  /** The same, ISO-8601 UTC. */
+  timeEnd: string;
+  /** Largest ID the layout can hold. */
+  maxId: bigint;
+}
+
+/** How IDs are packed: ordered fields plus an epoch. Immutable. */
+export class Layout {
+  private constructor();
+  /**
+   * Parses a spec such as `'time:41@1ms,worker:10,seq:12'` with its epoch.
+   * @throws {InvalidLayout} naming the problem
+   */
+  static parse(spec: string, epoch: EpochInput): Layout;
+  /** A preset: `default`, `twitter`, `discord`, `sonyflake`, `baidu`, `instagram`. */
+  static preset(name: PresetName | string): Layout;
+  /** The canonical spec, the time unit always given. */
+  readonly spec: string;
+  /** Unix ms of time value 0. */
+  readonly epochMs: number;
+  /** Length of one tick in microseconds. */
+  readonly unitUs: number;
+  readonly totalBits: number;
+  readonly fields: readonly Field[];
+  describe(): LayoutDescription;
+  toString(): string;
+  toJSON(): { spec: string; epochMs: number };
+}
+
+/** The parts of one ID. `JSON.stringify(parts)` gives the canonical JSON. */
+export class Parts {
+  private constructor();
+  readonly id: bigint;
+  /** Unix ms of the ID's tick, rounded down. */
+  readonly timeMs: number;
+  /** Unix µs of the tick's start. */
+  readonly timeUs: bigint;
+  /** ISO-8601 UTC with milliseconds, e.g. `2016-04-30T11:18:25.796Z`. */
+  readonly time: string;
+  /**
+   * Every field but time, by name, in layout order: a `number` for fields of
+   * up to 53 bits, a `bigint` for wider ones.
+   */
+  readonly fields: Readonly<Record<string, number | bigint>>;
+  readonly layout: Layout;
+  /** The tick's start as a Date. */
+  readonly date: Date;
+  /** The canonical JSON line, as the core wrote it. */
+  toString(): string;
+  /** The canonical JSON as an object: `{ id, time_ms, time, ...fields }`. */
+  toJSON(): Record<string, string | number>;
+}
+
+/**
+ * Splits an ID into its time and fields.
+ * @throws {InvalidArgument} when the ID does not fit the layout, or is an unsafe `number`
+ */
+export function decode(id: IdInput, layout?: LayoutArg): Parts;
+
+/** Input of {@link encode}: exactly one time key, then every other field of the layout. */
+export type EncodeInput =
+  | Parts
+  | ({
+      timeMs?: number | bigint;
+      time_ms?: number | bigint | string;
+      timeUs?: bigint | number | string;
+      time?: TimeInput;
+    } & Record<string, IdInput | TimeInput | undefined>);
+
+/**
+ * Packs a time and field values into an ID; the inverse of decode.
+ * @example encode({ timeMs: 1462015105796, worker: 1, process: 0, seq: 7 }, 'discord') // 175928847299117063n
+ * @throws {InvalidArgument} when a field is missing, unknown or does not fit, or the time is outside the layout's life
+ */
+export function encode(parts: EncodeInput, layout?: LayoutArg): bigint;
+
+/**
+ * The smallest and largest IDs whose time lies in `[t0, t1]` (both inclusive),
+ * for range scans and pagination.
+ */
+export function range(
+  t0: TimeInput,
+  t1: TimeInput,
+  layout?: LayoutArg,
+): { min: bigint; max: bigint };
+
+/** The presets. */
+export function presets(): { name: PresetName; spec: string; epochMs: number }[];
+
+/** The C core's version. */
+export const version: string;
+
+/** A node value: a number, `'auto'` (from the pool in `stateDir`) or `'host'` (host-name ordinal). */
+export type NodeValue = number | bigint | 'auto' | 'host' | `${number}`;
+
+export type GeneratorOptions = LayoutOptions & {
+  /**
+   * Node values by field name, e.g. `{ worker: 3 }` or `{ worker: 'auto' }`. A
+   * field not given is read from `SNOWFLAKE_<FIELD>`; with no value at all,
+   * the constructor throws: there is no silent default.
+   */
+  node?: Record<string, NodeValue>;
+  /** What to do when the clock goes backwards. */
+  rollback?: 'default' | 'error' | 'wait' | 'clock' | 'borrow';
+  /** Longest wait for the clock, ms (default: the strategy's). */
+  maxWait?: number;
+  /** How far ahead of the clock IDs may be issued, ms. */
+  maxDrift?: number;
+  /** Start each tick's sequence at a random value (even `id % N` at low rates). */
+  randomStart?: boolean;
+  /** Lock and state files: needed for `'auto'`, and to survive a clock reset across restarts. */
+  stateDir?: string;
+  /** How far ahead the persisted high-water mark is reserved, ms (default 1000). */
+  stateReserve?: number;
+  /** `'wall'` (default) or `'monotonic'`. */
+  timeSource?: 'wall' | 'monotonic';
+};
+
+/** The counters of a generator and its node identity. */
+export interface GeneratorStats {
+  idsIssued: number;
+  waits: number;
+  borrowedTicks: number;
+  rollbacks: number;
+  rollbacksWaited: number;
+  rollbacksRefused: number;
+  clockBumps: number;
+  lastTimeMs: number;
+  clock: number;
+  rollback: 'error' | 'wait' | 'clock' | 'borrow';
+  maxWait: number;
+  maxDrift: number;
+  /**
+   * Each node field's value and where it came from. The value is a number, or
+   * a bigint for a field wider than 53 bits (as in decoded parts).
+   */
+  node: Record<string, { value: number | bigint; source: 'explicit' | 'env' | 'host' | 'pool' }>;
+}
+
+/**
+ * Issues unique, time-ordered IDs for one layout and one node value.
+ *
+ * Synchronous methods wait for the clock at most one tick (at least 10 ms)
+ * at a time, so the event loop is never blocked for long; a longer wait (the
+ * clock behind the last ID issued) throws {@link ClockMovedBackwards}. The
+ * async methods wait any length with timers.
+ */
+export class Generator {
+  /** @throws {InvalidArgument | InvalidLayout | WorkerUnavailable | StateError} */
+  constructor(options?: GeneratorOptions);
+  readonly layout: Layout;
+  /** The next ID. */
+  nextId(): bigint;
+  /** The next ID as a decimal string. */
+  nextIdString(): string;
+  /**
+   * `n` consecutive IDs, filled in one native call. On an error, the IDs
+   * issued before it are on the error as `ids`.
+   */
+  nextIds(n: number): BigUint64Array;
+  /** The deterministic entry: one attempt at `nowUs` (Unix µs); never waits. */
+  nextIdAt(nowUs: bigint | number | string): { id: bigint } | { waitUs: number };
+  /** Up to `n` IDs at `nowUs`; `waitUs` when fewer were issued. */
+  nextIdsAt(nowUs: bigint | number | string, n: number): { ids: BigUint64Array; waitUs?: number };
+  /** The next ID, waiting with timers if the clock asks. */
+  nextIdAsync(): Promise<bigint>;
+  /** `n` IDs, waiting with timers if the clock asks. */
+  nextIdsAsync(n: number): Promise<BigUint64Array>;
+  /** The generator's clock, Unix µs. */
+  nowUs(): bigint;
+  stats(): GeneratorStats;
+  /** Persists the state, releases the node value, frees the generator. Idempotent. */
+  close(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Base of every error of this package. */
+export class SnowflakeError extends Error {
+  /** The kind's name, the same in every language, e.g. `'InvalidLayout'`. */
+  readonly code: string;
+  /** The core's fixed status number. */
+  static readonly status: number;
+  static readonly code: string;
+  /** On a failed batch: the IDs issued before the error (still unique). */
+  ids?: BigUint64Array;
+}
+export class InvalidLayout extends SnowflakeError {
+  readonly code: 'InvalidLayout';
+}
+export class InvalidArgument extends SnowflakeError {
+  readonly code: 'InvalidArgument';
+}
+export class ClockMovedBackwards extends SnowflakeError {
+  readonly code: 'ClockMovedBackwards';
+}
+export class TimeExhausted extends SnowflakeError {
+  readonly code: 'TimeExhausted';
+}
+export class GeneratorForked extends SnowflakeError {
+  readonly code: 'GeneratorForked';
+}
+export class WorkerUnavailable extends SnowflakeError {
+  readonly code: 'WorkerUnavailable';
+}
+export class StateError extends SnowflakeError {
+  readonly code: 'StateError';
+}

@@ -1,0 +1,27 @@
+// ES module entry: the same objects as the CommonJS entry (one copy of the
+// classes, so instanceof works across both).
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const snowflake = require('./index.js');
+
+export const {
+  Generator,
+  Layout,
+  Parts,
+  decode,
+  encode,
+  range,
+  presets,
+  version,
+  SnowflakeError,
+  InvalidLayout,
+  InvalidArgument,
+  ClockMovedBackwards,
+  TimeExhausted,
+  GeneratorForked,
+  WorkerUnavailable,
+  StateError,
+} = snowflake;
+
+export default snowflake;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds and tests the Node binding: installs the npm dependencies, builds
+# the addon (warnings as errors), builds the C CLI for the canonical-JSON
+# comparison, checks formatting and types, then runs `node --test`.
+# Works from any directory; exits non-zero on any failure.
+set -euo pipefail
+
+NODE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$NODE_DIR/.." && pwd)"
+CLI_BUILD="$REPO/build/node-cli"
+export JOBS="${JOBS:-2}"
+
+# node-gyp needs the Node.js headers; use the installed ones rather than a
+# download when the machine has them.
+if [[ -z "${npm_config_nodedir:-}" ]] && ! npm config get nodedir 2>/dev/null | grep -q / &&
+  [[ -f /usr/include/node/node_api.h ]]; then
+  export npm_config_nodedir=/usr
+fi
+
+cd "$NODE_DIR"
+echo "== npm ci"
+npm ci --no-audit --no-fund --ignore-scripts
+
+echo "== build the addon"
+# A copy of the core vendored by an interrupted `npm pack` would shadow ../core.
+node scripts/vendor.js --clean
+SNOWFLAKE_C_WERROR=1 npm run build --silent -- --jobs "$JOBS"
+
+if [[ -x "$CLI_BUILD/core/cli/snowflake-c" ]]; then
+  ninja -C "$CLI_BUILD" -j "$JOBS" core/cli/snowflake-c >/dev/null
+elif command -v meson >/dev/null && command -v ninja >/dev/null; then
+  echo "== build the C CLI ($CLI_BUILD)"
+  rm -rf "$CLI_BUILD"
+  meson setup "$CLI_BUILD" "$REPO" -Dtests=false >/dev/null
+  ninja -C "$CLI_BUILD" -j "$JOBS" core/cli/snowflake-c >/dev/null
+else
+  echo "meson/ninja not found: the CLI comparison test will be skipped"
+fi
+export SNOWFLAKE_C_CLI="$CLI_BUILD/core/cli/snowflake-c"
+
+echo "== format and types"
+if command -v clang-format >/dev/null; then
+  clang-format --dry-run -Werror "$REPO/bindings/node/addon.cc"
+else
+  echo "clang-format not found: the C++ glue's formatting is not checked"
+fi
+npm run --silent format:check
+npm run --silent typecheck
+
+echo "== node --test"
+timeout 1200 npm test

@@ -1,0 +1,30 @@
+'use strict';
+// `npm pack` cannot reach outside the package folder, so prepack copies the
+// C core (../core/include, ../core/src) to core/ and the Node-API glue
+// (../bindings/node/addon.cc) to src/; binding.gyp builds the copies when
+// present. `--clean` (postpack) removes them again.
+const fs = require('fs');
+const path = require('path');
+
+const pkgDir = path.join(__dirname, '..');
+const repoDir = path.join(pkgDir, '..');
+const targets = [
+  [path.join(repoDir, 'core', 'include'), path.join(pkgDir, 'core', 'include')],
+  [path.join(repoDir, 'core', 'src'), path.join(pkgDir, 'core', 'src')],
+  [path.join(repoDir, 'bindings', 'node', 'addon.cc'), path.join(pkgDir, 'src', 'addon.cc')],
+];
+
+fs.rmSync(path.join(pkgDir, 'core'), { recursive: true, force: true });
+fs.rmSync(path.join(pkgDir, 'src'), { recursive: true, force: true });
+if (process.argv[2] !== '--clean') {
+  for (const [from, to] of targets) {
+    if (!fs.existsSync(from)) {
+      console.error(`snowflake-c: ${from} is missing; pack from a full checkout.`);
+      process.exit(1);
+    }
+    fs.cpSync(from, to, {
+      recursive: true,
+      filter: (p) => fs.statSync(p).isDirectory() || /\.(c|h|cc)$/.test(p),
+    });
+  }
+}

@@ -1,0 +1,93 @@
+'use strict';
+
+// `npm pack` vendors the C core into the tarball, and the tarball installs
+// (building the addon) and works in an empty folder.
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const PKG = path.join(__dirname, '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+test('the packed tarball installs in an empty folder and works', { timeout: 600000 }, (t) => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sfc-pack-'));
+  t.after(() => {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    // postpack removes the vendored core; make sure of it even when pack failed.
+    execFileSync(process.execPath, [path.join(PKG, 'scripts', 'vendor.js'), '--clean']);
+  });
+  const run = (args, cwd) =>
+    execFileSync(npm, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 300000,
+    });
+
+  const packed = JSON.parse(run(['pack', '--json', '--pack-destination', tmp], PKG));
+  const files = packed[0].files.map((f) => f.path);
+  for (const want of [
+    'binding.gyp',
+    'index.js',
+    'index.mjs',
+    'index.d.ts',
+    'index.d.mts',
+    'errors.js',
+    'README.md',
+    'scripts/core-dir.js',
+    'src/addon.cc',
+    'core/include/snowflake_c.h',
+    'core/src/internal.h',
+    'core/src/generator.c',
+  ]) {
+    assert.ok(files.includes(want), `the tarball lacks ${want}`);
+  }
+  assert.ok(
+    !files.some((f) => f.startsWith('build/') || f.startsWith('test/')),
+    'no build/ or test/',
+  );
+  assert.ok(!fs.existsSync(path.join(PKG, 'core')), 'postpack removed the vendored core');
+
+  const app = path.join(tmp, 'app');
+  fs.mkdirSync(app);
+  fs.writeFileSync(
+    path.join(app, 'package.json'),
+    '{"name":"app","version":"1.0.0","private":true}',
+  );
+  run(['install', '--no-audit', '--no-fund', path.join(tmp, packed[0].filename)], app);
+
+  fs.writeFileSync(
+    path.join(app, 'cjs.js'),
+    `const { Generator, decode } = require('snowflake-c');
+const g = new Generator({ preset: 'discord', node: { worker: 1, process: 2 } });
+const id = g.nextId();
+console.log(JSON.stringify(decode(175928847299117063n, { preset: 'discord' })));
+console.log(decode(id, { preset: 'discord' }).fields.process);`,
+  );
+  fs.writeFileSync(
+    path.join(app, 'esm.mjs'),
+    `import { Generator, InvalidLayout, Layout } from 'snowflake-c';
+const g = new Generator({ preset: 'twitter', node: { datacenter: 3, worker: 4 } });
+console.log(g.nextIds(10).length);
+try { Layout.preset('nope'); } catch (e) { console.log(e instanceof InvalidLayout, e.code); }`,
+  );
+  const cjs = execFileSync(process.execPath, ['cjs.js'], {
+    cwd: app,
+    encoding: 'utf8',
+    timeout: 30000,
+  });
+  assert.equal(
+    cjs,
+    '{"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","worker":1,"process":0,"seq":7}\n2\n',
+  );
+  const esm = execFileSync(process.execPath, ['esm.mjs'], {
+    cwd: app,
+    encoding: 'utf8',
+    timeout: 30000,
+  });
+  assert.equal(esm, '10\ntrue InvalidLayout\n');
+});

@@ -1,0 +1,59 @@
+// Compiled with `tsc --noEmit` (npm run typecheck): index.d.ts describes the
+// API as the tests use it.
+import {
+  Generator,
+  Layout,
+  Parts,
+  decode,
+  encode,
+  range,
+  presets,
+  SnowflakeError,
+  InvalidLayout,
+} from 'snowflake-c';
+
+const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 } });
+const id: bigint = g.nextId();
+const text: string = g.nextIdString();
+const batch: BigUint64Array = g.nextIds(1000);
+const at = g.nextIdAt(1700000000000000n);
+const waited: number | undefined = 'waitUs' in at ? at.waitUs : undefined;
+const some = g.nextIdsAt('1700000000000000', 3);
+const later: Promise<bigint> = g.nextIdAsync();
+g.stats().node.worker?.source;
+g.close();
+
+const pooled = new Generator({
+  layout: 'time:41@1ms,worker:10,seq:12',
+  epoch: '2024-01-01',
+  node: { worker: 'auto' },
+  stateDir: '/var/lib/ids',
+  rollback: 'clock',
+  maxWait: 5,
+});
+pooled.close();
+
+const parts: Parts = decode(175928847299117063n, { preset: 'discord' });
+const json: string = JSON.stringify(parts);
+const worker: number | bigint | undefined = parts.fields.worker;
+const back: bigint = encode(parts, 'discord');
+const built: bigint = encode(
+  { timeMs: 1462015105796, worker: 1, process: 0, seq: 7 },
+  { preset: 'discord' },
+);
+const { min, max } = range(new Date(0), '2024-01-02', Layout.preset('twitter'));
+const layout = Layout.parse('time:41@1ms,worker:10,seq:12', 1704067200000);
+const rate: number = layout.describe().idsPerSecond;
+const names: string[] = presets().map((p) => p.name);
+
+try {
+  Layout.preset('nope');
+} catch (e) {
+  if (e instanceof InvalidLayout) {
+    const code: 'InvalidLayout' = e.code;
+  } else if (e instanceof SnowflakeError) {
+    e.ids?.length;
+  }
+}
+
+void [id, text, batch, waited, some, later, json, worker, back, built, min, max, rate, names];

@@ -1,0 +1,204 @@
+'use strict';
+
+// Runs every case of every shared vector file (tests/vectors/*.json, format
+// in tests/vectors/README.md) against the Node binding.
+
+const { describe, test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const sfc = require('..');
+
+const VECTOR_DIR = path.join(__dirname, '..', '..', 'tests', 'vectors');
+const NOT_VECTORS = new Set(['schema.json']);
+
+function layoutOptions(ref) {
+  if (ref.preset !== undefined) return { preset: ref.preset };
+  return { layout: ref.spec, epoch: ref.epoch };
+}
+
+/** Asserts that fn throws the error kind `kind`; returns the error. */
+function assertKind(fn, kind, where) {
+  let caught;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  assert.ok(caught !== undefined, `${where}: expected ${kind}, but nothing was thrown`);
+  assert.ok(
+    caught instanceof sfc.SnowflakeError,
+    `${where}: expected ${kind}, got ${caught && caught.stack}`,
+  );
+  assert.equal(
+    caught.code,
+    kind,
+    `${where}: expected ${kind}, got ${caught.code}: ${caught.message}`,
+  );
+  assert.equal(caught.name, kind);
+  assert.ok(caught.message.length > 0, `${where}: the error has no message`);
+  return caught;
+}
+
+const runners = {
+  'layouts.json'(c) {
+    const make = () =>
+      c.preset !== undefined ? sfc.Layout.preset(c.preset) : sfc.Layout.parse(c.spec, c.epoch);
+    if (c.error !== undefined) {
+      assertKind(make, c.error, 'layout');
+      return;
+    }
+    const d = make().describe();
+    const e = c.expect;
+    assert.deepEqual(
+      {
+        spec: d.spec,
+        epoch_ms: String(d.epochMs),
+        unit_us: String(d.unitUs),
+        total_bits: d.totalBits,
+        fields: d.fields.map((f) => ({ ...f, max: String(f.max) })),
+        ids_per_second: d.idsPerSecond,
+        node_capacity: d.nodeCapacity,
+        time_end_ms: String(d.timeEndMs),
+        time_end: d.timeEnd,
+        max_id: String(d.maxId),
+      },
+      e,
+    );
+  },
+
+  'decode.json'(c) {
+    const options = layoutOptions(c.layout);
+    if (c.error !== undefined) {
+      assertKind(() => sfc.decode(c.id, options), c.error, 'decode');
+      if (/^[0-9]+$/.test(c.id)) {
+        assertKind(() => sfc.decode(BigInt(c.id), options), c.error, 'decode (bigint)');
+      }
+      return;
+    }
+    const parts = sfc.decode(c.id, options);
+    assert.equal(JSON.stringify(parts), c.json, 'canonical JSON');
+    assert.equal(String(parts), c.json, 'String(parts)');
+    assert.equal(parts.id, BigInt(c.id));
+    const fields = Object.fromEntries(Object.entries(parts.fields).map(([k, v]) => [k, String(v)]));
+    assert.deepEqual(fields, c.fields);
+    assert.equal(JSON.stringify(sfc.decode(BigInt(c.id), options)), c.json, 'bigint input');
+    assert.equal(sfc.encode(parts, options), BigInt(c.id), 'encodes back');
+  },
+
+  'encode.json'(c) {
+    const options = layoutOptions(c.layout);
+    const input = { timeMs: BigInt(c.time_ms), ...c.fields };
+    if (c.error !== undefined) {
+      assertKind(() => sfc.encode(input, options), c.error, 'encode');
+      return;
+    }
+    assert.equal(sfc.encode(input, options), BigInt(c.id));
+  },
+
+  'range.json'(c) {
+    const options = layoutOptions(c.layout);
+    const run = () => sfc.range(BigInt(c.t0_ms), BigInt(c.t1_ms), options);
+    if (c.error !== undefined) {
+      assertKind(run, c.error, 'range');
+      return;
+    }
+    const { min, max } = run();
+    assert.deepEqual({ min: String(min), max: String(max) }, { min: c.min, max: c.max });
+  },
+
+  'generate.json'(c) {
+    const OPTION_NAMES = {
+      node: 'node',
+      rollback: 'rollback',
+      max_wait_ms: 'maxWait',
+      max_drift_ms: 'maxDrift',
+      random_start: 'randomStart',
+    };
+    const options = layoutOptions(c.layout);
+    for (const [key, value] of Object.entries(c.options)) {
+      assert.ok(key in OPTION_NAMES, `unknown vector option '${key}': teach the runner`);
+      options[OPTION_NAMES[key]] = value;
+    }
+    for (const name of Object.keys(process.env)) {
+      if (name.startsWith('SNOWFLAKE_')) delete process.env[name];
+    }
+    if (c.error !== undefined) {
+      assertKind(() => new sfc.Generator(options), c.error, 'creating the generator');
+      return;
+    }
+    const g = new sfc.Generator(options);
+    try {
+      c.steps.forEach((step, i) => {
+        const where = `step ${i} (${step.call} at ${step.now_us})`;
+        const e = step.expect;
+        if (step.call === 'next') {
+          if (e.error !== undefined) {
+            assertKind(() => g.nextIdAt(step.now_us), e.error, where);
+            return;
+          }
+          const r = g.nextIdAt(step.now_us);
+          const got = 'id' in r ? { id: String(r.id) } : { wait_us: String(r.waitUs) };
+          assert.deepEqual(got, e, where);
+        } else if (step.call === 'next_ids') {
+          let got;
+          try {
+            const r = g.nextIdsAt(step.now_us, step.n);
+            got = { ids: Array.from(r.ids, String) };
+            if (r.waitUs !== undefined) got.wait_us = String(r.waitUs);
+          } catch (error) {
+            if (!(error instanceof sfc.SnowflakeError)) throw error;
+            got = { ids: Array.from(error.ids || [], String), error: error.code };
+          }
+          const want = { ids: [], ...e };
+          assert.deepEqual(got, want, where);
+        } else {
+          assert.fail(`${where}: unknown call '${step.call}'`);
+        }
+      });
+    } finally {
+      g.close();
+    }
+  },
+};
+
+// A file named after a known format uses its runner; any other file's cases
+// are recognised by their shape (README: the same case shapes everywhere).
+function runnerFor(file, c) {
+  if (runners[file]) return runners[file];
+  if (c.steps !== undefined || c.options !== undefined) return runners['generate.json'];
+  if (c.t0_ms !== undefined) return runners['range.json'];
+  if (c.time_ms !== undefined) return runners['encode.json'];
+  if (c.id !== undefined && c.layout !== undefined) return runners['decode.json'];
+  if (c.layout === undefined && (c.spec !== undefined || c.preset !== undefined)) {
+    return runners['layouts.json'];
+  }
+  return undefined;
+}
+
+const files = fs
+  .readdirSync(VECTOR_DIR)
+  .filter((f) => f.endsWith('.json') && !NOT_VECTORS.has(f))
+  .sort();
+
+test('the vector directory has files', () => {
+  assert.ok(files.length > 0, `no vector files in ${VECTOR_DIR}`);
+});
+
+for (const file of files) {
+  const cases = JSON.parse(fs.readFileSync(path.join(VECTOR_DIR, file), 'utf8'));
+  describe(file, () => {
+    test('holds cases', () => {
+      assert.ok(Array.isArray(cases) && cases.length > 0, `${file} holds no cases`);
+    });
+    if (!Array.isArray(cases)) return;
+    cases.forEach((c, i) => {
+      test(`#${i} ${c.description}`, () => {
+        const run = runnerFor(file, c);
+        assert.ok(run, `no runner knows this case of ${file}: teach test/vectors.test.js`);
+        run(c);
+      });
+    });
+  });
+}

@@ -1,0 +1,69 @@
+'use strict';
+
+// How synchronous and async calls wait for the clock. The clock is put
+// "behind" by issuing an ID at a reading 60 ms in the future through the
+// deterministic entry; the next real-clock call then has to wait ~60 ms.
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+
+const { Generator, decode, ClockMovedBackwards } = require('..');
+
+const AHEAD_US = 60000n;
+
+function aheadGenerator(options) {
+  const g = new Generator({ preset: 'twitter', node: { datacenter: 2, worker: 5 }, ...options });
+  const ahead = g.nowUs() + AHEAD_US;
+  const { id } = g.nextIdAt(ahead);
+  assert.ok(id);
+  return { g, id };
+}
+
+test('a synchronous call refuses to block the event loop for a long wait', () => {
+  const { g } = aheadGenerator({ rollback: 'wait', maxWait: 1000 });
+  const started = process.hrtime.bigint();
+  assert.throws(
+    () => g.nextId(),
+    (e) => e instanceof ClockMovedBackwards && /nextIdAsync/.test(e.message),
+  );
+  assert.throws(
+    () => g.nextIds(3),
+    (e) =>
+      e instanceof ClockMovedBackwards && e.ids instanceof BigUint64Array && e.ids.length === 0,
+  );
+  assert.ok(process.hrtime.bigint() - started < 20_000_000n, 'did not block');
+  g.close();
+});
+
+test('the async forms wait with timers and go on', async () => {
+  const { g, id } = aheadGenerator({ rollback: 'wait', maxWait: 1000 });
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 5);
+  const next = await g.nextIdAsync();
+  const batch = await g.nextIdsAsync(10);
+  clearInterval(timer);
+  assert.ok(next > id && batch[0] > next);
+  assert.ok(ticks >= 3, `the event loop ran while waiting (${ticks} timer ticks)`);
+  g.close();
+});
+
+test('rollback error and borrow answer at once', () => {
+  const refused = aheadGenerator({ rollback: 'error' });
+  assert.throws(() => refused.g.nextId(), ClockMovedBackwards);
+  assert.ok(refused.g.stats().rollbacksRefused >= 1);
+  refused.g.close();
+
+  const borrowed = aheadGenerator({ rollback: 'borrow' });
+  const next = borrowed.g.nextId();
+  assert.ok(next > borrowed.id);
+  assert.equal(decode(next, 'twitter').timeMs, decode(borrowed.id, 'twitter').timeMs);
+  borrowed.g.close();
+});
+
+test('a full tick waits briefly in a synchronous call', () => {
+  const g = new Generator({ preset: 'sonyflake', node: { machine: 3 } });
+  const ids = g.nextIds(1000); // 256 per 10 ms tick
+  assert.ok(g.stats().waits >= 3);
+  for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1] < ids[i]);
+  g.close();
+});
