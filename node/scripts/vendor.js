@@ -12,10 +12,12 @@ const targets = [
   [path.join(repoDir, 'core', 'include'), path.join(pkgDir, 'core', 'include')],
   [path.join(repoDir, 'core', 'src'), path.join(pkgDir, 'core', 'src')],
   [path.join(repoDir, 'bindings', 'node', 'addon.cc'), path.join(pkgDir, 'src', 'addon.cc')],
+  [path.join(repoDir, 'LICENSE'), path.join(pkgDir, 'LICENSE')],
 ];
 
 fs.rmSync(path.join(pkgDir, 'core'), { recursive: true, force: true });
 fs.rmSync(path.join(pkgDir, 'src'), { recursive: true, force: true });
+fs.rmSync(path.join(pkgDir, 'LICENSE'), { force: true });
 if (process.argv[2] !== '--clean') {
   for (const [from, to] of targets) {
     if (!fs.existsSync(from)) {
@@ -24,7 +26,7 @@ if (process.argv[2] !== '--clean') {
     }
     fs.cpSync(from, to, {
       recursive: true,
-      filter: (p) => fs.statSync(p).isDirectory() || /\.(c|h|cc)$/.test(p),
+      filter: (p) => fs.statSync(p).isDirectory() || /(\.(c|h|cc)|LICENSE)$/.test(p),
     });
   }
 }
