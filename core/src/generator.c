@@ -131,6 +131,9 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
       opts->time_source != SFC_TIME_MONOTONIC)
     return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown time source %d",
                     (int)opts->time_source);
+  if (opts->state_dir && strlen(opts->state_dir) > 3000)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "state_dir is longer than 3000 characters");
   if (opts->state_reserve_ms < 0 || opts->state_reserve_ms > 3600000)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "state_reserve must be between 1 and 3600000 ms (0 for "
@@ -185,7 +188,7 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
     saved.last[c] = SFC_NEVER;
   if (opts->state_dir) {
     g->has_state = true;
-    st = sfc_state_open(g, opts, &g->node, &saved, err);
+    st = sfc_state_open(g, opts, &saved, err);
     if (st != SFC_OK) {
       sfc_state_close(g, false);
       pthread_mutex_destroy(&g->lock);

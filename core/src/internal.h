@@ -99,7 +99,7 @@ typedef struct sfc_saved {
 
 struct sfc_generator;
 SFC_INTERNAL sfc_status sfc_state_open(struct sfc_generator *g,
-                                       const sfc_options *opts, sfc_node *node,
+                                       const sfc_options *opts,
                                        sfc_saved *saved, sfc_error *err);
 SFC_INTERNAL sfc_status sfc_state_acquire(struct sfc_generator *g,
                                           sfc_saved *saved, sfc_error *err);

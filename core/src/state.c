@@ -311,8 +311,7 @@ static void init_wake(sfc_generator *g) {
 }
 
 sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
-                          sfc_node *node, sfc_saved *saved, sfc_error *err) {
-  (void)node;
+                          sfc_saved *saved, sfc_error *err) {
   g->state.dir = strdup(opts->state_dir);
   if (!g->state.dir) return sfc_fail(err, SFC_STATE_ERROR, "out of memory");
   int64_t reserve_ms = opts->state_reserve_ms ? opts->state_reserve_ms : 1000;
@@ -326,10 +325,6 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
   if (stat(g->state.dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
     return sfc_fail(err, SFC_STATE_ERROR, "state_dir %s is not a directory",
                     g->state.dir);
-  /* The pack is needed for the mark's bounds before generator_new sets it. */
-  const sfc_layout *l = &g->layout;
-  g->pack.time_max = l->fields[0].max;
-  g->pack.clock_max = l->clock_index >= 0 ? l->fields[l->clock_index].max : 0;
   return sfc_state_acquire(g, saved, err);
 }
 
