@@ -238,20 +238,6 @@ Napi::Value LayoutPreset(const Napi::CallbackInfo &info) {
   return WrapLayout(env, layout);
 }
 
-const char *KindName(sfc_field_kind kind) {
-  switch (kind) {
-  case SFC_FIELD_TIME:
-    return "time";
-  case SFC_FIELD_SEQ:
-    return "seq";
-  case SFC_FIELD_CLOCK:
-    return "clock";
-  case SFC_FIELD_NODE:
-    return "node";
-  }
-  return "node";
-}
-
 Napi::String IsoString(Napi::Env env, int64_t unix_ms) {
   char iso[SFC_ISO_MAX];
   size_t n = sfc_format_iso(unix_ms, iso, sizeof iso);
@@ -272,7 +258,7 @@ Napi::Value LayoutInfo(const Napi::CallbackInfo &info) {
     const sfc_field &f = layout.fields[i];
     Napi::Object field = Napi::Object::New(env);
     field.Set("name", f.name);
-    field.Set("kind", KindName(f.kind));
+    field.Set("kind", sfc_field_kind_name(f.kind));
     field.Set("bits", f.bits);
     field.Set("shift", f.shift);
     field.Set("max", FromU64(env, f.max));

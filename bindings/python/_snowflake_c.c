@@ -476,20 +476,6 @@ static PyObject *Layout_get_total_bits(PyObject *op, void *closure) {
   return PyLong_FromUnsignedLong(((LayoutObject *)op)->layout.total_bits);
 }
 
-static const char *kind_name(sfc_field_kind kind) {
-  switch (kind) {
-  case SFC_FIELD_TIME:
-    return "time";
-  case SFC_FIELD_SEQ:
-    return "seq";
-  case SFC_FIELD_CLOCK:
-    return "clock";
-  case SFC_FIELD_NODE:
-    return "node";
-  }
-  return "unknown";
-}
-
 static PyObject *Layout_get_fields(PyObject *op, void *closure) {
   (void)closure;
   const sfc_layout *layout = &((LayoutObject *)op)->layout;
@@ -503,10 +489,11 @@ static PyObject *Layout_get_fields(PyObject *op, void *closure) {
       Py_DECREF(tuple);
       return NULL;
     }
-    PyObject *values[5] = {
-        PyUnicode_FromString(f->name), PyUnicode_FromString(kind_name(f->kind)),
-        PyLong_FromUnsignedLong(f->bits), PyLong_FromUnsignedLong(f->shift),
-        PyLong_FromUnsignedLongLong(f->max)};
+    PyObject *values[5] = {PyUnicode_FromString(f->name),
+                           PyUnicode_FromString(sfc_field_kind_name(f->kind)),
+                           PyLong_FromUnsignedLong(f->bits),
+                           PyLong_FromUnsignedLong(f->shift),
+                           PyLong_FromUnsignedLongLong(f->max)};
     for (int k = 0; k < 5; k++) {
       if (!values[k]) {
         for (int j = k + 1; j < 5; j++)
@@ -616,9 +603,9 @@ static PyObject *Layout_describe(PyObject *op, PyObject *unused) {
   }
   for (unsigned i = 0; i < layout->field_count; i++) {
     const sfc_field *f = &layout->fields[i];
-    PyObject *d = Py_BuildValue("{sssssIsIsK}", "name", f->name, "kind",
-                                kind_name(f->kind), "bits", f->bits, "shift",
-                                f->shift, "max", (unsigned long long)f->max);
+    PyObject *d = Py_BuildValue(
+        "{sssssIsIsK}", "name", f->name, "kind", sfc_field_kind_name(f->kind),
+        "bits", f->bits, "shift", f->shift, "max", (unsigned long long)f->max);
     if (!d) {
       Py_DECREF(fields);
       Py_DECREF(dict);

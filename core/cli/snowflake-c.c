@@ -390,11 +390,6 @@ static int cmd_range(cli *c, int argc, char **argv) {
   return 0;
 }
 
-static const char *kind_name(sfc_field_kind k) {
-  static const char *const names[] = {"time", "seq", "clock", "node"};
-  return names[k];
-}
-
 static int cmd_layout(cli *c, int argc, char **argv) {
   (void)argv;
   if (optind < argc) return usage_error("layout takes no arguments");
@@ -413,8 +408,8 @@ static int cmd_layout(cli *c, int argc, char **argv) {
       const sfc_field *f = &l->fields[i];
       printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"bits\":%u,\"shift\":%u,"
              "\"max\":\"%" PRIu64 "\"}",
-             i ? "," : "", f->name, kind_name(f->kind), f->bits, f->shift,
-             f->max);
+             i ? "," : "", f->name, sfc_field_kind_name(f->kind), f->bits,
+             f->shift, f->max);
     }
     printf("],\"ids_per_second\":%.0f,\"node_capacity\":%.0f,"
            "\"time_end_ms\":\"%" PRId64 "\",\"time_end\":\"%s\","
@@ -429,8 +424,8 @@ static int cmd_layout(cli *c, int argc, char **argv) {
          "shift", "max");
   for (unsigned i = 0; i < l->field_count; i++) {
     const sfc_field *f = &l->fields[i];
-    printf("%-12s %-6s %5u %6u  %" PRIu64 "\n", f->name, kind_name(f->kind),
-           f->bits, f->shift, f->max);
+    printf("%-12s %-6s %5u %6u  %" PRIu64 "\n", f->name,
+           sfc_field_kind_name(f->kind), f->bits, f->shift, f->max);
   }
   printf("\nIDs per second  %.0f per node\nnodes           %.0f\n"
          "time runs out   %s\n",

@@ -127,6 +127,9 @@ typedef enum sfc_field_kind {
   SFC_FIELD_NODE = 3   /* a static value that makes a generator unique */
 } sfc_field_kind;
 
+/* Names "time", "seq", "clock", "node". */
+SFC_API const char *sfc_field_kind_name(sfc_field_kind kind);
+
 typedef struct sfc_field {
   char name[SFC_NAME_MAX];
   sfc_field_kind kind;

@@ -291,3 +291,8 @@ void sfc_layout_describe(const sfc_layout *layout, sfc_layout_info *out) {
                     ? UINT64_MAX
                     : (UINT64_C(1) << layout->total_bits) - 1;
 }
+
+const char *sfc_field_kind_name(sfc_field_kind kind) {
+  static const char *const names[] = {"time", "seq", "clock", "node"};
+  return (unsigned)kind < 4 ? names[kind] : "unknown";
+}
