@@ -236,6 +236,8 @@ function main() {
       layout: c.layout,
       nextId: median(samples[`${c.name}|nextId`]),
       batch1000: median(samples[`${c.name}|batch1000`]),
+      nextIdSamples: samples[`${c.name}|nextId`],
+      batch1000Samples: samples[`${c.name}|batch1000`],
       nativeBatch: Boolean(c.impl.batch),
       checked: dups.checked + (batchDups ? batchDups.checked : 0),
       duplicates: dups.duplicates + (batchDups ? batchDups.duplicates : 0),
@@ -248,6 +250,11 @@ function main() {
     keptTyped: median(samples['snowflake-c classic|kept-typed']),
     keptBatch: median(samples['snowflake-c classic|kept-batch']),
     keptArray: median(samples['snowflake-c classic|kept-array']),
+    samples: {
+      keptTyped: samples['snowflake-c classic|kept-typed'],
+      keptBatch: samples['snowflake-c classic|kept-batch'],
+      keptArray: samples['snowflake-c classic|kept-array'],
+    },
   };
 
   const M = (x) => (x / 1e6).toFixed(2).padStart(8);

@@ -45,6 +45,8 @@ class Case:
     n: int
     rates: list[float] = field(default_factory=list)
     unique: bool | None = None
+    duplicates: int = 0
+    checked: int = 0
     note: str = ""
 
 
@@ -228,7 +230,9 @@ def peer_cases(n: int) -> tuple[list[Case], list[str]]:
 def measure(cases: list[Case], reps: int) -> None:
     for case in cases:  # warm up, and check for duplicates once
         ids = case.sample(min(case.n, 2_000_000))
-        case.unique = len(set(ids)) == len(ids)
+        case.checked = len(ids)
+        case.duplicates = len(ids) - len(set(ids))
+        case.unique = case.duplicates == 0
     for _ in range(reps):
         order = cases[:]
         random.shuffle(order)
@@ -324,6 +328,8 @@ def main() -> int:
                     "rates": c.rates,
                     "ids_per_rep": c.n,
                     "unique": c.unique,
+                    "ids_checked": c.checked,
+                    "duplicates": c.duplicates,
                 }
                 for c in cases
             ],

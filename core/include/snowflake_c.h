@@ -422,8 +422,9 @@ SFC_API const sfc_layout *sfc_generator_layout(const sfc_generator *gen);
 /* Counters (DESIGN §5a). Exact when no call is running, close otherwise. */
 typedef struct sfc_stats {
   uint64_t ids_issued;
-  uint64_t waits;          /* SFC_WAIT answers: sequence exhausted or clock
-                              behind, including each retry of sfc_next */
+  uint64_t waits;          /* times a call had to wait: a tick's sequence
+                              used up, the clock behind, the mark not yet
+                              reserved */
   uint64_t borrowed_ticks; /* ticks issued ahead of the clock */
   uint64_t rollbacks;      /* clock steps backwards beyond max_drift */
   uint64_t rollbacks_waited;
