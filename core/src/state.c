@@ -114,6 +114,28 @@ static sfc_status corrupt(sfc_error *err, const char *path, const char *why) {
                   path, why);
 }
 
+/* Splits off the line "key value" at *p: returns the value (NUL-terminated
+ * in place) and moves *p to the next line, or NULL when the key differs. */
+static const char *next_line(char **p, const char *key) {
+  size_t k = strlen(key);
+  if (!*p || strncmp(*p, key, k) != 0 || (*p)[k] != ' ') return NULL;
+  char *value = *p + k + 1, *end = strchr(value, '\n');
+  if (!end) return NULL;
+  *end = '\0';
+  *p = end + 1;
+  return value;
+}
+
+static bool parse_ll(const char *text, long long *out) {
+  if (!text || !*text || strlen(text) > 19) return false;
+  char *end;
+  long long v = strtoll(text, &end, 10);
+  if (*end || (text[0] != '-' && (text[0] < '0' || text[0] > '9')))
+    return false;
+  *out = v;
+  return true;
+}
+
 sfc_status sfc_state_read(const char *path, const sfc_layout *layout,
                           const char *node_text, sfc_saved *saved,
                           sfc_error *err) {
@@ -155,52 +177,48 @@ sfc_status sfc_state_read(const char *path, const sfc_layout *layout,
   if (strncmp(buf, STATE_MAGIC "\n", strlen(STATE_MAGIC) + 1) != 0)
     return corrupt(err, path, "not a snowflake-c state file");
 
-  char spec[SFC_SPEC_MAX], want_spec[SFC_SPEC_MAX];
-  char node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
-  long long epoch, mark;
-  unsigned long long clock;
+  /* One "key value" per line, in a fixed order, parsed strictly: the
+   * checksum proves the file intact, not that it was written by us. */
   char *p = buf + strlen(STATE_MAGIC) + 1;
-  int used = 0;
-  if (sscanf(p,
-             "layout %511[^\n]\nepoch %lld\nnode %[^\n]\nmark %lld\nclock "
-             "%llu\nlast%n",
-             spec, &epoch, node, &mark, &clock, &used) != 5 ||
-      used == 0) {
-    /* A node line is empty for layouts without node fields. */
-    used = 0;
-    node[0] = '\0';
-    if (sscanf(p,
-               "layout %511[^\n]\nepoch %lld\nnode \nmark %lld\nclock "
-               "%llu\nlast%n",
-               spec, &epoch, &mark, &clock, &used) != 4 ||
-        used == 0)
-      return corrupt(err, path, "malformed contents");
-  }
+  const char *spec = next_line(&p, "layout"),
+             *epoch_text = next_line(&p, "epoch");
+  const char *node = next_line(&p, "node"), *mark_text = next_line(&p, "mark");
+  const char *clock_text = next_line(&p, "clock");
+  char want_spec[SFC_SPEC_MAX];
+  long long epoch, mark, clock;
+  if (!spec || !node || !parse_ll(epoch_text, &epoch) ||
+      !parse_ll(mark_text, &mark) || !parse_ll(clock_text, &clock) ||
+      strncmp(p, "last", 4) != 0)
+    return corrupt(err, path, "malformed contents");
+  p += 4;
   sfc_layout_spec(layout, want_spec, sizeof want_spec);
   if (strcmp(spec, want_spec) != 0 || epoch != layout->epoch_ms ||
       strcmp(node, node_text) != 0)
     return sfc_fail(err, SFC_STATE_ERROR,
-                    "state file %s belongs to layout %s, epoch %lld, node "
-                    "'%s' — not to layout %s, epoch %lld, node '%s': give "
-                    "each layout its own state_dir",
+                    "state file %s belongs to layout %.64s, epoch %lld, "
+                    "node '%.40s' — not to layout %s, epoch %lld, node '%s': "
+                    "give each layout its own state_dir",
                     path, spec, epoch, node, want_spec,
                     (long long)layout->epoch_ms, node_text);
   uint64_t clock_max =
       layout->clock_index >= 0 ? layout->fields[layout->clock_index].max : 0;
-  if (mark < 0 || (uint64_t)mark > layout->fields[0].max || clock > clock_max)
+  if (mark < 0 || (uint64_t)mark > layout->fields[0].max || clock < 0 ||
+      (uint64_t)clock > clock_max)
     return corrupt(err, path, "values out of range");
-  p += used;
   for (uint64_t c = 0; c <= clock_max; c++) {
     char *end;
-    long long v = strtoll(p, &end, 10);
-    if (end == p || v < SFC_NEVER) return corrupt(err, path, "bad clock table");
+    if (*p != ' ' || !(p[1] == '-' || (p[1] >= '0' && p[1] <= '9')))
+      return corrupt(err, path, "bad clock table");
+    long long v = strtoll(p + 1, &end, 10);
+    if (end == p + 1 || v < SFC_NEVER)
+      return corrupt(err, path, "bad clock table");
     saved->last[c] = v;
     p = end;
   }
   if (*p != '\n' || p + 1 != check)
     return corrupt(err, path, "bad clock table");
   saved->mark = mark;
-  saved->clock = clock;
+  saved->clock = (uint64_t)clock;
   return SFC_OK;
 }
 

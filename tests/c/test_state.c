@@ -174,6 +174,24 @@ static void bad_state(void) {
   g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
   CHECK(!g && st == SFC_STATE_ERROR, "binary file: %s", err.message);
 
+  /* An intact checksum over a line longer than any buffer. */
+  char big[4096];
+  int len = snprintf(big, sizeof big,
+                     "snowflake-c state 1\nlayout %s\nepoch 1704067200000\n"
+                     "node %03000d\nmark 1\nclock 0\nlast -1\n",
+                     "time:41@1ms,worker:10,seq:12", 7);
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  for (int i = 0; i < len; i++) {
+    h ^= (unsigned char)big[i];
+    h *= UINT64_C(0x100000001b3);
+  }
+  len += snprintf(big + len, sizeof big - (size_t)len, "check %016llx\n",
+                  (unsigned long long)h);
+  write_file(path, big, (size_t)len);
+  g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
+  CHECK(!g && st == SFC_STATE_ERROR && strstr(err.message, "state_dir"),
+        "long node line: %s", err.message);
+
   /* Another layout's file, intact. */
   write_file(path, good, n);
   sfc_layout other =
