@@ -2,6 +2,7 @@
  * waste three ticks in four. */
 #include "internal.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
@@ -41,10 +42,13 @@ void sfc_pause(int64_t wait_us) {
   const int64_t deadline = sfc_monotonic_us() + wait_us;
   const int64_t sleep_margin_us = 200, spin_us = 50;
   if (wait_us > 2 * sleep_margin_us) {
-    int64_t sleep_us = wait_us - sleep_margin_us;
-    struct timespec ts = {(time_t)(sleep_us / 1000000),
-                          (long)(sleep_us % 1000000) * 1000};
-    while (nanosleep(&ts, &ts) != 0) {
+    /* An absolute wake-up: a signal that interrupts the sleep cannot
+     * stretch it, as re-sleeping a remainder can. */
+    int64_t wake = deadline - sleep_margin_us;
+    struct timespec ts = {(time_t)(wake / 1000000),
+                          (long)(wake % 1000000) * 1000};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+           EINTR) {
     }
   }
   for (int64_t now = sfc_monotonic_us(); now < deadline;

@@ -1,0 +1,458 @@
+<?php
+
+/*
+ * The PHP runner of the SWIG module: every case of tests/vectors/*.json, the
+ * canonical JSON compared with the CLI's, a generation test and bad input.
+ * Ends with "N passed, N failed"; exits 1 on any failure.
+ *
+ *   php -d extension=<builddir>/bindings/swig/php/snowflake_c.so \
+ *       bindings/swig/php/test_vectors.php [VECTORS_DIR]
+ *   (SNOWFLAKE_C_CLI=<builddir>/core/cli/snowflake-c to compare with the CLI)
+ *
+ * PHP runs one request per thread, so the generation test uses one thread.
+ */
+
+declare(strict_types=1);
+
+use SnowflakeC\SnowflakeError;
+
+final class Mismatch extends Exception
+{
+}
+
+$vectors = $argv[1] ?? dirname(__DIR__, 3) . '/tests/vectors';
+$cli = getenv('SNOWFLAKE_C_CLI') ?: null;
+$passed = 0;
+$failed = 0;
+$decoded = [];
+
+const KINDS = [SFC_FIELD_TIME => 'time', SFC_FIELD_SEQ => 'seq', SFC_FIELD_CLOCK => 'clock', SFC_FIELD_NODE => 'node'];
+
+function check(string $name, callable $test): void
+{
+    global $passed, $failed;
+    try {
+        $test();
+        $passed++;
+    } catch (Throwable $e) {
+        $failed++;
+        echo 'FAIL ', $name, ': ', get_class($e), ': ', $e->getMessage(), "\n";
+    }
+}
+
+function expect_eq(string $what, mixed $got, mixed $want): void
+{
+    if ($got !== $want) {
+        throw new Mismatch($what . ': got ' . json_encode($got) . ', want ' . json_encode($want));
+    }
+}
+
+/* Runs $call, which must throw the exception for status $kind. */
+function expect_error(string $kind, callable $call): SnowflakeError
+{
+    try {
+        $call();
+    } catch (SnowflakeError $e) {
+        if ($e->status !== $kind || get_class($e) !== 'SnowflakeC\\' . $kind) {
+            throw new Mismatch('threw ' . get_class($e) . ' (' . $e->getMessage() . "), want $kind");
+        }
+        return $e;
+    }
+    throw new Mismatch("no error, want $kind");
+}
+
+function layout_of(array $ref): SfcLayout
+{
+    return isset($ref['preset']) ? sfc_layout_preset($ref['preset']) : sfc_layout_parse($ref['spec'], $ref['epoch']);
+}
+
+function strs(array $values): array
+{
+    return array_map(fn ($v) => (string) $v, $values);
+}
+
+function close_enough(float $got, float $want): bool
+{
+    return abs($got - $want) <= 1e-9 * max(abs($want), 1.0);
+}
+
+function run_layout(array $c): void
+{
+    if (isset($c['error'])) {
+        expect_error($c['error'], fn () => layout_of($c));
+        return;
+    }
+    $x = $c['expect'];
+    $layout = layout_of($c);
+    $info = sfc_layout_describe($layout);
+    expect_eq('spec', sfc_layout_spec($layout), $x['spec']);
+    expect_eq('epoch_ms', (string) $layout->epoch_ms, $x['epoch_ms']);
+    expect_eq('unit_us', (string) $layout->unit_us, $x['unit_us']);
+    expect_eq('total_bits', $layout->total_bits, $x['total_bits']);
+    $fields = [];
+    for ($i = 0; $i < $layout->field_count; $i++) {
+        $f = $layout->field($i);
+        $fields[] = ['name' => $f->name, 'kind' => KINDS[$f->kind], 'bits' => $f->bits, 'shift' => $f->shift,
+                     'max' => (string) $f->max];
+    }
+    expect_eq('fields', $fields, $x['fields']);
+    if (!close_enough($info->ids_per_second, (float) $x['ids_per_second'])) {
+        throw new Mismatch("ids_per_second {$info->ids_per_second}");
+    }
+    if (!close_enough($info->node_capacity, (float) $x['node_capacity'])) {
+        throw new Mismatch("node_capacity {$info->node_capacity}");
+    }
+    expect_eq('time_end_ms', (string) $info->time_end_ms, $x['time_end_ms']);
+    expect_eq('time_end', sfc_format_iso($info->time_end_ms), $x['time_end']);
+    expect_eq('max_id', (string) $info->max_id, $x['max_id']);
+}
+
+function run_decode(array $c): void
+{
+    global $decoded;
+    $layout = layout_of($c['layout']);
+    if (isset($c['error'])) {
+        expect_error($c['error'], fn () => sfc_decode($layout, $c['id']));
+        return;
+    }
+    $parts = sfc_decode($layout, $c['id']);
+    $json = sfc_parts_json($layout, $parts);
+    expect_eq('json', $json, $c['json']);
+    foreach ($c['fields'] as $name => $v) {
+        expect_eq($name, (string) $parts->value($layout, $name), $v);
+    }
+    expect_eq('id', (string) $parts->id, $c['id']);
+    expect_eq('encode(decode(id))', (string) sfc_encode($layout, $parts), $c['id']);
+    $decoded[] = [$c['layout'], $c['id'], $json];
+}
+
+/* Both encoders: by name (sfc_encode_named) and through SfcParts (sfc_encode). */
+function run_encode(array $c): void
+{
+    $layout = layout_of($c['layout']);
+    $time_us = (int) $c['time_ms'] * 1000;
+    $encoders = [
+        'sfc_encode_named' => fn () => sfc_encode_named($layout, $time_us, $c['fields']),
+        'sfc_encode' => function () use ($c, $layout, $time_us) {
+            $parts = new SfcParts();
+            $parts->time_us = $time_us;
+            foreach ($c['fields'] as $name => $v) {
+                $parts->set_value($layout, $name, $v);
+            }
+            return sfc_encode($layout, $parts);
+        },
+    ];
+    foreach ($encoders as $what => $encode) {
+        try {
+            if (isset($c['error'])) {
+                expect_error($c['error'], $encode);
+            } else {
+                expect_eq('id', (string) $encode(), $c['id']);
+            }
+        } catch (Mismatch $e) {
+            throw new Mismatch("$what: " . $e->getMessage());
+        }
+    }
+}
+
+function run_range(array $c): void
+{
+    $layout = layout_of($c['layout']);
+    $call = fn () => sfc_range($layout, (int) $c['t0_ms'], (int) $c['t1_ms']);
+    if (isset($c['error'])) {
+        expect_error($c['error'], $call);
+    } else {
+        expect_eq('[min, max]', strs($call()), [$c['min'], $c['max']]);
+    }
+}
+
+function run_step(SfcGenerator $g, array $s): void
+{
+    $x = $s['expect'];
+    $now = (int) $s['now_us'];
+    if ($s['call'] === 'next') {
+        if (isset($x['error'])) {
+            expect_error($x['error'], fn () => $g->next_at($now));
+            return;
+        }
+        [$id, $wait] = $g->next_at($now);
+        $got = $id === null ? ['wait_us' => (string) $wait] : ['id' => (string) $id];
+        expect_eq('outcome', $got, $x);
+    } elseif ($s['call'] === 'next_ids') {
+        if (isset($x['error'])) {
+            $e = expect_error($x['error'], fn () => $g->next_ids_at($now, $s['n']));
+            expect_eq('ids issued before the error', strs($e->ids), $x['ids'] ?? []);
+            return;
+        }
+        [$ids, $wait] = $g->next_ids_at($now, $s['n']);
+        expect_eq('ids', strs($ids), $x['ids'] ?? []);
+        expect_eq('wait_us', (string) $wait, $x['wait_us'] ?? '0');
+    } else {
+        throw new Mismatch('unknown call ' . json_encode($s['call']));
+    }
+}
+
+function run_generate(array $c): void
+{
+    foreach (array_keys(getenv()) as $k) {
+        if (str_starts_with($k, 'SNOWFLAKE_')) {
+            putenv($k);
+        }
+    }
+    $layout = layout_of($c['layout']);
+    if (isset($c['error'])) {
+        expect_error($c['error'], fn () => new SfcGenerator($layout, $c['options']));
+        return;
+    }
+    $g = new SfcGenerator($layout, $c['options']);
+    try {
+        foreach ($c['steps'] as $i => $s) {
+            try {
+                run_step($g, $s);
+            } catch (Mismatch | SnowflakeError $e) {
+                throw new Mismatch("step $i: " . $e->getMessage());
+            }
+        }
+    } finally {
+        $g->close();
+    }
+}
+
+function kind_of_case(array $c): ?string
+{
+    return match (true) {
+        isset($c['steps']) || isset($c['options']) => 'generate',
+        isset($c['t0_ms']) => 'range',
+        isset($c['time_ms']) => 'encode',
+        isset($c['layout'], $c['id']) => 'decode',
+        isset($c['spec']) || isset($c['preset']) => 'layout',
+        default => null,
+    };
+}
+
+function run_vectors(string $dir): void
+{
+    $files = glob($dir . '/*.json');
+    sort($files);
+    if (!$files) {
+        throw new RuntimeException("no vector files in $dir");
+    }
+    foreach ($files as $path) {
+        $cases = json_decode(file_get_contents($path), true, 512, JSON_THROW_ON_ERROR);
+        if (!array_is_list($cases)) {
+            continue; // schema.json
+        }
+        foreach ($cases as $c) {
+            check(basename($path) . ': ' . $c['description'], function () use ($c) {
+                match (kind_of_case($c)) {
+                    'layout' => run_layout($c),
+                    'decode' => run_decode($c),
+                    'encode' => run_encode($c),
+                    'range' => run_range($c),
+                    'generate' => run_generate($c),
+                    default => throw new Mismatch('unknown case shape'),
+                };
+            });
+        }
+    }
+}
+
+/* The same IDs through `snowflake-c decode --json`: byte-for-byte the same. */
+function compare_with_cli(?string $cli): void
+{
+    global $decoded;
+    if ($cli === null || !is_executable($cli)) {
+        echo "note: SNOWFLAKE_C_CLI not set, canonical JSON not compared with the CLI\n";
+        return;
+    }
+    $groups = [];
+    foreach ($decoded as [$ref, $id, $json]) {
+        $groups[json_encode($ref)][] = [$ref, $id, $json];
+    }
+    foreach ($groups as $rows) {
+        $ref = $rows[0][0];
+        $args = isset($ref['preset']) ? ['--preset', $ref['preset']] : ['--layout', $ref['spec'], '--epoch', $ref['epoch']];
+        check('CLI decode --json ' . implode(' ', $args), function () use ($cli, $args, $rows) {
+            $cmd = array_merge([$cli, 'decode'], $args, ['--json'], array_column($rows, 1));
+            exec(implode(' ', array_map('escapeshellarg', $cmd)) . ' 2>&1', $lines, $rc);
+            expect_eq('exit status', $rc, 0);
+            expect_eq('lines', $lines, array_column($rows, 2));
+        });
+    }
+}
+
+function generation_smoke(): void
+{
+    check('one generator: unique and increasing across next_id and next_ids', function () {
+        $g = new SfcGenerator('default', ['node' => ['worker' => 1]]);
+        $ids = [];
+        for ($i = 0; $i < 200; $i++) {
+            $ids[] = $g->next_id();
+            array_push($ids, ...$g->next_ids(100));
+        }
+        for ($i = 1; $i < count($ids); $i++) {
+            if (!($ids[$i - 1] < $ids[$i])) {
+                throw new Mismatch("not increasing at $i");
+            }
+        }
+        expect_eq('distinct IDs', count(array_unique($ids)), count($ids));
+        expect_eq('ids_issued', $g->stats()['ids_issued'], count($ids));
+        $g->close();
+    });
+    check('IDs decode to now and to the node value', function () {
+        $g = new SfcGenerator('twitter', ['node' => ['datacenter' => 3, 'worker' => '7']]);
+        $parts = sfc_decode('twitter', $g->next_id());
+        expect_eq('worker', $parts->value('twitter', 'worker'), 7);
+        expect_eq('datacenter', $parts->value('twitter', 'datacenter'), 3);
+        if (abs($parts->time_ms - microtime(true) * 1000) > 5000) {
+            throw new Mismatch('time is not now');
+        }
+        expect_eq('node_sources', $g->stats()['node_sources'], ['datacenter' => 'explicit', 'worker' => 'explicit']);
+        $g->close();
+    });
+    check('node values from the pool of a state directory: distinct, released on close', function () {
+        $dir = sys_get_temp_dir() . '/snowflake-c-swig-' . getmypid();
+        mkdir($dir);
+        try {
+            $opts = ['node' => ['worker' => SFC_NODE_AUTO], 'state_dir' => $dir];
+            $a = new SfcGenerator('default', $opts);
+            $b = new SfcGenerator('default', ['node' => ['worker' => 'auto']] + $opts);
+            expect_eq('sources', [$a->stats()['node_sources'], $b->stats()['node_sources']], [['worker' => 'pool'], ['worker' => 'pool']]);
+            $values = [$a->stats()['node']['worker'], $b->stats()['node']['worker']];
+            if ($values[0] === $values[1]) {
+                throw new Mismatch("both generators hold worker {$values[0]}");
+            }
+            $id = $a->next_id();
+            expect_eq('worker in the ID', sfc_decode('default', $id)->value('default', 'worker'), $values[0]);
+            $a->close();
+            $c = new SfcGenerator('default', $opts);
+            expect_eq('released value taken again', $c->stats()['node']['worker'], $values[0]);
+            if (!($c->next_id() > $id)) {
+                throw new Mismatch('the ID went backwards across close');
+            }
+            $b->close();
+            $c->close();
+        } finally {
+            array_map('unlink', glob("$dir/*") ?: []);
+            rmdir($dir);
+        }
+    });
+}
+
+function cpu_seconds(): float
+{
+    $r = getrusage();
+    return $r['ru_utime.tv_sec'] + $r['ru_utime.tv_usec'] / 1e6 + $r['ru_stime.tv_sec'] + $r['ru_stime.tv_usec'] / 1e6;
+}
+
+/* A layout whose sequence runs out at once (2 IDs per 1 ms tick): the
+ * generator waits for the clock on almost every call. */
+function waiting(): void
+{
+    check('waiting for the clock sleeps: unique IDs, no busy loop', function () {
+        $g = new SfcGenerator(sfc_layout_parse('time:41@1ms,worker:4,seq:1', '2024-01-01'), ['node' => ['worker' => 2]]);
+        $wall = hrtime(true);
+        $cpu = cpu_seconds();
+        $ids = $g->next_ids(200);
+        for ($i = 0; $i < 100; $i++) {
+            $ids[] = $g->next_id();
+        }
+        $wall = (hrtime(true) - $wall) / 1e9;
+        $cpu = cpu_seconds() - $cpu;
+        expect_eq('distinct IDs', count(array_unique($ids)), 300);
+        if ($wall < 0.12) {
+            throw new Mismatch("$wall s for 300 IDs at 2 per ms");
+        }
+        if ($cpu >= 0.75 * $wall) {
+            throw new Mismatch("$cpu s of CPU in $wall s: spinning");
+        }
+        $g->close();
+    });
+}
+
+function bad_input(): void
+{
+    $gen = fn () => new SfcGenerator('default', ['node' => ['worker' => 1]]);
+    $cases = [
+        ['decode a negative int', 'InvalidArgument', fn () => sfc_decode('discord', -1)],
+        ['decode text that is not a number', 'InvalidArgument', fn () => sfc_decode('discord', '12ab')],
+        ['decode an ID above 2^64-1', 'InvalidArgument', fn () => sfc_decode('discord', '18446744073709551616')],
+        ['decode an ID too wide for the layout', 'InvalidArgument', fn () => sfc_decode('twitter', '9223372036854775808')],
+        ['decode a float', 'InvalidArgument', fn () => sfc_decode('discord', 1.5)],
+        ['decode with a null layout', 'InvalidArgument', fn () => sfc_decode(null, 1)],
+        ['decode with an unknown preset', 'InvalidLayout', fn () => sfc_decode('flickr', 1)],
+        ['parse a layout without seq', 'InvalidLayout', fn () => sfc_layout_parse('time:41,worker:10', 0)],
+        ['parse a layout with a bad epoch', 'InvalidLayout', fn () => sfc_layout_parse('time:41,seq:12', 'yesterday')],
+        ['encode null parts', 'InvalidArgument', fn () => sfc_encode('twitter', null)],
+        ['set an unknown field', 'InvalidArgument', fn () => (new SfcParts())->set_value('twitter', 'shard', 1)],
+        ['sfc_encode_named without a field', 'InvalidArgument',
+         fn () => sfc_encode_named('discord', 1500000000000000, ['worker' => 1, 'seq' => 0])],
+        ['sfc_encode_named with a list', 'InvalidArgument', fn () => sfc_encode_named('discord', 1500000000000000, [1, 2])],
+        ['an unknown time source', 'InvalidArgument',
+         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'time_source' => 'sundial'])],
+        ['a layout field index out of range', 'InvalidArgument', fn () => sfc_layout_preset('twitter')->field(9)],
+        ['a range before the epoch', 'InvalidArgument', fn () => sfc_range('twitter', 0, 1)],
+        ['a generator without node values', 'InvalidArgument', fn () => new SfcGenerator('twitter')],
+        ['a node value out of range', 'InvalidArgument',
+         fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => 32, 'worker' => 1]])],
+        ['a negative node value', 'InvalidArgument',
+         fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => -3, 'worker' => 1]])],
+        ['a node value that is no number', 'InvalidArgument',
+         fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => 'one', 'worker' => 1]])],
+        ['an unknown option', 'InvalidArgument', fn () => new SfcGenerator('twitter', ['colour' => 'red'])],
+        ['an unknown rollback strategy', 'InvalidArgument',
+         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'rollback' => 'ignore'])],
+        ['options that are not an array', 'InvalidArgument', fn () => new SfcGenerator('default', 'worker=1')],
+        ['options that are a list', 'InvalidArgument', fn () => new SfcGenerator('default', [1, 2])],
+        ['a pool node value without a state_dir', 'InvalidArgument',
+         fn () => new SfcGenerator('default', ['node' => ['worker' => 'auto']])],
+        ['a negative batch', 'InvalidArgument', fn () => $gen()->next_ids(-1)],
+        ['a batch too large', 'InvalidArgument', fn () => $gen()->next_ids(1 << 40)],
+        ['a closed generator', 'InvalidArgument', function () use ($gen) {
+            $g = $gen();
+            $g->close();
+            $g->next_id();
+        }],
+        ['a preset index out of range', 'InvalidArgument', fn () => sfc_preset_at(99)],
+        ['a time that is not an integer', 'InvalidArgument', fn () => sfc_range('twitter', '1e12', [])],
+        ['a clock reading that is not an integer', 'InvalidArgument', fn () => $gen()->next_at('soon')],
+        ['a layout that is a SWIG pointer object', 'InvalidArgument', fn () => sfc_decode(new SWIG\_p_int(), 1)],
+    ];
+    foreach ($cases as [$name, $kind, $call]) {
+        check("bad input: $name throws $kind", fn () => expect_error($kind, $call));
+    }
+    check('wrong objects and copies throw, never crash', function () {
+        $calls = [
+            fn () => sfc_parts_json('twitter', new SWIG\_p_int()),
+            fn () => sfc_encode('twitter', sfc_layout_preset('twitter')),
+            fn () => (new ReflectionClass('SfcGenerator'))->newInstanceWithoutConstructor(),
+            fn () => unserialize('O:9:"SfcLayout":0:{}'),
+            fn () => clone sfc_layout_preset('twitter'),
+        ];
+        foreach ($calls as $i => $call) {
+            try {
+                $call();
+                throw new Mismatch("call $i: no error");
+            } catch (TypeError | Error | Exception $e) {
+                if ($e instanceof Mismatch) {
+                    throw $e;
+                }
+            }
+        }
+    });
+    check('every error is a SnowflakeError with the status name and number', function () {
+        $e = expect_error('InvalidLayout', fn () => sfc_layout_preset('flickr'));
+        expect_eq('code', $e->getCode(), SFC_INVALID_LAYOUT);
+        if (!str_contains($e->getMessage(), 'flickr')) {
+            throw new Mismatch('message does not name the preset');
+        }
+    });
+}
+
+run_vectors($vectors);
+compare_with_cli($cli);
+generation_smoke();
+waiting();
+bad_input();
+echo "$passed passed, $failed failed\n";
+exit($failed === 0 ? 0 : 1);

@@ -1,0 +1,439 @@
+# frozen_string_literal: true
+
+# The Ruby runner of the SWIG module: every case of tests/vectors/*.json,
+# the canonical JSON compared with the CLI's, a two-thread generation test
+# and bad input. Ends with "N passed, N failed"; exits 1 on any failure.
+#
+#   ruby -I <builddir>/bindings/swig/ruby bindings/swig/ruby/test_vectors.rb \
+#        [VECTORS_DIR]        # SNOWFLAKE_C_CLI=<builddir>/core/cli/snowflake-c
+
+require 'json'
+require 'open3'
+require 'set'
+require 'tmpdir'
+require 'snowflake_c'
+
+VECTORS = ARGV[0] || File.expand_path('../../../tests/vectors', __dir__)
+CLI = ENV.fetch('SNOWFLAKE_C_CLI', nil)
+KINDS = {
+  SnowflakeC::FIELD_TIME => 'time', SnowflakeC::FIELD_SEQ => 'seq',
+  SnowflakeC::FIELD_CLOCK => 'clock', SnowflakeC::FIELD_NODE => 'node'
+}.freeze
+
+# A failed expectation, with what was seen.
+class Mismatch < StandardError; end
+
+$passed = 0
+$failed = 0
+
+def check(name)
+  yield
+  $passed += 1
+rescue Mismatch, SnowflakeC::Error, StandardError => e
+  $failed += 1
+  puts "FAIL #{name}: #{e.class}: #{e.message}"
+end
+
+def expect_eq(what, got, want)
+  raise Mismatch, "#{what}: got #{got.inspect}, want #{want.inspect}" unless got == want
+end
+
+# Runs the block, which must raise the exception for status `kind`;
+# returns the exception.
+def expect_error(kind)
+  yield
+rescue SnowflakeC::Error => e
+  raise Mismatch, "raised #{e.class} (#{e.message}), want #{kind}" unless e.status == kind
+  raise Mismatch, "#{e.class} is not SnowflakeC::#{kind}" unless e.instance_of?(SnowflakeC.const_get(kind))
+
+  e
+else
+  raise Mismatch, "no error, want #{kind}"
+end
+
+def layout_of(ref)
+  if ref.key?('preset')
+    SnowflakeC.layout_preset(ref['preset'])
+  else
+    SnowflakeC.layout_parse(ref['spec'], ref['epoch'])
+  end
+end
+
+def close_enough(got, want)
+  (got - want).abs <= 1e-9 * [want.abs, 1.0].max
+end
+
+def run_layout(c)
+  if c.key?('error')
+    expect_error(c['error']) { layout_of(c) }
+    return
+  end
+  x = c['expect']
+  layout = layout_of(c)
+  info = SnowflakeC.layout_describe(layout)
+  expect_eq('spec', SnowflakeC.layout_spec(layout), x['spec'])
+  expect_eq('epoch_ms', layout.epoch_ms.to_s, x['epoch_ms'])
+  expect_eq('unit_us', layout.unit_us.to_s, x['unit_us'])
+  expect_eq('total_bits', layout.total_bits, x['total_bits'])
+  fields = (0...layout.field_count).map do |i|
+    f = layout.field(i)
+    { 'name' => f.name, 'kind' => KINDS[f.kind], 'bits' => f.bits, 'shift' => f.shift, 'max' => f.max.to_s }
+  end
+  expect_eq('fields', fields, x['fields'])
+  raise Mismatch, "ids_per_second #{info.ids_per_second}" unless close_enough(info.ids_per_second, x['ids_per_second'])
+  raise Mismatch, "node_capacity #{info.node_capacity}" unless close_enough(info.node_capacity, x['node_capacity'])
+  expect_eq('time_end_ms', info.time_end_ms.to_s, x['time_end_ms'])
+  expect_eq('time_end', SnowflakeC.format_iso(info.time_end_ms), x['time_end'])
+  expect_eq('max_id', info.max_id.to_s, x['max_id'])
+end
+
+# IDs decoded by the module, to compare with the CLI: [layout ref, id, json].
+$decoded = []
+
+def run_decode(c)
+  layout = layout_of(c['layout'])
+  if c.key?('error')
+    expect_error(c['error']) { SnowflakeC.decode(layout, c['id']) }
+    return
+  end
+  parts = SnowflakeC.decode(layout, c['id'])
+  json = SnowflakeC.parts_json(layout, parts)
+  expect_eq('json', json, c['json'])
+  c['fields'].each { |name, v| expect_eq(name, parts.value(layout, name).to_s, v) }
+  expect_eq('id', parts.id.to_s, c['id'])
+  expect_eq('encode(decode(id))', SnowflakeC.encode(layout, parts).to_s, c['id'])
+  $decoded << [c['layout'], c['id'], json]
+end
+
+# Both encoders: by name (encode_named) and through Parts (encode).
+def run_encode(c)
+  layout = layout_of(c['layout'])
+  time_us = Integer(c['time_ms'], 10) * 1000
+  by_name = -> { SnowflakeC.encode_named(layout, time_us, c['fields']) }
+  by_parts = lambda do
+    parts = SnowflakeC::Parts.new
+    parts.time_us = time_us
+    c['fields'].each { |name, v| parts.set_value(layout, name, v) }
+    SnowflakeC.encode(layout, parts)
+  end
+  [['encode_named', by_name], ['encode', by_parts]].each do |what, encode|
+    if c.key?('error')
+      expect_error(c['error'], &encode)
+    else
+      expect_eq(what, encode.call.to_s, c['id'])
+    end
+  rescue Mismatch => e
+    raise Mismatch, "#{what}: #{e.message}"
+  end
+end
+
+def run_range(c)
+  layout = layout_of(c['layout'])
+  t0 = Integer(c['t0_ms'], 10)
+  t1 = Integer(c['t1_ms'], 10)
+  if c.key?('error')
+    expect_error(c['error']) { SnowflakeC.range(layout, t0, t1) }
+  else
+    expect_eq('[min, max]', SnowflakeC.range(layout, t0, t1).map(&:to_s), [c['min'], c['max']])
+  end
+end
+
+def run_step(g, s)
+  x = s['expect']
+  now = Integer(s['now_us'], 10)
+  if s['call'] == 'next'
+    if x.key?('error')
+      expect_error(x['error']) { g.next_at(now) }
+      return
+    end
+    id, wait = g.next_at(now)
+    expect_eq('outcome', [id&.to_s, id ? nil : wait.to_s], [x['id'], x['wait_us']])
+  elsif s['call'] == 'next_ids'
+    if x.key?('error')
+      e = expect_error(x['error']) { g.next_ids_at(now, s['n']) }
+      expect_eq('ids issued before the error', e.ids.map(&:to_s), x['ids'] || [])
+      return
+    end
+    ids, wait = g.next_ids_at(now, s['n'])
+    expect_eq('ids', ids.map(&:to_s), x['ids'] || [])
+    expect_eq('wait_us', wait.to_s, x['wait_us'] || '0')
+  else
+    raise Mismatch, "unknown call #{s['call'].inspect}"
+  end
+end
+
+def run_generate(c)
+  ENV.each_key { |k| ENV.delete(k) if k.start_with?('SNOWFLAKE_') }
+  layout = layout_of(c['layout'])
+  if c.key?('error')
+    expect_error(c['error']) { SnowflakeC::Generator.new(layout, c['options']) }
+    return
+  end
+  g = SnowflakeC::Generator.new(layout, c['options'])
+  begin
+    c['steps'].each_with_index do |s, i|
+      run_step(g, s)
+    rescue Mismatch, SnowflakeC::Error => e
+      raise Mismatch, "step #{i}: #{e.message}"
+    end
+  ensure
+    g.close
+  end
+end
+
+def kind_of_case(c)
+  return :generate if c.key?('steps') || c.key?('options')
+  return :range if c.key?('t0_ms')
+  return :encode if c.key?('time_ms')
+  return :decode if c.key?('layout') && c.key?('id')
+  return :layout if c.key?('spec') || c.key?('preset')
+
+  nil
+end
+
+def run_vectors
+  files = Dir[File.join(VECTORS, '*.json')].sort
+  raise "no vector files in #{VECTORS}" if files.empty?
+
+  files.each do |path|
+    cases = JSON.parse(File.read(path))
+    next unless cases.is_a?(Array) # schema.json
+
+    cases.each do |c|
+      name = "#{File.basename(path)}: #{c['description']}"
+      check(name) do
+        case kind_of_case(c)
+        when :layout then run_layout(c)
+        when :decode then run_decode(c)
+        when :encode then run_encode(c)
+        when :range then run_range(c)
+        when :generate then run_generate(c)
+        else raise Mismatch, 'unknown case shape'
+        end
+      end
+    end
+  end
+end
+
+# The same IDs through `snowflake-c decode --json`: byte-for-byte the same.
+def compare_with_cli
+  unless CLI && File.executable?(CLI)
+    puts 'note: SNOWFLAKE_C_CLI not set, canonical JSON not compared with the CLI'
+    return
+  end
+  $decoded.group_by(&:first).each do |ref, rows|
+    args = ref.key?('preset') ? ['--preset', ref['preset']] : ['--layout', ref['spec'], '--epoch', ref['epoch']]
+    check("CLI decode --json #{args.join(' ')}") do
+      out, err, status = Open3.capture3(CLI, 'decode', *args, '--json', *rows.map { |r| r[1] })
+      raise Mismatch, "exit #{status.exitstatus}: #{err}" unless status.success?
+
+      expect_eq('lines', out.lines.map(&:chomp), rows.map(&:last))
+    end
+  end
+end
+
+def generation_smoke
+  check('two threads share one generator: unique, increasing per thread') do
+    g = SnowflakeC::Generator.new('default', node: { worker: 1 })
+    per_thread = Array.new(2) do
+      Thread.new do
+        ids = []
+        200.times do
+          ids << g.next_id
+          ids.concat(g.next_ids(100))
+        end
+        ids
+      end
+    end.map(&:value)
+    per_thread.each_with_index do |ids, t|
+      raise Mismatch, "thread #{t}: not strictly increasing" unless ids.each_cons(2).all? { |a, b| a < b }
+    end
+    all = per_thread.flatten
+    expect_eq('distinct IDs', all.to_set.size, all.size)
+    expect_eq('ids_issued', g.stats[:ids_issued], all.size)
+    g.close
+  end
+  check('IDs decode to now and to the node value') do
+    g = SnowflakeC::Generator.new('twitter', node: { datacenter: 3, worker: 7 })
+    id = g.next_id
+    parts = SnowflakeC.decode('twitter', id)
+    expect_eq('worker', parts.value('twitter', 'worker'), 7)
+    expect_eq('datacenter', parts.value('twitter', 'datacenter'), 3)
+    raise Mismatch, 'time is not now' unless (parts.time_ms - (Time.now.to_f * 1000)).abs < 5000
+
+    expect_eq('node_sources', g.stats[:node_sources], { 'datacenter' => 'explicit', 'worker' => 'explicit' })
+    g.close
+  end
+  check('node values from the pool of a state directory: distinct, released on close') do
+    Dir.mktmpdir('snowflake-c-swig') do |dir|
+      opts = { node: { worker: SnowflakeC::NODE_AUTO }, state_dir: dir }
+      a = SnowflakeC::Generator.new('default', opts)
+      b = SnowflakeC::Generator.new('default', opts.merge(node: { worker: 'auto' }))
+      expect_eq('sources', [a.stats[:node_sources], b.stats[:node_sources]], [{ 'worker' => 'pool' }] * 2)
+      values = [a.stats[:node]['worker'], b.stats[:node]['worker']]
+      raise Mismatch, "both generators hold worker #{values[0]}" if values[0] == values[1]
+
+      id = a.next_id
+      expect_eq('worker in the ID', SnowflakeC.decode('default', id).value('default', 'worker'), values[0])
+      a.close
+      c = SnowflakeC::Generator.new('default', opts)
+      expect_eq('released value taken again', c.stats[:node]['worker'], values[0])
+      raise Mismatch, 'the ID went backwards across close' unless c.next_id > id
+
+      b.close
+      c.close
+    end
+  end
+end
+
+# A layout whose sequence runs out at once (2 IDs per 1 ms tick): the
+# generator waits for the clock on almost every call.
+SLOW = 'time:41@1ms,worker:4,seq:1'
+
+def cpu_seconds
+  Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+end
+
+def waiting
+  check('waiting threads sleep without the GVL: unique IDs, no busy loop') do
+    g = SnowflakeC::Generator.new(SnowflakeC.layout_parse(SLOW, '2024-01-01'), node: { worker: 2 })
+    wall = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    cpu = cpu_seconds
+    all = Array.new(2) { Thread.new { g.next_ids(150) + Array.new(50) { g.next_id } } }.flat_map(&:value)
+    wall = Process.clock_gettime(Process::CLOCK_MONOTONIC) - wall
+    cpu = cpu_seconds - cpu
+    expect_eq('distinct IDs', all.uniq.size, 400)
+    raise Mismatch, "#{wall.round(3)} s for 400 IDs at 2 per ms" unless wall >= 0.15
+    raise Mismatch, "#{cpu.round(3)} s of CPU in #{wall.round(3)} s: spinning" unless cpu < 0.75 * wall
+
+    g.close
+  end
+  [['Thread#raise', ->(t) { t.raise(IOError, 'stop') }, IOError],
+   ['Thread#kill', ->(t) { t.kill }, nil]].each do |how, stop, error|
+    check("#{how} stops a waiting next_ids within a few ms") do
+      g = SnowflakeC::Generator.new(SnowflakeC.layout_parse(SLOW, '2024-01-01'), node: { worker: 3 })
+      caught = nil
+      t = Thread.new do
+        g.next_ids(200_000) # 100 s of IDs
+      rescue IOError => e
+        caught = e.class
+      end
+      sleep 0.1
+      asked = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      stop.call(t)
+      raise Mismatch, 'the thread is still waiting after 2 s' unless t.join(2)
+
+      took = Process.clock_gettime(Process::CLOCK_MONOTONIC) - asked
+      raise Mismatch, "stopped after #{took.round(3)} s" unless took < 0.5
+
+      expect_eq('exception', caught, error)
+      expect_eq('generator still works', g.next_id.positive?, true)
+      g.close
+    end
+  end
+end
+
+# A process whose threads are waiting must still exit, promptly and without
+# spinning: run one in a child and kill it if it overstays.
+def exit_while_waiting
+  check('a process exits while two threads wait in next_ids') do
+    lib = File.dirname($LOADED_FEATURES.grep(%r{/snowflake_c\.so\z}).first)
+    script = <<~RUBY
+      require 'snowflake_c'
+      g = SnowflakeC::Generator.new(SnowflakeC.layout_parse('#{SLOW}', '2024-01-01'), node: { worker: 4 })
+      2.times { Thread.new { g.next_ids(200_000) } }
+      sleep 0.2
+      exit 0
+    RUBY
+    pid = Process.spawn(RbConfig.ruby, '-I', lib, '-e', script)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
+    status = nil
+    while status.nil? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+      sleep 0.05
+      _, status = Process.wait2(pid, Process::WNOHANG)
+    end
+    if status.nil?
+      Process.kill(:KILL, pid)
+      Process.wait(pid)
+      raise Mismatch, 'still running 5 s after exit'
+    end
+    expect_eq('exit status', status.exitstatus, 0)
+  end
+end
+
+BAD_INPUT = [
+  ['decode a negative Integer', 'InvalidArgument', -> { SnowflakeC.decode('discord', -1) }],
+  ['decode text that is not a number', 'InvalidArgument', -> { SnowflakeC.decode('discord', '12ab') }],
+  ['decode an ID above 2^64-1', 'InvalidArgument', -> { SnowflakeC.decode('discord', 2**64) }],
+  ['decode an ID too wide for the layout', 'InvalidArgument', -> { SnowflakeC.decode('twitter', 2**63) }],
+  ['decode with a nil layout', 'InvalidArgument', -> { SnowflakeC.decode(nil, 1) }],
+  ['decode with an unknown preset', 'InvalidLayout', -> { SnowflakeC.decode('flickr', 1) }],
+  ['parse a layout without seq', 'InvalidLayout', -> { SnowflakeC.layout_parse('time:41,worker:10', 0) }],
+  ['parse a layout with a bad epoch', 'InvalidLayout', -> { SnowflakeC.layout_parse('time:41,seq:12', 'yesterday') }],
+  ['encode nil parts', 'InvalidArgument', -> { SnowflakeC.encode('twitter', nil) }],
+  ['set an unknown field', 'InvalidArgument', -> { SnowflakeC::Parts.new.set_value('twitter', 'shard', 1) }],
+  ['encode_named without a field', 'InvalidArgument',
+   -> { SnowflakeC.encode_named('discord', 1_500_000_000_000_000, { worker: 1, seq: 0 }) }],
+  ['encode_named with fields that are not a Hash', 'InvalidArgument',
+   -> { SnowflakeC.encode_named('discord', 1_500_000_000_000_000, [1, 2, 3]) }],
+  ['an unknown time source', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, time_source: 'sundial') }],
+  ['a layout field index out of range', 'InvalidArgument', -> { SnowflakeC.layout_preset('twitter').field(9) }],
+  ['a range before the epoch', 'InvalidArgument', -> { SnowflakeC.range('twitter', 0, 1) }],
+  ['a generator without node values', 'InvalidArgument', -> { SnowflakeC::Generator.new('twitter') }],
+  ['a node value out of range', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('twitter', node: { datacenter: 32, worker: 1 }) }],
+  ['a negative node value', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('twitter', node: { datacenter: -3, worker: 1 }) }],
+  ['a node value that is no number', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('twitter', node: { datacenter: 'one', worker: 1 }) }],
+  ['an unknown option', 'InvalidArgument', -> { SnowflakeC::Generator.new('twitter', colour: 'red') }],
+  ['an unknown rollback strategy', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, rollback: 'ignore') }],
+  ['options that are not a Hash', 'InvalidArgument', -> { SnowflakeC::Generator.new('default', [1, 2]) }],
+  ['a pool node value without a state_dir', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 'auto' }) }],
+  ['a negative batch', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }).next_ids(-1) }],
+  ['a batch too large', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }).next_ids(2**40) }],
+  ['a closed generator', 'InvalidArgument', lambda {
+    g = SnowflakeC::Generator.new('default', node: { worker: 1 })
+    g.close
+    g.next_id
+  }],
+  ['a preset index out of range', 'InvalidArgument', -> { SnowflakeC.preset_at(99) }]
+].freeze
+
+def bad_input
+  BAD_INPUT.each do |name, kind, call|
+    check("bad input: #{name} raises #{kind}") { expect_error(kind, &call) }
+  end
+  check('bad input: wrong types raise a Ruby error, not a crash') do
+    [-> { SnowflakeC.range('twitter', 'a', 'b') }, -> { SnowflakeC.layout_parse(42, 0) },
+     -> { SnowflakeC.parts_json('twitter', 'parts') },
+     -> { SnowflakeC.encode('twitter', SnowflakeC::Parts.allocate) },
+     -> { SnowflakeC.parts_json('twitter', SnowflakeC.layout_preset('twitter')) },
+     -> { SnowflakeC::Generator.allocate.next_id },
+     -> { SnowflakeC::Generator.new('default', node: { worker: 1 }).dup.next_id }].each do |call|
+      call.call
+      raise Mismatch, 'no error'
+    rescue TypeError, ArgumentError, ObjectPreviouslyDeleted, SnowflakeC::Error
+      nil
+    end
+  end
+  check('every error is a SnowflakeC::Error with the status name') do
+    e = expect_error('InvalidLayout') { SnowflakeC.layout_preset('flickr') }
+    raise Mismatch, 'not a SnowflakeC::Error' unless e.is_a?(SnowflakeC::Error)
+    raise Mismatch, 'message does not name the preset' unless e.message.include?('flickr')
+  end
+end
+
+run_vectors
+compare_with_cli
+generation_smoke
+waiting
+exit_while_waiting
+bad_input
+puts "#{$passed} passed, #{$failed} failed"
+exit($failed.zero? ? 0 : 1)
