@@ -3,7 +3,6 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <string.h>
 #include <time.h>
 
@@ -33,32 +32,27 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/* Sleeping is imprecise by the kernel's timer slack (50 µs by default) and
- * a yield may hand the core away for a whole time slice, so: sleep until
- * 200 µs before the deadline, yield until 50 µs before it, then spin. A tick
- * is never lost to a late wake-up, and a core is never burnt for long. */
+/* Sleeping is imprecise by the kernel's timer slack (50 µs by default) and a
+ * yield hands the core to any other runnable task for its whole time slice,
+ * so: sleep until 200 µs before the deadline, then spin. A tick is not lost
+ * to a late wake-up, and a core is never burnt for longer than that. */
 void sfc_pause(int64_t wait_us) {
   if (wait_us <= 0) return;
   const int64_t deadline = sfc_monotonic_us() + wait_us;
-  const int64_t sleep_margin_us = 200, spin_us = 50;
-  if (wait_us > 2 * sleep_margin_us) {
+  const int64_t spin_us = 200;
+  if (wait_us > spin_us) {
     /* An absolute wake-up: a signal that interrupts the sleep cannot
      * stretch it, as re-sleeping a remainder can. */
-    int64_t wake = deadline - sleep_margin_us;
+    int64_t wake = deadline - spin_us;
     struct timespec ts = {(time_t)(wake / 1000000),
                           (long)(wake % 1000000) * 1000};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
            EINTR) {
     }
   }
-  for (int64_t now = sfc_monotonic_us(); now < deadline;
-       now = sfc_monotonic_us()) {
-    if (deadline - now > spin_us)
-      sched_yield();
-    else
-      for (int i = 0; i < 16; i++)
-        cpu_relax();
-  }
+  while (sfc_monotonic_us() < deadline)
+    for (int i = 0; i < 16; i++)
+      cpu_relax();
 }
 
 const char *sfc_time_source_name(sfc_time_source source) {
