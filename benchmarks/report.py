@@ -477,7 +477,7 @@ def summary_rows(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def markdown(doc: dict[str, Any], json_name: str, chart_name: str) -> str:
+def markdown(doc: dict[str, Any], json_link: str, chart_link: str) -> str:
     m = doc["machine"]
     rt = m["runtimes"]
     out = [
@@ -485,7 +485,7 @@ def markdown(doc: dict[str, Any], json_name: str, chart_name: str) -> str:
         f"({m['arch']}), {m['os']}, kernel {m['kernel']}, load average {m['load_average']} at the end; "
         f"{rt['c']}; Python {rt['python']}; Node.js {rt['node']}; Java {rt['java'].strip()}.",
         "",
-        f"![snowflake-c beside the peers of each language]({chart_name})",
+        f"![snowflake-c beside the peers of each language]({chart_link})",
         "",
         "| language | scenario | snowflake-c IDs/s | ns/ID | of the layout limit | fastest peer or reference "
         "without duplicates | IDs/s | snowflake-c × | duplicates (snowflake-c / others) |",
@@ -506,7 +506,7 @@ def markdown(doc: dict[str, Any], json_name: str, chart_name: str) -> str:
     out += [
         "",
         f"Medians of interleaved repetitions; every row of the run, with min–max, versions and layouts: "
-        f"[`results/{json_name}`](results/{json_name}).",
+        f"[`{Path(json_link).name}`]({json_link}).",
     ]
     if doc["languages_failed"]:
         out += ["", f"No results from: {', '.join(doc['languages_failed'])}."]
@@ -642,7 +642,13 @@ def main() -> int:
     ap.add_argument("--stamp", required=True, help="<date>-<host>: the output files' name")
     ap.add_argument("--root", type=Path, default=HERE.parent, help="the repository")
     ap.add_argument("--quick", action="store_true", help="the run was a --quick smoke run")
-    ap.add_argument("--readme", type=Path, help="rewrite this README's results section (full runs)")
+    ap.add_argument(
+        "--readme",
+        type=Path,
+        action="append",
+        default=[],
+        help="rewrite this README's results section (full runs; may be repeated)",
+    )
     ap.add_argument("--failed", action="append", default=[], help="a language that produced no results")
     args = ap.parse_args()
 
@@ -698,8 +704,17 @@ def main() -> int:
     if args.readme and not args.quick:
         for c in charts:
             shutil.copyfile(c, args.out / f"latest{c.suffix}")
-        rewrite_readme(args.readme, markdown(doc, json_path.name, "results/latest.svg"))
-        print(f"rewrote the results section of {args.readme} (chart: {args.out / 'latest.svg'})")
+        for readme in args.readme:
+            here = readme.resolve().parent
+            rewrite_readme(
+                readme,
+                markdown(
+                    doc,
+                    os.path.relpath(json_path.resolve(), here),
+                    os.path.relpath((args.out / "latest.svg").resolve(), here),
+                ),
+            )
+            print(f"rewrote the results section of {readme} (chart: {args.out / 'latest.svg'})")
 
     ours_dups = sum(r["duplicates"] or 0 for r in results if r["kind"] == "snowflake-c")
     if ours_dups:
