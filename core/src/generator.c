@@ -7,15 +7,20 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The clock read of the hot path, inlined: one vDSO call. */
-static inline int64_t read_clock(const sfc_generator *g) {
-  struct timespec ts;
+static inline int64_t ts_us(const struct timespec *ts) {
+  return (int64_t)ts->tv_sec * 1000000 + ts->tv_nsec / 1000;
+}
+
+/* The clock read of the hot path, inlined: one vDSO call, as wall time. */
+static inline void read_clock(const sfc_generator *g, struct timespec *ts) {
   if (SFC_LIKELY(g->time_source == SFC_TIME_WALL)) {
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    clock_gettime(CLOCK_REALTIME, ts);
+    return;
   }
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + g->mono_offset_us;
+  clock_gettime(CLOCK_MONOTONIC, ts);
+  int64_t us = ts_us(ts) + g->mono_offset_us;
+  ts->tv_sec = (time_t)(us / 1000000);
+  ts->tv_nsec = (long)(us % 1000000) * 1000;
 }
 
 static uint64_t splitmix64(uint64_t x) {
@@ -104,7 +109,7 @@ void sfc_generator_set_node(sfc_generator *g) {
   uint64_t bits = 0;
   for (unsigned i = 0; i < g->node.count; i++)
     bits |= g->node.value[i] << g->layout.fields[g->node.field[i]].shift;
-  g->node_bits = bits;
+  g->pack.node_bits = bits;
 }
 
 /* Starts from persisted (or fresh) state: the mark's tick counts as used up,
@@ -163,20 +168,23 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   const sfc_field *sf = &layout->fields[layout->seq_index];
   const sfc_field *cf =
       layout->clock_index >= 0 ? &layout->fields[layout->clock_index] : NULL;
-  g->pack.seq_bits = sf->bits;
   g->pack.seq_max = sf->max;
-  g->pack.clock_bits = cf ? cf->bits : 0;
   g->pack.clock_max = cf ? cf->max : 0;
   g->pack.time_max = bits_max(tf->bits);
-  g->time_shift = tf->shift;
-  g->seq_shift = sf->shift;
-  g->clock_shift = cf ? cf->shift : 0;
+  g->pack.time_shift = tf->shift;
+  g->pack.seq_shift = sf->shift;
+  g->pack.clock_shift = cf ? cf->shift : 0;
+  g->pack.seq_one = UINT64_C(1) << sf->shift;
+  g->pack.keep_mask =
+      ~((g->pack.time_max << tf->shift) | (sf->max << sf->shift));
   g->epoch_us = layout->epoch_ms * 1000;
   g->unit_us = layout->unit_us;
   g->random_start = opts->random_start != 0;
   if (getrandom(&g->seed, sizeof g->seed, GRND_NONBLOCK) != sizeof g->seed)
     g->seed = splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)getpid());
   g->time_source = opts->time_source;
+  g->fast =
+      g->time_source == SFC_TIME_WALL && g->unit_us == 1000 && !g->random_start;
   g->mono_offset_us = sfc_wall_us() - sfc_monotonic_us();
   g->pid = getpid();
   atomic_store(&g->mark, INT64_MAX);
@@ -245,13 +253,15 @@ static inline int64_t to_tick(const sfc_generator *g, int64_t since_us) {
   }
 }
 
-static inline uint64_t compose(const sfc_generator *g, uint64_t w) {
-  const unsigned low = g->pack.clock_bits + g->pack.seq_bits;
-  uint64_t t = w >> low;
-  uint64_t c = (w >> g->pack.seq_bits) & g->pack.clock_max;
-  uint64_t s = w & g->pack.seq_max;
-  return (t << g->time_shift) | (c << g->clock_shift) | g->node_bits |
-         (s << g->seq_shift);
+/* The tick of a reading; negative before the epoch. Millisecond ticks skip
+ * the microseconds: one division instead of two. */
+static inline int64_t tick_of(const sfc_generator *g,
+                              const struct timespec *ts) {
+  if (SFC_LIKELY(g->unit_us == 1000))
+    return (int64_t)ts->tv_sec * 1000 + ts->tv_nsec / 1000000 -
+           g->layout.epoch_ms;
+  int64_t since = ts_us(ts) - g->epoch_us;
+  return since < 0 ? -1 : to_tick(g, since);
 }
 
 /* Reserves up to `want` consecutive sequence values with one CAS. On SFC_OK,
@@ -270,16 +280,22 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
     sfc_status st = sfc_check_fork(g, err);
     if (st != SFC_OK) return st;
   }
-  if (live) now_us = read_clock(g);
-  if (SFC_UNLIKELY(now_us < g->epoch_us)) {
+  struct timespec ts = {0, 0};
+  int64_t tick;
+  if (live) {
+    read_clock(g, &ts);
+    tick = tick_of(g, &ts);
+  } else {
+    tick = now_us < g->epoch_us ? -1 : to_tick(g, now_us - g->epoch_us);
+  }
+  if (SFC_UNLIKELY(tick < 0)) {
     char iso[SFC_ISO_MAX];
     sfc_format_iso(g->layout.epoch_ms, iso, sizeof iso);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "the clock reads %lld us, before the layout's epoch %s",
-                    (long long)now_us, iso);
+                    (long long)(live ? ts_us(&ts) : now_us), iso);
   }
   const sfc_packing *p = &g->pack;
-  int64_t tick = to_tick(g, now_us - g->epoch_us);
   uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
   int rereads = 0;
   for (;;) {
@@ -291,14 +307,16 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
       n = p->seq_max - s0 + 1;
     } else if (SFC_LIKELY(s < p->seq_max && (int64_t)t >= tick &&
                           (int64_t)t - tick <= g->drift_ticks)) {
-      base = w + 1;
+      base = w + p->seq_one;
       n = p->seq_max - s;
     } else if (live && (int64_t)t - tick > g->drift_ticks && rereads++ < 3) {
       w = atomic_load_explicit(&g->word, memory_order_acquire);
-      now_us = read_clock(g);
-      if (now_us >= g->epoch_us) tick = to_tick(g, now_us - g->epoch_us);
+      read_clock(g, &ts);
+      int64_t again = tick_of(g, &ts);
+      if (again >= 0) tick = again;
       continue;
     } else {
+      if (live) now_us = ts_us(&ts);
       sfc_status st = sfc_slow_path(g, now_us, tick, w, &base, wait_us, err);
       if (st == SFC_RETRY) {
         w = atomic_load_explicit(&g->word, memory_order_relaxed);
@@ -312,7 +330,7 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
       n = p->seq_max - sfc_word_seq(p, base) + 1;
     }
     if (want == 1 || n > want) n = want;
-    const uint64_t next = base + (n - 1);
+    const uint64_t next = base + (n - 1) * p->seq_one;
     const uint64_t next_t = sfc_word_time(p, next);
     if (SFC_UNLIKELY(g->has_state &&
                      (int64_t)next_t > atomic_load_explicit(
@@ -325,7 +343,7 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
     }
     if (atomic_compare_exchange_weak_explicit(
             &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
-      if ((next ^ w) >> p->seq_bits) { /* left a tick or clock value */
+      if (sfc_word_other_tick(p, next, w)) {
         atomic_fetch_add_explicit(&g->issued_closed, s - seq_start(g, t) + 1,
                                   memory_order_relaxed);
         if ((int64_t)next_t > tick && next_t != t)
@@ -345,11 +363,47 @@ next_one(sfc_generator *gen, int64_t now_us, bool live, uint64_t *id,
   int64_t wait = 0;
   sfc_status st = take(gen, now_us, live, 1, &first, &n, &wait, err);
   if (SFC_LIKELY(st == SFC_OK)) {
-    *id = compose(gen, first);
+    *id = first;
     return SFC_OK;
   }
   if (st == SFC_WAIT && wait_us) *wait_us = wait;
   return st;
+}
+
+/* The common case in a few instructions: wall clock, millisecond ticks, a
+ * new tick or the next sequence value of the current one, no contention.
+ * Anything else — and a lost compare-and-swap — goes the general way. */
+static inline bool next_fast(sfc_generator *g, uint64_t *id) {
+  if (SFC_UNLIKELY(
+          !g->fast ||
+          atomic_load_explicit(&g->forks_seen, memory_order_acquire) !=
+              atomic_load_explicit(&sfc_fork_generation, memory_order_relaxed)))
+    return false;
+  const sfc_packing *p = &g->pack;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  const int64_t tick =
+      (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - g->layout.epoch_ms;
+  uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
+  const int64_t t = (int64_t)(w >> p->time_shift);
+  uint64_t next;
+  if (t < tick && tick >= 0 && (uint64_t)tick <= p->time_max)
+    next = (w & p->keep_mask) | ((uint64_t)tick << p->time_shift);
+  else if (t == tick && sfc_word_seq(p, w) != p->seq_max)
+    next = w + p->seq_one;
+  else
+    return false;
+  if (g->has_state && (int64_t)(next >> p->time_shift) >
+                          atomic_load_explicit(&g->mark, memory_order_relaxed))
+    return false;
+  if (!atomic_compare_exchange_strong_explicit(
+          &g->word, &w, next, memory_order_relaxed, memory_order_relaxed))
+    return false;
+  if (t != tick) /* the last tick is closed: count its IDs */
+    atomic_fetch_add_explicit(&g->issued_closed, sfc_word_seq(p, w) + 1,
+                              memory_order_relaxed);
+  *id = next;
+  return true;
 }
 
 sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
@@ -359,6 +413,7 @@ sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
 
 sfc_status sfc_next_now(sfc_generator *gen, uint64_t *id, int64_t *wait_us,
                         sfc_error *err) {
+  if (SFC_LIKELY(next_fast(gen, id))) return SFC_OK;
   return next_one(gen, 0, true, id, wait_us, err);
 }
 
@@ -372,8 +427,7 @@ next_many(sfc_generator *gen, int64_t now_us, bool live, uint64_t *ids,
     uint64_t first = 0, count = 0;
     st = take(gen, now_us, live, n - done, &first, &count, &wait, err);
     if (st != SFC_OK) break;
-    const uint64_t id0 = compose(gen, first), step = UINT64_C(1)
-                                                     << gen->seq_shift;
+    const uint64_t id0 = first, step = gen->pack.seq_one;
     uint64_t *dst = ids + done;
     for (uint64_t j = 0; j < count; j++)
       dst[j] = id0 + j * step;
@@ -395,13 +449,19 @@ sfc_status sfc_next_ids_now(sfc_generator *gen, uint64_t *ids, size_t n,
   return next_many(gen, 0, true, ids, n, filled, wait_us, err);
 }
 
-sfc_status sfc_next(sfc_generator *gen, uint64_t *id, sfc_error *err) {
+static __attribute__((noinline)) sfc_status
+next_general(sfc_generator *gen, uint64_t *id, sfc_error *err) {
   for (;;) {
     int64_t wait = 0;
     sfc_status st = next_one(gen, 0, true, id, &wait, err);
     if (st != SFC_WAIT) return st;
     sfc_pause(wait);
   }
+}
+
+sfc_status sfc_next(sfc_generator *gen, uint64_t *id, sfc_error *err) {
+  if (SFC_LIKELY(next_fast(gen, id))) return SFC_OK;
+  return next_general(gen, id, err);
 }
 
 sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,

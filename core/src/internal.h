@@ -38,25 +38,37 @@ SFC_INTERNAL int64_t sfc_days_from_civil(int64_t y, unsigned m, unsigned d);
 SFC_INTERNAL int64_t sfc_wall_us(void);
 SFC_INTERNAL int64_t sfc_monotonic_us(void);
 
-/* The state word: [time | clock | seq], seq lowest so that +1 steps it. */
+/* The state word is the last ID issued: time, clock and sequence are read
+ * from their places in it, the node bits never change, and the next ID of a
+ * tick is the word plus one step of the sequence — composing an ID costs
+ * nothing. The time field is first and at least one bit wide, so every
+ * shift is below 64. */
 typedef struct sfc_packing {
-  unsigned seq_bits, clock_bits;
+  unsigned time_shift, clock_shift, seq_shift;
   uint64_t seq_max, clock_max, time_max;
+  uint64_t seq_one;   /* one step of the sequence: 1 << seq_shift */
+  uint64_t node_bits; /* the node fields, in place */
+  uint64_t keep_mask; /* what a new tick keeps of the word: clock and node */
 } sfc_packing;
 
 static inline uint64_t sfc_word(const sfc_packing *p, uint64_t t, uint64_t c,
                                 uint64_t s) {
-  return (t << (p->clock_bits + p->seq_bits)) | (c << p->seq_bits) | s;
+  return (t << p->time_shift) | (c << p->clock_shift) | p->node_bits |
+         (s << p->seq_shift);
 }
-/* The time field has at least one bit, so the shift is below 64. */
 static inline uint64_t sfc_word_time(const sfc_packing *p, uint64_t w) {
-  return w >> ((p->clock_bits + p->seq_bits) & 63);
+  return w >> p->time_shift;
 }
 static inline uint64_t sfc_word_clock(const sfc_packing *p, uint64_t w) {
-  return (w >> p->seq_bits) & p->clock_max;
+  return (w >> p->clock_shift) & p->clock_max;
 }
 static inline uint64_t sfc_word_seq(const sfc_packing *p, uint64_t w) {
-  return w & p->seq_max;
+  return (w >> p->seq_shift) & p->seq_max;
+}
+/* Whether two words differ in more than the sequence. */
+static inline bool sfc_word_other_tick(const sfc_packing *p, uint64_t a,
+                                       uint64_t b) {
+  return ((a ^ b) & ~(p->seq_max << p->seq_shift)) != 0;
 }
 
 /* node.c — resolved node identity. */
@@ -123,14 +135,13 @@ struct sfc_generator {
   _Alignas(64) _Atomic uint64_t word; /* last issued (time, clock, seq) */
   /* Read-mostly fields below, on another cache line. */
   _Alignas(64) sfc_packing pack;
-  uint64_t node_bits; /* the node fields, already in place */
-  unsigned time_shift, clock_shift, seq_shift;
   int64_t epoch_us;
   int64_t unit_us;
   int64_t drift_ticks;
   int64_t max_wait_us;
   sfc_rollback rollback;
   bool random_start;
+  bool fast; /* wall clock, millisecond ticks, sequence from 0 */
   uint64_t seed;
   _Atomic uint64_t forks_seen; /* sfc_fork_generation at creation */
   _Atomic int64_t mark;        /* persisted high-water tick; INT64_MAX: none */
