@@ -199,7 +199,7 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
   sc->ids_per_s[rep] = (double)total * 1e9 / (double)elapsed;
   sc->fraction[rep] = 0;
   if (sc->keep) {
-    /* Saturation: IDs issued over what the ticks they span could hold. */
+    /* Saturation: IDs issued over what their ticks could hold. */
     size_t n = 0;
     for (int t = 0; t < sc->threads; t++)
       n += w[t].count < cap ? w[t].count : cap;
@@ -213,12 +213,18 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
     qsort(all, n, sizeof *all, cmp_u64);
     for (size_t i = 1; i < n; i++)
       sc->duplicates += all[i] == all[i - 1];
-    sfc_parts first, last;
-    sfc_decode(&layout, all[0], &first, NULL);
-    sfc_decode(&layout, all[n - 1], &last, NULL);
-    double ticks = (double)(last.values[0] - first.values[0] + 1);
+    /* The first and last ticks are cut by the start and the stop of the
+     * run; count the ticks in between, which the run spans whole. */
+    uint64_t t0 = all[0] >> layout.fields[0].shift;
+    uint64_t t1 = all[n - 1] >> layout.fields[0].shift;
+    size_t inner = 0;
+    for (size_t i = 0; i < n; i++) {
+      uint64_t t = all[i] >> layout.fields[0].shift;
+      inner += t > t0 && t < t1;
+    }
     double per_tick = sc->limit / 1000.0;
-    sc->fraction[rep] = (double)n / (ticks * per_tick);
+    sc->fraction[rep] =
+        t1 > t0 + 1 ? (double)inner / ((double)(t1 - t0 - 1) * per_tick) : 0;
     free(all);
   }
   for (int t = 0; t < sc->threads; t++)
