@@ -1,0 +1,132 @@
+/* libFuzzer harness: the layout parser and the small text parsers.
+ *
+ * Input: "SPEC\nEPOCH" (the epoch part is optional). The spec is parsed
+ * with the parsed epoch (or the default preset's epoch when the epoch text
+ * is rejected). A layout that parses must round-trip through its canonical
+ * spec to the same layout, and describe itself without trapping. */
+#define _GNU_SOURCE
+#include "snowflake_c.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "invariant failed: %s (%s:%d)\n", #cond, __FILE__,       \
+              __LINE__);                                                       \
+      abort();                                                                 \
+    }                                                                          \
+  } while (0)
+
+static void check_error(sfc_status st, const sfc_error *err) {
+  CHECK(err->status == st);
+  size_t n = strnlen(err->message, SFC_MESSAGE_MAX);
+  CHECK(n > 0 && n < SFC_MESSAGE_MAX);
+}
+
+static int same_layout(const sfc_layout *a, const sfc_layout *b) {
+  if (a->field_count != b->field_count || a->total_bits != b->total_bits ||
+      a->epoch_ms != b->epoch_ms || a->unit_us != b->unit_us ||
+      a->seq_index != b->seq_index || a->clock_index != b->clock_index)
+    return 0;
+  for (unsigned i = 0; i < a->field_count; i++)
+    if (strcmp(a->fields[i].name, b->fields[i].name) != 0 ||
+        a->fields[i].kind != b->fields[i].kind ||
+        a->fields[i].bits != b->fields[i].bits ||
+        a->fields[i].shift != b->fields[i].shift ||
+        a->fields[i].max != b->fields[i].max)
+      return 0;
+  return 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *text = malloc(size + 1);
+  if (!text) return 0;
+  memcpy(text, data, size);
+  text[size] = '\0';
+  char *epoch_text = strchr(text, '\n');
+  if (epoch_text) *epoch_text++ = '\0';
+
+  sfc_error err;
+  int64_t epoch = 1704067200000;
+  if (epoch_text) {
+    int64_t e = 0;
+    sfc_status st = sfc_epoch_parse(epoch_text, &e, &err);
+    if (st == SFC_OK) {
+      epoch = e;
+      char iso[SFC_ISO_MAX];
+      size_t n = sfc_format_iso(e, iso, sizeof iso);
+      CHECK(n > 0 && n < sizeof iso);
+      int64_t back = 0;
+      /* The ISO form of a parsed epoch parses back to the same instant. */
+      if (e >= 0 && e < INT64_C(253402300800000)) {
+        CHECK(sfc_epoch_parse(iso, &back, &err) == SFC_OK);
+        CHECK(back == e);
+      }
+    } else {
+      check_error(st, &err);
+    }
+  }
+
+  sfc_layout layout;
+  memset(&layout, 0xa5, sizeof layout);
+  sfc_status st = sfc_layout_parse(text, epoch, &layout, &err);
+  if (st == SFC_OK) {
+    CHECK(layout.field_count >= 2 && layout.field_count <= SFC_MAX_FIELDS);
+    CHECK(layout.total_bits <= 64);
+    CHECK(layout.time_index == 0);
+    CHECK(layout.fields[0].kind == SFC_FIELD_TIME);
+    unsigned sum = 0;
+    for (unsigned i = 0; i < layout.field_count; i++) {
+      const sfc_field *f = &layout.fields[i];
+      CHECK(f->bits >= 1 && f->bits <= 64);
+      CHECK(f->max ==
+            (f->bits == 64 ? UINT64_MAX : (UINT64_C(1) << f->bits) - 1));
+      CHECK(sfc_layout_field_index(&layout, f->name) == (int)i);
+      sum += f->bits;
+    }
+    CHECK(sum == layout.total_bits);
+    char spec[SFC_SPEC_MAX];
+    size_t n = sfc_layout_spec(&layout, spec, sizeof spec);
+    CHECK(n < sizeof spec);
+    sfc_layout again;
+    CHECK(sfc_layout_parse(spec, epoch, &again, &err) == SFC_OK);
+    CHECK(same_layout(&layout, &again));
+    sfc_layout_info info;
+    sfc_layout_describe(&layout, &info);
+    CHECK(info.ids_per_second > 0);
+    CHECK(info.time_end_ms >= layout.epoch_ms);
+    /* A spec that does not fit the buffer reports the length it needs. */
+    char tiny[8];
+    CHECK(sfc_layout_spec(&layout, tiny, sizeof tiny) == n);
+    CHECK(strnlen(tiny, sizeof tiny) < sizeof tiny);
+  } else {
+    CHECK(st == SFC_INVALID_LAYOUT);
+    check_error(st, &err);
+  }
+
+  /* The other small parsers take the same text. */
+  sfc_layout preset;
+  st = sfc_layout_preset(text, &preset, &err);
+  if (st != SFC_OK) check_error(st, &err);
+  sfc_rollback rb;
+  st = sfc_rollback_parse(text, &rb, &err);
+  if (st != SFC_OK) check_error(st, &err);
+  int64_t node;
+  st = sfc_node_value_parse(text, &node, &err);
+  if (st != SFC_OK)
+    check_error(st, &err);
+  else
+    CHECK(node >= 0 || node == SFC_NODE_AUTO || node == SFC_NODE_HOST);
+  uint64_t id;
+  st = sfc_id_parse(text, &id, &err);
+  if (st != SFC_OK) check_error(st, &err);
+  /* NULL err is allowed everywhere. */
+  sfc_layout_parse(text, epoch, &layout, NULL);
+  sfc_epoch_parse(text, &epoch, NULL);
+  free(text);
+  return 0;
+}

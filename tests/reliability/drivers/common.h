@@ -1,0 +1,130 @@
+/* Shared by the reliability drivers: collecting IDs, counting duplicates,
+ * printing counters and the result line that tests/reliability/run reads.
+ *
+ * Result line: "RESULT ids=N faults=N dups=N expected=N unexpected=N ok=0|1
+ * note=TEXT" — one per driver run, on standard output. */
+#ifndef RELIABILITY_COMMON_H
+#define RELIABILITY_COMMON_H
+
+#define _GNU_SOURCE
+#include "snowflake_c.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct ids {
+  uint64_t *v;
+  size_t n, cap;
+} ids;
+
+static inline void ids_push(ids *s, uint64_t id) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 4096;
+    s->v = realloc(s->v, s->cap * sizeof *s->v);
+    if (!s->v) {
+      perror("realloc");
+      exit(99);
+    }
+  }
+  s->v[s->n++] = id;
+}
+
+static inline void ids_append(ids *s, const uint64_t *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    ids_push(s, v[i]);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts a copy and counts IDs that appear more than once. */
+static inline size_t ids_dups(const uint64_t *v, size_t n) {
+  if (n < 2) return 0;
+  uint64_t *c = malloc(n * sizeof *c);
+  if (!c) exit(99);
+  memcpy(c, v, n * sizeof *c);
+  qsort(c, n, sizeof *c, cmp_u64);
+  size_t d = 0;
+  for (size_t i = 1; i < n; i++)
+    d += c[i] == c[i - 1];
+  free(c);
+  return d;
+}
+
+static inline bool ids_increasing(const uint64_t *v, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    if (v[i] <= v[i - 1]) return false;
+  return true;
+}
+
+static inline int64_t mono_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static inline int64_t wall_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static inline void print_stats(const char *who, const sfc_generator *g) {
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  fprintf(stderr,
+          "%s: ids_issued=%" PRIu64 " waits=%" PRIu64 " borrowed_ticks=%" PRIu64
+          " rollbacks=%" PRIu64 " rollbacks_waited=%" PRIu64
+          " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64
+          " rollback=%s\n",
+          who, s.ids_issued, s.waits, s.borrowed_ticks, s.rollbacks,
+          s.rollbacks_waited, s.rollbacks_refused, s.clock_bumps,
+          sfc_rollback_name(s.rollback));
+}
+
+typedef struct result {
+  uint64_t ids, faults, dups, expected, unexpected;
+  bool ok;
+  char note[512];
+} result;
+
+static inline void result_fail(result *r, const char *fmt, ...) {
+  va_list ap;
+  size_t len = strlen(r->note);
+  if (len && len < sizeof r->note - 2) {
+    r->note[len++] = ';';
+    r->note[len++] = ' ';
+    r->note[len] = '\0';
+  }
+  va_start(ap, fmt);
+  vsnprintf(r->note + len, sizeof r->note - len, fmt, ap);
+  va_end(ap);
+  r->ok = false;
+  fprintf(stderr, "FAIL: %s\n", r->note + len);
+}
+
+static inline void result_print(const result *r) {
+  printf("RESULT ids=%" PRIu64 " faults=%" PRIu64 " dups=%" PRIu64
+         " expected=%" PRIu64 " unexpected=%" PRIu64 " ok=%d note=%s\n",
+         r->ids, r->faults, r->dups, r->expected, r->unexpected, r->ok ? 1 : 0,
+         r->note[0] ? r->note : "-");
+  fflush(stdout);
+}
+
+static inline void must(sfc_status st, const sfc_error *err, const char *what) {
+  if (st != SFC_OK) {
+    fprintf(stderr, "%s: %s: %s\n", what, sfc_status_name(err->status),
+            err->message);
+    exit(99);
+  }
+}
+
+#endif

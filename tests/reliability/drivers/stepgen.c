@@ -1,0 +1,204 @@
+/* A real wall-clock step backwards while generating, made by libfaketime.
+ *
+ * Run under LD_PRELOAD=libfaketime.so.1 with FAKETIME_TIMESTAMP_FILE (holding
+ * the starting offset, e.g. "+2"), FAKETIME_NO_CACHE=1 and
+ * FAKETIME_DONT_FAKE_MONOTONIC=1. The driver generates for a while, writes
+ * "+0" to the timestamp file — the wall clock steps back by the offset —
+ * and goes on generating, then checks the strategy's expected behaviour:
+ *
+ *   refuse  ClockMovedBackwards, saying by how much; nothing after it
+ *   wait    no error, the rollback waited out, IDs strictly increasing
+ *   bump    no error, the clock field bumped
+ *   borrow  no error, IDs issued ahead of the clock (ticks borrowed),
+ *           IDs strictly increasing
+ *
+ * Usage: stepgen PRESET ROLLBACK MAX_WAIT_MS MAX_DRIFT_MS STEP_MS EXPECT
+ * (MAX_WAIT_MS / MAX_DRIFT_MS: -1 for the strategy's default). */
+#include "common.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+/* The offset file, open for the whole run: one pwrite of a fixed-width
+ * text replaces it, with no file created or renamed, so the step happens a
+ * few microseconds after the ID before it. */
+static int offset_fd = -1;
+
+static void set_offset(double seconds) {
+  char text[32];
+  int n = snprintf(text, sizeof text, "%+016.6f\n", seconds);
+  if (pwrite(offset_fd, text, (size_t)n, 0) != n) {
+    perror("pwrite");
+    exit(99);
+  }
+}
+
+/* Generates at a bounded rate (batches of 16, a short pause between) for
+ * `us` microseconds of monotonic time, or until an error. */
+static sfc_status run(sfc_generator *g, int64_t us, ids *out, sfc_error *err) {
+  const int64_t end = mono_us() + us;
+  uint64_t batch[16];
+  while (mono_us() < end) {
+    size_t got = 0;
+    sfc_status st = sfc_next_ids(g, batch, 16, &got, err);
+    ids_append(out, batch, got);
+    if (st != SFC_OK) return st;
+    sfc_pause(20);
+  }
+  return SFC_OK;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 7) {
+    fprintf(stderr, "usage: stepgen PRESET ROLLBACK MAX_WAIT_MS MAX_DRIFT_MS "
+                    "STEP_MS refuse|wait|bump|borrow\n");
+    return 2;
+  }
+  const char *file = getenv("FAKETIME_TIMESTAMP_FILE");
+  if (!file || !getenv("LD_PRELOAD")) {
+    fprintf(stderr, "stepgen: run under libfaketime with "
+                    "FAKETIME_TIMESTAMP_FILE\n");
+    return 2;
+  }
+  const char *expect = argv[6];
+  const double step_ms = atof(argv[5]);
+  sfc_layout layout;
+  sfc_error err;
+  must(sfc_layout_preset(argv[1], &layout, &err), &err, "preset");
+  sfc_options opts;
+  sfc_options_init(&opts);
+  sfc_node_value node[] = {{"worker", 7}, {"datacenter", 1}};
+  opts.node = node;
+  opts.node_count = sfc_layout_field_index(&layout, "datacenter") >= 0 ? 2 : 1;
+  must(sfc_rollback_parse(argv[2], &opts.rollback, &err), &err, "rollback");
+  opts.max_wait_ms = atoll(argv[3]);
+  opts.max_drift_ms = atoll(argv[4]);
+  sfc_generator *g;
+  must(sfc_generator_new(&layout, &opts, &g, &err), &err, "generator");
+
+  /* The starting offset, to step forward again before a retry. */
+  /* The starting offset, to step forward again before a retry. */
+  char text[64] = "";
+  FILE *f = fopen(file, "r");
+  if (!f || !fgets(text, sizeof text, f)) {
+    perror(file);
+    return 2;
+  }
+  fclose(f);
+  const double offset = atof(text);
+  offset_fd = open(file, O_WRONLY | O_CLOEXEC);
+  if (offset_fd < 0) {
+    perror(file);
+    return 2;
+  }
+  set_offset(offset);
+
+  result r = {.ok = true};
+  ids out = {0};
+  sfc_status st = run(g, 150000, &out, &err);
+  if (st != SFC_OK) {
+    result_fail(&r, "before the step: %s: %s", sfc_status_name(st),
+                err.message);
+  }
+  size_t before = out.n;
+  double seen_ms = 0;
+  bool ahead = false; /* an ID issued ahead of the clock after the step */
+  bool seen = false;
+  /* A step shorter than the time between the last ID and the next clock
+   * reading is not a rollback at all, so the step is made right after an ID
+   * issued at the start of a tick; if it still went unseen (the process was
+   * preempted), the clock is set ahead again and the step repeated. */
+  for (int attempt = 0; attempt < 30 && st == SFC_OK && !seen; attempt++) {
+    sfc_stats s0;
+    sfc_generator_stats(g, &s0);
+    if (attempt > 0) {
+      set_offset(offset);
+      st = run(g, 20000, &out, &err);
+      if (st != SFC_OK) break;
+    }
+    const int64_t d0 = sfc_generator_now_us(g) - mono_us();
+    while ((sfc_generator_now_us(g) - layout.epoch_ms * 1000) % layout.unit_us >
+           150)
+      ;
+    uint64_t id;
+    st = sfc_next_ids(g, &id, 1, NULL, &err);
+    if (st != SFC_OK) break;
+    ids_push(&out, id);
+    set_offset(0);
+    r.faults++;
+    /* The first ID after the step, against the clock right after it. */
+    st = sfc_next_ids(g, &id, 1, NULL, &err);
+    if (st == SFC_OK) {
+      int64_t now_tick =
+          (sfc_generator_now_us(g) - layout.epoch_ms * 1000) / layout.unit_us;
+      ids_push(&out, id);
+      sfc_parts p;
+      sfc_decode(&layout, id, &p, NULL);
+      if ((int64_t)p.values[0] > now_tick) ahead = true;
+    }
+    sfc_stats s1;
+    sfc_generator_stats(g, &s1);
+    seen = st != SFC_OK || s1.rollbacks > s0.rollbacks || ahead;
+    if (seen && st == SFC_OK) st = run(g, 200000, &out, &err);
+    seen_ms = (double)(d0 - (sfc_generator_now_us(g) - mono_us())) / 1000.0;
+    if (!seen) fprintf(stderr, "stepgen: the step was not seen; again\n");
+  }
+  /* The step as the generator's clock saw it, against the monotonic clock
+   * (which libfaketime leaves alone). */
+  if (seen_ms < step_ms * 0.98 - 0.1 || seen_ms > step_ms * 1.02 + 0.1)
+    result_fail(&r, "the clock stepped %.3f ms, not %.3f ms", seen_ms, step_ms);
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  print_stats("stepgen", g);
+  r.ids = out.n;
+  r.dups = ids_dups(out.v, out.n);
+  if (r.dups) result_fail(&r, "%" PRIu64 " duplicate IDs", r.dups);
+
+  bool refused = st == SFC_CLOCK_MOVED_BACKWARDS;
+  if (st != SFC_OK && !refused) {
+    r.unexpected++;
+    result_fail(&r, "%s: %s", sfc_status_name(st), err.message);
+  }
+  if (!strcmp(expect, "refuse")) {
+    if (!refused) {
+      result_fail(&r, "expected ClockMovedBackwards, got %s",
+                  sfc_status_name(st));
+    } else {
+      r.expected++;
+      if (!strstr(err.message, "moved backwards by"))
+        result_fail(&r, "the message does not say by how much: %s",
+                    err.message);
+      if (s.rollbacks_refused < 1) result_fail(&r, "rollbacks_refused=0");
+    }
+  } else {
+    if (refused) {
+      r.unexpected++;
+      result_fail(&r, "refused: %s", err.message);
+    }
+    if (out.n <= before) result_fail(&r, "no IDs after the step");
+    if (!strcmp(expect, "wait")) {
+      if (s.rollbacks_waited < 1) result_fail(&r, "rollbacks_waited=0");
+      if (s.clock_bumps) result_fail(&r, "clock bumped while waiting");
+      if (!ids_increasing(out.v, out.n)) result_fail(&r, "not increasing");
+    } else if (!strcmp(expect, "bump")) {
+      if (s.clock_bumps < 1) result_fail(&r, "clock_bumps=0");
+    } else if (!strcmp(expect, "borrow")) {
+      /* Within the last tick issued for a short step; new ticks borrowed
+       * once that tick's sequence runs out, which a long step makes sure
+       * of (4096 IDs in 2 s), whatever the load. */
+      if (!ahead) result_fail(&r, "no ID issued ahead of the clock");
+      if (step_ms >= 1000 && s.borrowed_ticks < 1)
+        result_fail(&r, "borrowed_ticks=0");
+      if (s.rollbacks) result_fail(&r, "a rollback beyond max_drift counted");
+      if (s.clock_bumps) result_fail(&r, "clock bumped while borrowing");
+      if (!ids_increasing(out.v, out.n)) result_fail(&r, "not increasing");
+    } else {
+      result_fail(&r, "unknown expectation %s", expect);
+    }
+  }
+  if (r.ok) snprintf(r.note, sizeof r.note, "step %.3f ms seen", seen_ms);
+  result_print(&r);
+  sfc_generator_free(g);
+  free(out.v);
+  return r.ok ? 0 : 1;
+}
