@@ -20,6 +20,8 @@
 
 #define WIDE_SPEC "time:41@1ms,seq:22"
 #define CLASSIC_SPEC "time:41@1ms,worker:10,seq:12"
+#define WIDE_LIMIT (4194304.0 * 1000)
+#define CLASSIC_LIMIT (4096.0 * 1000)
 #define EPOCH_MS 1704067200000
 #define MAX_THREADS 2
 #define MAX_REPS 51
@@ -276,118 +278,23 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench: --reps 1..%d, --ms >= 10\n", MAX_REPS);
     return 2;
   }
-  const double wide = 4194304.0 * 1000, classic_limit = 4096.0 * 1000;
+  /* clang-format off */
+#define S(name, impl, layout, op, threads, keep, limit) \
+  {name, impl, layout, op, threads, keep, limit, {0}, {0}, {0}, 0, 0}
   scenario sc[] = {
-      {"next",
-       "snowflake-c",
-       WIDE_SPEC,
-       OP_NEXT,
-       1,
-       false,
-       wide,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
-      {"next",
-       "clock+atomic-add",
-       "-",
-       OP_CLOCK_ADD,
-       1,
-       false,
-       0,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
-      {"next",
-       "mutex-classic",
-       WIDE_SPEC,
-       OP_MUTEX,
-       1,
-       false,
-       wide,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
-      {"next-2-threads",
-       "snowflake-c",
-       WIDE_SPEC,
-       OP_NEXT,
-       2,
-       false,
-       wide,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
-      {"next-2-threads",
-       "clock+atomic-add",
-       "-",
-       OP_CLOCK_ADD,
-       2,
-       false,
-       0,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
-      {"next-2-threads",
-       "mutex-classic",
-       WIDE_SPEC,
-       OP_MUTEX,
-       2,
-       false,
-       wide,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
-      {"batch-1000",
-       "snowflake-c",
-       WIDE_SPEC,
-       OP_BATCH,
-       1,
-       false,
-       wide,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
-      {"classic",
-       "snowflake-c",
-       CLASSIC_SPEC,
-       OP_NEXT,
-       1,
-       true,
-       classic_limit,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
-      {"classic-2-threads",
-       "snowflake-c",
-       CLASSIC_SPEC,
-       OP_NEXT,
-       2,
-       true,
-       classic_limit,
-       {0},
-       {0},
-       {0},
-       0,
-       0},
+    S("next", "snowflake-c", WIDE_SPEC, OP_NEXT, 1, false, WIDE_LIMIT),
+    S("next", "clock+atomic-add", "-", OP_CLOCK_ADD, 1, false, 0),
+    S("next", "mutex-classic", WIDE_SPEC, OP_MUTEX, 1, false, WIDE_LIMIT),
+    S("next-2-threads", "snowflake-c", WIDE_SPEC, OP_NEXT, 2, false, WIDE_LIMIT),
+    S("next-2-threads", "clock+atomic-add", "-", OP_CLOCK_ADD, 2, false, 0),
+    S("next-2-threads", "mutex-classic", WIDE_SPEC, OP_MUTEX, 2, false, WIDE_LIMIT),
+    S("batch-1000", "snowflake-c", WIDE_SPEC, OP_BATCH, 1, false, WIDE_LIMIT),
+    S("classic", "snowflake-c", CLASSIC_SPEC, OP_NEXT, 1, true, CLASSIC_LIMIT),
+    S("classic-2-threads", "snowflake-c", CLASSIC_SPEC, OP_NEXT, 2, true, CLASSIC_LIMIT),
   };
-  const int count = (int)(sizeof sc / sizeof sc[0]);
+#undef S
+  /* clang-format on */
+  int count = (int)(sizeof sc / sizeof sc[0]);
   if (filter) {
     int kept = 0;
     for (int i = 0; i < count; i++)
@@ -396,17 +303,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "bench: no scenario named %s\n", filter);
       return 2;
     }
-    for (int rep = 0; rep < reps; rep++)
-      for (int i = 0; i < kept; i++)
-        run_once(&sc[i], rep, duration_ms);
-    for (int i = 0; i < kept; i++) {
-      double lo, hi, m = median(sc[i].ns, reps, &lo, &hi);
-      printf("%-18s %-17s %d thread(s) %8.2f ns/ID [%.2f-%.2f]  %.3f%% of "
-             "limit  %" PRIu64 " duplicates\n",
-             sc[i].name, sc[i].impl, sc[i].threads, m, lo, hi,
-             100 * med(sc[i].fraction, reps), sc[i].duplicates);
-    }
-    return 0;
+    count = kept;
   }
   for (int rep = 0; rep < reps; rep++)
     for (int i = 0; i < count; i++)
@@ -428,22 +325,25 @@ int main(int argc, char **argv) {
            sc[i].name, sc[i].impl, sc[i].layout, sc[i].threads, m, lo, hi,
            med(sc[i].ids_per_s, reps), frac, sc[i].duplicates);
   }
-  double ours1 = med(sc[0].ns, reps), add1 = med(sc[1].ns, reps);
-  double ours2 = med(sc[3].ns, reps), mutex2 = med(sc[5].ns, reps);
-  printf("\nratios (medians, same run):\n"
-         "  next / (clock read + atomic add), 1 thread   %.3f  (target <= "
-         "1.15)\n"
-         "  next 2 threads / 1 thread, aggregate ns/ID  %.3f  (target <= "
-         "1.6)\n"
-         "  mutex-classic / snowflake-c, 2 threads      %.2f  (target >= "
-         "2.5)\n"
-         "  batch IDs/s                                 %.3g  (target >= "
-         "1e9)\n"
-         "  classic layout, of its limit, 1 / 2 threads %.3f%% / %.3f%%  "
-         "(target >= 99.9%%)\n",
-         ours1 / add1, ours2 / ours1, mutex2 / ours2,
-         med(sc[6].ids_per_s, reps), 100 * med(sc[7].fraction, reps),
-         100 * med(sc[8].fraction, reps));
+  if (!filter) {
+    double ours1 = med(sc[0].ns, reps), add1 = med(sc[1].ns, reps);
+    double ours2 = med(sc[3].ns, reps), add2 = med(sc[4].ns, reps);
+    double mutex2 = med(sc[5].ns, reps);
+    printf("\nratios (medians, same run):\n"
+           "  next / (clock read + atomic add), 1 thread   %.3f  (target <= "
+           "1.15)\n"
+           "  next 2 threads / 1 thread, aggregate ns/ID  %.3f  (target <= "
+           "1.6; clock+atomic-add: %.3f)\n"
+           "  mutex-classic / snowflake-c, 2 threads      %.2f  (target >= "
+           "2.5)\n"
+           "  batch IDs/s                                 %.3g  (target >= "
+           "1e9)\n"
+           "  classic layout, of its limit, 1 / 2 threads %.3f%% / %.3f%%  "
+           "(target >= 99.9%%)\n",
+           ours1 / add1, ours2 / ours1, add2 / add1, mutex2 / ours2,
+           med(sc[6].ids_per_s, reps), 100 * med(sc[7].fraction, reps),
+           100 * med(sc[8].fraction, reps));
+  }
   uint64_t bad = 0;
   for (int i = 0; i < count; i++)
     bad += sc[i].duplicates + (sc[i].threads == 1 ? sc[i].unordered : 0);
