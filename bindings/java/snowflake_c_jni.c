@@ -182,21 +182,28 @@ static jbyteArray n_layout_preset(JNIEnv *env, jclass cls, jstring jname) {
   return new_layout(env, &layout);
 }
 
-static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
-  (void)cls;
+/* A Java string through one of the core's text-to-int64 parsers. */
+static jlong parse_int64(JNIEnv *env, jstring jtext,
+                         sfc_status (*parse)(const char *, int64_t *,
+                                             sfc_error *)) {
   const char *text = (*env)->GetStringUTFChars(env, jtext, NULL);
   if (text == NULL) {
     return 0;
   }
-  int64_t epoch_ms = 0;
+  int64_t value = 0;
   sfc_error err;
-  sfc_status st = sfc_epoch_parse(text, &epoch_ms, &err);
+  sfc_status st = parse(text, &value, &err);
   (*env)->ReleaseStringUTFChars(env, jtext, text);
   if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
   }
-  return (jlong)epoch_ms;
+  return (jlong)value;
+}
+
+static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
+  (void)cls;
+  return parse_int64(env, jtext, sfc_epoch_parse);
 }
 
 static jobjectArray n_preset_names(JNIEnv *env, jclass cls) {
@@ -495,19 +502,7 @@ static sfc_generator *gen_of(jlong handle) {
 
 static jlong n_node_value_parse(JNIEnv *env, jclass cls, jstring jtext) {
   (void)cls;
-  const char *text = (*env)->GetStringUTFChars(env, jtext, NULL);
-  if (text == NULL) {
-    return 0;
-  }
-  int64_t value = 0;
-  sfc_error err;
-  sfc_status st = sfc_node_value_parse(text, &value, &err);
-  (*env)->ReleaseStringUTFChars(env, jtext, text);
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return 0;
-  }
-  return (jlong)value;
+  return parse_int64(env, jtext, sfc_node_value_parse);
 }
 
 static jint n_rollback_parse(JNIEnv *env, jclass cls, jstring jname) {

@@ -6,6 +6,7 @@
  * encode are inverses, the JSON fits SFC_JSON_MAX and parses back to the same
  * ID, range bounds decode inside the interval. */
 #define _GNU_SOURCE
+#include "fuzz.h"
 #include "snowflake_c.h"
 
 #include <inttypes.h>
@@ -13,15 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "invariant failed: %s (%s:%d)\n", #cond, __FILE__,       \
-              __LINE__);                                                       \
-      abort();                                                                 \
-    }                                                                          \
-  } while (0)
 
 static uint64_t take_u64(const uint8_t **data, size_t *size) {
   uint64_t v = 0;

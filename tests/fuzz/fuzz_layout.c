@@ -5,21 +5,13 @@
  * is rejected). A layout that parses must round-trip through its canonical
  * spec to the same layout, and describe itself without trapping. */
 #define _GNU_SOURCE
+#include "fuzz.h"
 #include "snowflake_c.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "invariant failed: %s (%s:%d)\n", #cond, __FILE__,       \
-              __LINE__);                                                       \
-      abort();                                                                 \
-    }                                                                          \
-  } while (0)
 
 static void check_error(sfc_status st, const sfc_error *err) {
   CHECK(err->status == st);

@@ -13,6 +13,7 @@
  * come after its mark, and IDs under another clock value after that value's
  * last tick in the clock table. */
 #define _GNU_SOURCE
+#include "fuzz.h"
 #include "snowflake_c.h"
 
 #include <fcntl.h>
@@ -22,15 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "invariant failed: %s (%s:%d)\n", #cond, __FILE__,       \
-              __LINE__);                                                       \
-      abort();                                                                 \
-    }                                                                          \
-  } while (0)
 
 static char dir[256];
 static char path[300];
