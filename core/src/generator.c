@@ -267,7 +267,8 @@ static inline int64_t tick_of(const sfc_generator *g,
 /* Reserves up to `want` consecutive sequence values with one CAS. On SFC_OK,
  * `*first` is the state word of the first ID and `*count` how many.
  *
- * `live`: read the clock here (now_us is ignored). A thread preempted
+ * `live`: read the clock here (or take now_us > 0 as a reading just made
+ * by the fast path, so as not to read twice). A thread preempted
  * between its clock read and the CAS holds a stale reading that looks like
  * a rollback; a live call re-reads the clock after seeing the state word, so
  * only a clock that is still behind counts as one. */
@@ -283,7 +284,12 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
   struct timespec ts = {0, 0};
   int64_t tick;
   if (live) {
-    read_clock(g, &ts);
+    if (now_us > 0) { /* the fast path's reading, not yet a second one */
+      ts.tv_sec = (time_t)(now_us / 1000000);
+      ts.tv_nsec = (long)(now_us % 1000000) * 1000;
+    } else {
+      read_clock(g, &ts);
+    }
     tick = tick_of(g, &ts);
   } else {
     tick = now_us < g->epoch_us ? -1 : to_tick(g, now_us - g->epoch_us);
@@ -373,7 +379,7 @@ next_one(sfc_generator *gen, int64_t now_us, bool live, uint64_t *id,
 /* The common case in a few instructions: wall clock, millisecond ticks, a
  * new tick or the next sequence value of the current one, no contention.
  * Anything else — and a lost compare-and-swap — goes the general way. */
-static inline bool next_fast(sfc_generator *g, uint64_t *id) {
+static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
   if (SFC_UNLIKELY(
           !g->fast ||
           atomic_load_explicit(&g->forks_seen, memory_order_acquire) !=
@@ -382,6 +388,7 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id) {
   const sfc_packing *p = &g->pack;
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
+  *read_us = ts_us(&ts); /* handed on to the general path if this one fails */
   const int64_t tick =
       (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - g->layout.epoch_ms;
   uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
@@ -413,8 +420,9 @@ sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
 
 sfc_status sfc_next_now(sfc_generator *gen, uint64_t *id, int64_t *wait_us,
                         sfc_error *err) {
-  if (SFC_LIKELY(next_fast(gen, id))) return SFC_OK;
-  return next_one(gen, 0, true, id, wait_us, err);
+  int64_t read_us = 0;
+  if (SFC_LIKELY(next_fast(gen, id, &read_us))) return SFC_OK;
+  return next_one(gen, read_us, true, id, wait_us, err);
 }
 
 static inline __attribute__((always_inline)) sfc_status
@@ -449,19 +457,23 @@ sfc_status sfc_next_ids_now(sfc_generator *gen, uint64_t *ids, size_t n,
   return next_many(gen, 0, true, ids, n, filled, wait_us, err);
 }
 
-static __attribute__((noinline)) sfc_status
-next_general(sfc_generator *gen, uint64_t *id, sfc_error *err) {
+static __attribute__((noinline)) sfc_status next_general(sfc_generator *gen,
+                                                         int64_t read_us,
+                                                         uint64_t *id,
+                                                         sfc_error *err) {
   for (;;) {
     int64_t wait = 0;
-    sfc_status st = next_one(gen, 0, true, id, &wait, err);
+    sfc_status st = next_one(gen, read_us, true, id, &wait, err);
     if (st != SFC_WAIT) return st;
     sfc_pause(wait);
+    read_us = 0; /* after a wait, read the clock again */
   }
 }
 
 sfc_status sfc_next(sfc_generator *gen, uint64_t *id, sfc_error *err) {
-  if (SFC_LIKELY(next_fast(gen, id))) return SFC_OK;
-  return next_general(gen, id, err);
+  int64_t read_us = 0;
+  if (SFC_LIKELY(next_fast(gen, id, &read_us))) return SFC_OK;
+  return next_general(gen, read_us, id, err);
 }
 
 sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
