@@ -402,60 +402,42 @@ static jlong n_encode(JNIEnv *env, jclass cls, jbyteArray jlayout,
   }
   jlong values[SFC_MAX_FIELDS];
   (*env)->GetLongArrayRegion(env, jvalues, 0, n, values);
-  sfc_parts parts;
-  memset(&parts, 0, sizeof parts);
-  parts.time_us = (int64_t)time_us;
-  int given[SFC_MAX_FIELDS] = {0};
-  given[layout.time_index] = 1;
-  for (jsize i = 0; i < n; i++) {
-    jstring jname = (jstring)(*env)->GetObjectArrayElement(env, jnames, i);
-    if (jname == NULL) {
+  /* Names are held until the core has checked and packed them. */
+  jstring jnames_held[SFC_MAX_FIELDS];
+  sfc_node_value fields[SFC_MAX_FIELDS];
+  jsize held = 0;
+  int ok = 1;
+  for (; held < n; held++) {
+    jnames_held[held] =
+        (jstring)(*env)->GetObjectArrayElement(env, jnames, held);
+    if (jnames_held[held] == NULL) {
       throw_invalid(env, "A field name is null.");
-      return 0;
+      ok = 0;
+      break;
     }
-    const char *name = (*env)->GetStringUTFChars(env, jname, NULL);
-    if (name == NULL) {
-      return 0;
+    fields[held].name = (*env)->GetStringUTFChars(env, jnames_held[held], NULL);
+    if (fields[held].name == NULL) {
+      (*env)->DeleteLocalRef(env, jnames_held[held]);
+      ok = 0;
+      break;
     }
-    int index = sfc_layout_field_index(&layout, name);
-    char message[SFC_MESSAGE_MAX];
-    message[0] = '\0';
-    if (index < 0 || index == layout.time_index) {
-      char spec[SFC_SPEC_MAX];
-      sfc_layout_spec(&layout, spec, sizeof spec);
-      snprintf(
-          message, sizeof message,
-          "Field '%.40s' is not a field of the layout %.200s to encode; give "
-          "every field but time.",
-          name, spec);
-    } else if (values[i] < 0) {
-      snprintf(message, sizeof message,
-               "Field '%.40s' is %lld: field values are never negative.", name,
-               (long long)values[i]);
-    }
-    (*env)->ReleaseStringUTFChars(env, jname, name);
-    (*env)->DeleteLocalRef(env, jname);
-    if (message[0] != '\0') {
-      throw_invalid(env, message);
-      return 0;
-    }
-    parts.values[index] = (uint64_t)values[i];
-    given[index] = 1;
-  }
-  for (unsigned i = 0; i < layout.field_count; i++) {
-    if (!given[i]) {
-      char message[SFC_MESSAGE_MAX];
-      snprintf(message, sizeof message,
-               "Field '%s' is missing: encode needs a value for every field "
-               "but time.",
-               layout.fields[i].name);
-      throw_invalid(env, message);
-      return 0;
-    }
+    fields[held].value = (int64_t)values[held];
   }
   uint64_t id = 0;
   sfc_error err;
-  if (sfc_encode(&layout, &parts, &id, &err) != SFC_OK) {
+  sfc_status st = SFC_OK;
+  if (ok) {
+    st = sfc_encode_named(&layout, (int64_t)time_us, fields, (size_t)n, &id,
+                          &err);
+  }
+  for (jsize i = 0; i < held; i++) {
+    (*env)->ReleaseStringUTFChars(env, jnames_held[i], fields[i].name);
+    (*env)->DeleteLocalRef(env, jnames_held[i]);
+  }
+  if (!ok) {
+    return 0;
+  }
+  if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
   }
