@@ -142,6 +142,11 @@ function run_encode(array $c): void
             return sfc_encode($layout, $parts);
         },
     ];
+    // Parts hold a value for every field, so a vector about naming — a field
+    // missing, unknown, or the time given as a field — is for sfc_encode_named.
+    if (isset($c['fields']['time']) || count($c['fields']) != $layout->field_count - 1) {
+        unset($encoders['sfc_encode']);
+    }
     foreach ($encoders as $what => $encode) {
         try {
             if (isset($c['error'])) {
