@@ -76,10 +76,8 @@ sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
                     "so that a child takes a fresh value by itself",
                     node, (int)g->pid, (int)getpid());
   }
-  /* Pool mode: drop the parent's lock (closing our copy of the descriptor
-   * leaves the parent's lock in place) and take a free value. */
-  if (g->state.lock_fd >= 0) close(g->state.lock_fd);
-  g->state.lock_fd = -1;
+  /* Pool mode: drop the parent's lock and take a free value. */
+  sfc_state_release(g);
   sfc_saved saved;
   sfc_status st = sfc_state_acquire(g, &saved, err);
   if (st == SFC_OK) {

@@ -153,6 +153,8 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   g->opts.node_count = 0;
   g->opts.state_dir = NULL;
   g->state.lock_fd = -1;
+  g->state.host_fd = -1;
+  g->state.dir_fd = -1;
   pthread_mutex_init(&g->lock, NULL);
   sfc_status st = resolve_strategy(g, layout, opts, err);
   if (st == SFC_OK) st = sfc_node_resolve(layout, opts, &g->node, err);
@@ -327,6 +329,11 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
       if (st == SFC_RETRY) {
         w = atomic_load_explicit(&g->word, memory_order_relaxed);
         continue;
+      }
+      if (st == SFC_TAKEN) { /* a clock bump: its first ID is installed */
+        *first = base;
+        *count = 1;
+        return SFC_OK;
       }
       if (st != SFC_OK) {
         if (st == SFC_WAIT)

@@ -91,9 +91,17 @@ SFC_INTERNAL size_t sfc_node_text(const sfc_layout *layout,
 #define SFC_NEVER (-1) /* a clock value never used */
 
 typedef struct sfc_state {
-  char *dir;
-  char path[4096]; /* state file, without the ".lock"/".state" suffix */
+  char *dir;      /* as given */
+  char *dir_real; /* resolved: part of the host-wide name of a value */
+  char stem[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)]; /* "worker-5" */
+  char path[4096]; /* dir/stem: the files' names without ".lock"/".state" */
+  int dir_fd;      /* every file is opened relative to it, never by path */
   int lock_fd;
+  int host_fd;     /* the value's host-wide name (hostlock.c), or -1 */
+  bool shared_dir; /* others may write in the folder: files must be ours */
+  uint64_t dir_dev, dir_ino;     /* the folder as opened */
+  uint64_t state_dev, state_ino; /* the state file as last written */
+  bool lost; /* another process took the value: stopped for good */
   int64_t reserve_ticks;
   pthread_t keeper;
   bool keeper_running;
@@ -115,16 +123,18 @@ SFC_INTERNAL sfc_status sfc_state_open(struct sfc_generator *g,
                                        sfc_saved *saved, sfc_error *err);
 SFC_INTERNAL sfc_status sfc_state_acquire(struct sfc_generator *g,
                                           sfc_saved *saved, sfc_error *err);
-SFC_INTERNAL sfc_status sfc_state_read(const char *path,
-                                       const sfc_layout *layout,
-                                       const char *node_text, sfc_saved *saved,
-                                       sfc_error *err);
 SFC_INTERNAL sfc_status sfc_state_write(struct sfc_generator *g, int64_t mark,
                                         uint64_t clock, sfc_error *err);
 SFC_INTERNAL sfc_status sfc_state_start_keeper(struct sfc_generator *g,
                                                sfc_error *err);
 SFC_INTERNAL void sfc_state_close(struct sfc_generator *g, bool clean);
 SFC_INTERNAL void sfc_state_after_fork(struct sfc_generator *g);
+SFC_INTERNAL void sfc_state_release(struct sfc_generator *g);
+
+/* hostlock.c: 0 (held by us in *fd, or no such name here: *fd = -1), or
+ * EWOULDBLOCK when a live process holds the name. */
+SFC_INTERNAL int sfc_host_lock(const char *key, size_t len, int *fd);
+SFC_INTERNAL void sfc_host_unlock(int fd);
 
 /* fork.c */
 SFC_INTERNAL void sfc_fork_register(struct sfc_generator *g);
@@ -187,7 +197,13 @@ SFC_INTERNAL sfc_status sfc_mark_reached(struct sfc_generator *g, uint64_t tick,
 SFC_INTERNAL void sfc_generator_load(struct sfc_generator *g,
                                      const sfc_saved *saved);
 
-/* An internal answer of the slow path: the state word changed, look again. */
+/* Internal answers of the slow path: the state word changed, look again;
+ * or the slow path installed the ID in *next itself (a clock bump). */
 #define SFC_RETRY ((sfc_status)-1)
+#define SFC_TAKEN ((sfc_status)-2)
+
+/* Tests only: called at named points of the slow path (NULL otherwise), so
+ * that a test can stall a thread exactly there. */
+SFC_INTERNAL extern void (*sfc_test_hook)(const char *point);
 
 #endif

@@ -35,8 +35,22 @@ static sfc_status refuse(sfc_generator *g, int64_t now_us, int64_t t,
                   now, was, sfc_rollback_name(g->rollback), why);
 }
 
-/* Moves to the next clock value whose last tick is behind `tick`. Runs under
- * g->lock so that the clock table and the state file change together. */
+void (*sfc_test_hook)(const char *point);
+
+/* The keeper's last failure (a write, or the value lost), under g->lock. */
+static sfc_status stored_error(const sfc_generator *g, sfc_error *err) {
+  sfc_status st = (sfc_status)g->state.error_status;
+  if (err) {
+    err->status = st;
+    snprintf(err->message, sizeof err->message, "%s", g->state.error_message);
+  }
+  return st;
+}
+
+/* Moves to the next clock value whose last tick is behind `tick`, and
+ * issues the first ID under it. The state file, the clock table and the
+ * state word all change under g->lock, so that the keeper (which persists
+ * under that lock) never writes a clock value older than the one in use. */
 static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
                              uint64_t *first, sfc_error *err) {
   const sfc_packing *p = &g->pack;
@@ -53,19 +67,43 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
   for (uint64_t k = 1; k < values; k++) {
     uint64_t next = (c + k) % values;
     if (g->last[next] >= tick) continue;
+    if (g->has_state && g->state.lost) {
+      sfc_status st = stored_error(g, err);
+      pthread_mutex_unlock(&g->lock);
+      return st;
+    }
     if (g->has_state) {
-      int64_t mark = atomic_load(&g->mark);
+      /* Until the word switches, threads on the fast path may still issue
+       * under c, up to the mark (which cannot move while we hold the lock):
+       * the file says c is in use that far, so a crash in between cannot
+       * leave c looking free below an ID issued under it. */
+      int64_t exact = g->last[c], mark = atomic_load(&g->mark);
+      if (g->last[c] < mark) g->last[c] = mark;
       sfc_status st = sfc_state_write(g, mark, next, err);
+      g->last[c] = exact;
       if (st != SFC_OK) {
         pthread_mutex_unlock(&g->lock);
         return st;
       }
     }
-    *first =
+    if (sfc_test_hook) sfc_test_hook("bump_clock: written, word not switched");
+    const uint64_t id =
         sfc_word(p, (uint64_t)tick, next, sfc_seq_start(g, (uint64_t)tick));
+    while (!atomic_compare_exchange_weak(&g->word, &w, id)) {
+      /* Only IDs under c can have been issued meanwhile (the clock field
+       * switches under this lock): keep c's last tick exact. */
+      int64_t t2 = (int64_t)sfc_word_time(p, w);
+      if (g->last[c] < t2) g->last[c] = t2;
+    }
+    t = (int64_t)sfc_word_time(p, w);
+    atomic_fetch_add_explicit(&g->issued_closed,
+                              sfc_word_seq(p, w) -
+                                  sfc_seq_start(g, (uint64_t)t) + 1,
+                              memory_order_relaxed);
     atomic_fetch_add_explicit(&g->clock_bumps, 1, memory_order_relaxed);
     pthread_mutex_unlock(&g->lock);
-    return SFC_OK;
+    *first = id;
+    return SFC_TAKEN;
   }
   int64_t earliest = INT64_MAX;
   for (uint64_t k = 1; k < values; k++)
@@ -135,11 +173,7 @@ sfc_status sfc_mark_reached(sfc_generator *g, uint64_t tick, int64_t *wait_us,
     return SFC_RETRY;
   }
   if (g->state.error_status != 0) {
-    sfc_status st = (sfc_status)g->state.error_status;
-    if (err) {
-      err->status = st;
-      snprintf(err->message, sizeof err->message, "%s", g->state.error_message);
-    }
+    sfc_status st = stored_error(g, err);
     pthread_mutex_unlock(&g->lock);
     return st;
   }

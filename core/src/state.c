@@ -4,11 +4,22 @@
  * sure two live processes never hold the same node value on one host. The
  * state file holds a high-water mark reserved ahead of time by a keeper
  * thread — so the hot path never touches the disk — and the clock table, so
- * that a restart whose clock is behind the mark is detected. */
+ * that a restart whose clock is behind the mark is detected.
+ *
+ * Both files are trusted with uniqueness, so the folder is hostile ground:
+ * every file is opened relative to the folder's descriptor, never through a
+ * symbolic link, and only if it is a regular file (a FIFO would block, a
+ * device would be written to); the folder must belong to us or root and be
+ * closed to other users' writes unless sticky. A cleaner that deletes the
+ * lock file or the folder under a live holder must not let a second holder
+ * in: the keeper checks on every cycle that its lock is still the file at
+ * the path, puts the files back when nobody else took the value, and stops
+ * the generator when somebody did. */
 #include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +30,8 @@
 
 #define STATE_MAGIC "snowflake-c state 1"
 #define STATE_MAX 8192
+/* How often the keeper checks that the files are still ours, at least. */
+#define VERIFY_PERIOD_US 100000
 
 static uint64_t fnv1a(const char *s, size_t n) {
   uint64_t h = UINT64_C(0xcbf29ce484222325);
@@ -34,20 +47,135 @@ static int64_t now_tick(const sfc_generator *g) {
   return since < 0 ? 0 : since / g->unit_us;
 }
 
-static void set_path(sfc_generator *g) {
-  char node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
-  size_t n = sfc_node_text(&g->layout, &g->node, node, sizeof node);
+static void set_stem(sfc_generator *g) {
+  char *stem = g->state.stem;
+  size_t n = sfc_node_text(&g->layout, &g->node, stem, sizeof g->state.stem);
   for (size_t i = 0; i < n; i++) {
-    if (node[i] == ',') node[i] = '.';
-    if (node[i] == '=') node[i] = '-';
+    if (stem[i] == ',') stem[i] = '.';
+    if (stem[i] == '=') stem[i] = '-';
   }
-  snprintf(g->state.path, sizeof g->state.path, "%s/%s", g->state.dir,
-           n ? node : "node");
+  if (!n) snprintf(stem, sizeof g->state.stem, "node");
+  snprintf(g->state.path, sizeof g->state.path, "%s/%s", g->state.dir, stem);
+}
+
+/* The name of one of the value's files inside the folder, and its path for
+ * messages. */
+static void file_name(const sfc_generator *g, const char *suffix, char *buf,
+                      size_t cap) {
+  snprintf(buf, cap, "%s%s", g->state.stem, suffix);
+}
+static void file_path(const sfc_generator *g, const char *suffix, char *buf,
+                      size_t cap) {
+  snprintf(buf, cap, "%s%s", g->state.path, suffix);
 }
 
 static sfc_status state_error(sfc_error *err, const char *what,
                               const char *path, int e) {
   return sfc_fail(err, SFC_STATE_ERROR, "%s %s: %s", what, path, strerror(e));
+}
+
+static sfc_status not_regular(sfc_error *err, const char *path, mode_t mode) {
+  const char *kind = S_ISLNK(mode)    ? "a symbolic link"
+                     : S_ISFIFO(mode) ? "a FIFO"
+                     : S_ISDIR(mode)  ? "a directory"
+                     : S_ISSOCK(mode) ? "a socket"
+                                      : "a device";
+  return sfc_fail(err, SFC_STATE_ERROR,
+                  "%s is %s, not a regular file: a state_dir holds only the "
+                  "regular files snowflake-c writes there (links are never "
+                  "followed); remove it",
+                  path, kind);
+}
+
+/* Opens what a failed O_NOFOLLOW open met, for the message. */
+static sfc_status open_error(sfc_error *err, int dir_fd, const char *name,
+                             const char *what, const char *path, int e) {
+  struct stat sb;
+  if ((e == ELOOP || e == ENXIO || e == EISDIR) &&
+      fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+      !S_ISREG(sb.st_mode))
+    return not_regular(err, path, sb.st_mode);
+  return state_error(err, what, path, e);
+}
+
+/* A file just opened in the folder: a regular file, and ours when others
+ * can write to the folder. */
+static sfc_status check_file(const sfc_generator *g, int fd, const char *path,
+                             sfc_error *err) {
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) return state_error(err, "cannot stat", path, errno);
+  if (!S_ISREG(sb.st_mode)) return not_regular(err, path, sb.st_mode);
+  if (g->state.shared_dir && sb.st_uid != geteuid())
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "%s belongs to uid %u, not to this process's uid %u, in "
+                    "a state_dir that other users can write to: use a "
+                    "folder of your own",
+                    path, (unsigned)sb.st_uid, (unsigned)geteuid());
+  return SFC_OK;
+}
+
+/* Whether `name` in the folder is the very file open as `fd`, still linked. */
+static bool same_file_at(int dir_fd, const char *name, int fd) {
+  struct stat a, b;
+  return fstat(fd, &a) == 0 && a.st_nlink > 0 &&
+         fstatat(dir_fd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+         a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* Opens (creating it if needed) the folder at the state_dir path, without
+ * following a symbolic link at its end, and refuses one that someone else
+ * could plant files in. */
+static sfc_status open_dir(sfc_generator *g, int *out, struct stat *sb,
+                           sfc_error *err) {
+  const char *dir = g->state.dir;
+  if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+    return state_error(err, "cannot create state directory", dir, errno);
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    struct stat lsb;
+    if (lstat(dir, &lsb) == 0 && S_ISLNK(lsb.st_mode))
+      return sfc_fail(err, SFC_STATE_ERROR,
+                      "state_dir %s is a symbolic link: give the folder's "
+                      "own path (links are never followed in a state_dir)",
+                      dir);
+    if (e == ENOTDIR)
+      return sfc_fail(err, SFC_STATE_ERROR, "state_dir %s is not a directory",
+                      dir);
+    return state_error(err, "cannot open state directory", dir, e);
+  }
+  if (fstat(fd, sb) != 0) {
+    int e = errno;
+    close(fd);
+    return state_error(err, "cannot stat state directory", dir, e);
+  }
+  if (sb->st_uid != geteuid() && sb->st_uid != 0) {
+    close(fd);
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "state_dir %s belongs to uid %u, not to this process's "
+                    "uid %u or root: its owner could replace the lock and "
+                    "state files; use a folder of your own",
+                    dir, (unsigned)sb->st_uid, (unsigned)geteuid());
+  }
+  if ((sb->st_mode & S_IWOTH) && !(sb->st_mode & S_ISVTX)) {
+    close(fd);
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "state_dir %s is writable by every user (mode %03o) "
+                    "without the sticky bit: anyone could replace its lock "
+                    "and state files; chmod o-w it or use a folder of your "
+                    "own",
+                    dir, (unsigned)(sb->st_mode & 07777));
+  }
+  *out = fd;
+  return SFC_OK;
+}
+
+static void use_dir(sfc_generator *g, int fd, const struct stat *sb) {
+  if (g->state.dir_fd >= 0) close(g->state.dir_fd);
+  g->state.dir_fd = fd;
+  g->state.dir_dev = (uint64_t)sb->st_dev;
+  g->state.dir_ino = (uint64_t)sb->st_ino;
+  g->state.shared_dir = (sb->st_mode & (S_IWGRP | S_IWOTH)) != 0;
 }
 
 static size_t format_state(const sfc_generator *g, int64_t mark, uint64_t clock,
@@ -68,15 +196,28 @@ static size_t format_state(const sfc_generator *g, int64_t mark, uint64_t clock,
   return (size_t)n;
 }
 
-/* Written to a temporary file, synced, then renamed over the old one: a
+/* Written to a fresh temporary file (O_EXCL: never an existing file, link
+ * or FIFO), synced, then renamed over the old one, and the folder synced: a
  * crash leaves either the old state or the new, never a mix. */
-sfc_status sfc_state_write(sfc_generator *g, int64_t mark, uint64_t clock,
-                           sfc_error *err) {
-  char buf[STATE_MAX], path[4200], tmp[4200];
+static sfc_status write_at(sfc_generator *g, int dir_fd, int64_t mark,
+                           uint64_t clock, sfc_error *err) {
+  char buf[STATE_MAX], name[sizeof g->state.stem + 16],
+      tmp_name[sizeof g->state.stem + 16], path[4200], tmp[4200];
   size_t n = format_state(g, mark, clock, buf, sizeof buf);
-  snprintf(path, sizeof path, "%s.state", g->state.path);
-  snprintf(tmp, sizeof tmp, "%s.state.tmp", g->state.path);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  file_name(g, ".state", name, sizeof name);
+  file_name(g, ".state.tmp", tmp_name, sizeof tmp_name);
+  file_path(g, ".state", path, sizeof path);
+  file_path(g, ".state.tmp", tmp, sizeof tmp);
+  struct stat sb;
+  if (fstatat(dir_fd, tmp_name, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (!S_ISREG(sb.st_mode)) return not_regular(err, tmp, sb.st_mode);
+    unlinkat(dir_fd, tmp_name, 0); /* left by a crash */
+  }
+  if (fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+      !S_ISREG(sb.st_mode))
+    return not_regular(err, path, sb.st_mode);
+  int fd = openat(dir_fd, tmp_name,
+                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return state_error(err, "cannot write state file", tmp, errno);
   size_t done = 0;
   while (done < n) {
@@ -85,24 +226,32 @@ sfc_status sfc_state_write(sfc_generator *g, int64_t mark, uint64_t clock,
     if (k <= 0) {
       int e = k < 0 ? errno : ENOSPC;
       close(fd);
-      unlink(tmp);
+      unlinkat(dir_fd, tmp_name, 0);
       return state_error(err, "cannot write state file", tmp, e);
     }
     done += (size_t)k;
   }
-  if (fsync(fd) != 0) {
+  if (fsync(fd) != 0 || fstat(fd, &sb) != 0) {
     int e = errno;
     close(fd);
-    unlink(tmp);
+    unlinkat(dir_fd, tmp_name, 0);
     return state_error(err, "cannot sync state file", tmp, e);
   }
   close(fd);
-  if (rename(tmp, path) != 0) {
+  if (renameat(dir_fd, tmp_name, dir_fd, name) != 0) {
     int e = errno;
-    unlink(tmp);
+    unlinkat(dir_fd, tmp_name, 0);
     return state_error(err, "cannot replace state file", path, e);
   }
+  fsync(dir_fd); /* the rename itself; some file systems refuse: harmless */
+  g->state.state_dev = (uint64_t)sb.st_dev;
+  g->state.state_ino = (uint64_t)sb.st_ino;
   return SFC_OK;
+}
+
+sfc_status sfc_state_write(sfc_generator *g, int64_t mark, uint64_t clock,
+                           sfc_error *err) {
+  return write_at(g, g->state.dir_fd, mark, clock, err);
 }
 
 static sfc_status corrupt(sfc_error *err, const char *path, const char *why) {
@@ -136,13 +285,26 @@ static bool parse_ll(const char *text, long long *out) {
   return true;
 }
 
-sfc_status sfc_state_read(const char *path, const sfc_layout *layout,
-                          const char *node_text, sfc_saved *saved,
-                          sfc_error *err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Reads the state file `name` of the folder; a missing one is a new node
+ * value (SFC_OK, *saved untouched). */
+static sfc_status read_at(int dir_fd, const char *name, const char *path,
+                          const sfc_layout *layout, const char *node_text,
+                          sfc_saved *saved, sfc_error *err) {
+  /* Non-blocking: a FIFO planted here must not hang the caller. */
+  int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return SFC_OK; /* a new node value */
-    return state_error(err, "cannot read state file", path, errno);
+    return open_error(err, dir_fd, name, "cannot read state file", path, errno);
+  }
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) {
+    int e = errno;
+    close(fd);
+    return state_error(err, "cannot stat", path, e);
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    close(fd);
+    return not_regular(err, path, sb.st_mode);
   }
   char buf[STATE_MAX + 1];
   size_t n = 0;
@@ -222,31 +384,102 @@ sfc_status sfc_state_read(const char *path, const sfc_layout *layout,
   return SFC_OK;
 }
 
-/* 0: locked; EWOULDBLOCK: held by another process; else an errno. */
-static int try_lock(sfc_generator *g) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s.lock", g->state.path);
-  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return errno;
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    int e = errno;
-    close(fd);
-    return e;
+/* The host-wide name of the value held: the folder's real path, the file
+ * stem, the layout and its epoch. */
+static int host_lock(sfc_generator *g, int *fd) {
+  char key[8192], spec[SFC_SPEC_MAX];
+  sfc_layout_spec(&g->layout, spec, sizeof spec);
+  int n = snprintf(key, sizeof key, "%s\n%s\n%s\n%lld",
+                   g->state.dir_real ? g->state.dir_real : g->state.dir,
+                   g->state.stem, spec, (long long)g->layout.epoch_ms);
+  if (n < 0 || (size_t)n >= sizeof key) n = (int)strlen(key);
+  return sfc_host_lock(key, (size_t)n, fd);
+}
+
+/* Takes the lock file of the current stem in the folder `dir_fd`. *held:
+ * a live process has the value. On success the descriptors are in *lock_fd
+ * and *host_fd. */
+static sfc_status lock_at(sfc_generator *g, int dir_fd, bool host, int *lock_fd,
+                          int *host_fd, bool *held, sfc_error *err) {
+  char name[sizeof g->state.stem + 8], path[4200];
+  file_name(g, ".lock", name, sizeof name);
+  file_path(g, ".lock", path, sizeof path);
+  *held = false;
+  *host_fd = -1;
+  for (int attempt = 0; attempt < 16; attempt++) {
+    int fd =
+        openat(dir_fd, name,
+               O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0)
+      return open_error(err, dir_fd, name, "cannot open lock file", path,
+                        errno);
+    sfc_status st = check_file(g, fd, path, err);
+    if (st != SFC_OK) {
+      close(fd);
+      return st;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      int e = errno;
+      close(fd);
+      if (e == EWOULDBLOCK) {
+        *held = true;
+        return SFC_OK;
+      }
+      return state_error(err, "cannot lock", path, e);
+    }
+    /* A lock on a file unlinked meanwhile guards nothing: take it again. */
+    if (!same_file_at(dir_fd, name, fd)) {
+      close(fd);
+      continue;
+    }
+    /* The lock file can be deleted under a holder; its host-wide name
+     * cannot. */
+    if (host && host_lock(g, host_fd) == EWOULDBLOCK) {
+      close(fd);
+      *held = true;
+      return SFC_OK;
+    }
+    *lock_fd = fd;
+    return SFC_OK;
   }
-  g->state.lock_fd = fd;
-  return 0;
+  return sfc_fail(err, SFC_STATE_ERROR,
+                  "lock file %s keeps being replaced while it is taken: "
+                  "something removes files in the state_dir; keep it out of "
+                  "temporary folders that cleaners sweep",
+                  path);
+}
+
+static void release(sfc_generator *g) {
+  if (g->state.lock_fd >= 0) close(g->state.lock_fd);
+  sfc_host_unlock(g->state.host_fd);
+  g->state.lock_fd = -1;
+  g->state.host_fd = -1;
+}
+
+/* 0: locked; else *held or an error. */
+static sfc_status try_lock(sfc_generator *g, bool *held, sfc_error *err) {
+  int lock_fd = -1, host_fd = -1;
+  sfc_status st =
+      lock_at(g, g->state.dir_fd, true, &lock_fd, &host_fd, held, err);
+  if (st == SFC_OK && !*held) {
+    g->state.lock_fd = lock_fd;
+    g->state.host_fd = host_fd;
+  }
+  return st;
 }
 
 static sfc_status read_saved(sfc_generator *g, sfc_saved *saved,
                              sfc_error *err) {
-  char path[4200], text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
-  snprintf(path, sizeof path, "%s.state", g->state.path);
+  char name[sizeof g->state.stem + 8], path[4200],
+      text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
+  file_name(g, ".state", name, sizeof name);
+  file_path(g, ".state", path, sizeof path);
   sfc_node_text(&g->layout, &g->node, text, sizeof text);
   for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
     saved->last[c] = SFC_NEVER;
   saved->mark = 0;
   saved->clock = 0;
-  return sfc_state_read(path, &g->layout, text, saved, err);
+  return read_at(g->state.dir_fd, name, path, &g->layout, text, saved, err);
 }
 
 /* Takes the first free value of the auto field. A value whose mark is still
@@ -260,19 +493,15 @@ static sfc_status take_from_pool(sfc_generator *g, sfc_saved *saved,
   for (int pass = 0; pass < 2; pass++) {
     for (uint64_t v = 0; v <= f->max; v++) {
       node->value[node->auto_slot] = v;
-      set_path(g);
-      int e = try_lock(g);
-      if (e == EWOULDBLOCK) continue;
-      if (e != 0) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s.lock", g->state.path);
-        return state_error(err, "cannot lock", path, e);
-      }
-      sfc_status st = read_saved(g, saved, err);
+      set_stem(g);
+      bool held;
+      sfc_status st = try_lock(g, &held, err);
+      if (st != SFC_OK) return st;
+      if (held) continue;
+      st = read_saved(g, saved, err);
       if (st != SFC_OK) return st;
       if (pass == 1 || saved->mark <= now) return SFC_OK;
-      close(g->state.lock_fd);
-      g->state.lock_fd = -1;
+      release(g);
     }
   }
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
@@ -283,9 +512,11 @@ static sfc_status take_from_pool(sfc_generator *g, sfc_saved *saved,
 
 static sfc_status take_static(sfc_generator *g, sfc_saved *saved,
                               sfc_error *err) {
-  set_path(g);
-  int e = try_lock(g);
-  if (e == EWOULDBLOCK) {
+  set_stem(g);
+  bool held;
+  sfc_status st = try_lock(g, &held, err);
+  if (st != SFC_OK) return st;
+  if (held) {
     char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
     sfc_node_text(&g->layout, &g->node, text, sizeof text);
     return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
@@ -293,11 +524,6 @@ static sfc_status take_static(sfc_generator *g, sfc_saved *saved,
                     "file %s.lock): give each process its own value, or use "
                     "auto",
                     text, g->state.path);
-  }
-  if (e != 0) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s.lock", g->state.path);
-    return state_error(err, "cannot lock", path, e);
   }
   return read_saved(g, saved, err);
 }
@@ -336,44 +562,138 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
   g->state.reserve_ticks = reserve_ms * 1000 / g->unit_us;
   if (g->state.reserve_ticks < 2) g->state.reserve_ticks = 2;
   init_wake(g);
-  if (mkdir(g->state.dir, 0755) != 0 && errno != EEXIST)
-    return state_error(err, "cannot create state directory", g->state.dir,
-                       errno);
+  int fd;
   struct stat sb;
-  if (stat(g->state.dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-    return sfc_fail(err, SFC_STATE_ERROR, "state_dir %s is not a directory",
-                    g->state.dir);
+  sfc_status st = open_dir(g, &fd, &sb, err);
+  if (st != SFC_OK) return st;
+  use_dir(g, fd, &sb);
+  g->state.dir_real = realpath(g->state.dir, NULL);
   return sfc_state_acquire(g, saved, err);
+}
+
+/* Whether the files are still ours: the folder at the path is the one we
+ * opened, the lock file there is the one we hold, and the state file is the
+ * one we wrote last (or gone). */
+static bool still_ours(const sfc_generator *g) {
+  char name[sizeof g->state.stem + 8];
+  struct stat sb;
+  if (lstat(g->state.dir, &sb) != 0 ||
+      (uint64_t)sb.st_dev != g->state.dir_dev ||
+      (uint64_t)sb.st_ino != g->state.dir_ino)
+    return false;
+  file_name(g, ".lock", name, sizeof name);
+  if (!same_file_at(g->state.dir_fd, name, g->state.lock_fd)) return false;
+  file_name(g, ".state", name, sizeof name);
+  if (fstatat(g->state.dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+    return false; /* removed: write it again */
+  return (uint64_t)sb.st_dev == g->state.state_dev &&
+         (uint64_t)sb.st_ino == g->state.state_ino;
+}
+
+/* The value was taken by another process while our files were gone: stop
+ * at once, for good (a mark below every tick refuses every ID). */
+static sfc_status lost(sfc_generator *g, const char *why, sfc_error *err) {
+  char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
+  sfc_node_text(&g->layout, &g->node, text, sizeof text);
+  atomic_store(&g->mark, -1);
+  g->state.lost = true;
+  return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                  "node value %s was lost: its lock file %s.lock was removed "
+                  "and %s; this generator stops so as not to repeat its IDs "
+                  "— keep state_dir out of folders that cleaners sweep (such "
+                  "as /tmp)",
+                  text, g->state.path, why);
+}
+
+/* Puts our files back at the path after a cleaner removed them, unless
+ * another process took the value meanwhile. Writes the state with `mark`. */
+static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
+                         sfc_error *err) {
+  int dir_fd;
+  struct stat sb;
+  sfc_status st = open_dir(g, &dir_fd, &sb, err);
+  if (st != SFC_OK) return st;
+  const bool same_dir = (uint64_t)sb.st_dev == g->state.dir_dev &&
+                        (uint64_t)sb.st_ino == g->state.dir_ino;
+  char name[sizeof g->state.stem + 8];
+  file_name(g, ".lock", name, sizeof name);
+  int lock_fd = -1, unused = -1;
+  if (!same_dir || !same_file_at(dir_fd, name, g->state.lock_fd)) {
+    bool held;
+    /* Our host-wide name is still ours: not taken again. */
+    st = lock_at(g, dir_fd, false, &lock_fd, &unused, &held, err);
+    if (st == SFC_OK && held) st = lost(g, "another process holds it", err);
+    if (st != SFC_OK) {
+      close(dir_fd);
+      return st;
+    }
+  }
+  file_name(g, ".state", name, sizeof name);
+  if (fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+      !(same_dir && (uint64_t)sb.st_dev == g->state.state_dev &&
+        (uint64_t)sb.st_ino == g->state.state_ino)) {
+    if (lock_fd >= 0) close(lock_fd);
+    close(dir_fd);
+    return lost(g, "another process wrote its state file", err);
+  }
+  st = write_at(g, dir_fd, mark, clock, err);
+  if (st != SFC_OK) {
+    if (lock_fd >= 0) close(lock_fd);
+    close(dir_fd);
+    return st;
+  }
+  if (lock_fd >= 0) {
+    close(g->state.lock_fd);
+    g->state.lock_fd = lock_fd;
+  }
+  struct stat dsb;
+  fstat(dir_fd, &dsb);
+  use_dir(g, dir_fd, &dsb);
+  return SFC_OK;
+}
+
+/* One cycle of the keeper, under g->lock: moves the mark ahead when it runs
+ * short, and makes sure the files are still ours before the new mark is
+ * published (a mark written into a file that another holder has read since
+ * would not bind it). */
+static void keep(sfc_generator *g) {
+  if (g->state.lost) return;
+  const int64_t reserve = g->state.reserve_ticks;
+  /* Ticks ahead of the clock are asked for through wanted_mark. The clock
+   * field switches under g->lock only, so the word's is the newest. */
+  uint64_t clock = sfc_word_clock(&g->pack, atomic_load(&g->word));
+  int64_t base = now_tick(g);
+  int64_t wanted = atomic_load(&g->wanted_mark);
+  if (wanted > base) base = wanted;
+  int64_t mark = atomic_load(&g->mark), next = mark;
+  if (mark - base < reserve / 2 && mark < (int64_t)g->pack.time_max) {
+    next = base + reserve;
+    if ((uint64_t)next > g->pack.time_max) next = (int64_t)g->pack.time_max;
+  }
+  sfc_error e;
+  sfc_status st = SFC_OK;
+  if (next != mark) st = sfc_state_write(g, next, clock, &e);
+  if (!still_ours(g)) st = retake(g, next, clock, &e);
+  if (st == SFC_OK) {
+    if (next != mark) atomic_store(&g->mark, next);
+    g->state.error_status = 0;
+  } else {
+    g->state.error_status = e.status;
+    snprintf(g->state.error_message, sizeof g->state.error_message, "%s",
+             e.message);
+  }
 }
 
 /* Keeps the mark at least half a reserve ahead of the clock and of every
  * tick the hot path wants, so that the hot path never waits for the disk. */
 static void *keeper_main(void *arg) {
   sfc_generator *g = arg;
-  const int64_t reserve = g->state.reserve_ticks;
-  int64_t period_us = reserve * g->unit_us / 4;
+  int64_t period_us = g->state.reserve_ticks * g->unit_us / 4;
   if (period_us < 1000) period_us = 1000;
+  if (period_us > VERIFY_PERIOD_US) period_us = VERIFY_PERIOD_US;
   pthread_mutex_lock(&g->lock);
   while (!g->state.stopping) {
-    /* Ticks ahead of the clock are asked for through wanted_mark. */
-    uint64_t w = atomic_load(&g->word);
-    int64_t base = now_tick(g);
-    int64_t wanted = atomic_load(&g->wanted_mark);
-    if (wanted > base) base = wanted;
-    int64_t mark = atomic_load(&g->mark);
-    if (mark - base < reserve / 2 && mark < (int64_t)g->pack.time_max) {
-      int64_t next = base + reserve;
-      if ((uint64_t)next > g->pack.time_max) next = (int64_t)g->pack.time_max;
-      sfc_error e;
-      if (sfc_state_write(g, next, sfc_word_clock(&g->pack, w), &e) == SFC_OK) {
-        atomic_store(&g->mark, next);
-        g->state.error_status = 0;
-      } else {
-        g->state.error_status = e.status;
-        snprintf(g->state.error_message, sizeof g->state.error_message, "%s",
-                 e.message);
-      }
-    }
+    keep(g);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     int64_t ns = ts.tv_nsec + (period_us % 1000000) * 1000;
@@ -404,16 +724,20 @@ void sfc_state_close(sfc_generator *g, bool clean) {
     pthread_join(g->state.keeper, NULL);
     g->state.keeper_running = false;
   }
-  if (clean && g->state.lock_fd >= 0 && g->state.error_status == 0) {
+  if (clean && g->state.lock_fd >= 0 && g->state.error_status == 0 &&
+      !g->state.lost && still_ours(g)) {
     /* The exact last tick: a clean restart continues right after it. */
     uint64_t w = atomic_load(&g->word);
     sfc_state_write(g, (int64_t)sfc_word_time(&g->pack, w),
                     sfc_word_clock(&g->pack, w), NULL);
   }
-  if (g->state.lock_fd >= 0) close(g->state.lock_fd);
-  g->state.lock_fd = -1;
+  release(g);
+  if (g->state.dir_fd >= 0) close(g->state.dir_fd);
+  g->state.dir_fd = -1;
   free(g->state.dir);
+  free(g->state.dir_real);
   g->state.dir = NULL;
+  g->state.dir_real = NULL;
 }
 
 /* In a forked child: the keeper thread does not exist there, and the lock
@@ -421,4 +745,10 @@ void sfc_state_close(sfc_generator *g, bool clean) {
 void sfc_state_after_fork(sfc_generator *g) {
   g->state.keeper_running = false;
   init_wake(g);
+}
+
+/* Drops the parent's lock in a forked child: closing our copies leaves the
+ * parent's lock and host-wide name in place. */
+void sfc_state_release(sfc_generator *g) {
+  release(g);
 }

@@ -1,0 +1,70 @@
+/* A host-wide name for a held node value that no file-system cleaner can
+ * delete. The lock file in state_dir is the lock every platform has, but an
+ * `rm` of the file or of the whole folder takes it away from a live holder;
+ * this name stays until the holder's last descriptor closes (the kernel
+ * closes it when the process dies).
+ *
+ * Linux: an abstract UNIX socket (no file behind it), bound to a hash of the
+ * key; a second bind fails with EADDRINUSE. Its scope is the network
+ * namespace: the processes of one host or one pod, which is where two
+ * holders of one value meet. Elsewhere, or where sockets are refused, there
+ * is no such name and the lock file is checked by the keeper alone. */
+#include "internal.h"
+
+#include <errno.h>
+
+#if defined(__linux__)
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static uint64_t fnv1a_from(uint64_t h, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    h ^= (unsigned char)s[i];
+    h *= UINT64_C(0x100000001b3);
+  }
+  return h;
+}
+
+int sfc_host_lock(const char *key, size_t len, int *fd_out) {
+  *fd_out = -1;
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return 0; /* no sockets here (a sandbox): no name */
+  struct sockaddr_un addr = {.sun_family = AF_UNIX};
+  /* Two independent 64-bit hashes: a collision would refuse a value that
+   * is free, never give out one that is held. */
+  int n = snprintf(
+      addr.sun_path + 1, sizeof addr.sun_path - 1, "snowflake-c/%016llx%016llx",
+      (unsigned long long)fnv1a_from(UINT64_C(0xcbf29ce484222325), key, len),
+      (unsigned long long)fnv1a_from(UINT64_C(0x84222325cbf29ce4), key, len));
+  socklen_t size =
+      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+  if (bind(fd, (struct sockaddr *)&addr, size) != 0) {
+    int e = errno;
+    close(fd);
+    return e == EADDRINUSE ? EWOULDBLOCK : 0;
+  }
+  *fd_out = fd;
+  return 0;
+}
+
+void sfc_host_unlock(int fd) {
+  if (fd >= 0) close(fd);
+}
+
+#else
+
+int sfc_host_lock(const char *key, size_t len, int *fd_out) {
+  (void)key;
+  (void)len;
+  *fd_out = -1;
+  return 0;
+}
+
+void sfc_host_unlock(int fd) {
+  (void)fd;
+}
+
+#endif
