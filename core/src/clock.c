@@ -2,19 +2,18 @@
  * waste three ticks in four. */
 #include "internal.h"
 
-#include <errno.h>
 #include <string.h>
 #include <time.h>
 
 int64_t sfc_wall_us(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
+  sfc_os_wall(&ts);
   return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 int64_t sfc_monotonic_us(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  sfc_os_monotonic(&ts);
   return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
@@ -40,16 +39,7 @@ void sfc_pause(int64_t wait_us) {
   if (wait_us <= 0) return;
   const int64_t deadline = sfc_monotonic_us() + wait_us;
   const int64_t spin_us = 200;
-  if (wait_us > spin_us) {
-    /* An absolute wake-up: a signal that interrupts the sleep cannot
-     * stretch it, as re-sleeping a remainder can. */
-    int64_t wake = deadline - spin_us;
-    struct timespec ts = {(time_t)(wake / 1000000),
-                          (long)(wake % 1000000) * 1000};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-           EINTR) {
-    }
-  }
+  if (wait_us > spin_us) sfc_os_sleep_until(deadline - spin_us);
   while (sfc_monotonic_us() < deadline)
     for (int i = 0; i < 16; i++)
       cpu_relax();

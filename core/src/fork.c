@@ -4,7 +4,6 @@
 #include "internal.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
 _Atomic uint64_t sfc_fork_generation;
 
@@ -69,12 +68,12 @@ sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
     sfc_node_text(&g->layout, &g->node, node, sizeof node);
     pthread_mutex_unlock(&g->lock);
     return sfc_fail(err, SFC_GENERATOR_FORKED,
-                    "this generator (node '%s') was created in process %d and "
-                    "is now used in forked process %d, where its IDs would "
+                    "this generator (node '%s') was created in process %ld and "
+                    "is now used in forked process %ld, where its IDs would "
                     "repeat the parent's: create a new generator in the child "
                     "with another node value, or use auto with a state_dir "
                     "so that a child takes a fresh value by itself",
-                    node, (int)g->pid, (int)getpid());
+                    node, g->pid, sfc_os_pid());
   }
   /* Pool mode: drop the parent's lock and take a free value. */
   sfc_state_release(g);
@@ -86,7 +85,7 @@ sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
     st = sfc_state_start_keeper(g, err);
   }
   if (st == SFC_OK) {
-    g->pid = getpid();
+    g->pid = sfc_os_pid();
     atomic_store_explicit(&g->forks_seen, now, memory_order_release);
   }
   pthread_mutex_unlock(&g->lock);

@@ -3,9 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
-#include <unistd.h>
 
 static inline int64_t ts_us(const struct timespec *ts) {
   return (int64_t)ts->tv_sec * 1000000 + ts->tv_nsec / 1000;
@@ -14,10 +12,10 @@ static inline int64_t ts_us(const struct timespec *ts) {
 /* The clock read of the hot path, inlined: one vDSO call, as wall time. */
 static inline void read_clock(const sfc_generator *g, struct timespec *ts) {
   if (SFC_LIKELY(g->time_source == SFC_TIME_WALL)) {
-    clock_gettime(CLOCK_REALTIME, ts);
+    sfc_os_wall(ts);
     return;
   }
-  clock_gettime(CLOCK_MONOTONIC, ts);
+  sfc_os_monotonic(ts);
   int64_t us = ts_us(ts) + g->mono_offset_us;
   ts->tv_sec = (time_t)(us / 1000000);
   ts->tv_nsec = (long)(us % 1000000) * 1000;
@@ -182,13 +180,13 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   g->epoch_us = layout->epoch_ms * 1000;
   g->unit_us = layout->unit_us;
   g->random_start = opts->random_start != 0;
-  if (getrandom(&g->seed, sizeof g->seed, GRND_NONBLOCK) != sizeof g->seed)
-    g->seed = splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)getpid());
+  if (!sfc_os_random(&g->seed, sizeof g->seed))
+    g->seed = splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
   g->time_source = opts->time_source;
   g->fast =
       g->time_source == SFC_TIME_WALL && g->unit_us == 1000 && !g->random_start;
   g->mono_offset_us = sfc_wall_us() - sfc_monotonic_us();
-  g->pid = getpid();
+  g->pid = sfc_os_pid();
   atomic_store(&g->mark, INT64_MAX);
   atomic_store(&g->forks_seen, atomic_load(&sfc_fork_generation));
 
@@ -231,7 +229,7 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
 void sfc_generator_free(sfc_generator *gen) {
   if (!gen) return;
   sfc_fork_unregister(gen);
-  if (gen->has_state) sfc_state_close(gen, gen->pid == getpid());
+  if (gen->has_state) sfc_state_close(gen, gen->pid == sfc_os_pid());
   pthread_mutex_destroy(&gen->lock);
   free(gen);
 }
@@ -394,7 +392,7 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
     return false;
   const sfc_packing *p = &g->pack;
   struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
+  sfc_os_wall(&ts);
   *read_us = ts_us(&ts); /* handed on to the general path if this one fails */
   const int64_t tick =
       (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - g->layout.epoch_ms;

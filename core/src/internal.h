@@ -24,6 +24,8 @@
 #define SFC_PRINTF(f, a)
 #endif
 
+#include "os.h"
+
 __extension__ typedef __int128 sfc_i128;
 __extension__ typedef unsigned __int128 sfc_u128;
 
@@ -175,7 +177,7 @@ struct sfc_generator {
   char *node_names[SFC_MAX_FIELDS];
   bool has_state;
   sfc_state state;
-  pid_t pid;
+  long pid;
   struct sfc_generator *next_registered;
 };
 

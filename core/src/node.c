@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char *sfc_node_source_name(sfc_node_source source) {
   static const char *const names[] = {"explicit", "env", "host", "pool"};
@@ -46,7 +45,7 @@ sfc_status sfc_node_value_parse(const char *text, int64_t *value,
 static sfc_status host_ordinal(const char *field, int64_t *value,
                                sfc_error *err) {
   char host[256] = "";
-  if (gethostname(host, sizeof host - 1) != 0)
+  if (!sfc_os_hostname(host, sizeof host))
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "%s=host: the host name cannot be read", field);
   const char *dash = strrchr(host, '-');

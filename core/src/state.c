@@ -547,11 +547,7 @@ sfc_status sfc_state_acquire(sfc_generator *g, sfc_saved *saved,
 }
 
 static void init_wake(sfc_generator *g) {
-  pthread_condattr_t attr;
-  pthread_condattr_init(&attr);
-  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-  pthread_cond_init(&g->state.wake, &attr);
-  pthread_condattr_destroy(&attr);
+  sfc_os_cond_init(&g->state.wake);
 }
 
 sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
@@ -694,12 +690,7 @@ static void *keeper_main(void *arg) {
   pthread_mutex_lock(&g->lock);
   while (!g->state.stopping) {
     keep(g);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    int64_t ns = ts.tv_nsec + (period_us % 1000000) * 1000;
-    ts.tv_sec += (time_t)(period_us / 1000000 + ns / 1000000000);
-    ts.tv_nsec = (long)(ns % 1000000000);
-    pthread_cond_timedwait(&g->state.wake, &g->lock, &ts);
+    sfc_os_cond_wait_us(&g->state.wake, &g->lock, period_us);
   }
   pthread_mutex_unlock(&g->lock);
   return NULL;

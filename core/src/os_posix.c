@@ -1,0 +1,95 @@
+/* The operating system layer for Linux (glibc from 2.17, musl) and macOS. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+#if defined(__APPLE__)
+#include <sys/random.h>
+#endif
+
+static int64_t monotonic_us(void) {
+  struct timespec ts;
+  sfc_os_monotonic(&ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void sfc_os_sleep_until(int64_t deadline_us) {
+#if defined(__APPLE__)
+  /* No clock_nanosleep: sleep what is left, again after each signal. */
+  for (int64_t left; (left = deadline_us - monotonic_us()) > 0;) {
+    struct timespec ts = {(time_t)(left / 1000000),
+                          (long)(left % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+  }
+#else
+  struct timespec ts = {(time_t)(deadline_us / 1000000),
+                        (long)(deadline_us % 1000000) * 1000};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+  }
+#endif
+}
+
+/* /dev/urandom, for systems or sandboxes without the calls below. */
+static bool read_urandom(void *buf, size_t n) {
+  int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t done = 0;
+  while (done < n) {
+    ssize_t k = read(fd, (char *)buf + done, n - done);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+    done += (size_t)k;
+  }
+  close(fd);
+  return done == n;
+}
+
+bool sfc_os_random(void *buf, size_t n) {
+#if defined(__APPLE__)
+  if (n <= 256 && getentropy(buf, n) == 0) return true;
+#elif defined(__linux__) && defined(SYS_getrandom)
+  /* The system call itself: glibc has a wrapper only from 2.25. Non-blocking
+   * (1 = GRND_NONBLOCK): early in boot, /dev/urandom below is enough. */
+  if (syscall(SYS_getrandom, buf, n, 1) == (long)n) return true;
+#endif
+  return read_urandom(buf, n);
+}
+
+long sfc_os_pid(void) {
+  return (long)getpid();
+}
+
+bool sfc_os_hostname(char *buf, size_t cap) {
+  if (cap == 0 || gethostname(buf, cap - 1) != 0) return false;
+  buf[cap - 1] = '\0';
+  return true;
+}
+
+void sfc_os_cond_init(pthread_cond_t *cond) {
+#if defined(__APPLE__)
+  pthread_cond_init(cond, NULL); /* waits are relative there */
+#else
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(cond, &attr);
+  pthread_condattr_destroy(&attr);
+#endif
+}
+
+void sfc_os_cond_wait_us(pthread_cond_t *cond, pthread_mutex_t *mutex,
+                         int64_t us) {
+#if defined(__APPLE__)
+  struct timespec rel = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+  pthread_cond_timedwait_relative_np(cond, mutex, &rel);
+#else
+  int64_t at = monotonic_us() + us;
+  struct timespec ts = {(time_t)(at / 1000000), (long)(at % 1000000) * 1000};
+  pthread_cond_timedwait(cond, mutex, &ts);
+#endif
+}
