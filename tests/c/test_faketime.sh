@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # A real wall-clock step backwards, made by libfaketime, against the real CLI.
 # Exits 77 (skip) when libfaketime is not installed.
+#
+# The thread-safe libfaketimeMT.so.1: with a state directory the CLI runs a
+# keeper thread beside the generating one, and the single-threaded
+# libfaketime.so.1 can lose its offset for a moment when two threads read
+# the clock at once (a step back nobody asked for).
 set -euo pipefail
 cli=$1
-lib=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -1 || true)
+lib=""
+for f in /usr/lib/*/faketime/libfaketimeMT.so.1 /usr/lib/faketime/libfaketimeMT.so.1; do
+  if [[ -f $f ]]; then
+    lib=$f
+    break
+  fi
+done
 if [[ -z $lib ]]; then
-  echo "libfaketime not installed (Debian package faketime): skipped"
+  echo "libfaketimeMT not installed (Debian package faketime): skipped"
   exit 77
 fi
 work=$(mktemp -d)

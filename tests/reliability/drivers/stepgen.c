@@ -1,7 +1,9 @@
 /* A real wall-clock step backwards while generating, made by libfaketime.
  *
- * Run under LD_PRELOAD=libfaketime.so.1 with FAKETIME_TIMESTAMP_FILE (holding
- * the starting offset, e.g. "+2"), FAKETIME_NO_CACHE=1 and
+ * Run under LD_PRELOAD=libfaketimeMT.so.1 (the thread-safe build: the
+ * single-threaded libfaketime.so.1 can lose its offset for a moment when two
+ * threads read the clock at once) with FAKETIME_TIMESTAMP_FILE (holding the
+ * starting offset, e.g. "+2"), FAKETIME_NO_CACHE=1 and
  * FAKETIME_DONT_FAKE_MONOTONIC=1. The driver generates for a while, writes
  * "+0" to the timestamp file — the wall clock steps back by the offset —
  * and goes on generating, then checks the strategy's expected behaviour:
@@ -11,6 +13,13 @@
  *   bump    no error, the clock field bumped
  *   borrow  no error, IDs issued ahead of the clock (ticks borrowed),
  *           IDs strictly increasing
+ *
+ * and that the only steps back of the wall clock were the ones it made: the
+ * generating thread watches the wall clock against the monotonic clock
+ * (which libfaketime leaves alone) and must see exactly as many steps back
+ * as it injected, and the generator must count exactly one rollback (none
+ * for a step that borrowing absorbs). Prints "STEPS seen=N injected=N
+ * generator=N" before the RESULT line.
  *
  * Usage: stepgen PRESET ROLLBACK MAX_WAIT_MS MAX_DRIFT_MS STEP_MS EXPECT
  * (MAX_WAIT_MS / MAX_DRIFT_MS: -1 for the strategy's default). */
@@ -33,6 +42,35 @@ static void set_offset(double seconds) {
   }
 }
 
+/* Steps back of the wall clock seen from the generating thread: the wall
+ * clock's offset from the monotonic clock, read again and again; a drop of
+ * more than half a millisecond (the shortest step made is 1 ms) between two
+ * readings is a step. A reading interrupted for more than 50 us is made
+ * again, its offset being uncertain by that much; the slewing NTP may do
+ * changes the offset by well under 0.5 ms between two readings. */
+static struct {
+  int64_t last; /* wall - monotonic at the last reading, us */
+  bool have;
+  unsigned back;
+} watch;
+
+static void watch_clock(void) {
+  int64_t m0, w, m1;
+  int tries = 0;
+  do {
+    m0 = mono_us(), w = wall_us(), m1 = mono_us();
+  } while (m1 - m0 > 50 && ++tries < 20);
+  if (m1 - m0 > 50) return;
+  const int64_t d = w - m0 - (m1 - m0) / 2;
+  if (watch.have && d < watch.last - 500) {
+    watch.back++;
+    fprintf(stderr, "stepgen: the wall clock stepped back %.3f ms\n",
+            (double)(watch.last - d) / 1000.0);
+  }
+  watch.last = d;
+  watch.have = true;
+}
+
 /* Generates at a bounded rate (batches of 16, a short pause between) for
  * `us` microseconds of monotonic time, or until an error. */
 static sfc_status run(sfc_generator *g, int64_t us, ids *out, sfc_error *err) {
@@ -42,6 +80,7 @@ static sfc_status run(sfc_generator *g, int64_t us, ids *out, sfc_error *err) {
     size_t got = 0;
     sfc_status st = sfc_next_ids(g, batch, 16, &got, err);
     ids_append(out, batch, got);
+    watch_clock();
     if (st != SFC_OK) return st;
     sfc_pause(20);
   }
@@ -76,7 +115,6 @@ int main(int argc, char **argv) {
   sfc_generator *g;
   must(sfc_generator_new(&layout, &opts, &g, &err), &err, "generator");
 
-  /* The starting offset, to step forward again before a retry. */
   /* The starting offset, to step forward again before a retry. */
   char text[64] = "";
   FILE *f = fopen(file, "r");
@@ -124,10 +162,12 @@ int main(int argc, char **argv) {
     st = sfc_next_ids(g, &id, 1, NULL, &err);
     if (st != SFC_OK) break;
     ids_push(&out, id);
+    watch_clock();
     set_offset(0);
     r.faults++;
     /* The first ID after the step, against the clock right after it. */
     st = sfc_next_ids(g, &id, 1, NULL, &err);
+    watch_clock();
     if (st == SFC_OK) {
       int64_t now_tick =
           (sfc_generator_now_us(g) - layout.epoch_ms * 1000) / layout.unit_us;
@@ -150,6 +190,23 @@ int main(int argc, char **argv) {
   sfc_stats s;
   sfc_generator_stats(g, &s);
   print_stats("stepgen", g);
+  /* Exactly the steps injected, as the generating thread saw the wall clock
+   * and as the generator counted them: one rollback for the step it saw,
+   * none when borrowing absorbs the step (a 1 h step is refused even with
+   * borrow, and expected as "refuse"). */
+  printf("STEPS seen=%u injected=%" PRIu64 " generator=%" PRIu64 "\n",
+         watch.back, r.faults, s.rollbacks);
+  if (watch.back != r.faults)
+    result_fail(
+        &r, "the wall clock stepped back %u times, %" PRIu64 " steps injected",
+        watch.back, r.faults);
+  const uint64_t rollbacks = strcmp(expect, "borrow") != 0;
+  if (s.rollbacks != rollbacks)
+    result_fail(&r, "the generator counted %" PRIu64 " rollbacks, not %" PRIu64,
+                s.rollbacks, rollbacks);
+  if (!strcmp(expect, "bump") && s.clock_bumps > 1)
+    result_fail(&r, "the clock field bumped %" PRIu64 " times for one step",
+                s.clock_bumps);
   r.ids = out.n;
   r.dups = ids_dups(out.v, out.n);
   if (r.dups) result_fail(&r, "%" PRIu64 " duplicate IDs", r.dups);

@@ -1,9 +1,15 @@
 """A real wall-clock step backwards while the Python binding generates.
 
-Run under libfaketime (LD_PRELOAD, FAKETIME_TIMESTAMP_FILE holding the
-starting offset, FAKETIME_NO_CACHE=1, FAKETIME_DONT_FAKE_MONOTONIC=1). The
-script generates, writes "+0" to the timestamp file -- the wall clock steps
-back by the offset -- generates on, and checks the strategy's behaviour.
+Run under libfaketime (LD_PRELOAD of the thread-safe libfaketimeMT.so.1,
+FAKETIME_TIMESTAMP_FILE holding the starting offset, FAKETIME_NO_CACHE=1,
+FAKETIME_DONT_FAKE_MONOTONIC=1). The script generates, writes "+0" to the
+timestamp file -- the wall clock steps back by the offset -- generates on,
+and checks the strategy's behaviour, and that the only steps back of the
+wall clock were the ones it made: the generating thread watches the wall
+clock against the monotonic clock and must see exactly as many steps back as
+it injected, and the generator must count one rollback (none for a step that
+borrowing absorbs). Prints "STEPS seen=N injected=N generator=N" before the
+RESULT line.
 
 Usage: step.py ROLLBACK MAX_WAIT_MS MAX_DRIFT_MS STEP_MS refuse|wait|bump|borrow
 (-1 for a strategy default). Prints the RESULT line of tests/reliability/run.
@@ -23,11 +29,47 @@ def set_offset(fd, seconds):
     os.pwrite(fd, f"{seconds:+016.6f}\n".encode(), 0)
 
 
+class Watch:
+    """Steps back of the wall clock seen from the generating thread: the
+    wall clock's offset from the monotonic clock (which libfaketime leaves
+    alone), read again and again; a drop of more than 0.5 ms (the shortest
+    step made is 1 ms) between two readings is a step. A reading interrupted
+    for more than 50 us is made again."""
+
+    def __init__(self):
+        self.last = None
+        self.back = 0
+
+    def __call__(self):
+        for _ in range(20):
+            m0 = time.monotonic_ns()
+            w = time.time_ns()
+            m1 = time.monotonic_ns()
+            if m1 - m0 <= 50_000:
+                break
+        else:
+            return
+        d = (w - m0 - (m1 - m0) // 2) // 1000
+        if self.last is not None and d < self.last - 500:
+            self.back += 1
+            print(
+                f"python step: the wall clock stepped back {(self.last - d) / 1000:.3f} ms",
+                file=sys.stderr,
+            )
+        self.last = d
+
+
+watch = Watch()
+
+
 def run(gen, seconds, out):
     """Generates in batches of 16 for `seconds` of monotonic time."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        out.extend(gen.next_ids(16))
+        try:
+            out.extend(gen.next_ids(16))
+        finally:
+            watch()
         select.select([], [], [], 0.0001)
 
 
@@ -66,11 +108,15 @@ def main():
             while (gen.now_us() - epoch_us) % unit_us > 150:
                 pass
             out.append(gen.next_id())
+            watch()
             set_offset(fd, 0)
             faults += 1
             seen = False
             try:
-                first = gen.next_id()
+                try:
+                    first = gen.next_id()
+                finally:
+                    watch()
                 now_tick = (gen.now_us() - epoch_us) // unit_us
                 out.append(first)
                 tick = snowflake_c.decode(first, layout=layout)["time"]
@@ -97,6 +143,17 @@ def main():
 
     if dups:
         fail(f"{dups} duplicate IDs")
+    # Exactly the steps injected, as this thread saw the wall clock and as
+    # the generator counted them: one rollback for the step it saw, none when
+    # borrowing absorbs it (a 1 h step is refused even with borrow).
+    print(f"STEPS seen={watch.back} injected={faults} generator={stats['rollbacks']}")
+    if watch.back != faults:
+        fail(f"the wall clock stepped back {watch.back} times, {faults} steps injected")
+    rollbacks = 0 if expect == "borrow" else 1
+    if stats["rollbacks"] != rollbacks:
+        fail(f"the generator counted {stats['rollbacks']} rollbacks, not {rollbacks}")
+    if expect == "bump" and stats["clock_bumps"] > 1:
+        fail(f"the clock field bumped {stats['clock_bumps']} times for one step")
     if not step_ms * 0.98 - 0.1 <= seen_ms <= step_ms * 1.02 + 0.1:
         fail(f"the clock stepped {seen_ms:.3f} ms, not {step_ms} ms")
     refused = isinstance(error, snowflake_c.ClockMovedBackwards)
