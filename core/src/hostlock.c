@@ -5,15 +5,19 @@
  * closes it when the process dies).
  *
  * Linux: an abstract UNIX socket (no file behind it), bound to a hash of the
- * key; a second bind fails with EADDRINUSE. Its scope is the network
- * namespace: the processes of one host or one pod, which is where two
- * holders of one value meet. Elsewhere, or where sockets are refused, there
- * is no such name and the lock file is checked by the keeper alone. */
+ * key and listening; a second bind fails with EADDRINUSE. Its scope is the
+ * network namespace: the processes of one host or one pod, which is where
+ * two holders of one value meet. Abstract names have no permissions, so a
+ * name found taken is only believed when its listener runs as this user (or
+ * root): another user squatting on it cannot lock anyone out, it only takes
+ * this extra guard away (the lock file still decides). Elsewhere, or where
+ * sockets are refused, there is no such name. */
 #include "internal.h"
 
 #include <errno.h>
 
 #if defined(__linux__)
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -28,8 +32,25 @@ static uint64_t fnv1a_from(uint64_t h, const char *s, size_t n) {
   return h;
 }
 
-int sfc_host_lock(const char *key, size_t len, int *fd_out) {
+/* The listener of a taken name: its pid if it runs as this user or root,
+ * else 0 (a squatter, or nobody listening, or a full backlog). */
+static long holder_of(const struct sockaddr_un *addr, socklen_t size) {
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return 0;
+  long pid = 0;
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  if (connect(fd, (const struct sockaddr *)addr, size) == 0 &&
+      getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+      (cred.uid == geteuid() || cred.uid == 0))
+    pid = cred.pid > 0 ? (long)cred.pid : 1;
+  close(fd);
+  return pid;
+}
+
+int sfc_host_lock(const char *key, size_t len, int *fd_out, long *holder) {
   *fd_out = -1;
+  *holder = 0;
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return 0; /* no sockets here (a sandbox): no name */
   struct sockaddr_un addr = {.sun_family = AF_UNIX};
@@ -44,7 +65,14 @@ int sfc_host_lock(const char *key, size_t len, int *fd_out) {
   if (bind(fd, (struct sockaddr *)&addr, size) != 0) {
     int e = errno;
     close(fd);
-    return e == EADDRINUSE ? EWOULDBLOCK : 0;
+    if (e != EADDRINUSE) return 0;
+    *holder = holder_of(&addr, size);
+    return *holder ? EWOULDBLOCK : 0;
+  }
+  /* Listening, never accepting: others can read our credentials. */
+  if (listen(fd, 64) != 0) {
+    close(fd);
+    return 0;
   }
   *fd_out = fd;
   return 0;
@@ -56,10 +84,11 @@ void sfc_host_unlock(int fd) {
 
 #else
 
-int sfc_host_lock(const char *key, size_t len, int *fd_out) {
+int sfc_host_lock(const char *key, size_t len, int *fd_out, long *holder) {
   (void)key;
   (void)len;
   *fd_out = -1;
+  *holder = 0;
   return 0;
 }
 

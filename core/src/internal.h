@@ -103,7 +103,8 @@ typedef struct sfc_state {
   bool shared_dir; /* others may write in the folder: files must be ours */
   uint64_t dir_dev, dir_ino;     /* the folder as opened */
   uint64_t state_dev, state_ino; /* the state file as last written */
-  bool lost; /* another process took the value: stopped for good */
+  bool lost;   /* another process took the value: stopped for good */
+  long holder; /* pid of the live holder found by the last refusal, or 0 */
   int64_t reserve_ticks;
   pthread_t keeper;
   bool keeper_running;
@@ -134,8 +135,9 @@ SFC_INTERNAL void sfc_state_after_fork(struct sfc_generator *g);
 SFC_INTERNAL void sfc_state_release(struct sfc_generator *g);
 
 /* hostlock.c: 0 (held by us in *fd, or no such name here: *fd = -1), or
- * EWOULDBLOCK when a live process holds the name. */
-SFC_INTERNAL int sfc_host_lock(const char *key, size_t len, int *fd);
+ * EWOULDBLOCK when a live process of this user, *holder, holds the name. */
+SFC_INTERNAL int sfc_host_lock(const char *key, size_t len, int *fd,
+                               long *holder);
 SFC_INTERNAL void sfc_host_unlock(int fd);
 
 /* fork.c */

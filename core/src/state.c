@@ -125,9 +125,8 @@ static bool same_file_at(int dir_fd, const char *name, int fd) {
 /* Opens (creating it if needed) the folder at the state_dir path, without
  * following a symbolic link at its end, and refuses one that someone else
  * could plant files in. */
-static sfc_status open_dir(sfc_generator *g, int *out, struct stat *sb,
+static sfc_status open_dir(const char *dir, int *out, struct stat *sb,
                            sfc_error *err) {
-  const char *dir = g->state.dir;
   if (mkdir(dir, 0755) != 0 && errno != EEXIST)
     return state_error(err, "cannot create state directory", dir, errno);
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -393,7 +392,7 @@ static int host_lock(sfc_generator *g, int *fd) {
                    g->state.dir_real ? g->state.dir_real : g->state.dir,
                    g->state.stem, spec, (long long)g->layout.epoch_ms);
   if (n < 0 || (size_t)n >= sizeof key) n = (int)strlen(key);
-  return sfc_host_lock(key, (size_t)n, fd);
+  return sfc_host_lock(key, (size_t)n, fd, &g->state.holder);
 }
 
 /* Takes the lock file of the current stem in the folder `dir_fd`. *held:
@@ -434,6 +433,7 @@ static sfc_status lock_at(sfc_generator *g, int dir_fd, bool host, int *lock_fd,
     }
     /* The lock file can be deleted under a holder; its host-wide name
      * cannot. */
+    g->state.holder = 0;
     if (host && host_lock(g, host_fd) == EWOULDBLOCK) {
       close(fd);
       *held = true;
@@ -519,11 +519,13 @@ static sfc_status take_static(sfc_generator *g, sfc_saved *saved,
   if (held) {
     char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
     sfc_node_text(&g->layout, &g->node, text, sizeof text);
+    char by[48] = "another live process";
+    if (g->state.holder)
+      snprintf(by, sizeof by, "live process %ld", g->state.holder);
     return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                    "node value %s is held by another live process (lock "
-                    "file %s.lock): give each process its own value, or use "
-                    "auto",
-                    text, g->state.path);
+                    "node value %s is held by %s (lock file %s.lock): give "
+                    "each process its own value, or use auto",
+                    text, by, g->state.path);
   }
   return read_saved(g, saved, err);
 }
@@ -560,11 +562,17 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
   init_wake(g);
   int fd;
   struct stat sb;
-  sfc_status st = open_dir(g, &fd, &sb, err);
+  sfc_status st = open_dir(g->state.dir, &fd, &sb, err);
   if (st != SFC_OK) return st;
   use_dir(g, fd, &sb);
+  /* Checked and put back by its absolute path: a later chdir of the
+   * process must not send the keeper to another folder. */
   g->state.dir_real = realpath(g->state.dir, NULL);
   return sfc_state_acquire(g, saved, err);
+}
+
+static const char *dir_of(const sfc_generator *g) {
+  return g->state.dir_real ? g->state.dir_real : g->state.dir;
 }
 
 /* Whether the files are still ours: the folder at the path is the one we
@@ -573,8 +581,7 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
 static bool still_ours(const sfc_generator *g) {
   char name[sizeof g->state.stem + 8];
   struct stat sb;
-  if (lstat(g->state.dir, &sb) != 0 ||
-      (uint64_t)sb.st_dev != g->state.dir_dev ||
+  if (lstat(dir_of(g), &sb) != 0 || (uint64_t)sb.st_dev != g->state.dir_dev ||
       (uint64_t)sb.st_ino != g->state.dir_ino)
     return false;
   file_name(g, ".lock", name, sizeof name);
@@ -607,7 +614,7 @@ static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
                          sfc_error *err) {
   int dir_fd;
   struct stat sb;
-  sfc_status st = open_dir(g, &dir_fd, &sb, err);
+  sfc_status st = open_dir(dir_of(g), &dir_fd, &sb, err);
   if (st != SFC_OK) return st;
   const bool same_dir = (uint64_t)sb.st_dev == g->state.dir_dev &&
                         (uint64_t)sb.st_ino == g->state.dir_ino;
@@ -624,8 +631,11 @@ static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
       return st;
     }
   }
+  /* With our lock still in place nobody else could write the state file
+   * (an operator did: ours replaces it). With the lock taken anew, a state
+   * file we did not write means another holder was here meanwhile. */
   file_name(g, ".state", name, sizeof name);
-  if (fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+  if (lock_fd >= 0 && fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
       !(same_dir && (uint64_t)sb.st_dev == g->state.state_dev &&
         (uint64_t)sb.st_ino == g->state.state_ino)) {
     if (lock_fd >= 0) close(lock_fd);

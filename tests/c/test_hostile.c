@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -138,10 +139,11 @@ static int held(const char *path) {
   return locked;
 }
 
-/* Waits up to a second for the keeper to put the lock file back. */
-static int restored(const char *lock) {
+/* Waits up to a second for the keeper to put the lock and state files
+ * back. */
+static int restored(const char *lock, const char *state) {
   for (int i = 0; i < 100; i++) {
-    if (held(lock)) return 1;
+    if (held(lock) && access(state, F_OK) == 0) return 1;
     struct timespec ts = {0, 10000000};
     nanosleep(&ts, NULL);
   }
@@ -167,12 +169,13 @@ static void removed(void) {
   unlink(lock);
   sfc_generator *g2 =
       check_generator(&l, "worker", 5, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
-  CHECK(!g2 && st == SFC_WORKER_UNAVAILABLE, "second holder after rm: %s",
-        sfc_status_name(st));
+  char pid[64];
+  snprintf(pid, sizeof pid, "held by live process %ld", (long)getpid());
+  CHECK(!g2 && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid),
+        "second holder after rm: %s %s", sfc_status_name(st), err.message);
   if (g2) sfc_generator_free(g2);
   unlink(lock); /* the refused one may have created it again */
-  CHECK(restored(lock), "the lock file was not put back");
-  CHECK(access(state, F_OK) == 0, "the state file is there");
+  CHECK(restored(lock, state), "the files were not put back");
   CHECK_STATUS(sfc_next_ids(g, ids + 1000, 1000, NULL, &err), SFC_OK, err);
 
   /* The whole folder removed: the same. */
@@ -183,8 +186,7 @@ static void removed(void) {
   CHECK(!g2 && st == SFC_WORKER_UNAVAILABLE, "second holder after rm -rf: %s",
         sfc_status_name(st));
   if (g2) sfc_generator_free(g2);
-  CHECK(restored(lock), "the lock file was not put back in a new folder");
-  CHECK(access(state, F_OK) == 0, "the state file is back");
+  CHECK(restored(lock, state), "the files were not put back in a new folder");
   CHECK_STATUS(sfc_next_ids(g, ids + 2000, 1000, NULL, &err), SFC_OK, err);
 
   /* Another holder that the host-wide name cannot see (a process in another
@@ -276,9 +278,84 @@ static void bump_vs_keeper(void) {
   check_rmdir(dir);
 }
 
+#if defined(__linux__)
+#include <sys/socket.h>
+#include <sys/un.h>
+
+/* Takes the host-wide name a generator for worker 1 of the default preset
+ * in `dir` would use (hostlock.c's naming), as a squatter: a socket bound
+ * and not listening, or listening under another user. */
+static int squat(const char *dir, bool listening) {
+  char real[512], spec[SFC_SPEC_MAX], key[1024];
+  sfc_layout l = preset();
+  sfc_layout_spec(&l, spec, sizeof spec);
+  if (!realpath(dir, real)) fail_setup(__LINE__);
+  int n = snprintf(key, sizeof key, "%s\n%s\n%s\n%lld", real, "worker-1", spec,
+                   (long long)l.epoch_ms);
+  uint64_t h[2] = {UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)};
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < n; i++) {
+      h[k] ^= (unsigned char)key[i];
+      h[k] *= UINT64_C(0x100000001b3);
+    }
+  struct sockaddr_un addr = {.sun_family = AF_UNIX};
+  int m = snprintf(addr.sun_path + 1, sizeof addr.sun_path - 1,
+                   "snowflake-c/%016llx%016llx", (unsigned long long)h[0],
+                   (unsigned long long)h[1]);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0 ||
+      bind(fd, (struct sockaddr *)&addr,
+           (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+                       (size_t)m)) != 0 ||
+      (listening && listen(fd, 4) != 0))
+    fail_setup(__LINE__);
+  return fd;
+}
+
+/* Abstract names have no permissions: a name taken by a socket that does
+ * not listen, or by another user's, must not lock anyone out. */
+static void squatters(void) {
+  char *dir = check_tmpdir();
+  sfc_layout l = preset();
+  sfc_status st;
+  sfc_error err;
+  int fd = squat(dir, false);
+  sfc_generator *g =
+      check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
+  CHECK(g != NULL, "a bound, silent name refused the value: %s", err.message);
+  sfc_generator_free(g);
+  close(fd);
+  if (geteuid() == 0) {
+    int ready[2], done[2];
+    if (pipe(ready) != 0 || pipe(done) != 0) fail_setup(__LINE__);
+    pid_t pid = fork();
+    if (pid == 0) {
+      if (setuid(65534) != 0) _exit(1);
+      int s = squat(dir, true);
+      char c = 1;
+      if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) < 0) _exit(1);
+      close(s);
+      _exit(0);
+    }
+    char c;
+    CHECK(read(ready[0], &c, 1) == 1, "squatter ready");
+    g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
+    CHECK(g != NULL, "another user's name refused the value: %s", err.message);
+    sfc_generator_free(g);
+    c = 1;
+    CHECK(write(done[1], &c, 1) == 1, "squatter told");
+    CHECK(check_wait(pid) == 0, "squatter");
+  }
+  check_rmdir(dir);
+}
+#else
+static void squatters(void) {}
+#endif
+
 int main(void) {
   planted();
   removed();
+  squatters();
   bump_vs_keeper();
   return check_summary();
 }
