@@ -298,30 +298,43 @@ static int cmd_gen(cli *c, int argc, char **argv) {
   return rc;
 }
 
-static int decode_one(const cli *c, const char *text) {
+static int decode_one(const cli *c, const char *text, size_t len) {
   sfc_error err;
   uint64_t id;
   sfc_parts p;
-  if (sfc_id_parse(text, &id, &err) != SFC_OK ||
+  if (sfc_id_parse_n(text, len, &id, &err) != SFC_OK ||
       sfc_decode(&c->layout, id, &p, &err) != SFC_OK)
     return fail(&err);
   print_parts(&c->layout, &p, c->json);
   return 0;
 }
 
+static int is_blank(char ch) {
+  return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
 static int cmd_decode(cli *c, int argc, char **argv) {
   int rc = 0;
   if (optind < argc) {
     for (int i = optind; i < argc; i++)
-      rc |= decode_one(c, argv[i]);
+      rc |= decode_one(c, argv[i], strlen(argv[i]));
     return rc;
   }
+  /* Lines by their real length: a NUL byte is part of an ID (and refused
+   * there), never the end of the line. */
   char *line = NULL;
   size_t cap = 0;
-  while (getline(&line, &cap, stdin) != -1) {
-    for (char *tok = strtok(line, " \t\r\n"); tok;
-         tok = strtok(NULL, " \t\r\n"))
-      rc |= decode_one(c, tok);
+  ssize_t got;
+  while ((got = getline(&line, &cap, stdin)) != -1) {
+    size_t n = (size_t)got, i = 0;
+    while (i < n) {
+      while (i < n && is_blank(line[i]))
+        i++;
+      size_t start = i;
+      while (i < n && !is_blank(line[i]))
+        i++;
+      if (i > start) rc |= decode_one(c, line + start, i - start);
+    }
   }
   free(line);
   return rc;

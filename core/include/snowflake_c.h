@@ -266,6 +266,20 @@ SFC_API size_t sfc_format_iso(int64_t unix_ms, char *buf, size_t cap);
  * empty text and values above 2^64 - 1 with SFC_INVALID_ARGUMENT. */
 SFC_API sfc_status sfc_id_parse(const char *text, uint64_t *id, sfc_error *err);
 
+/* sfc_id_parse for text of a known length (`len` bytes, no NUL needed at the
+ * end), as bindings and line readers hold it: a NUL byte inside the text is
+ * refused with SFC_INVALID_ARGUMENT naming its position, never taken for the
+ * end of the ID. */
+SFC_API sfc_status sfc_id_parse_n(const char *text, size_t len, uint64_t *id,
+                                  sfc_error *err);
+
+/* Checks text of `len` bytes before it goes to a function that takes C text
+ * (a layout spec, an epoch, a name, a node value, a path): a NUL byte inside
+ * would end it early and the rest would be lost silently, so it is refused
+ * with SFC_INVALID_ARGUMENT naming `what` and the NUL's position. */
+SFC_API sfc_status sfc_text_check(const char *what, const char *text,
+                                  size_t len, sfc_error *err);
+
 /* ===================================================================== */
 /* Generator                                                             */
 /* ===================================================================== */
@@ -353,6 +367,22 @@ typedef struct sfc_options {
  * clock, no state directory. */
 SFC_API void sfc_options_init(sfc_options *opts);
 
+/* Largest values of the duration options, in ms. */
+#define SFC_MAX_WAIT_MS_MAX 86400000
+#define SFC_MAX_DRIFT_MS_MAX 86400000
+#define SFC_STATE_RESERVE_MS_MAX 3600000
+
+/* Converts a duration given as `seconds` + `nanos` (0..999999999; seconds
+ * negative for a negative duration) into the whole milliseconds of the
+ * duration option `option`: "max_wait", "max_drift" or "state_reserve", in
+ * any casing a binding uses ("maxWait", "MaxWait"). The one rule for every
+ * language: a duration is rounded UP to the next whole millisecond (1 ns ->
+ * 1 ms, 1.0000001 ms -> 2 ms) and zero stays zero. SFC_INVALID_ARGUMENT,
+ * naming the option as given, for a negative duration, one past the option's
+ * maximum (above), nanos out of range or an unknown option. */
+SFC_API sfc_status sfc_duration_ms(const char *option, int64_t seconds,
+                                   int64_t nanos, int64_t *ms, sfc_error *err);
+
 /* Creates a generator. Copies everything it needs from `layout` and `opts`.
  * Fails with:
  *   SFC_INVALID_ARGUMENT    a node value missing, unknown or out of range; an
@@ -418,6 +448,11 @@ SFC_API int64_t sfc_generator_now_us(const sfc_generator *gen);
 SFC_API void sfc_pause(int64_t wait_us);
 
 SFC_API const sfc_layout *sfc_generator_layout(const sfc_generator *gen);
+
+/* The native memory one generator holds, in bytes: what a binding reports
+ * to its garbage collector (V8's external memory) while the generator
+ * lives. */
+SFC_API size_t sfc_generator_memory(const sfc_generator *gen);
 
 /* Counters (DESIGN §5a). Exact when no call is running, close otherwise. */
 typedef struct sfc_stats {

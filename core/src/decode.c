@@ -106,23 +106,48 @@ size_t sfc_parts_json(const sfc_layout *layout, const sfc_parts *parts,
   return (size_t)n;
 }
 
-sfc_status sfc_id_parse(const char *text, uint64_t *id, sfc_error *err) {
-  if (!text || !*text)
+sfc_status sfc_text_check(const char *what, const char *text, size_t len,
+                          sfc_error *err) {
+  const char *nul = text && len ? memchr(text, '\0', len) : NULL;
+  if (nul)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "%s has a NUL byte at position %zu (counting from 0), "
+                    "where C text would end and the rest be lost: remove it",
+                    what ? what : "text", (size_t)(nul - text));
+  return SFC_OK;
+}
+
+sfc_status sfc_id_parse_n(const char *text, size_t len, uint64_t *id,
+                          sfc_error *err) {
+  if (!text || len == 0)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "empty ID: give a decimal number");
+  const char *nul = memchr(text, '\0', len);
+  if (nul)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "ID text has a NUL byte at position %zu (counting from "
+                    "0): an ID is decimal digits only, with nothing after them",
+                    (size_t)(nul - text));
   uint64_t v = 0;
-  for (const char *p = text; *p; p++) {
-    if (*p < '0' || *p > '9')
+  int shown = (int)(len < 40 ? len : 40);
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (c < '0' || c > '9')
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "ID '%.40s' is not a decimal number (digits only)", text);
-    unsigned d = (unsigned)(*p - '0');
+                      "ID '%.*s' is not a decimal number (digits only)", shown,
+                      text);
+    unsigned d = (unsigned)(c - '0');
     if (v > (UINT64_MAX - d) / 10)
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "ID '%.40s' is larger than 64 bits", text);
+                      "ID '%.*s' is larger than 64 bits", shown, text);
     v = v * 10 + d;
   }
   *id = v;
   return SFC_OK;
+}
+
+sfc_status sfc_id_parse(const char *text, uint64_t *id, sfc_error *err) {
+  return sfc_id_parse_n(text, text ? strlen(text) : 0, id, err);
 }
 
 sfc_status sfc_encode_named(const sfc_layout *layout, int64_t time_us,

@@ -82,12 +82,13 @@ static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
                     "rollback 'clock' needs a clock field in the layout: add "
                     "clock:BITS (as the default preset does) or choose wait, "
                     "borrow or error");
-  if (wait_ms < -1 || wait_ms > 86400000 || drift_ms < -1 ||
-      drift_ms > 86400000)
+  if (wait_ms < -1 || wait_ms > SFC_MAX_WAIT_MS_MAX || drift_ms < -1 ||
+      drift_ms > SFC_MAX_DRIFT_MS_MAX)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "max_wait and max_drift must be between 0 and 86400000 ms "
+                    "max_wait and max_drift must be between 0 and %d ms "
                     "(got %lld and %lld)",
-                    (long long)wait_ms, (long long)drift_ms);
+                    SFC_MAX_WAIT_MS_MAX, (long long)wait_ms,
+                    (long long)drift_ms);
   if (r == SFC_ROLLBACK_DEFAULT) {
     r = layout->clock_index >= 0 ? SFC_ROLLBACK_CLOCK : SFC_ROLLBACK_WAIT;
     if (wait_ms < 0) wait_ms = 5;
@@ -137,10 +138,12 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   if (opts->state_dir && strlen(opts->state_dir) > 3000)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "state_dir is longer than 3000 characters");
-  if (opts->state_reserve_ms < 0 || opts->state_reserve_ms > 3600000)
+  if (opts->state_reserve_ms < 0 ||
+      opts->state_reserve_ms > SFC_STATE_RESERVE_MS_MAX)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "state_reserve must be between 1 and 3600000 ms (0 for "
-                    "the default), not %lld",
+                    "state_reserve must be between 1 and %d ms (0 for the "
+                    "default), not %lld",
+                    SFC_STATE_RESERVE_MS_MAX,
                     (long long)opts->state_reserve_ms);
   sfc_generator *g = aligned_alloc(64, sizeof *g);
   if (!g) return sfc_fail(err, SFC_INVALID_ARGUMENT, "out of memory");
@@ -236,6 +239,10 @@ void sfc_generator_free(sfc_generator *gen) {
 
 const sfc_layout *sfc_generator_layout(const sfc_generator *gen) {
   return &gen->layout;
+}
+
+size_t sfc_generator_memory(const sfc_generator *gen) {
+  return gen ? sizeof *gen : 0;
 }
 
 static inline int64_t to_tick(const sfc_generator *g, int64_t since_us) {

@@ -59,6 +59,67 @@ int main(void) {
   CHECK(sfc_id_parse("12a", &id, &err) == SFC_INVALID_ARGUMENT, "12a");
   CHECK(sfc_id_parse(" 1", &id, &err) == SFC_INVALID_ARGUMENT, "space");
 
+  /* Text of a known length: a NUL byte is refused with its position, never
+   * taken for the end ("5\0garbage" is not 5). */
+  CHECK_STATUS(sfc_id_parse_n("1234", 2, &id, &err), SFC_OK, err);
+  CHECK(id == 12, "%" PRIu64, id);
+  CHECK(sfc_id_parse_n("5\0garbage", 9, &id, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "NUL") && strstr(err.message, "position 1"),
+        "%s", err.message);
+  CHECK(sfc_id_parse_n("\0"
+                       "175928847299117063",
+                       19, &id, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "position 0"),
+        "%s", err.message);
+  CHECK(sfc_id_parse_n("5\0", 2, &id, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "position 1"),
+        "%s", err.message);
+  CHECK(sfc_id_parse_n("", 0, &id, &err) == SFC_INVALID_ARGUMENT, "empty");
+  CHECK_STATUS(sfc_text_check("layout", "time:41", 7, &err), SFC_OK, err);
+  CHECK(sfc_text_check("layout", "time\0:41", 8, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "layout") && strstr(err.message, "position 4"),
+        "%s", err.message);
+
+  /* Durations: rounded up to whole ms; the message names the option. */
+  int64_t dms = -1;
+  CHECK_STATUS(sfc_duration_ms("max_wait_ms", 0, 1, &dms, &err), SFC_OK, err);
+  CHECK(dms == 1, "%" PRId64, dms);
+  CHECK(sfc_duration_ms("maxWait", -1, 999500000, &dms, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "maxWait") && strstr(err.message, "-0.5 ms"),
+        "%s", err.message);
+  CHECK(sfc_duration_ms("stateReserve", 3600, 1, &dms, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "stateReserve") &&
+            strstr(err.message, "3600000"),
+        "%s", err.message);
+  CHECK(sfc_duration_ms("max_wait", INT64_MAX, 999999999, &dms, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "%s", err.message);
+  CHECK(sfc_duration_ms("max_wait", 0, 1000000000, &dms, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "nanos out of range");
+  /* What a binding reports to its garbage collector per generator. */
+  {
+    sfc_layout tw;
+    sfc_node_value nv[] = {{"datacenter", 1}, {"worker", 3}};
+    sfc_options o;
+    sfc_generator *g = NULL;
+    sfc_options_init(&o);
+    o.node = nv;
+    o.node_count = 2;
+    CHECK_STATUS(sfc_layout_preset("twitter", &tw, &err), SFC_OK, err);
+    CHECK_STATUS(sfc_generator_new(&tw, &o, &g, &err), SFC_OK, err);
+    CHECK(sfc_generator_memory(g) >= 8192, "%zu", sfc_generator_memory(g));
+    CHECK(sfc_generator_memory(NULL) == 0, "NULL");
+    sfc_generator_free(g);
+  }
+  CHECK(sfc_duration_ms("max_waits", 0, 0, &dms, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "not a duration option"),
+        "%s", err.message);
+
   /* Times. */
   char iso[SFC_ISO_MAX];
   sfc_format_iso(0, iso, sizeof iso);

@@ -736,6 +736,10 @@ def decode_cases():
     bad("ID with a plus sign", twitter, "+5")
     bad("ID with a space", twitter, " 5")
     bad("ID that is not a number", twitter, "abc")
+    # A NUL byte is part of the text, never its end: C would read "5" here.
+    bad("ID with a NUL byte after the digits (5, NUL, garbage)", twitter, "5\x00garbage")
+    bad("ID with a NUL byte before the digits", {"preset": "discord"}, "\x00175928847299117063")
+    bad("ID ending in a NUL byte", twitter, "5\x00")
     return out
 
 
@@ -1478,12 +1482,64 @@ def generate_cases():
 
 # --------------------------------------------------------------------------
 
+DURATION_MAX_MS = {"max_wait": 86400000, "max_drift": 86400000, "state_reserve": 3600000}
+
+
+def duration_cases():
+    """Duration options: rounded UP to the next whole ms, zero stays zero;
+    negative or past the option's maximum is InvalidArgument."""
+    out = []
+
+    def case(desc, option, seconds, nanos):
+        assert 0 <= nanos <= 999_999_999
+        c = {"description": desc, "option": option, "seconds": str(seconds), "nanos": nanos}
+        total_ns = seconds * 1_000_000_000 + nanos
+        ms = -(-total_ns // 1_000_000)  # ceiling
+        if total_ns < 0 or ms > DURATION_MAX_MS[option]:
+            c["error"] = "InvalidArgument"
+        else:
+            c["ms"] = str(ms)
+        out.append(c)
+
+    case("zero stays zero", "max_wait", 0, 0)
+    case("1 ns rounds up to 1 ms", "max_wait", 0, 1)
+    case("500 us rounds up to 1 ms", "max_wait", 0, 500_000)
+    case("1 us rounds up to 1 ms", "max_wait", 0, 1_000)
+    case("exactly 1 ms", "max_wait", 0, 1_000_000)
+    case("1.000001 ms rounds up to 2 ms", "max_wait", 0, 1_000_001)
+    case("1.001 ms rounds up to 2 ms", "max_wait", 0, 1_001_000)
+    case("999.999999 ms rounds up to 1 s", "max_wait", 0, 999_999_999)
+    case("1.5 s is 1500 ms", "max_wait", 1, 500_000_000)
+    case("max_wait at its maximum, 1 day", "max_wait", 86400, 0)
+    case("max_wait 1 day + 1 ns is past the maximum", "max_wait", 86400, 1)
+    case("max_wait 1 day + 1 ms is past the maximum", "max_wait", 86400, 1_000_000)
+    case("max_wait of a year is past the maximum", "max_wait", 31_536_000, 0)
+    case("max_wait negative by 1 ns", "max_wait", -1, 999_999_999)
+    case("max_wait negative by 1 us", "max_wait", -1, 999_999_000)
+    case("max_wait negative by 1 s", "max_wait", -1, 0)
+    case("max_drift zero stays zero", "max_drift", 0, 0)
+    case("max_drift 500 us rounds up to 1 ms", "max_drift", 0, 500_000)
+    case("max_drift 2.5 ms rounds up to 3 ms", "max_drift", 0, 2_500_000)
+    case("max_drift at its maximum, 1 day", "max_drift", 86400, 0)
+    case("max_drift 1 day + 1 us is past the maximum", "max_drift", 86400, 1_000)
+    case("max_drift negative by 1 ms", "max_drift", -1, 999_000_000)
+    case("state_reserve zero stays zero (the default)", "state_reserve", 0, 0)
+    case("state_reserve 1 ns rounds up to 1 ms", "state_reserve", 0, 1)
+    case("state_reserve 500 us rounds up to 1 ms, not 0 (the default 1 s)", "state_reserve", 0, 500_000)
+    case("state_reserve at its maximum, 1 hour", "state_reserve", 3600, 0)
+    case("state_reserve 1 hour + 1 ns is past the maximum", "state_reserve", 3600, 1)
+    case("state_reserve 1 hour + 1 ms is past the maximum", "state_reserve", 3600, 1_000_000)
+    case("state_reserve negative by 1 ms", "state_reserve", -1, 999_000_000)
+    return out
+
+
 FILES = {
     "layouts.json": layouts_cases,
     "decode.json": decode_cases,
     "encode.json": encode_cases,
     "range.json": range_cases,
     "generate.json": generate_cases,
+    "durations.json": duration_cases,
 }
 
 

@@ -1,0 +1,89 @@
+/* Duration options: one rounding rule and one range check for every
+ * binding's duration type. */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+  const char *name; /* canonical, without '_' */
+  int64_t max_ms;
+} duration_options[] = {
+    {"maxwait", SFC_MAX_WAIT_MS_MAX},
+    {"maxdrift", SFC_MAX_DRIFT_MS_MAX},
+    {"statereserve", SFC_STATE_RESERVE_MS_MAX},
+};
+
+/* "max_wait", "maxWait", "MaxWait" (and "max_wait_ms", "maxWaitMs": the
+ * names of options given in ms) all match "maxwait". */
+static bool same_option(const char *given, const char *canonical) {
+  for (;; given++) {
+    if (*given == '_') continue;
+    if (*canonical == '\0') {
+      while (*given == '_')
+        given++;
+      if (tolower((unsigned char)given[0]) == 'm' &&
+          tolower((unsigned char)given[1]) == 's')
+        given += 2;
+      return *given == '\0';
+    }
+    if (tolower((unsigned char)*given) != *canonical) return false;
+    canonical++;
+  }
+}
+
+/* A duration for a message: "-0.5 ms", "1.000001 ms", or in seconds when
+ * too long to count in ns. */
+static void format_duration(int64_t seconds, int64_t nanos, char *buf,
+                            size_t cap) {
+  if (seconds < -9000000000 || seconds > 9000000000) {
+    snprintf(buf, cap, "%lld s", (long long)seconds);
+    return;
+  }
+  int64_t ns = seconds * 1000000000 + nanos;
+  uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+  char frac[8];
+  snprintf(frac, sizeof frac, ".%06llu", (unsigned long long)(mag % 1000000));
+  for (size_t n = strlen(frac); n > 0 && (frac[n - 1] == '0' || n == 1); n--)
+    frac[n - 1] = '\0';
+  snprintf(buf, cap, "%s%llu%s ms", ns < 0 ? "-" : "",
+           (unsigned long long)(mag / 1000000), frac);
+}
+
+sfc_status sfc_duration_ms(const char *option, int64_t seconds, int64_t nanos,
+                           int64_t *ms, sfc_error *err) {
+  const char *name = option ? option : "(null)";
+  int64_t max_ms = -1;
+  for (size_t i = 0; i < sizeof duration_options / sizeof *duration_options;
+       i++)
+    if (option && same_option(option, duration_options[i].name))
+      max_ms = duration_options[i].max_ms;
+  if (max_ms < 0)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "'%s' is not a duration option: use max_wait, max_drift "
+                    "or state_reserve",
+                    name);
+  if (nanos < 0 || nanos > 999999999)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "%s: nanoseconds %lld are outside 0..999999999", name,
+                    (long long)nanos);
+  if (seconds < 0) {
+    char text[48];
+    format_duration(seconds, nanos, text, sizeof text);
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "%s must not be negative (got %s): give 0 to %lld ms", name,
+                    text, (long long)max_ms);
+  }
+  /* Rounded up: any part of a millisecond counts as a whole one. */
+  int64_t extra_ms = (nanos + 999999) / 1000000;
+  if (seconds > max_ms / 1000 + 1 || seconds * 1000 + extra_ms > max_ms) {
+    char text[48];
+    format_duration(seconds, nanos, text, sizeof text);
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "%s is %s, past its maximum of %lld ms: give 0 to %lld ms",
+                    name, text, (long long)max_ms, (long long)max_ms);
+  }
+  *ms = seconds * 1000 + extra_ms;
+  return SFC_OK;
+}
