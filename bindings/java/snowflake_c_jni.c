@@ -81,6 +81,51 @@ static jbyteArray new_layout(JNIEnv *env, const sfc_layout *layout) {
   return out;
 }
 
+/* A Java string as standard UTF-8 (malloc'd, NUL-terminated, `*len` bytes
+ * before the terminator), or NULL with an exception. JNI's modified UTF-8
+ * writes U+0000 as C0 80; it becomes the NUL byte it stands for, so that the
+ * core sees the text's real length. With `what`, a NUL inside is refused by
+ * the core (InvalidArgument with its position). */
+static char *get_text(JNIEnv *env, jstring jtext, const char *what,
+                      size_t *len) {
+  if (jtext == NULL) {
+    throw_invalid(env, "A text argument is null.");
+    return NULL;
+  }
+  const char *m = (*env)->GetStringUTFChars(env, jtext, NULL);
+  if (m == NULL) {
+    return NULL;
+  }
+  size_t n = strlen(m), k = 0;
+  char *s = malloc(n + 1);
+  if (s != NULL) {
+    for (size_t i = 0; i < n; i++) {
+      if ((unsigned char)m[i] == 0xC0 && (unsigned char)m[i + 1] == 0x80) {
+        s[k++] = '\0';
+        i++;
+      } else {
+        s[k++] = m[i];
+      }
+    }
+    s[k] = '\0';
+  }
+  (*env)->ReleaseStringUTFChars(env, jtext, m);
+  if (s == NULL) {
+    throw_invalid(env, "Out of memory.");
+    return NULL;
+  }
+  sfc_error err;
+  if (what != NULL && sfc_text_check(what, s, k, &err) != SFC_OK) {
+    free(s);
+    throw_error(env, &err);
+    return NULL;
+  }
+  if (len != NULL) {
+    *len = k;
+  }
+  return s;
+}
+
 /* A NUL-terminated copy of a byte[] (malloc'd), or NULL with an exception. */
 static char *get_cstring(JNIEnv *env, jbyteArray bytes, const char *what) {
   jsize n = (*env)->GetArrayLength(env, bytes);
@@ -91,11 +136,10 @@ static char *get_cstring(JNIEnv *env, jbyteArray bytes, const char *what) {
   }
   (*env)->GetByteArrayRegion(env, bytes, 0, n, (jbyte *)s);
   s[n] = '\0';
-  if (memchr(s, '\0', (size_t)n) != NULL) {
-    char message[SFC_MESSAGE_MAX];
-    snprintf(message, sizeof message, "The %s contains a NUL character.", what);
+  sfc_error err;
+  if (sfc_text_check(what, s, (size_t)n, &err) != SFC_OK) {
     free(s);
-    throw_invalid(env, message);
+    throw_error(env, &err);
     return NULL;
   }
   return s;
@@ -150,14 +194,14 @@ static jstring n_status_name(JNIEnv *env, jclass cls, jint status) {
 static jbyteArray n_layout_parse(JNIEnv *env, jclass cls, jstring jspec,
                                  jlong epoch_ms) {
   (void)cls;
-  const char *spec = (*env)->GetStringUTFChars(env, jspec, NULL);
+  char *spec = get_text(env, jspec, "layout spec", NULL);
   if (spec == NULL) {
     return NULL;
   }
   sfc_layout layout;
   sfc_error err;
   sfc_status st = sfc_layout_parse(spec, (int64_t)epoch_ms, &layout, &err);
-  (*env)->ReleaseStringUTFChars(env, jspec, spec);
+  free(spec);
   if (st != SFC_OK) {
     throw_error(env, &err);
     return NULL;
@@ -167,14 +211,14 @@ static jbyteArray n_layout_parse(JNIEnv *env, jclass cls, jstring jspec,
 
 static jbyteArray n_layout_preset(JNIEnv *env, jclass cls, jstring jname) {
   (void)cls;
-  const char *name = (*env)->GetStringUTFChars(env, jname, NULL);
+  char *name = get_text(env, jname, "preset", NULL);
   if (name == NULL) {
     return NULL;
   }
   sfc_layout layout;
   sfc_error err;
   sfc_status st = sfc_layout_preset(name, &layout, &err);
-  (*env)->ReleaseStringUTFChars(env, jname, name);
+  free(name);
   if (st != SFC_OK) {
     throw_error(env, &err);
     return NULL;
@@ -183,17 +227,17 @@ static jbyteArray n_layout_preset(JNIEnv *env, jclass cls, jstring jname) {
 }
 
 /* A Java string through one of the core's text-to-int64 parsers. */
-static jlong parse_int64(JNIEnv *env, jstring jtext,
+static jlong parse_int64(JNIEnv *env, jstring jtext, const char *what,
                          sfc_status (*parse)(const char *, int64_t *,
                                              sfc_error *)) {
-  const char *text = (*env)->GetStringUTFChars(env, jtext, NULL);
+  char *text = get_text(env, jtext, what, NULL);
   if (text == NULL) {
     return 0;
   }
   int64_t value = 0;
   sfc_error err;
   sfc_status st = parse(text, &value, &err);
-  (*env)->ReleaseStringUTFChars(env, jtext, text);
+  free(text);
   if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
@@ -203,7 +247,7 @@ static jlong parse_int64(JNIEnv *env, jstring jtext,
 
 static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
   (void)cls;
-  return parse_int64(env, jtext, sfc_epoch_parse);
+  return parse_int64(env, jtext, "epoch", sfc_epoch_parse);
 }
 
 static jobjectArray n_preset_names(JNIEnv *env, jclass cls) {
@@ -344,14 +388,16 @@ static jlongArray n_decode(JNIEnv *env, jclass cls, jbyteArray jlayout,
 
 static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
   (void)cls;
-  const char *text = (*env)->GetStringUTFChars(env, jtext, NULL);
+  size_t len = 0;
+  char *text = get_text(env, jtext, NULL, &len);
   if (text == NULL) {
     return 0;
   }
   uint64_t id = 0;
   sfc_error err;
-  sfc_status st = sfc_id_parse(text, &id, &err);
-  (*env)->ReleaseStringUTFChars(env, jtext, text);
+  /* By its real length: a NUL inside is refused, never the end. */
+  sfc_status st = sfc_id_parse_n(text, len, &id, &err);
+  free(text);
   if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
@@ -484,19 +530,19 @@ static sfc_generator *gen_of(jlong handle) {
 
 static jlong n_node_value_parse(JNIEnv *env, jclass cls, jstring jtext) {
   (void)cls;
-  return parse_int64(env, jtext, sfc_node_value_parse);
+  return parse_int64(env, jtext, "node value", sfc_node_value_parse);
 }
 
 static jint n_rollback_parse(JNIEnv *env, jclass cls, jstring jname) {
   (void)cls;
-  const char *name = (*env)->GetStringUTFChars(env, jname, NULL);
+  char *name = get_text(env, jname, "rollback", NULL);
   if (name == NULL) {
     return 0;
   }
   sfc_rollback rollback = SFC_ROLLBACK_DEFAULT;
   sfc_error err;
   sfc_status st = sfc_rollback_parse(name, &rollback, &err);
-  (*env)->ReleaseStringUTFChars(env, jname, name);
+  free(name);
   if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
@@ -574,6 +620,27 @@ done:
   }
   free(state_dir);
   return handle;
+}
+
+/* A java.time.Duration (seconds, nanos) as the whole ms of an option: the
+ * core rounds up and checks the range. */
+static jlong n_duration_ms(JNIEnv *env, jclass cls, jstring joption,
+                           jlong seconds, jint nanos) {
+  (void)cls;
+  char *option = get_text(env, joption, "option", NULL);
+  if (option == NULL) {
+    return 0;
+  }
+  int64_t ms = 0;
+  sfc_error err;
+  sfc_status st =
+      sfc_duration_ms(option, (int64_t)seconds, (int64_t)nanos, &ms, &err);
+  free(option);
+  if (st != SFC_OK) {
+    throw_error(env, &err);
+    return 0;
+  }
+  return (jlong)ms;
 }
 
 static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
@@ -770,6 +837,7 @@ static const JNINativeMethod methods[] = {
     {"range", "(" LAYOUT "JJ)[J", (void *)n_range},
     {"nodeValueParse", "(" STR ")J", (void *)n_node_value_parse},
     {"rollbackParse", "(" STR ")I", (void *)n_rollback_parse},
+    {"durationMs", "(" STR "JI)J", (void *)n_duration_ms},
     {"generatorNew", "(" LAYOUT "[" STR "[JIJJZI[BJ)J",
      (void *)n_generator_new},
     {"generatorFree", "(J)V", (void *)n_generator_free},

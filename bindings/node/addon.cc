@@ -70,16 +70,24 @@ Invalid(Napi::Env env, const char *fmt, ...) {
 
 // --- Conversions -----------------------------------------------------------
 
-// Text handed to the core: a string without NUL bytes, which C would cut.
+// Text handed to the core: a string without NUL bytes, which C would cut
+// (the core refuses one with its position).
 std::string ToText(const Napi::Value &value, const char *what) {
   if (!value.IsString()) {
     Invalid(value.Env(), "%s must be a string.", what);
   }
   std::string text = value.As<Napi::String>().Utf8Value();
-  if (text.find('\0') != std::string::npos) {
-    Invalid(value.Env(), "%s must not contain NUL characters.", what);
+  sfc_error err;
+  if (sfc_text_check(what, text.data(), text.size(), &err) != SFC_OK) {
+    Throw(value.Env(), err);
   }
   return text;
+}
+
+// A value as JavaScript would print it, for messages: 0.1 stays "0.1".
+std::string Shown(const Napi::Value &value) {
+  std::string text = value.ToString().Utf8Value();
+  return text.size() > 40 ? text.substr(0, 40) + "..." : text;
 }
 
 bool IsSafeInteger(double d) {
@@ -105,18 +113,19 @@ uint64_t ToU64(const Napi::Value &value, const char *what) {
     double d = value.As<Napi::Number>().DoubleValue();
     if (!IsSafeInteger(d) || d < 0) {
       Invalid(env,
-              "%s (%.0f) is not a non-negative safe integer: a Number holds "
+              "%s (%s) is not a non-negative safe integer: a Number holds "
               "integers exactly only up to 2^53 - 1. Pass a bigint (123n) or "
               "a decimal string.",
-              what, d);
+              what, Shown(value).c_str());
     }
     return static_cast<uint64_t>(d);
   }
   case napi_string: {
-    std::string text = ToText(value, what);
+    // By its real length: a NUL inside is refused, never the end.
+    std::string text = value.As<Napi::String>().Utf8Value();
     uint64_t x = 0;
     sfc_error err;
-    if (sfc_id_parse(text.c_str(), &x, &err) != SFC_OK) {
+    if (sfc_id_parse_n(text.data(), text.size(), &x, &err) != SFC_OK) {
       Throw(env, err);
     }
     return x;
@@ -142,9 +151,9 @@ int64_t ToI64(const Napi::Value &value, const char *what) {
     double d = value.As<Napi::Number>().DoubleValue();
     if (!IsSafeInteger(d)) {
       Invalid(env,
-              "%s (%.17g) is not a safe integer: pass a bigint or an integer "
+              "%s (%s) is not a safe integer: pass a bigint or an integer "
               "Number up to 2^53 - 1.",
-              what, d);
+              what, Shown(value).c_str());
     }
     return static_cast<int64_t>(d);
   }
@@ -444,11 +453,23 @@ struct GenBox {
   sfc_generator *gen;
   int refs;
   int64_t sync_wait_limit_us;
+  int64_t external; // native bytes reported to V8, not yet given back
 };
 
-void ReleaseBox(Napi::Env, GenBox *box) {
+// The generator's native memory counts as V8 external memory while it
+// lives, so that a program that drops generators without close() gets a GC
+// in time. Given back once: by close() or by the last finalizer.
+void ForgetExternal(Napi::Env env, GenBox *box) {
+  if (box->external != 0) {
+    Napi::MemoryManagement::AdjustExternalMemory(env, -box->external);
+    box->external = 0;
+  }
+}
+
+void ReleaseBox(Napi::Env env, GenBox *box) {
   if (--box->refs == 0) {
     sfc_generator_free(box->gen);
+    ForgetExternal(env, box);
     delete box;
   }
 }
@@ -696,20 +717,59 @@ Napi::Value GenClose(const Napi::CallbackInfo &info) {
   auto *box = static_cast<GenBox *>(info.Data());
   sfc_generator_free(box->gen);
   box->gen = nullptr;
+  ForgetExternal(info.Env(), box);
   return info.Env().Undefined();
 }
 
+// A duration option: milliseconds as a Number (fractions allowed) or a
+// bigint. The core rounds it up to whole ms and checks its range; here it
+// is only split into seconds and nanoseconds, the nanoseconds rounded up.
 int64_t OptionMs(const Napi::Object &opts, const char *key) {
+  Napi::Env env = opts.Env();
   Napi::Value v = opts.Get(key);
   if (v.IsUndefined()) {
     return -1;
   }
-  int64_t ms = ToI64(v, key);
-  if (ms < 0) {
-    Invalid(opts.Env(), "%s must be a non-negative number of milliseconds.",
-            key);
+  int64_t seconds = 0;
+  int64_t nanos = 0;
+  if (v.IsBigInt()) {
+    bool lossless = false;
+    int64_t ms = v.As<Napi::BigInt>().Int64Value(&lossless);
+    if (!lossless) {
+      ms = ms < 0 ? INT64_MIN : INT64_MAX;
+    }
+    seconds = ms / 1000;
+    nanos = ms % 1000 * 1000000;
+  } else if (v.IsNumber()) {
+    double ms = v.As<Napi::Number>().DoubleValue();
+    if (!std::isfinite(ms)) {
+      Invalid(env, "%s (%s) must be a finite number of milliseconds.", key,
+              Shown(v).c_str());
+    }
+    double s = std::floor(ms / 1000);
+    if (s >= 9.2e15 || s <= -9.2e15) {
+      seconds = s < 0 ? INT64_MIN / 1000 : INT64_MAX / 1000;
+    } else {
+      seconds = static_cast<int64_t>(s);
+      nanos = static_cast<int64_t>(std::ceil((ms - s * 1000) * 1e6));
+    }
+  } else {
+    Invalid(env, "%s must be a number of milliseconds.", key);
   }
-  return ms;
+  if (nanos < 0) {
+    seconds -= 1;
+    nanos += 1000000000;
+  }
+  if (nanos >= 1000000000) {
+    seconds += 1;
+    nanos -= 1000000000;
+  }
+  int64_t out = 0;
+  sfc_error err;
+  if (sfc_duration_ms(key, seconds, nanos, &out, &err) != SFC_OK) {
+    Throw(env, err);
+  }
+  return out;
 }
 
 // generatorNew(handle, { node, rollback, maxWait, maxDrift, randomStart,
@@ -805,7 +865,9 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
     Throw(env, err);
   }
   auto *box = new GenBox{
-      gen, 0, layout.unit_us > kSyncWaitUs ? layout.unit_us : kSyncWaitUs};
+      gen, 0, layout.unit_us > kSyncWaitUs ? layout.unit_us : kSyncWaitUs,
+      static_cast<int64_t>(sfc_generator_memory(gen))};
+  Napi::MemoryManagement::AdjustExternalMemory(env, box->external);
 
   struct Method {
     const char *name;
@@ -834,6 +896,7 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   } catch (...) {
     if (box->refs == 0) {
       sfc_generator_free(box->gen);
+      ForgetExternal(env, box);
       delete box;
     }
     throw;

@@ -110,6 +110,22 @@ static PyObject *raise_error_with_ids(module_state *st, const sfc_error *err,
 /* Conversions                                                           */
 /* ===================================================================== */
 
+/* A str as UTF-8 for the core, refused (InvalidArgument, with the position)
+ * when it holds a NUL, which C text would take for its end. */
+static const char *text_arg(module_state *st, PyObject *obj, const char *what,
+                            Py_ssize_t *len) {
+  Py_ssize_t n = 0;
+  const char *text = PyUnicode_AsUTF8AndSize(obj, &n);
+  if (!text) return NULL;
+  sfc_error err;
+  if (sfc_text_check(what, text, (size_t)n, &err) != SFC_OK) {
+    raise_error(st, &err);
+    return NULL;
+  }
+  if (len) *len = n;
+  return text;
+}
+
 static int is_datetime(module_state *st, PyObject *obj) {
   return PyObject_TypeCheck(obj, (PyTypeObject *)st->datetime_type);
 }
@@ -143,7 +159,7 @@ static int datetime_to_units(module_state *st, PyObject *dt, PyObject *unit,
 /* A Python int as int64_t; `what` names the argument in errors. */
 static int int64_arg(module_state *st, PyObject *obj, const char *what,
                      sfc_status kind, int64_t *out) {
-  if (!PyLong_Check(obj)) {
+  if (!PyLong_Check(obj) || PyBool_Check(obj)) {
     PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
                  Py_TYPE(obj)->tp_name);
     return -1;
@@ -165,7 +181,7 @@ static int time_ms_arg(module_state *st, PyObject *obj, const char *what,
   if (is_datetime(st, obj))
     return datetime_to_units(st, obj, st->one_ms, what, out);
   if (PyUnicode_Check(obj)) {
-    const char *text = PyUnicode_AsUTF8(obj);
+    const char *text = text_arg(st, obj, what, NULL);
     if (!text) return -1;
     sfc_error err;
     if (sfc_epoch_parse(text, out, &err) != SFC_OK) {
@@ -197,15 +213,16 @@ static int long_is_negative(PyObject *obj) {
 static int id_arg(module_state *st, PyObject *obj, uint64_t *out) {
   sfc_error err;
   if (PyUnicode_Check(obj)) {
-    const char *text = PyUnicode_AsUTF8(obj);
+    Py_ssize_t len = 0;
+    const char *text = PyUnicode_AsUTF8AndSize(obj, &len);
     if (!text) return -1;
-    if (sfc_id_parse(text, out, &err) != SFC_OK) {
+    if (sfc_id_parse_n(text, (size_t)len, out, &err) != SFC_OK) {
       raise_error(st, &err);
       return -1;
     }
     return 0;
   }
-  if (!PyLong_Check(obj)) {
+  if (!PyLong_Check(obj) || PyBool_Check(obj)) {
     PyErr_Format(PyExc_TypeError,
                  "an ID must be an int or a decimal str, not %.100s",
                  Py_TYPE(obj)->tp_name);
@@ -232,45 +249,69 @@ static int id_arg(module_state *st, PyObject *obj, uint64_t *out) {
   return 0;
 }
 
-/* A duration in ms from None (-1: the core's default), an int or a
- * timedelta. */
+/* A duration in ms from None (-1: the core's default), an int (ms) or a
+ * timedelta; the core rounds it up to whole ms and checks its range. */
 static int duration_ms_arg(module_state *st, PyObject *obj, const char *what,
                            int64_t *out) {
   if (obj == Py_None) {
     *out = -1;
     return 0;
   }
-  int64_t v;
+  int64_t seconds, nanos;
   if (PyObject_TypeCheck(obj, (PyTypeObject *)st->timedelta_type)) {
-    PyObject *n = PyNumber_FloorDivide(obj, st->one_ms);
-    if (!n) return -1;
-    int r = int64_arg(st, n, what, SFC_INVALID_ARGUMENT, &v);
-    Py_DECREF(n);
-    if (r < 0) return -1;
+    /* days, seconds (0..86399), microseconds (0..999999): normalized. */
+    PyObject *parts[3] = {PyObject_GetAttrString(obj, "days"),
+                          PyObject_GetAttrString(obj, "seconds"),
+                          PyObject_GetAttrString(obj, "microseconds")};
+    long long v[3] = {0, 0, 0};
+    int ok = 1;
+    for (int i = 0; i < 3; i++) {
+      if (!parts[i]) {
+        ok = 0;
+        continue;
+      }
+      v[i] = PyLong_AsLongLong(parts[i]);
+      if (v[i] == -1 && PyErr_Occurred()) ok = 0;
+    }
+    for (int i = 0; i < 3; i++)
+      Py_XDECREF(parts[i]);
+    if (!ok) return -1;
+    seconds = (int64_t)v[0] * 86400 + (int64_t)v[1]; /* |days| < 10^9 */
+    nanos = (int64_t)v[2] * 1000;
   } else if (PyLong_Check(obj) && !PyBool_Check(obj)) {
-    if (int64_arg(st, obj, what, SFC_INVALID_ARGUMENT, &v) < 0) return -1;
+    int64_t ms;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    ms = overflow < 0 ? INT64_MIN : overflow > 0 ? INT64_MAX : v;
+    seconds = ms / 1000;
+    nanos = ms % 1000 * 1000000;
+    if (nanos < 0) {
+      seconds -= 1;
+      nanos += 1000000000;
+    }
   } else {
     PyErr_Format(PyExc_TypeError,
                  "%s must be milliseconds (int) or a timedelta, not %.100s",
                  what, Py_TYPE(obj)->tp_name);
     return -1;
   }
-  if (v < 0) {
-    raise_kind(st, SFC_INVALID_ARGUMENT,
-               "%s must not be negative (got %lld ms)", what, (long long)v);
+  sfc_error err;
+  if (sfc_duration_ms(what, seconds, nanos, out, &err) != SFC_OK) {
+    raise_error(st, &err);
     return -1;
   }
-  *out = v;
   return 0;
 }
 
-static int str_arg(PyObject *obj, const char *what, const char **out) {
+static int str_arg(module_state *st, PyObject *obj, const char *what,
+                   const char **out) {
   if (!PyUnicode_Check(obj)) {
     PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s", what,
                  Py_TYPE(obj)->tp_name);
     return -1;
   }
-  *out = PyUnicode_AsUTF8(obj);
+  *out = text_arg(st, obj, what, NULL);
   return *out ? 0 : -1;
 }
 
@@ -296,7 +337,7 @@ static PyObject *layout_wrap(module_state *st, const sfc_layout *layout,
  * datetime. */
 static int epoch_arg(module_state *st, PyObject *obj, int64_t *out) {
   if (PyUnicode_Check(obj)) {
-    const char *text = PyUnicode_AsUTF8(obj);
+    const char *text = text_arg(st, obj, "epoch", NULL);
     if (!text) return -1;
     sfc_error err;
     if (sfc_epoch_parse(text, out, &err) != SFC_OK) {
@@ -319,7 +360,7 @@ static int epoch_arg(module_state *st, PyObject *obj, int64_t *out) {
 static int layout_from_preset(module_state *st, PyObject *name_obj,
                               sfc_layout *out) {
   const char *name;
-  if (str_arg(name_obj, "preset", &name) < 0) return -1;
+  if (str_arg(st, name_obj, "preset", &name) < 0) return -1;
   sfc_error err;
   if (sfc_layout_preset(name, out, &err) != SFC_OK) {
     raise_error(st, &err);
@@ -332,7 +373,7 @@ static int layout_from_spec(module_state *st, PyObject *spec_obj,
                             PyObject *epoch_obj, sfc_layout *out) {
   const char *spec;
   int64_t epoch_ms;
-  if (str_arg(spec_obj, "layout", &spec) < 0) return -1;
+  if (str_arg(st, spec_obj, "layout", &spec) < 0) return -1;
   if (epoch_arg(st, epoch_obj, &epoch_ms) < 0) return -1;
   sfc_error err;
   if (sfc_layout_parse(spec, epoch_ms, out, &err) != SFC_OK) {
@@ -825,9 +866,13 @@ static PyObject *Parts_getitem(PyObject *op, PyObject *key) {
     PyErr_SetObject(PyExc_KeyError, key);
     return NULL;
   }
-  const char *name = PyUnicode_AsUTF8(key);
+  Py_ssize_t len = 0;
+  const char *name = PyUnicode_AsUTF8AndSize(key, &len);
   if (!name) return NULL;
-  int i = sfc_layout_field_index(&self->layout->layout, name);
+  /* "seq\0x" names no field (C would read "seq"). */
+  int i = memchr(name, '\0', (size_t)len)
+              ? -1
+              : sfc_layout_field_index(&self->layout->layout, name);
   if (i < 0) {
     PyErr_SetObject(PyExc_KeyError, key);
     return NULL;
@@ -1014,7 +1059,7 @@ static int wait_clock(GeneratorObject *self, int64_t wait_us) {
 static int node_name_value(module_state *st, PyObject *value, const char *field,
                            int64_t *out) {
   if (PyUnicode_Check(value)) {
-    const char *text = PyUnicode_AsUTF8(value);
+    const char *text = text_arg(st, value, field, NULL);
     if (!text) return -1;
     sfc_error err;
     if (sfc_node_value_parse(text, out, &err) != SFC_OK) {
@@ -1085,7 +1130,7 @@ static int node_arg(module_state *st, PyObject *node, const sfc_layout *layout,
     PyObject *pair = PyList_GET_ITEM(items, i);
     PyObject *key = PyTuple_GET_ITEM(pair, 0);
     const char *name;
-    if (str_arg(key, "a node field name", &name) < 0 ||
+    if (str_arg(st, key, "a node field name", &name) < 0 ||
         node_name_value(st, PyTuple_GET_ITEM(pair, 1), name, &out[i].value) <
             0) {
       Py_DECREF(items);
@@ -1102,7 +1147,7 @@ static int time_source_arg(module_state *st, PyObject *obj,
                            sfc_time_source *out) {
   if (obj == Py_None) return 0;
   const char *name;
-  if (str_arg(obj, "time_source", &name) < 0) return -1;
+  if (str_arg(st, obj, "time_source", &name) < 0) return -1;
   sfc_error err;
   if (sfc_time_source_parse(name, out, &err) != SFC_OK) {
     raise_error(st, &err);
@@ -1145,7 +1190,7 @@ static PyObject *Generator_new(PyTypeObject *type, PyObject *args,
   opts.node = opts.node_count ? nodes : NULL;
   if (rollback != Py_None) {
     const char *name;
-    if (str_arg(rollback, "rollback", &name) < 0) goto fail;
+    if (str_arg(st, rollback, "rollback", &name) < 0) goto fail;
     if (sfc_rollback_parse(name, &opts.rollback, &err) != SFC_OK) {
       raise_error(st, &err);
       goto fail;
@@ -1161,7 +1206,24 @@ static PyObject *Generator_new(PyTypeObject *type, PyObject *args,
   opts.random_start = random_start;
   if (time_source_arg(st, time_source, &opts.time_source) < 0) goto fail;
   if (state_dir != Py_None) {
-    if (!PyUnicode_FSConverter(state_dir, &dir_bytes)) goto fail;
+    /* A NUL in the path is InvalidArgument with its position, as for every
+     * other text (os.fsencode would say ValueError). */
+    PyObject *path = PyOS_FSPath(state_dir);
+    if (!path) goto fail;
+    if (PyUnicode_Check(path) && !text_arg(st, path, "state_dir", NULL)) {
+      Py_DECREF(path);
+      goto fail;
+    }
+    if (PyBytes_Check(path) &&
+        sfc_text_check("state_dir", PyBytes_AS_STRING(path),
+                       (size_t)PyBytes_GET_SIZE(path), &err) != SFC_OK) {
+      Py_DECREF(path);
+      raise_error(st, &err);
+      goto fail;
+    }
+    int converted = PyUnicode_FSConverter(path, &dir_bytes);
+    Py_DECREF(path);
+    if (!converted) goto fail;
     opts.state_dir = PyBytes_AS_STRING(dir_bytes);
   }
 
@@ -1277,6 +1339,10 @@ static int generate(GeneratorObject *self, sfc_generator *gen, uint64_t *dst,
 static PyObject *Generator_next_ids(PyObject *op, PyObject *arg) {
   GeneratorObject *self = (GeneratorObject *)op;
   module_state *st = type_state(Py_TYPE(op));
+  if (PyBool_Check(arg)) {
+    PyErr_SetString(PyExc_TypeError, "next_ids(n) needs an int, not bool");
+    return NULL;
+  }
   Py_ssize_t n = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
   if (n == -1 && PyErr_Occurred()) return NULL;
   if (n < 0)
@@ -1433,9 +1499,15 @@ static PyObject *Generator_next_id_at(PyObject *op, PyObject *arg) {
 static PyObject *Generator_next_ids_at(PyObject *op, PyObject *args) {
   GeneratorObject *self = (GeneratorObject *)op;
   module_state *st = type_state(Py_TYPE(op));
-  PyObject *now_obj;
-  Py_ssize_t n;
-  if (!PyArg_ParseTuple(args, "On:next_ids_at", &now_obj, &n)) return NULL;
+  PyObject *now_obj, *n_obj;
+  if (!PyArg_ParseTuple(args, "OO:next_ids_at", &now_obj, &n_obj)) return NULL;
+  if (PyBool_Check(n_obj)) {
+    PyErr_SetString(PyExc_TypeError, "next_ids_at(now_us, n) needs an int n, "
+                                     "not bool");
+    return NULL;
+  }
+  Py_ssize_t n = PyNumber_AsSsize_t(n_obj, PyExc_OverflowError);
+  if (n == -1 && PyErr_Occurred()) return NULL;
   int64_t now_us;
   if (int64_arg(st, now_obj, "now_us", SFC_INVALID_ARGUMENT, &now_us) < 0)
     return NULL;
@@ -1776,7 +1848,7 @@ static PyObject *mod_encode(PyObject *module, PyObject *args,
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++) {
       PyObject *pair = PyList_GET_ITEM(items, i);
       const char *name;
-      if (str_arg(PyTuple_GET_ITEM(pair, 0), "a field name", &name) < 0)
+      if (str_arg(st, PyTuple_GET_ITEM(pair, 0), "a field name", &name) < 0)
         goto done;
       PyObject *v = PyTuple_GET_ITEM(pair, 1);
       if (!PyLong_Check(v) || PyBool_Check(v)) {

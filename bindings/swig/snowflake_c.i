@@ -28,6 +28,7 @@
 %{
 #include "snowflake_c.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,7 @@ typedef enum sfc_swig_kind {
   SFC_SWIG_INT,
   SFC_SWIG_TEXT,
   SFC_SWIG_BOOL,
+  SFC_SWIG_FLOAT,
   SFC_SWIG_OTHER
 } sfc_swig_kind;
 
@@ -147,8 +149,48 @@ typedef enum sfc_swig_kind {
 typedef struct sfc_swig_value {
   sfc_swig_kind kind;
   int64_t i; /* INT, BOOL */
+  double d;  /* FLOAT */
   const char *text;
+  size_t len; /* TEXT: its real length, NUL bytes included */
 } sfc_swig_value;
+
+/* Text values go to the core as C text: a NUL inside is refused (with its
+ * position), never the end. */
+static int sfc_swig_text_ok(const char *what, const sfc_swig_value *v,
+                            sfc_error *err) {
+  return v->kind != SFC_SWIG_TEXT ||
+         sfc_text_check(what, v->text, v->len, err) == SFC_OK;
+}
+
+/* A duration option in ms (an integer, or a float for fractions of a ms):
+ * split into seconds and nanoseconds (rounded up); the core rounds up to
+ * whole ms and checks the option's range. */
+static int sfc_swig_duration_option(const char *key, const sfc_swig_value *v,
+                                    int64_t *out, sfc_error *err) {
+  int64_t seconds, nanos;
+  if (v->kind == SFC_SWIG_INT) {
+    seconds = v->i / 1000;
+    nanos = v->i % 1000 * 1000000;
+  } else if (v->kind == SFC_SWIG_FLOAT && v->d == v->d && v->d < 9.2e15 &&
+             v->d > -9.2e15) {
+    double s = floor(v->d / 1000);
+    seconds = (int64_t)s;
+    nanos = (int64_t)ceil((v->d - s * 1000) * 1e6);
+  } else {
+    sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
+                  "option '%s' must be a finite number of milliseconds", key);
+    return 0;
+  }
+  if (nanos < 0) {
+    seconds -= 1;
+    nanos += 1000000000;
+  }
+  if (nanos >= 1000000000) {
+    seconds += 1;
+    nanos -= 1000000000;
+  }
+  return sfc_duration_ms(key, seconds, nanos, out, err) == SFC_OK;
+}
 
 static void sfc_swig_options_init(sfc_swig_options *o) {
   memset(o, 0, sizeof *o);
@@ -159,6 +201,7 @@ static void sfc_swig_options_init(sfc_swig_options *o) {
 static int sfc_swig_set_field(sfc_swig_named *named, const char *name,
                               const sfc_swig_value *v, sfc_error *err) {
   uint64_t u;
+  if (!sfc_swig_text_ok(name, v, err)) return 0;
   if (v->kind == SFC_SWIG_INT)
     return sfc_swig_named_add(named, name, v->i, err);
   if (v->kind != SFC_SWIG_TEXT) {
@@ -182,6 +225,7 @@ static int sfc_swig_set_field(sfc_swig_named *named, const char *name,
 static int sfc_swig_set_node(sfc_swig_options *o, const char *name,
                              const sfc_swig_value *v, sfc_error *err) {
   int64_t value;
+  if (!sfc_swig_text_ok(name, v, err)) return 0;
   if (v->kind == SFC_SWIG_INT &&
       (v->i >= 0 || v->i == SFC_NODE_AUTO || v->i == SFC_NODE_HOST)) {
     value = v->i;
@@ -200,22 +244,12 @@ static int sfc_swig_set_node(sfc_swig_options *o, const char *name,
   return 1;
 }
 
-static int sfc_swig_int_option(const char *key, const sfc_swig_value *v,
-                               int64_t *out, sfc_error *err) {
-  if (v->kind != SFC_SWIG_INT) {
-    sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                  "option '%s' must be a 64-bit integer", key);
-    return 0;
-  }
-  *out = v->i;
-  return 1;
-}
-
 /* Every option but `node`, which the language walks itself. */
 static int sfc_swig_set_option(sfc_swig_options *o, const char *key,
                                const sfc_swig_value *v, sfc_error *err) {
   sfc_options *opts = &o->opts;
   if (v->kind == SFC_SWIG_NIL) return 1; /* the library's default */
+  if (!sfc_swig_text_ok(key, v, err)) return 0;
   if (strcmp(key, "rollback") == 0) {
     if (v->kind == SFC_SWIG_TEXT)
       return sfc_rollback_parse(v->text, &opts->rollback, err) == SFC_OK;
@@ -230,11 +264,11 @@ static int sfc_swig_set_option(sfc_swig_options *o, const char *key,
     return 0;
   }
   if (strcmp(key, "max_wait_ms") == 0)
-    return sfc_swig_int_option(key, v, &opts->max_wait_ms, err);
+    return sfc_swig_duration_option(key, v, &opts->max_wait_ms, err);
   if (strcmp(key, "max_drift_ms") == 0)
-    return sfc_swig_int_option(key, v, &opts->max_drift_ms, err);
+    return sfc_swig_duration_option(key, v, &opts->max_drift_ms, err);
   if (strcmp(key, "state_reserve_ms") == 0)
-    return sfc_swig_int_option(key, v, &opts->state_reserve_ms, err);
+    return sfc_swig_duration_option(key, v, &opts->state_reserve_ms, err);
   if (strcmp(key, "random_start") == 0) {
     if (v->kind != SFC_SWIG_BOOL) {
       sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
@@ -372,6 +406,10 @@ static void sfc_swig_raise_invalid(const char *fmt, ...) {
 %ignore sfc_generator_layout;
 %ignore sfc_generator_stats;
 %ignore sfc_pause;
+%ignore sfc_generator_memory;
+%ignore sfc_id_parse_n; /* the ID typemaps call it with the real length */
+%ignore sfc_text_check;
+%ignore sfc_duration_ms; /* max_wait_ms & co. take fractions of a ms */
 %ignore sfc_layout::fields;
 %ignore sfc_parts::values;
 

@@ -98,6 +98,24 @@ static const char *sfc_swig_php_text(zval *z) {
   return Z_STRVAL_P(z);
 }
 
+/* Text for the core: a string; NULL with InvalidArgument (naming `what` and
+ * the position) when it holds a NUL, which C would take for its end; NULL
+ * and *bad = 0 when it is not a string. */
+static const char *sfc_swig_php_cstr(zval *z, const char *what, int *bad) {
+  sfc_swig_error e;
+  *bad = 0;
+  ZVAL_DEREF(z);
+  if (Z_TYPE_P(z) != IS_STRING) return NULL;
+  memset(&e, 0, sizeof e);
+  if (sfc_text_check(what, Z_STRVAL_P(z), Z_STRLEN_P(z), &e.error) !=
+      SFC_OK) {
+    *bad = 1;
+    sfc_swig_raise(&e);
+    return NULL;
+  }
+  return Z_STRVAL_P(z);
+}
+
 /* Other 64-bit integers (clock readings, times): an int or decimal text;
  * never PHP's silent 0 for anything else. */
 static int sfc_swig_php_int64(zval *z, int64_t *out, int argnum,
@@ -134,16 +152,22 @@ static int sfc_swig_php_uint64(zval *z, uint64_t *out) {
     *out = (uint64_t)Z_LVAL_P(z);
     return 1;
   }
+  size_t len;
   if (Z_TYPE_P(z) == IS_LONG) {
     snprintf(digits, sizeof digits, ZEND_LONG_FMT, Z_LVAL_P(z));
     text = digits;
-  } else if ((text = sfc_swig_php_text(z)) == NULL) {
+    len = strlen(digits);
+  } else if (Z_TYPE_P(z) == IS_STRING) {
+    /* Its real length: a NUL inside is refused, never the end. */
+    text = Z_STRVAL_P(z);
+    len = Z_STRLEN_P(z);
+  } else {
     sfc_swig_raise_invalid("an ID must be an int or a decimal string, not %s",
                            zend_zval_type_name(z));
     return 0;
   }
   memset(&e, 0, sizeof e);
-  if (sfc_id_parse(text, out, &e.error) == SFC_OK) return 1;
+  if (sfc_id_parse_n(text, len, out, &e.error) == SFC_OK) return 1;
   sfc_swig_raise(&e);
   return 0;
 }
@@ -163,6 +187,16 @@ static void sfc_swig_php_value(zval *z, sfc_swig_value *out) {
   case IS_LONG:
     out->kind = SFC_SWIG_INT;
     out->i = (int64_t)Z_LVAL_P(z);
+    break;
+  case IS_DOUBLE:
+    out->kind = SFC_SWIG_FLOAT;
+    out->d = Z_DVAL_P(z);
+    break;
+  case IS_STRING:
+    /* Its real length: the shared glue refuses a NUL inside. */
+    out->kind = SFC_SWIG_TEXT;
+    out->text = Z_STRVAL_P(z);
+    out->len = Z_STRLEN_P(z);
     break;
   default:
     out->text = sfc_swig_php_text(z);
@@ -430,6 +464,19 @@ static void sfc_swig_php_stats(zval *z, const sfc_stats *s) {
   $1 = (size_t)Z_LVAL_P(z);
 }
 
+/* Other text for the core (a layout spec, a preset or strategy name, an
+ * epoch or an ID as text): a string without NUL bytes. */
+%typemap(in) const char *spec, const char *name, const char *text {
+  int bad;
+  $1 = ($1_ltype)sfc_swig_php_cstr(&$input, "$1_name", &bad);
+  if (!$1) {
+    if (!bad)
+      sfc_swig_raise_invalid("%s must be a string, not %s", "$1_name",
+                             zend_zval_type_name(&$input));
+    SWIG_fail;
+  }
+}
+
 /* An epoch: Unix ms, or text for sfc_epoch_parse ("2024-01-01"). */
 %typemap(in) int64_t epoch_ms {
   zval *z = &$input;
@@ -438,8 +485,10 @@ static void sfc_swig_php_stats(zval *z, const sfc_stats *s) {
     $1 = (int64_t)Z_LVAL_P(z);
   } else {
     sfc_swig_error e;
-    const char *text = sfc_swig_php_text(z);
+    int bad;
+    const char *text = sfc_swig_php_cstr(z, "epoch", &bad);
     memset(&e, 0, sizeof e);
+    if (bad) SWIG_fail;
     if (!text) {
       sfc_swig_raise_invalid("an epoch must be Unix milliseconds (int) or an "
                              "ISO-8601 UTC string");
@@ -458,8 +507,10 @@ static void sfc_swig_php_stats(zval *z, const sfc_stats *s) {
   ZVAL_DEREF(z);
   if (Z_TYPE_P(z) == IS_STRING) {
     sfc_swig_error e;
-    const char *text = sfc_swig_php_text(z);
+    int bad;
+    const char *text = sfc_swig_php_cstr(z, "preset", &bad);
     memset(&e, 0, sizeof e);
+    if (bad) SWIG_fail;
     if (sfc_layout_preset(text ? text : "", &preset, &e.error) != SFC_OK) {
       sfc_swig_raise(&e);
       SWIG_fail;

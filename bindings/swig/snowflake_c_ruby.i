@@ -100,7 +100,26 @@ static const char *sfc_swig_rb_text(VALUE v) {
   return StringValueCStr(v);
 }
 
-/* IDs: a non-negative Integer, or a decimal String read by sfc_id_parse. */
+/* Text for the core: a String or Symbol; NULL with InvalidArgument (naming
+ * `what` and the position) when it holds a NUL, which C would take for its
+ * end; NULL and *bad = 0 when it is not text at all. */
+static const char *sfc_swig_rb_cstr(VALUE v, const char *what, int *bad) {
+  sfc_swig_error e;
+  *bad = 0;
+  if (SYMBOL_P(v)) v = rb_sym2str(v);
+  if (!RB_TYPE_P(v, T_STRING)) return NULL;
+  memset(&e, 0, sizeof e);
+  if (sfc_text_check(what, RSTRING_PTR(v), (size_t)RSTRING_LEN(v),
+                     &e.error) != SFC_OK) {
+    *bad = 1;
+    sfc_swig_raise(&e);
+    return NULL;
+  }
+  return StringValueCStr(v);
+}
+
+/* IDs: a non-negative Integer, or a decimal String read by sfc_id_parse_n
+ * with its real length (a NUL inside is refused, never the end). */
 static int sfc_swig_rb_id(VALUE v, uint64_t *out) {
   sfc_swig_error e;
   const char *text;
@@ -109,15 +128,16 @@ static int sfc_swig_rb_id(VALUE v, uint64_t *out) {
     return 1;
   }
   if (RB_INTEGER_TYPE_P(v)) v = rb_funcall(v, rb_intern("to_s"), 0);
-  text = sfc_swig_rb_text(v);
-  if (!text || SYMBOL_P(v)) {
+  if (!RB_TYPE_P(v, T_STRING)) {
     sfc_swig_raise_invalid("an ID must be an Integer or a decimal String, "
                            "not %s",
                            rb_obj_classname(v));
     return 0;
   }
+  text = RSTRING_PTR(v);
   memset(&e, 0, sizeof e);
-  if (sfc_id_parse(text, out, &e.error) == SFC_OK) return 1;
+  if (sfc_id_parse_n(text, (size_t)RSTRING_LEN(v), out, &e.error) == SFC_OK)
+    return 1;
   sfc_swig_raise(&e);
   return 0;
 }
@@ -137,8 +157,15 @@ static void sfc_swig_rb_value(VALUE v, sfc_swig_value *out) {
                                 INTEGER_PACK_2COMP);
     out->kind = r >= -1 && r <= 1 ? SFC_SWIG_INT : SFC_SWIG_OTHER;
     out->i = x;
-  } else if ((out->text = sfc_swig_rb_text(v)) != NULL) {
+  } else if (RB_FLOAT_TYPE_P(v)) {
+    out->kind = SFC_SWIG_FLOAT;
+    out->d = RFLOAT_VALUE(v);
+  } else if (SYMBOL_P(v) || RB_TYPE_P(v, T_STRING)) {
+    /* Its real length: the shared glue refuses a NUL inside. */
+    VALUE str = SYMBOL_P(v) ? rb_sym2str(v) : v;
     out->kind = SFC_SWIG_TEXT;
+    out->text = RSTRING_PTR(str);
+    out->len = (size_t)RSTRING_LEN(str);
   } else {
     out->kind = SFC_SWIG_OTHER;
   }
@@ -336,14 +363,29 @@ static VALUE sfc_swig_rb_stats(const sfc_stats *s) {
   $1 = NUM2SIZET($input);
 }
 
+/* Other text for the core (a layout spec, a preset or strategy name, an
+ * epoch or an ID as text): a String or Symbol without NUL bytes. */
+%typemap(in) const char *spec, const char *name, const char *text {
+  int bad;
+  $1 = ($1_ltype)sfc_swig_rb_cstr($input, "$1_name", &bad);
+  if (!$1) {
+    if (!bad)
+      rb_raise(rb_eTypeError, "%s must be a String, not %s", "$1_name",
+               rb_obj_classname($input));
+    SWIG_fail;
+  }
+}
+
 /* An epoch: Unix ms, or text for sfc_epoch_parse ("2024-01-01"). */
 %typemap(in) int64_t epoch_ms {
   if (RB_INTEGER_TYPE_P($input)) {
     $1 = NUM2LL($input);
   } else {
     sfc_swig_error e;
-    const char *text = sfc_swig_rb_text($input);
+    int bad;
+    const char *text = sfc_swig_rb_cstr($input, "epoch", &bad);
     memset(&e, 0, sizeof e);
+    if (bad) SWIG_fail;
     if (!text) {
       sfc_swig_raise_invalid("an epoch must be Unix milliseconds (Integer) or "
                              "an ISO-8601 UTC String");
@@ -360,8 +402,10 @@ static VALUE sfc_swig_rb_stats(const sfc_stats *s) {
 %typemap(in) const sfc_layout *layout (sfc_layout preset, void *argp = 0) {
   if (RB_TYPE_P($input, T_STRING) || SYMBOL_P($input)) {
     sfc_swig_error e;
-    const char *text = sfc_swig_rb_text($input);
+    int bad;
+    const char *text = sfc_swig_rb_cstr($input, "preset", &bad);
     memset(&e, 0, sizeof e);
+    if (bad) SWIG_fail;
     if (sfc_layout_preset(text ? text : "", &preset, &e.error) != SFC_OK) {
       sfc_swig_raise(&e);
       SWIG_fail;

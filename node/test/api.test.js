@@ -432,3 +432,92 @@ test('bad input of any type is a SnowflakeError, never a crash or an ID', () => 
   g.close();
   assert.ok(checked > 250);
 });
+
+describe('adversarial input (issue 16)', () => {
+  const TWITTER = { preset: 'twitter', node: { datacenter: 1, worker: 3 } };
+
+  test('a NUL inside an ID is refused with its position', () => {
+    for (const [text, position] of [
+      ['5\0garbage', 1],
+      ['\u0000175928847299117063', 0],
+      ['5\0', 1],
+    ]) {
+      assert.throws(
+        () => decode(text, { preset: 'discord' }),
+        (e) => kind('InvalidArgument')(e) && e.message.includes(`NUL byte at position ${position}`),
+      );
+    }
+  });
+
+  test('a NUL inside any other text is refused with its position', () => {
+    for (const make of [
+      () => Layout.parse('time:41@1ms,worker:10,seq:12\0x', 0),
+      () => Layout.preset('twitter\0x'),
+      () => new Generator({ ...TWITTER, rollback: 'wait\0x' }),
+      () => new Generator({ ...TWITTER, timeSource: 'wall\0x' }),
+      () => new Generator({ ...TWITTER, stateDir: '/tmp/x\0y' }),
+      () => new Generator({ preset: 'twitter', node: { datacenter: '1\0x', worker: 3 } }),
+    ]) {
+      assert.throws(
+        make,
+        (e) => kind('InvalidArgument')(e) && /NUL byte at position \d+/.test(e.message),
+      );
+    }
+  });
+
+  test('decode(0.1) names the value given', () => {
+    assert.throws(
+      () => decode(0.1, { preset: 'twitter' }),
+      (e) => kind('InvalidArgument')(e) && e.message.includes('(0.1)'),
+    );
+  });
+
+  test('durations round up to whole ms; negative or too long is refused', () => {
+    for (const [given, ms] of [
+      [0, 0],
+      [1e-6, 1],
+      [0.5, 1],
+      [1.0000001, 2],
+      [2, 2],
+      [2n, 2],
+    ]) {
+      const g = new Generator({ ...TWITTER, maxWait: given, maxDrift: given });
+      assert.deepEqual([g.stats().maxWait, g.stats().maxDrift], [ms, ms]);
+      g.close();
+    }
+    new Generator({ ...TWITTER, stateReserve: 0.5 }).close();
+    for (const [option, bad] of [
+      ['maxWait', -0.001],
+      ['maxWait', -1],
+      ['maxDrift', 86400000.001],
+      ['stateReserve', 3600000.5],
+      ['maxWait', NaN],
+      ['maxWait', Infinity],
+    ]) {
+      assert.throws(
+        () => new Generator({ ...TWITTER, [option]: bad }),
+        (e) => kind('InvalidArgument')(e) && e.message.includes(option),
+      );
+    }
+  });
+
+  test("each generator's native memory counts as V8 external memory", (t) => {
+    const before = process.memoryUsage().external;
+    const gens = Array.from(
+      { length: 64 },
+      (_, i) => new Generator({ preset: 'twitter', node: { datacenter: i >> 5, worker: i & 31 } }),
+    );
+    const grown = process.memoryUsage().external - before;
+    for (const g of gens) g.close();
+    for (const g of gens) g.close(); // given back once only
+    const after = process.memoryUsage().external - before;
+    if (grown < 64 * 1024) {
+      // Node 20's process.memoryUsage() leaves out what napi_adjust_external_memory reports.
+      t.skip(`process.memoryUsage().external does not show napi external memory here (+${grown})`);
+      return;
+    }
+    // About 12 KB each: at least 8 KB each is reported, and given back on close.
+    assert.ok(grown >= 64 * 8192, `external memory grew by ${grown} bytes for 64 generators`);
+    assert.ok(after < grown - 64 * 8192, `external memory after close: +${after} bytes`);
+  });
+});

@@ -41,7 +41,29 @@ function assertKind(fn, kind, where) {
   return caught;
 }
 
+const CAMEL = { max_wait: 'maxWait', max_drift: 'maxDrift', state_reserve: 'stateReserve' };
+
 const runners = {
+  'durations.json'(c) {
+    // The duration as a Number of ms, possibly fractional.
+    const ms = Number(c.seconds) * 1000 + c.nanos / 1e6;
+    const option = CAMEL[c.option];
+    assert.ok(option, `unknown option ${c.option}`);
+    const make = () =>
+      new sfc.Generator({ preset: 'twitter', node: { datacenter: 0, worker: 0 }, [option]: ms });
+    if (c.error !== undefined) {
+      const error = assertKind(make, c.error, option);
+      assert.ok(error.message.includes(option), error.message);
+      return;
+    }
+    const g = make();
+    try {
+      if (option !== 'stateReserve') assert.equal(g.stats()[option], Number(c.ms));
+    } finally {
+      g.close();
+    }
+  },
+
   'layouts.json'(c) {
     const make = () =>
       c.preset !== undefined ? sfc.Layout.preset(c.preset) : sfc.Layout.parse(c.spec, c.epoch);
@@ -167,6 +189,7 @@ const runners = {
 // are recognised by their shape (README: the same case shapes everywhere).
 function runnerFor(file, c) {
   if (runners[file]) return runners[file];
+  if (c.option !== undefined && c.nanos !== undefined) return runners['durations.json'];
   if (c.steps !== undefined || c.options !== undefined) return runners['generate.json'];
   if (c.t0_ms !== undefined) return runners['range.json'];
   if (c.time_ms !== undefined) return runners['encode.json'];

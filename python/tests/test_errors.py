@@ -122,3 +122,85 @@ def test_time_exhausted_is_reported_not_wrapped() -> None:
     with sfc.Generator(preset="baidu", node={"worker": 1}) as g, pytest.raises(sfc.TimeExhausted) as info:
         g.next_id()
     assert "baidu" in str(info.value) or "time" in str(info.value)
+
+
+# A NUL byte is refused with its position, never taken for the end of the text
+# (C would read "5" in "5\0x").
+@pytest.mark.parametrize(("text", "position"), [("5\0garbage", 1), ("\x00175928847299117063", 0), ("5\0", 1)])
+def test_nul_inside_an_id_is_refused(text: str, position: int) -> None:
+    with pytest.raises(sfc.InvalidArgument, match=f"NUL byte at position {position}"):
+        sfc.decode(text, preset="discord")
+
+
+TWITTER: dict[str, Any] = {"preset": "twitter", "node": {"datacenter": 1, "worker": 3}}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: sfc.Layout("time:41@1ms,worker:10,seq:12\0,x:1", 0),
+        lambda: sfc.Layout("time:41@1ms,worker:10,seq:12", "2024-01-01\0junk"),
+        lambda: sfc.Layout.preset("twitter\0junk"),
+        lambda: sfc.decode(1, preset="discord\0x"),
+        lambda: sfc.range("2024-01-01\0x", "2024-01-02", preset="twitter"),
+        lambda: sfc.Generator(preset="twitter", node={"datacenter": "1\0junk", "worker": 3}),
+        lambda: sfc.Generator(preset="twitter", node={"datacenter\0x": 1, "worker": 3}),
+        lambda: sfc.Generator(**{**TWITTER, "rollback": "wait\0junk"}),
+        lambda: sfc.Generator(**{**TWITTER, "time_source": "wall\0junk"}),
+        lambda: sfc.Generator(**TWITTER, state_dir="/tmp/x\0y"),
+        lambda: sfc.Generator(**TWITTER, state_dir=b"/tmp/x\0y"),
+    ],
+)
+def test_nul_inside_any_text_is_refused(call: Any) -> None:
+    with pytest.raises(sfc.InvalidArgument, match="NUL byte at position"):
+        call()
+
+
+def test_nul_inside_a_field_name_names_no_field() -> None:
+    parts = sfc.decode(175928847299117063, preset="discord")
+    with pytest.raises(KeyError):
+        parts["seq\0x"]
+
+
+# bool is not an int here, as everywhere else in the binding.
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda g: sfc.decode(True, preset="twitter"),
+        lambda g: g.next_ids(True),
+        lambda g: g.next_ids_at(1704067200000000, True),
+        lambda g: g.next_id_at(True),
+        lambda g: sfc.Generator(**TWITTER, max_wait=True),
+    ],
+)
+def test_bool_is_not_an_int(call: Any) -> None:
+    with sfc.Generator(**TWITTER) as g, pytest.raises(TypeError, match="bool"):
+        call(g)
+
+
+def test_durations_round_up_to_whole_ms() -> None:
+    from datetime import timedelta
+
+    cases: list[tuple[Any, int]] = [
+        (timedelta(microseconds=500), 1),
+        (timedelta(microseconds=1), 1),
+        (timedelta(milliseconds=1, microseconds=1), 2),
+        (timedelta(0), 0),
+        (2, 2),
+    ]
+    for given, ms in cases:
+        with sfc.Generator(**TWITTER, max_wait=given, max_drift=given) as g:
+            assert (g.stats()["max_wait_ms"], g.stats()["max_drift_ms"]) == (ms, ms)
+    # 500 µs of state_reserve is 1 ms, not 0 (which means the default 1000 ms).
+    with sfc.Generator(**TWITTER, state_reserve=timedelta(microseconds=500)):
+        pass
+    bad_cases: list[tuple[str, Any]] = [
+        ("max_wait", timedelta(microseconds=-1)),
+        ("max_wait", -1),
+        ("max_drift", timedelta(days=1, microseconds=1)),
+        ("state_reserve", timedelta(hours=1, microseconds=1)),
+        ("state_reserve", 3600001),
+    ]
+    for option, bad in bad_cases:
+        with pytest.raises(sfc.InvalidArgument, match=option):
+            sfc.Generator(**TWITTER, **{option: bad})

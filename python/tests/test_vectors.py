@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 import snowflake_c as sfc
 from conftest import VECTORS, layout_kwargs
 
-KINDS = ("layouts", "decode", "encode", "range", "generate")
+KINDS = ("layouts", "decode", "encode", "range", "generate", "durations")
 
 
 def _kind(path: Path, case: dict[str, Any]) -> str | None:
@@ -19,6 +20,8 @@ def _kind(path: Path, case: dict[str, Any]) -> str | None:
         if path.stem.startswith(kind):
             return kind
     # A file named otherwise: recognise the case by its shape.
+    if "option" in case and "nanos" in case:
+        return "durations"
     if "steps" in case or "options" in case:
         return "generate"
     if "t0_ms" in case:
@@ -55,6 +58,31 @@ def test_vector(path: Path, case: dict[str, Any]) -> None:
     kind = _kind(path, case)
     assert kind is not None, f"{path.name}: no runner for this case shape: {sorted(case)}"
     globals()[f"_run_{kind}"](case)
+
+
+def _run_durations(case: dict[str, Any]) -> None:
+    """A timedelta (µs resolution) for the option; the stats show max_wait and max_drift."""
+    seconds, nanos = int(case["seconds"]), case["nanos"]
+    if nanos % 1000:
+        pytest.skip("a timedelta cannot hold nanoseconds (the C, Node, Java, Ruby and PHP runners run this case)")
+    delta = timedelta(seconds=seconds, microseconds=nanos // 1000)
+    option = case["option"]
+    kwargs: dict[str, Any] = {"preset": "twitter", "node": {"datacenter": 0, "worker": 0}, option: delta}
+    if "error" in case:
+        with _raises(case["error"]) as info:
+            sfc.Generator(**kwargs)
+        assert option in str(info.value)
+        return
+    with sfc.Generator(**kwargs) as g:
+        stats: dict[str, Any] = dict(g.stats())
+        if option != "state_reserve":
+            assert stats[f"{option}_ms"] == int(case["ms"])
+    if seconds == 0 and nanos % 1_000_000 == 0:
+        # Whole milliseconds as an int give the same.
+        with sfc.Generator(**{**kwargs, option: nanos // 1_000_000}) as g:
+            stats = dict(g.stats())
+            if option != "state_reserve":
+                assert stats[f"{option}_ms"] == int(case["ms"])
 
 
 def _run_layouts(case: dict[str, Any]) -> None:

@@ -223,9 +223,34 @@ function run_generate(array $c): void
     }
 }
 
+/* A duration option as a float of ms (fractions allowed), read back from
+ * the stats for max_wait_ms and max_drift_ms. */
+function run_duration(array $c): void
+{
+    $key = $c['option'] . '_ms';
+    $ms = (int) $c['seconds'] * 1000 + $c['nanos'] / 1e6;
+    $make = fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => 0, 'worker' => 0], $key => $ms]);
+    if (isset($c['error'])) {
+        $e = expect_error($c['error'], $make);
+        if (!str_contains($e->getMessage(), $key)) {
+            throw new Mismatch('the message does not name ' . $key . ': ' . $e->getMessage());
+        }
+        return;
+    }
+    $g = $make();
+    try {
+        if ($key !== 'state_reserve_ms') {
+            expect_eq($key, $g->stats()[$key], (int) $c['ms']);
+        }
+    } finally {
+        $g->close();
+    }
+}
+
 function kind_of_case(array $c): ?string
 {
     return match (true) {
+        isset($c['option'], $c['nanos']) => 'duration',
         isset($c['steps']) || isset($c['options']) => 'generate',
         isset($c['t0_ms']) => 'range',
         isset($c['time_ms']) => 'encode',
@@ -255,6 +280,7 @@ function run_vectors(string $dir): void
                     'encode' => run_encode($c),
                     'range' => run_range($c),
                     'generate' => run_generate($c),
+                    'duration' => run_duration($c),
                     default => throw new Mismatch('unknown case shape'),
                 };
             });
@@ -381,6 +407,13 @@ function bad_input(): void
     $cases = [
         ['decode a negative int', 'InvalidArgument', fn () => sfc_decode('discord', -1)],
         ['decode text that is not a number', 'InvalidArgument', fn () => sfc_decode('discord', '12ab')],
+        ['a NUL inside a layout spec', 'InvalidArgument', fn () => sfc_layout_parse("time:41@1ms,seq:12\0,x:1", 0)],
+        ['a NUL inside an epoch', 'InvalidArgument', fn () => sfc_layout_parse('time:41@1ms,seq:12', "2024-01-01\0x")],
+        ['a NUL inside a preset name', 'InvalidArgument', fn () => sfc_decode("discord\0x", 1)],
+        ['a NUL inside a rollback name', 'InvalidArgument', fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'rollback' => "wait\0x"])],
+        ['a NUL inside a state_dir', 'InvalidArgument', fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'state_dir' => "/tmp/x\0y"])],
+        ['a NUL inside a node value', 'InvalidArgument', fn () => new SfcGenerator('default', ['node' => ['worker' => "1\0x"]])],
+        ['a negative max_wait_ms', 'InvalidArgument', fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'max_wait_ms' => -0.001])],
         ['decode an ID above 2^64-1', 'InvalidArgument', fn () => sfc_decode('discord', '18446744073709551616')],
         ['decode an ID too wide for the layout', 'InvalidArgument', fn () => sfc_decode('twitter', '9223372036854775808')],
         ['decode a float', 'InvalidArgument', fn () => sfc_decode('discord', 1.5)],

@@ -15,7 +15,7 @@ rm -rf "$stage"
 mkdir -p "$ext"
 swig -ruby -Werror -initname snowflake_c -I"$root/core/include" \
   -o "$ext/snowflake_c_wrap.c" "$here/../snowflake_c.i"
-cp "$root"/core/src/*.c "$root/core/src/internal.h" \
+cp "$root"/core/src/*.c "$root"/core/src/*.h \
   "$root/core/include/snowflake_c.h" "$here/extconf.rb" "$ext/"
 cp "$here/snowflake_c.gemspec" "$stage/"
 cp "$here/../README.md" "$stage/"

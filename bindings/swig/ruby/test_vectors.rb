@@ -188,7 +188,28 @@ def run_generate(c)
   end
 end
 
+# A duration option as a Float of ms (fractions allowed), read back from the
+# stats for max_wait_ms and max_drift_ms.
+def run_duration(c)
+  key = "#{c['option']}_ms"
+  ms = Integer(c['seconds']) * 1000 + c['nanos'] / 1e6
+  make = -> { SnowflakeC::Generator.new('twitter', { node: { datacenter: 0, worker: 0 }, key.to_sym => ms }) }
+  if c.key?('error')
+    e = expect_error(c['error'], &make)
+    raise Mismatch, "the message does not name #{key}: #{e.message}" unless e.message.include?(key)
+
+    return
+  end
+  g = make.call
+  begin
+    expect_eq(key, g.stats[key.to_sym], Integer(c['ms'])) unless key == 'state_reserve_ms'
+  ensure
+    g.close
+  end
+end
+
 def kind_of_case(c)
+  return :duration if c.key?('option') && c.key?('nanos')
   return :generate if c.key?('steps') || c.key?('options')
   return :range if c.key?('t0_ms')
   return :encode if c.key?('time_ms')
@@ -215,6 +236,7 @@ def run_vectors
         when :encode then run_encode(c)
         when :range then run_range(c)
         when :generate then run_generate(c)
+        when :duration then run_duration(c)
         else raise Mismatch, 'unknown case shape'
         end
       end
@@ -371,6 +393,16 @@ end
 BAD_INPUT = [
   ['decode a negative Integer', 'InvalidArgument', -> { SnowflakeC.decode('discord', -1) }],
   ['decode text that is not a number', 'InvalidArgument', -> { SnowflakeC.decode('discord', '12ab') }],
+  ['a NUL inside a layout spec', 'InvalidArgument', -> { SnowflakeC.layout_parse("time:41@1ms,seq:12\0,x:1", 0) }],
+  ['a NUL inside an epoch', 'InvalidArgument', -> { SnowflakeC.layout_parse('time:41@1ms,seq:12', "2024-01-01\0x") }],
+  ['a NUL inside a preset name', 'InvalidArgument', -> { SnowflakeC.decode("discord\0x", 1) }],
+  ['a NUL inside a rollback name', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, rollback: "wait\0x") }],
+  ['a NUL inside a state_dir', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, state_dir: "/tmp/x\0y") }],
+  ['a NUL inside a node value', 'InvalidArgument', -> { SnowflakeC::Generator.new('default', node: { worker: "1\0x" }) }],
+  ['a negative max_wait_ms', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, max_wait_ms: -0.001) }],
   ['decode an ID above 2^64-1', 'InvalidArgument', -> { SnowflakeC.decode('discord', 2**64) }],
   ['decode an ID too wide for the layout', 'InvalidArgument', -> { SnowflakeC.decode('twitter', 2**63) }],
   ['decode with a nil layout', 'InvalidArgument', -> { SnowflakeC.decode(nil, 1) }],

@@ -549,7 +549,7 @@ public final class Generator implements AutoCloseable {
     /**
      * The longest wait for the clock to catch up (the strategy's default otherwise).
      *
-     * @param maxWait at least zero, to the millisecond
+     * @param maxWait 0 to 1 day, rounded up to the next whole millisecond
      * @return this builder
      */
     public Builder maxWait(Duration maxWait) {
@@ -561,7 +561,7 @@ public final class Generator implements AutoCloseable {
      * How far ahead of the clock IDs may be issued when a tick's sequence runs out or the clock
      * steps back (the strategy's default otherwise).
      *
-     * @param maxDrift at least zero, to the millisecond
+     * @param maxDrift 0 to 1 day, rounded up to the next whole millisecond
      * @return this builder
      */
     public Builder maxDrift(Duration maxDrift) {
@@ -597,7 +597,7 @@ public final class Generator implements AutoCloseable {
     /**
      * How far ahead the high-water mark is reserved (default 1 s).
      *
-     * @param reserve at least zero, to the millisecond
+     * @param reserve 0 (the default) to 1 hour, rounded up to the next whole millisecond
      * @return this builder
      */
     public Builder stateReserve(Duration reserve) {
@@ -685,16 +685,10 @@ public final class Generator implements AutoCloseable {
       return new Generator(h);
     }
 
+    /** Whole ms, rounded up (1 ns is 1 ms); the core checks the option's range. */
     private static long millis(Duration d, String what) {
       Objects.requireNonNull(d, what);
-      if (d.isNegative()) {
-        throw new InvalidArgumentException(what + " is " + d + ": it cannot be negative.");
-      }
-      try {
-        return d.toMillis();
-      } catch (ArithmeticException e) {
-        throw new InvalidArgumentException(what + " is " + d + ": too long.");
-      }
+      return Native.durationMs(what, d.getSeconds(), d.getNano());
     }
 
     private static Charset nativeCharset() {

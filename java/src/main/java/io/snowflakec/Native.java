@@ -55,6 +55,9 @@ final class Native {
 
   static native int rollbackParse(String name);
 
+  /** A duration option's whole ms, rounded up; InvalidArgumentException when out of range. */
+  static native long durationMs(String option, long seconds, int nanos);
+
   static native long generatorNew(
       byte[] layout,
       String[] nodeNames,

@@ -39,10 +39,13 @@ class ErrorTest {
         InvalidLayoutException.class,
         "InvalidLayout",
         () -> Layout.parse("time:41,seq:12", Long.MAX_VALUE));
-    expect(
-        InvalidLayoutException.class,
-        "InvalidLayout",
-        () -> Layout.parse("time:41\u0000,seq:12", 0L));
+    // A NUL is refused as InvalidArgument with its position, in every language and input.
+    InvalidArgumentException nul =
+        expect(
+            InvalidArgumentException.class,
+            "InvalidArgument",
+            () -> Layout.parse("time:41\u0000,seq:12", 0L));
+    assertTrue(nul.getMessage().contains("position 7"), nul.getMessage());
     expect(
         InvalidLayoutException.class,
         "InvalidLayout",
@@ -245,5 +248,66 @@ class ErrorTest {
       TimeExhaustedException e = expect(TimeExhaustedException.class, "TimeExhausted", g::nextId);
       assertTrue(e.getMessage().contains("signed"), e.getMessage());
     }
+  }
+
+  @Test
+  void nulInsideAnIdIsRefusedWithItsPosition() {
+    Layout discord = Layout.preset("discord");
+    String[][] cases = {{"5\0garbage", "1"}, {"\u0000175928847299117063", "0"}, {"5\0", "1"}};
+    for (String[] c : cases) {
+      InvalidArgumentException e =
+          expect(
+              InvalidArgumentException.class,
+              "InvalidArgument",
+              () -> Snowflake.decode(c[0], discord));
+      assertTrue(e.getMessage().contains("NUL byte at position " + c[1]), e.getMessage());
+    }
+  }
+
+  @Test
+  void nulInsideOtherTextIsRefusedWithItsPosition() {
+    org.junit.jupiter.api.function.Executable[] calls = {
+      () -> Layout.parse("time:41@1ms,worker:10,seq:12\0,x:1", 0L),
+      () -> Layout.preset("twitter\0x"),
+      () -> Layout.parse("time:41@1ms,worker:10,seq:12", "2024-01-01\0x"),
+      () -> Generator.builder().rollback("wait\0x"),
+      () -> Generator.builder().node("worker", "3\0x"),
+    };
+    for (org.junit.jupiter.api.function.Executable call : calls) {
+      InvalidArgumentException e = expect(InvalidArgumentException.class, "InvalidArgument", call);
+      assertTrue(e.getMessage().contains("NUL byte at position"), e.getMessage());
+    }
+  }
+
+  @Test
+  void durationsRoundUpToWholeMilliseconds() {
+    long[][] cases = {{1, 1}, {500_000, 1}, {1_000_001, 2}, {0, 0}, {2_000_000, 2}};
+    for (long[] c : cases) {
+      Duration d = Duration.ofNanos(c[0]);
+      try (Generator g =
+          Generator.builder()
+              .preset("twitter")
+              .node("datacenter", 1)
+              .node("worker", 3)
+              .maxWait(d)
+              .maxDrift(d)
+              .stateReserve(d)
+              .build()) {
+        assertEquals(c[1], g.stats().maxWaitMs(), d.toString());
+        assertEquals(c[1], g.stats().maxDriftMs(), d.toString());
+      }
+    }
+    InvalidArgumentException e =
+        expect(
+            InvalidArgumentException.class,
+            "InvalidArgument",
+            () -> Generator.builder().maxWait(Duration.ofNanos(-1)));
+    assertTrue(e.getMessage().contains("maxWait"), e.getMessage());
+    e =
+        expect(
+            InvalidArgumentException.class,
+            "InvalidArgument",
+            () -> Generator.builder().stateReserve(Duration.ofHours(1).plusNanos(1)));
+    assertTrue(e.getMessage().contains("stateReserve"), e.getMessage());
   }
 }

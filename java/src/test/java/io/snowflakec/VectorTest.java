@@ -91,6 +91,8 @@ class VectorTest {
         return () -> runRange(c, unsigned);
       case "generate":
         return () -> runGenerate(c);
+      case "durations":
+        return () -> runDuration(c);
       default:
         return () -> fail("no runner for vector file " + kind + ".json: add one to VectorTest");
     }
@@ -190,6 +192,71 @@ class VectorTest {
     assertEquals(x.get("max_id").asText(), Long.toUnsignedString(l.maxId()), "max_id");
     // The canonical spec parses back to the same layout.
     assertEquals(l, Layout.parse(l.spec(), l.epochMs()));
+  }
+
+  // ---- durations.json ------------------------------------------------------------------
+
+  static void runDuration(JsonNode c) {
+    String option = c.get("option").asText();
+    Duration d =
+        Duration.ofSeconds(Long.parseLong(c.get("seconds").asText()), c.get("nanos").asLong());
+    Generator.Builder b =
+        Generator.builder().preset("twitter").node("datacenter", 0).node("worker", 0);
+    String name;
+    switch (option) {
+      case "max_wait":
+        name = "maxWait";
+        break;
+      case "max_drift":
+        name = "maxDrift";
+        break;
+      case "state_reserve":
+        name = "stateReserve";
+        break;
+      default:
+        fail("unknown duration option " + option);
+        return;
+    }
+    Executable set =
+        () -> {
+          switch (name) {
+            case "maxWait":
+              b.maxWait(d);
+              break;
+            case "maxDrift":
+              b.maxDrift(d);
+              break;
+            default:
+              b.stateReserve(d);
+          }
+        };
+    if (c.has("error")) {
+      try {
+        set.execute();
+        b.build().close();
+        fail(option + " " + d + ": expected " + c.get("error").asText());
+      } catch (SnowflakeException e) {
+        assertEquals(c.get("error").asText(), e.statusName(), e.getMessage());
+        assertTrue(e.getMessage().contains(name), e.getMessage());
+      } catch (Throwable t) {
+        fail(t);
+      }
+      return;
+    }
+    long want = Long.parseLong(c.get("ms").asText());
+    assertEquals(want, Native.durationMs(name, d.getSeconds(), d.getNano()), name + " " + d);
+    try {
+      set.execute();
+    } catch (Throwable t) {
+      fail(t);
+    }
+    try (Generator g = b.build()) {
+      if (name.equals("maxWait")) {
+        assertEquals(want, g.stats().maxWaitMs());
+      } else if (name.equals("maxDrift")) {
+        assertEquals(want, g.stats().maxDriftMs());
+      }
+    }
   }
 
   // ---- decode.json ---------------------------------------------------------------------
