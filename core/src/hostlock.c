@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -48,20 +49,33 @@ static long holder_of(const struct sockaddr_un *addr, socklen_t size) {
   return pid;
 }
 
+/* The abstract name of a key. Two independent 64-bit hashes: a collision
+ * would refuse a value that is free, never give out one that is held. */
+static socklen_t name_of(const char *key, size_t len,
+                         struct sockaddr_un *addr) {
+  memset(addr, 0, sizeof *addr);
+  addr->sun_family = AF_UNIX;
+  int n = snprintf(
+      addr->sun_path + 1, sizeof addr->sun_path - 1,
+      "snowflake-c/%016llx%016llx",
+      (unsigned long long)fnv1a_from(UINT64_C(0xcbf29ce484222325), key, len),
+      (unsigned long long)fnv1a_from(UINT64_C(0x84222325cbf29ce4), key, len));
+  return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+}
+
+long sfc_host_holder(const char *key, size_t len) {
+  struct sockaddr_un addr;
+  socklen_t size = name_of(key, len, &addr);
+  return holder_of(&addr, size);
+}
+
 int sfc_host_lock(const char *key, size_t len, int *fd_out, long *holder) {
   *fd_out = -1;
   *holder = 0;
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return 0; /* no sockets here (a sandbox): no name */
-  struct sockaddr_un addr = {.sun_family = AF_UNIX};
-  /* Two independent 64-bit hashes: a collision would refuse a value that
-   * is free, never give out one that is held. */
-  int n = snprintf(
-      addr.sun_path + 1, sizeof addr.sun_path - 1, "snowflake-c/%016llx%016llx",
-      (unsigned long long)fnv1a_from(UINT64_C(0xcbf29ce484222325), key, len),
-      (unsigned long long)fnv1a_from(UINT64_C(0x84222325cbf29ce4), key, len));
-  socklen_t size =
-      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+  struct sockaddr_un addr;
+  socklen_t size = name_of(key, len, &addr);
   if (bind(fd, (struct sockaddr *)&addr, size) != 0) {
     int e = errno;
     close(fd);
@@ -89,6 +103,12 @@ int sfc_host_lock(const char *key, size_t len, int *fd_out, long *holder) {
   (void)len;
   *fd_out = -1;
   *holder = 0;
+  return 0;
+}
+
+long sfc_host_holder(const char *key, size_t len) {
+  (void)key;
+  (void)len;
   return 0;
 }
 

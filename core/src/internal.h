@@ -105,6 +105,7 @@ typedef struct sfc_state {
   uint64_t state_dev, state_ino; /* the state file as last written */
   bool lost;   /* another process took the value: stopped for good */
   long holder; /* pid of the live holder found by the last refusal, or 0 */
+  int64_t contended_since; /* monotonic us: our lock file held by another */
   int64_t reserve_ticks;
   pthread_t keeper;
   bool keeper_running;
@@ -139,6 +140,8 @@ SFC_INTERNAL void sfc_state_release(struct sfc_generator *g);
 SFC_INTERNAL int sfc_host_lock(const char *key, size_t len, int *fd,
                                long *holder);
 SFC_INTERNAL void sfc_host_unlock(int fd);
+/* The pid of the live process of this user holding the key's name, or 0. */
+SFC_INTERNAL long sfc_host_holder(const char *key, size_t len);
 
 /* fork.c */
 SFC_INTERNAL void sfc_fork_register(struct sfc_generator *g);

@@ -385,14 +385,26 @@ static sfc_status read_at(int dir_fd, const char *name, const char *path,
 
 /* The host-wide name of the value held: the folder's real path, the file
  * stem, the layout and its epoch. */
-static int host_lock(sfc_generator *g, int *fd) {
-  char key[8192], spec[SFC_SPEC_MAX];
+static size_t host_key(const sfc_generator *g, char *key, size_t cap) {
+  char spec[SFC_SPEC_MAX];
   sfc_layout_spec(&g->layout, spec, sizeof spec);
-  int n = snprintf(key, sizeof key, "%s\n%s\n%s\n%lld",
+  int n = snprintf(key, cap, "%s\n%s\n%s\n%lld",
                    g->state.dir_real ? g->state.dir_real : g->state.dir,
                    g->state.stem, spec, (long long)g->layout.epoch_ms);
-  if (n < 0 || (size_t)n >= sizeof key) n = (int)strlen(key);
-  return sfc_host_lock(key, (size_t)n, fd, &g->state.holder);
+  return n < 0 || (size_t)n >= cap ? strlen(key) : (size_t)n;
+}
+
+static int host_lock(sfc_generator *g, int *fd) {
+  char key[8192];
+  size_t n = host_key(g, key, sizeof key);
+  return sfc_host_lock(key, n, fd, &g->state.holder);
+}
+
+/* Who holds the value, for the message, when its lock file says taken. */
+static void find_holder(sfc_generator *g) {
+  char key[8192];
+  size_t n = host_key(g, key, sizeof key);
+  g->state.holder = sfc_host_holder(key, n);
 }
 
 /* Takes the lock file of the current stem in the folder `dir_fd`. *held:
@@ -422,6 +434,7 @@ static sfc_status lock_at(sfc_generator *g, int dir_fd, bool host, int *lock_fd,
       close(fd);
       if (e == EWOULDBLOCK) {
         *held = true;
+        if (host) find_holder(g);
         return SFC_OK;
       }
       return state_error(err, "cannot lock", path, e);
@@ -608,6 +621,26 @@ static sfc_status lost(sfc_generator *g, const char *why, sfc_error *err) {
                   text, g->state.path, why);
 }
 
+/* The lock file at the path is held by another process. One that checks
+ * our host-wide name holds it for a moment only, then lets go: try again at
+ * the next cycle, without publishing a new mark. A holder that wrote its
+ * state file, or that holds on (where no host-wide name can tell it that
+ * the value is ours), has taken the value. */
+static sfc_status contended(sfc_generator *g, int dir_fd, sfc_error *err) {
+  char name[sizeof g->state.stem + 8];
+  struct stat sb;
+  file_name(g, ".state", name, sizeof name);
+  if (fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+      ((uint64_t)sb.st_dev != g->state.state_dev ||
+       (uint64_t)sb.st_ino != g->state.state_ino))
+    return lost(g, "another process holds it and wrote its state file", err);
+  const int64_t now = sfc_monotonic_us();
+  if (!g->state.contended_since) g->state.contended_since = now;
+  if (g->state.host_fd < 0 || now - g->state.contended_since > 250000)
+    return lost(g, "another process holds it", err);
+  return SFC_RETRY;
+}
+
 /* Puts our files back at the path after a cleaner removed them, unless
  * another process took the value meanwhile. Writes the state with `mark`. */
 static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
@@ -625,12 +658,13 @@ static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
     bool held;
     /* Our host-wide name is still ours: not taken again. */
     st = lock_at(g, dir_fd, false, &lock_fd, &unused, &held, err);
-    if (st == SFC_OK && held) st = lost(g, "another process holds it", err);
+    if (st == SFC_OK && held) st = contended(g, dir_fd, err);
     if (st != SFC_OK) {
       close(dir_fd);
       return st;
     }
   }
+  g->state.contended_since = 0;
   /* With our lock still in place nobody else could write the state file
    * (an operator did: ours replaces it). With the lock taken anew, a state
    * file we did not write means another holder was here meanwhile. */
@@ -680,6 +714,7 @@ static void keep(sfc_generator *g) {
   sfc_status st = SFC_OK;
   if (next != mark) st = sfc_state_write(g, next, clock, &e);
   if (!still_ours(g)) st = retake(g, next, clock, &e);
+  if (st == SFC_RETRY) return; /* contended: look again next cycle */
   if (st == SFC_OK) {
     if (next != mark) atomic_store(&g->mark, next);
     g->state.error_status = 0;

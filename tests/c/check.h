@@ -29,9 +29,14 @@ static int check_passed, check_failed;
     }                                                                          \
   } while (0)
 
+/* `got` is evaluated once: it is often the call under test. */
 #define CHECK_STATUS(got, want, err)                                           \
-  CHECK((got) == (want), "status %s, wanted %s (%s)", sfc_status_name(got),    \
-        sfc_status_name(want), (got) == SFC_OK ? "" : (err).message)
+  do {                                                                         \
+    sfc_status check_got_ = (got);                                             \
+    CHECK(check_got_ == (want), "status %s, wanted %s (%s)",                   \
+          sfc_status_name(check_got_), sfc_status_name(want),                  \
+          check_got_ == SFC_OK ? "" : (err).message);                          \
+  } while (0)
 
 static inline int check_summary(void) {
   printf("%d passed, %d failed\n", check_passed, check_failed);
