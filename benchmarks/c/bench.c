@@ -96,14 +96,19 @@ typedef struct worker {
 } worker;
 
 static _Atomic bool stop;
-static pthread_barrier_t start_line;
+/* The start line (pthread barriers are missing on macOS): workers count in,
+ * then wait for the go. */
+static _Atomic int ready;
+static _Atomic bool go;
 
 static void *run_worker(void *arg) {
   worker *w = arg;
   enum { CHUNK = 256, BATCH = 1000 };
   uint64_t batch[BATCH], last = 0;
   size_t n = 0;
-  pthread_barrier_wait(&start_line);
+  atomic_fetch_add(&ready, 1);
+  while (!atomic_load(&go)) {
+  }
   while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
     switch (w->sc->op) {
     case OP_BATCH:
@@ -171,7 +176,8 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
   size_t cap =
       sc->keep ? (size_t)(sc->limit * duration_ms / 1000 * 1.2) + 4096 : 0;
   atomic_store(&stop, false);
-  pthread_barrier_init(&start_line, NULL, (unsigned)sc->threads + 1);
+  atomic_store(&ready, 0);
+  atomic_store(&go, false);
   for (int t = 0; t < sc->threads; t++) {
     w[t].sc = sc;
     w[t].gen = gen;
@@ -180,7 +186,9 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
     if (w[t].ids) memset(w[t].ids, 0, cap * sizeof(uint64_t)); /* fault in */
     pthread_create(&tid[t], NULL, run_worker, &w[t]);
   }
-  pthread_barrier_wait(&start_line);
+  while (atomic_load(&ready) < sc->threads) {
+  }
+  atomic_store(&go, true);
   int64_t t0 = mono_ns();
   struct timespec nap = {duration_ms / 1000, (duration_ms % 1000) * 1000000L};
   nanosleep(&nap, NULL);
@@ -196,7 +204,6 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
     }
   }
   int64_t elapsed = mono_ns() - t0;
-  pthread_barrier_destroy(&start_line);
   sc->ns[rep] = (double)elapsed / (double)total;
   sc->ids_per_s[rep] = (double)total * 1e9 / (double)elapsed;
   sc->fraction[rep] = 0;
