@@ -4,6 +4,7 @@
 # symbolic links and FIFOs planted in it, a folder open to other users — and
 # NUL bytes inside IDs. Uses the runner's helpers (begin/bad/note, r_*,
 # expect_state_error, dup_count, complete_lines) and $cli, $bin, $work.
+# shellcheck disable=SC2154,SC2034 # the runner's variables, set and read there
 
 # A slow layout (256 IDs per ms) so that the holder is still running when
 # the second process comes.
@@ -12,17 +13,23 @@ hostile_args() { # state dir
     --node worker=5 --state-dir "$1"
 }
 
+# Starts the first holder generating into $d/ids.1 (its pid in the
+# caller's `pid`, the CLI arguments in its `args`), and lets it get going.
+start_holder() { # dir
+  read -ra args <<<"$(hostile_args "$1/state")"
+  mkdir -p "$1"
+  "$cli" gen -n 600000 "${args[@]}" >"$1/ids.1" 2>"$1/err.1" &
+  pid=$!
+  sleep 0.3
+}
+
 # The lock file (lock) or the whole folder (dir) removed while a holder
 # generates; a second process with the same node value must be refused, and
 # the holder must put its lock file back and finish.
 hostile_removed() { # lock|dir
   local d=$work/removed-$1 rc pid
   local -a args
-  read -ra args <<<"$(hostile_args "$d/state")"
-  mkdir -p "$d"
-  "$cli" gen -n 600000 "${args[@]}" >"$d/ids.1" 2>"$d/err.1" &
-  pid=$!
-  sleep 0.3
+  start_holder "$d"
   if [[ $1 = lock ]]; then rm -f "$d/state/worker-5.lock"; else rm -rf "$d/state"; fi
   r_faults=$((r_faults + 1))
   "$cli" gen -n 100000 "${args[@]}" >"$d/ids.2" 2>"$d/err.2"
@@ -58,11 +65,7 @@ hostile_removed() { # lock|dir
 hostile_other_netns() {
   local d=$work/netns rc1 rc2 pid
   local -a args
-  read -ra args <<<"$(hostile_args "$d/state")"
-  mkdir -p "$d"
-  "$cli" gen -n 600000 "${args[@]}" >"$d/ids.1" 2>"$d/err.1" &
-  pid=$!
-  sleep 0.3
+  start_holder "$d"
   rm -f "$d/state/worker-5.lock"
   r_faults=$((r_faults + 1))
   unshare -n "$cli" gen -n 100000 "${args[@]}" >"$d/ids.2" 2>"$d/err.2"
