@@ -7,66 +7,66 @@
 
 _Atomic uint64_t sfc_fork_generation;
 
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static sfc_mutex registry_lock = SFC_MUTEX_INIT;
 static sfc_generator *registry;
-static pthread_once_t installed = PTHREAD_ONCE_INIT;
+static sfc_once_flag installed = SFC_ONCE_INIT;
 
 /* Every generator's lock is held across fork(), so that no child starts with
  * a lock taken by a thread that does not exist there. */
 static void prepare(void) {
-  pthread_mutex_lock(&registry_lock);
+  sfc_mutex_lock(&registry_lock);
   for (sfc_generator *g = registry; g; g = g->next_registered)
-    pthread_mutex_lock(&g->lock);
+    sfc_mutex_lock(&g->lock);
 }
 
 static void parent(void) {
   for (sfc_generator *g = registry; g; g = g->next_registered)
-    pthread_mutex_unlock(&g->lock);
-  pthread_mutex_unlock(&registry_lock);
+    sfc_mutex_unlock(&g->lock);
+  sfc_mutex_unlock(&registry_lock);
 }
 
 static void child(void) {
   atomic_fetch_add(&sfc_fork_generation, 1);
   for (sfc_generator *g = registry; g; g = g->next_registered) {
     if (g->has_state) sfc_state_after_fork(g);
-    pthread_mutex_unlock(&g->lock);
+    sfc_mutex_unlock(&g->lock);
   }
-  pthread_mutex_unlock(&registry_lock);
+  sfc_mutex_unlock(&registry_lock);
 }
 
 static void install(void) {
-  pthread_atfork(prepare, parent, child);
+  sfc_os_atfork(prepare, parent, child);
 }
 
 void sfc_fork_register(sfc_generator *g) {
-  pthread_once(&installed, install);
-  pthread_mutex_lock(&registry_lock);
+  sfc_once(&installed, install);
+  sfc_mutex_lock(&registry_lock);
   g->next_registered = registry;
   registry = g;
-  pthread_mutex_unlock(&registry_lock);
+  sfc_mutex_unlock(&registry_lock);
 }
 
 void sfc_fork_unregister(sfc_generator *g) {
-  pthread_mutex_lock(&registry_lock);
+  sfc_mutex_lock(&registry_lock);
   for (sfc_generator **p = &registry; *p; p = &(*p)->next_registered)
     if (*p == g) {
       *p = g->next_registered;
       break;
     }
-  pthread_mutex_unlock(&registry_lock);
+  sfc_mutex_unlock(&registry_lock);
 }
 
 sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
-  pthread_mutex_lock(&g->lock);
+  sfc_mutex_lock(&g->lock);
   uint64_t now = atomic_load(&sfc_fork_generation);
   if (atomic_load(&g->forks_seen) == now) {
-    pthread_mutex_unlock(&g->lock);
+    sfc_mutex_unlock(&g->lock);
     return SFC_OK;
   }
   if (g->node.auto_slot < 0 || !g->has_state) {
     char node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
     sfc_node_text(&g->layout, &g->node, node, sizeof node);
-    pthread_mutex_unlock(&g->lock);
+    sfc_mutex_unlock(&g->lock);
     return sfc_fail(err, SFC_GENERATOR_FORKED,
                     "this generator (node '%s') was created in process %ld and "
                     "is now used in forked process %ld, where its IDs would "
@@ -88,6 +88,6 @@ sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
     g->pid = sfc_os_pid();
     atomic_store_explicit(&g->forks_seen, now, memory_order_release);
   }
-  pthread_mutex_unlock(&g->lock);
+  sfc_mutex_unlock(&g->lock);
   return st;
 }

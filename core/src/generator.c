@@ -145,7 +145,7 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
                     "default), not %lld",
                     SFC_STATE_RESERVE_MS_MAX,
                     (long long)opts->state_reserve_ms);
-  sfc_generator *g = aligned_alloc(64, sizeof *g);
+  sfc_generator *g = sfc_os_aligned_alloc(64, sizeof *g);
   if (!g) return sfc_fail(err, SFC_INVALID_ARGUMENT, "out of memory");
   memset(g, 0, sizeof *g);
   g->layout = *layout;
@@ -156,12 +156,12 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   g->state.lock_fd = -1;
   g->state.host_fd = -1;
   g->state.dir_fd = -1;
-  pthread_mutex_init(&g->lock, NULL);
+  sfc_mutex_init(&g->lock);
   sfc_status st = resolve_strategy(g, layout, opts, err);
   if (st == SFC_OK) st = sfc_node_resolve(layout, opts, &g->node, err);
   if (st != SFC_OK) {
-    pthread_mutex_destroy(&g->lock);
-    free(g);
+    sfc_mutex_destroy(&g->lock);
+    sfc_os_aligned_free(g);
     return st;
   }
   for (unsigned i = 0; i < g->node.count; i++)
@@ -202,13 +202,13 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
     st = sfc_state_open(g, opts, &saved, err);
     if (st != SFC_OK) {
       sfc_state_close(g, false);
-      pthread_mutex_destroy(&g->lock);
-      free(g);
+      sfc_mutex_destroy(&g->lock);
+      sfc_os_aligned_free(g);
       return st;
     }
   } else if (g->node.auto_slot >= 0) {
-    pthread_mutex_destroy(&g->lock);
-    free(g);
+    sfc_mutex_destroy(&g->lock);
+    sfc_os_aligned_free(g);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "node value 'auto' needs a state_dir: the pool of values "
                     "is kept as lock files there");
@@ -219,8 +219,8 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
     st = sfc_state_start_keeper(g, err);
     if (st != SFC_OK) {
       sfc_state_close(g, false);
-      pthread_mutex_destroy(&g->lock);
-      free(g);
+      sfc_mutex_destroy(&g->lock);
+      sfc_os_aligned_free(g);
       return st;
     }
   }
@@ -233,8 +233,8 @@ void sfc_generator_free(sfc_generator *gen) {
   if (!gen) return;
   sfc_fork_unregister(gen);
   if (gen->has_state) sfc_state_close(gen, gen->pid == sfc_os_pid());
-  pthread_mutex_destroy(&gen->lock);
-  free(gen);
+  sfc_mutex_destroy(&gen->lock);
+  sfc_os_aligned_free(gen);
 }
 
 const sfc_layout *sfc_generator_layout(const sfc_generator *gen) {

@@ -8,7 +8,6 @@
 
 #include "snowflake_c.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -107,10 +106,10 @@ typedef struct sfc_state {
   long holder; /* pid of the live holder found by the last refusal, or 0 */
   int64_t contended_since; /* monotonic us: our lock file held by another */
   int64_t reserve_ticks;
-  pthread_t keeper;
+  sfc_thread keeper;
   bool keeper_running;
   bool stopping;
-  pthread_cond_t wake;
+  sfc_cond wake;
   int64_t error_status; /* sfc_status of a failed write, 0 if none */
   char error_message[SFC_MESSAGE_MAX];
 } sfc_state;
@@ -174,7 +173,7 @@ struct sfc_generator {
   _Atomic int64_t wanted_mark;   /* tick the hot path needs the mark to reach */
 
   /* The slow path: rollback, fork, state. */
-  pthread_mutex_t lock;
+  sfc_mutex lock;
   int64_t last[SFC_CLOCK_VALUES]; /* last tick issued under each clock value */
   sfc_layout layout;
   sfc_node node;

@@ -1,24 +1,94 @@
-/* The operating system behind one small interface: clocks, waits,
- * randomness, the process id, the host name and the keeper's timed wake-up.
- * os_posix.c implements it for Linux (glibc from 2.17, musl) and macOS; the
- * rest of the core has no #ifdef for these. (The state folder's files use
- * the POSIX *at() calls directly, in state.c.) */
+/* The operating system behind one small interface: threads, clocks, waits,
+ * randomness, the process id, the host name, fork handlers, aligned memory
+ * and the keeper's timed wake-up. os_posix.c implements it for Linux (glibc
+ * from 2.17, musl) and macOS, os_windows.c for Windows; the rest of the core
+ * has no #ifdef for these. (The state folder's files use the POSIX *at()
+ * calls, in state.c; Windows has state_windows.c.) */
 #ifndef SFC_OS_H
 #define SFC_OS_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
+/* Threads: a mutex, a condition variable, a thread, a once-flag. */
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef _WIN32_WINNT
+#define _WIN32_WINNT 0x0A00 /* Windows 10 */
+#endif
+#include <windows.h>
+typedef SRWLOCK sfc_mutex;
+typedef CONDITION_VARIABLE sfc_cond;
+typedef HANDLE sfc_thread;
+typedef INIT_ONCE sfc_once_flag;
+#define SFC_MUTEX_INIT SRWLOCK_INIT
+#define SFC_ONCE_INIT INIT_ONCE_STATIC_INIT
+static inline void sfc_mutex_init(sfc_mutex *m) {
+  InitializeSRWLock(m);
+}
+static inline void sfc_mutex_destroy(sfc_mutex *m) {
+  (void)m;
+}
+static inline void sfc_mutex_lock(sfc_mutex *m) {
+  AcquireSRWLockExclusive(m);
+}
+static inline void sfc_mutex_unlock(sfc_mutex *m) {
+  ReleaseSRWLockExclusive(m);
+}
+static inline void sfc_cond_signal(sfc_cond *c) {
+  WakeConditionVariable(c);
+}
+#else
+#include <pthread.h>
+typedef pthread_mutex_t sfc_mutex;
+typedef pthread_cond_t sfc_cond;
+typedef pthread_t sfc_thread;
+typedef pthread_once_t sfc_once_flag;
+#define SFC_MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
+#define SFC_ONCE_INIT PTHREAD_ONCE_INIT
+static inline void sfc_mutex_init(sfc_mutex *m) {
+  pthread_mutex_init(m, NULL);
+}
+static inline void sfc_mutex_destroy(sfc_mutex *m) {
+  pthread_mutex_destroy(m);
+}
+static inline void sfc_mutex_lock(sfc_mutex *m) {
+  pthread_mutex_lock(m);
+}
+static inline void sfc_mutex_unlock(sfc_mutex *m) {
+  pthread_mutex_unlock(m);
+}
+static inline void sfc_cond_signal(sfc_cond *c) {
+  pthread_cond_signal(c);
+}
+#endif
+/* 0, or an errno value. */
+SFC_INTERNAL int sfc_thread_start(sfc_thread *t, void *(*fn)(void *),
+                                  void *arg);
+SFC_INTERNAL void sfc_thread_join(sfc_thread t);
+SFC_INTERNAL void sfc_once(sfc_once_flag *flag, void (*fn)(void));
+/* Handlers around fork(), where there is one (not on Windows). */
+SFC_INTERNAL void sfc_os_atfork(void (*prepare)(void), void (*parent)(void),
+                                void (*child)(void));
+SFC_INTERNAL void *sfc_os_aligned_alloc(size_t align, size_t size);
+SFC_INTERNAL void sfc_os_aligned_free(void *p);
+
 /* The hot path's one clock read, inlined: a vDSO call on Linux. */
+#if defined(_WIN32)
+SFC_INTERNAL void sfc_os_wall(struct timespec *ts);
+SFC_INTERNAL void sfc_os_monotonic(struct timespec *ts);
+#else
 static inline void sfc_os_wall(struct timespec *ts) {
   clock_gettime(CLOCK_REALTIME, ts);
 }
 static inline void sfc_os_monotonic(struct timespec *ts) {
   clock_gettime(CLOCK_MONOTONIC, ts);
 }
+#endif
 
 /* Sleeps until the monotonic clock reads `deadline_us`: a signal that
  * interrupts the sleep cannot stretch it. */
@@ -30,8 +100,8 @@ SFC_INTERNAL long sfc_os_pid(void);
 SFC_INTERNAL bool sfc_os_hostname(char *buf, size_t cap);
 /* A condition variable whose timed waits follow the monotonic clock, so
  * that a wall-clock step neither stalls nor hurries the keeper. */
-SFC_INTERNAL void sfc_os_cond_init(pthread_cond_t *cond);
-SFC_INTERNAL void sfc_os_cond_wait_us(pthread_cond_t *cond,
-                                      pthread_mutex_t *mutex, int64_t us);
+SFC_INTERNAL void sfc_os_cond_init(sfc_cond *cond);
+SFC_INTERNAL void sfc_os_cond_wait_us(sfc_cond *cond, sfc_mutex *mutex,
+                                      int64_t us);
 
 #endif

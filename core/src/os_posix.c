@@ -1,8 +1,11 @@
 /* The operating system layer for Linux (glibc from 2.17, musl) and macOS. */
 #include "internal.h"
 
+#if !defined(_WIN32)
+
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #if defined(__linux__)
@@ -70,7 +73,32 @@ bool sfc_os_hostname(char *buf, size_t cap) {
   return true;
 }
 
-void sfc_os_cond_init(pthread_cond_t *cond) {
+int sfc_thread_start(sfc_thread *t, void *(*fn)(void *), void *arg) {
+  return pthread_create(t, NULL, fn, arg);
+}
+
+void sfc_thread_join(sfc_thread t) {
+  pthread_join(t, NULL);
+}
+
+void sfc_once(sfc_once_flag *flag, void (*fn)(void)) {
+  pthread_once(flag, fn);
+}
+
+void sfc_os_atfork(void (*prepare)(void), void (*parent)(void),
+                   void (*child)(void)) {
+  pthread_atfork(prepare, parent, child);
+}
+
+void *sfc_os_aligned_alloc(size_t align, size_t size) {
+  return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+void sfc_os_aligned_free(void *p) {
+  free(p);
+}
+
+void sfc_os_cond_init(sfc_cond *cond) {
 #if defined(__APPLE__)
   pthread_cond_init(cond, NULL); /* waits are relative there */
 #else
@@ -82,8 +110,7 @@ void sfc_os_cond_init(pthread_cond_t *cond) {
 #endif
 }
 
-void sfc_os_cond_wait_us(pthread_cond_t *cond, pthread_mutex_t *mutex,
-                         int64_t us) {
+void sfc_os_cond_wait_us(sfc_cond *cond, sfc_mutex *mutex, int64_t us) {
 #if defined(__APPLE__)
   struct timespec rel = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
   pthread_cond_timedwait_relative_np(cond, mutex, &rel);
@@ -93,3 +120,7 @@ void sfc_os_cond_wait_us(pthread_cond_t *cond, pthread_mutex_t *mutex,
   pthread_cond_timedwait(cond, mutex, &ts);
 #endif
 }
+
+#else
+typedef int sfc_os_posix_unused; /* nothing to compile on this platform */
+#endif

@@ -54,12 +54,12 @@ static sfc_status stored_error(const sfc_generator *g, sfc_error *err) {
 static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
                              uint64_t *first, sfc_error *err) {
   const sfc_packing *p = &g->pack;
-  pthread_mutex_lock(&g->lock);
+  sfc_mutex_lock(&g->lock);
   uint64_t w = atomic_load(&g->word);
   int64_t t = (int64_t)sfc_word_time(p, w);
   uint64_t c = sfc_word_clock(p, w);
   if (t - tick <= g->drift_ticks) { /* another thread has moved on */
-    pthread_mutex_unlock(&g->lock);
+    sfc_mutex_unlock(&g->lock);
     return SFC_RETRY;
   }
   if (g->last[c] < t) g->last[c] = t;
@@ -69,7 +69,7 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
     if (g->last[next] >= tick) continue;
     if (g->has_state && g->state.lost) {
       sfc_status st = stored_error(g, err);
-      pthread_mutex_unlock(&g->lock);
+      sfc_mutex_unlock(&g->lock);
       return st;
     }
     if (g->has_state) {
@@ -82,7 +82,7 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
       sfc_status st = sfc_state_write(g, mark, next, err);
       g->last[c] = exact;
       if (st != SFC_OK) {
-        pthread_mutex_unlock(&g->lock);
+        sfc_mutex_unlock(&g->lock);
         return st;
       }
     }
@@ -101,7 +101,7 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
                                   sfc_seq_start(g, (uint64_t)t) + 1,
                               memory_order_relaxed);
     atomic_fetch_add_explicit(&g->clock_bumps, 1, memory_order_relaxed);
-    pthread_mutex_unlock(&g->lock);
+    sfc_mutex_unlock(&g->lock);
     *first = id;
     return SFC_TAKEN;
   }
@@ -109,7 +109,7 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
   for (uint64_t k = 1; k < values; k++)
     if (g->last[(c + k) % values] < earliest)
       earliest = g->last[(c + k) % values];
-  pthread_mutex_unlock(&g->lock);
+  sfc_mutex_unlock(&g->lock);
   char msg[160], iso[SFC_ISO_MAX];
   sfc_format_iso(tick_start_us(g, earliest + 1) / 1000, iso, sizeof iso);
   snprintf(msg, sizeof msg,
@@ -167,20 +167,20 @@ sfc_status sfc_slow_path(sfc_generator *g, int64_t now_us, int64_t tick,
 
 sfc_status sfc_mark_reached(sfc_generator *g, uint64_t tick, int64_t *wait_us,
                             sfc_error *err) {
-  pthread_mutex_lock(&g->lock);
+  sfc_mutex_lock(&g->lock);
   if ((int64_t)tick <= atomic_load(&g->mark)) {
-    pthread_mutex_unlock(&g->lock);
+    sfc_mutex_unlock(&g->lock);
     return SFC_RETRY;
   }
   if (g->state.error_status != 0) {
     sfc_status st = stored_error(g, err);
-    pthread_mutex_unlock(&g->lock);
+    sfc_mutex_unlock(&g->lock);
     return st;
   }
   int64_t wanted = atomic_load(&g->wanted_mark);
   if ((int64_t)tick > wanted) atomic_store(&g->wanted_mark, (int64_t)tick);
-  pthread_cond_signal(&g->state.wake);
-  pthread_mutex_unlock(&g->lock);
+  sfc_cond_signal(&g->state.wake);
+  sfc_mutex_unlock(&g->lock);
   *wait_us = 1000;
   return SFC_WAIT;
 }

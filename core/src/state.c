@@ -17,6 +17,8 @@
  * the generator when somebody did. */
 #include "internal.h"
 
+#if !defined(_WIN32)
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -732,18 +734,18 @@ static void *keeper_main(void *arg) {
   int64_t period_us = g->state.reserve_ticks * g->unit_us / 4;
   if (period_us < 1000) period_us = 1000;
   if (period_us > VERIFY_PERIOD_US) period_us = VERIFY_PERIOD_US;
-  pthread_mutex_lock(&g->lock);
+  sfc_mutex_lock(&g->lock);
   while (!g->state.stopping) {
     keep(g);
     sfc_os_cond_wait_us(&g->state.wake, &g->lock, period_us);
   }
-  pthread_mutex_unlock(&g->lock);
+  sfc_mutex_unlock(&g->lock);
   return NULL;
 }
 
 sfc_status sfc_state_start_keeper(sfc_generator *g, sfc_error *err) {
   g->state.stopping = false;
-  int e = pthread_create(&g->state.keeper, NULL, keeper_main, g);
+  int e = sfc_thread_start(&g->state.keeper, keeper_main, g);
   if (e != 0)
     return sfc_fail(err, SFC_STATE_ERROR,
                     "cannot start the state keeper thread: %s", strerror(e));
@@ -753,11 +755,11 @@ sfc_status sfc_state_start_keeper(sfc_generator *g, sfc_error *err) {
 
 void sfc_state_close(sfc_generator *g, bool clean) {
   if (g->state.keeper_running) {
-    pthread_mutex_lock(&g->lock);
+    sfc_mutex_lock(&g->lock);
     g->state.stopping = true;
-    pthread_cond_signal(&g->state.wake);
-    pthread_mutex_unlock(&g->lock);
-    pthread_join(g->state.keeper, NULL);
+    sfc_cond_signal(&g->state.wake);
+    sfc_mutex_unlock(&g->lock);
+    sfc_thread_join(g->state.keeper);
     g->state.keeper_running = false;
   }
   if (clean && g->state.lock_fd >= 0 && g->state.error_status == 0 &&
@@ -788,3 +790,7 @@ void sfc_state_after_fork(sfc_generator *g) {
 void sfc_state_release(sfc_generator *g) {
   release(g);
 }
+
+#else
+typedef int sfc_state_posix_unused; /* nothing to compile on this platform */
+#endif
