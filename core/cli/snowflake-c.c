@@ -8,6 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 static const char usage[] =
     "usage: snowflake-c COMMAND [OPTIONS] [ARGS]\n"
@@ -320,23 +324,32 @@ static int cmd_decode(cli *c, int argc, char **argv) {
       rc |= decode_one(c, argv[i], strlen(argv[i]));
     return rc;
   }
-  /* Lines by their real length: a NUL byte is part of an ID (and refused
-   * there), never the end of the line. */
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t got;
-  while ((got = getline(&line, &cap, stdin)) != -1) {
-    size_t n = (size_t)got, i = 0;
-    while (i < n) {
-      while (i < n && is_blank(line[i]))
-        i++;
-      size_t start = i;
-      while (i < n && !is_blank(line[i]))
-        i++;
-      if (i > start) rc |= decode_one(c, line + start, i - start);
+  /* Tokens between blanks, byte by byte as they arrive (a pipe that is
+   * still open is decoded as it goes): a NUL byte is part of an ID, and
+   * refused there, never its end. */
+  char *tok = NULL;
+  size_t len = 0, cap = 0;
+  for (int ch;;) {
+    ch = getc(stdin);
+    if (ch != EOF && !is_blank((char)ch)) {
+      if (len == cap) {
+        char *grown = realloc(tok, cap ? cap * 2 : 64);
+        if (!grown) {
+          fputs("snowflake-c: out of memory reading standard input\n", stderr);
+          free(tok);
+          return 1;
+        }
+        tok = grown;
+        cap = cap ? cap * 2 : 64;
+      }
+      tok[len++] = (char)ch;
+      continue;
     }
+    if (len) rc |= decode_one(c, tok, len);
+    len = 0;
+    if (ch == EOF) break;
   }
-  free(line);
+  free(tok);
   return rc;
 }
 
@@ -463,6 +476,10 @@ static int cmd_presets(cli *c, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+#if defined(_WIN32)
+  /* "\n", not "\r\n": the same bytes on every platform. */
+  _setmode(_fileno(stdout), _O_BINARY);
+#endif
   if (argc < 2) {
     fputs(usage, stderr);
     return 2;

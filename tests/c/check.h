@@ -57,6 +57,45 @@ static inline size_t check_duplicates(uint64_t *ids, size_t n) {
   return dups;
 }
 
+/* A thread for the tests, on every platform (no pthreads on Windows). */
+#if defined(_WIN32)
+#include <windows.h>
+typedef HANDLE check_thread;
+typedef struct check_start {
+  void *(*fn)(void *);
+  void *arg;
+} check_start;
+static DWORD WINAPI check_run(LPVOID p) {
+  check_start *s = p;
+  s->fn(s->arg);
+  free(s);
+  return 0;
+}
+static inline void check_thread_start(check_thread *t, void *(*fn)(void *),
+                                      void *arg) {
+  check_start *s = malloc(sizeof *s);
+  if (!s) exit(99);
+  s->fn = fn;
+  s->arg = arg;
+  *t = CreateThread(NULL, 0, check_run, s, 0, NULL);
+  if (!*t) exit(99);
+}
+static inline void check_thread_join(check_thread t) {
+  WaitForSingleObject(t, INFINITE);
+  CloseHandle(t);
+}
+#else
+#include <pthread.h>
+typedef pthread_t check_thread;
+static inline void check_thread_start(check_thread *t, void *(*fn)(void *),
+                                      void *arg) {
+  if (pthread_create(t, NULL, fn, arg) != 0) exit(99);
+}
+static inline void check_thread_join(check_thread t) {
+  pthread_join(t, NULL);
+}
+#endif
+
 static inline sfc_layout check_layout(const char *spec, int64_t epoch_ms) {
   sfc_layout l;
   sfc_error err;

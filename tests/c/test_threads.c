@@ -1,8 +1,6 @@
 /* Uniqueness and order with several threads on one generator. */
 #include "check.h"
 
-#include <pthread.h>
-
 enum { PER_THREAD = 300000, MAX_THREADS = 4 };
 
 typedef struct job {
@@ -52,16 +50,16 @@ static void run(const char *spec, int threads, int mixed, size_t per) {
   CHECK_STATUS(st, SFC_OK, err);
   if (st != SFC_OK) return;
   uint64_t *all = malloc(sizeof(uint64_t) * per * (size_t)threads);
-  pthread_t tid[MAX_THREADS];
+  check_thread tid[MAX_THREADS];
   job jobs[MAX_THREADS];
   for (int t = 0; t < threads; t++) {
     jobs[t] =
         (job){g, all + (size_t)t * per, per, mixed && t % 2 ? 1000 : 0, 0, 0};
-    pthread_create(&tid[t], NULL, work, &jobs[t]);
+    check_thread_start(&tid[t], work, &jobs[t]);
   }
   size_t total = 0;
   for (int t = 0; t < threads; t++) {
-    pthread_join(tid[t], NULL);
+    check_thread_join(tid[t]);
     CHECK(jobs[t].errors == 0, "%s: thread %d had %d errors", spec, t,
           jobs[t].errors);
     CHECK(jobs[t].unordered == 0, "%s: thread %d: %d IDs out of order", spec, t,
