@@ -722,51 +722,29 @@ Napi::Value GenClose(const Napi::CallbackInfo &info) {
 }
 
 // A duration option: milliseconds as a Number (fractions allowed) or a
-// bigint. The core rounds it up to whole ms and checks its range; here it
-// is only split into seconds and nanoseconds, the nanoseconds rounded up.
+// bigint; the core rounds it up to whole ms and checks its range.
 int64_t OptionMs(const Napi::Object &opts, const char *key) {
   Napi::Env env = opts.Env();
   Napi::Value v = opts.Get(key);
   if (v.IsUndefined()) {
     return -1;
   }
-  int64_t seconds = 0;
-  int64_t nanos = 0;
+  double ms = 0;
   if (v.IsBigInt()) {
     bool lossless = false;
-    int64_t ms = v.As<Napi::BigInt>().Int64Value(&lossless);
+    int64_t whole = v.As<Napi::BigInt>().Int64Value(&lossless);
     if (!lossless) {
-      ms = ms < 0 ? INT64_MIN : INT64_MAX;
+      whole = whole < 0 ? INT64_MIN : INT64_MAX;
     }
-    seconds = ms / 1000;
-    nanos = ms % 1000 * 1000000;
+    ms = static_cast<double>(whole);
   } else if (v.IsNumber()) {
-    double ms = v.As<Napi::Number>().DoubleValue();
-    if (!std::isfinite(ms)) {
-      Invalid(env, "%s (%s) must be a finite number of milliseconds.", key,
-              Shown(v).c_str());
-    }
-    double s = std::floor(ms / 1000);
-    if (s >= 9.2e15 || s <= -9.2e15) {
-      seconds = s < 0 ? INT64_MIN / 1000 : INT64_MAX / 1000;
-    } else {
-      seconds = static_cast<int64_t>(s);
-      nanos = static_cast<int64_t>(std::ceil((ms - s * 1000) * 1e6));
-    }
+    ms = v.As<Napi::Number>().DoubleValue();
   } else {
     Invalid(env, "%s must be a number of milliseconds.", key);
   }
-  if (nanos < 0) {
-    seconds -= 1;
-    nanos += 1000000000;
-  }
-  if (nanos >= 1000000000) {
-    seconds += 1;
-    nanos -= 1000000000;
-  }
   int64_t out = 0;
   sfc_error err;
-  if (sfc_duration_ms(key, seconds, nanos, &out, &err) != SFC_OK) {
+  if (sfc_duration_ms_from_double(key, ms, &out, &err) != SFC_OK) {
     Throw(env, err);
   }
   return out;

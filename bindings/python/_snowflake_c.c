@@ -279,17 +279,16 @@ static int duration_ms_arg(module_state *st, PyObject *obj, const char *what,
     seconds = (int64_t)v[0] * 86400 + (int64_t)v[1]; /* |days| < 10^9 */
     nanos = (int64_t)v[2] * 1000;
   } else if (PyLong_Check(obj) && !PyBool_Check(obj)) {
-    int64_t ms;
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (v == -1 && PyErr_Occurred()) return -1;
-    ms = overflow < 0 ? INT64_MIN : overflow > 0 ? INT64_MAX : v;
-    seconds = ms / 1000;
-    nanos = ms % 1000 * 1000000;
-    if (nanos < 0) {
-      seconds -= 1;
-      nanos += 1000000000;
+    int64_t ms = overflow < 0 ? INT64_MIN : overflow > 0 ? INT64_MAX : v;
+    sfc_error err;
+    if (sfc_duration_ms_from_double(what, (double)ms, out, &err) != SFC_OK) {
+      raise_error(st, &err);
+      return -1;
     }
+    return 0;
   } else {
     PyErr_Format(PyExc_TypeError,
                  "%s must be milliseconds (int) or a timedelta, not %.100s",

@@ -28,7 +28,6 @@
 %{
 #include "snowflake_c.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,33 +162,20 @@ static int sfc_swig_text_ok(const char *what, const sfc_swig_value *v,
 }
 
 /* A duration option in ms (an integer, or a float for fractions of a ms):
- * split into seconds and nanoseconds (rounded up); the core rounds up to
- * whole ms and checks the option's range. */
+ * the core rounds it up to whole ms and checks the option's range. */
 static int sfc_swig_duration_option(const char *key, const sfc_swig_value *v,
                                     int64_t *out, sfc_error *err) {
-  int64_t seconds, nanos;
+  double ms;
   if (v->kind == SFC_SWIG_INT) {
-    seconds = v->i / 1000;
-    nanos = v->i % 1000 * 1000000;
-  } else if (v->kind == SFC_SWIG_FLOAT && v->d == v->d && v->d < 9.2e15 &&
-             v->d > -9.2e15) {
-    double s = floor(v->d / 1000);
-    seconds = (int64_t)s;
-    nanos = (int64_t)ceil((v->d - s * 1000) * 1e6);
+    ms = (double)v->i;
+  } else if (v->kind == SFC_SWIG_FLOAT) {
+    ms = v->d;
   } else {
     sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
                   "option '%s' must be a finite number of milliseconds", key);
     return 0;
   }
-  if (nanos < 0) {
-    seconds -= 1;
-    nanos += 1000000000;
-  }
-  if (nanos >= 1000000000) {
-    seconds += 1;
-    nanos -= 1000000000;
-  }
-  return sfc_duration_ms(key, seconds, nanos, out, err) == SFC_OK;
+  return sfc_duration_ms_from_double(key, ms, out, err) == SFC_OK;
 }
 
 static void sfc_swig_options_init(sfc_swig_options *o) {
@@ -410,6 +396,7 @@ static void sfc_swig_raise_invalid(const char *fmt, ...) {
 %ignore sfc_id_parse_n; /* the ID typemaps call it with the real length */
 %ignore sfc_text_check;
 %ignore sfc_duration_ms; /* max_wait_ms & co. take fractions of a ms */
+%ignore sfc_duration_ms_from_double;
 %ignore sfc_layout::fields;
 %ignore sfc_parts::values;
 

@@ -383,6 +383,13 @@ SFC_API void sfc_options_init(sfc_options *opts);
 SFC_API sfc_status sfc_duration_ms(const char *option, int64_t seconds,
                                    int64_t nanos, int64_t *ms, sfc_error *err);
 
+/* sfc_duration_ms for a duration given in milliseconds, whole or with a
+ * fraction, as a double carries it (a JavaScript Number, a Ruby or PHP
+ * float, an integer of any binding): the same rounding up and range; NaN
+ * and the infinities are SFC_INVALID_ARGUMENT too. */
+SFC_API sfc_status sfc_duration_ms_from_double(const char *option, double ms,
+                                               int64_t *out, sfc_error *err);
+
 /* Creates a generator. Copies everything it needs from `layout` and `opts`.
  * Fails with:
  *   SFC_INVALID_ARGUMENT    a node value missing, unknown or out of range; an

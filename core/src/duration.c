@@ -87,3 +87,40 @@ sfc_status sfc_duration_ms(const char *option, int64_t seconds, int64_t nanos,
   *ms = seconds * 1000 + extra_ms;
   return SFC_OK;
 }
+
+sfc_status sfc_duration_ms_from_double(const char *option, double ms,
+                                       int64_t *out, sfc_error *err) {
+  if (ms != ms || ms - ms != 0) /* NaN, or an infinity */
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "%s must be a finite number of milliseconds",
+                    option ? option : "(null)");
+  /* The magnitude as whole ms and the rest in ns (ms - whole is exact).
+   * A positive rest is rounded up, as the rule says; a negative duration
+   * is refused anyway, its rest rounded to nearest for the message. */
+  const bool negative = ms < 0;
+  const double m = negative ? -ms : ms;
+  /* Far past every range, the magnitude is clamped: refused all the same. */
+  const int64_t whole = m < 9e15 ? (int64_t)m : INT64_C(9000000000000000);
+  const double rest_ns = m < 9e15 ? (m - (double)whole) * 1e6 : 0;
+  int64_t rest = (int64_t)rest_ns;
+  if (negative)
+    rest = (int64_t)(rest_ns + 0.5);
+  else if ((double)rest < rest_ns)
+    rest++;
+  int64_t seconds, nanos;
+  if (!negative) {
+    seconds = whole / 1000;
+    nanos = whole % 1000 * 1000000 + rest;
+    if (nanos >= 1000000000) {
+      seconds++;
+      nanos -= 1000000000;
+    }
+  } else {
+    /* -T ns as seconds (negative) + nanos (0..999999999). */
+    int64_t t = whole < INT64_C(9000000000000) ? whole * 1000000 + rest
+                                               : INT64_C(9000000000000000000);
+    seconds = -((t + 999999999) / 1000000000);
+    nanos = -seconds * 1000000000 - t;
+  }
+  return sfc_duration_ms(option, seconds, nanos, out, err);
+}

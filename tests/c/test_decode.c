@@ -2,6 +2,8 @@
  * random IDs, fixed status numbers, parsing edge cases. */
 #include "check.h"
 
+#include <math.h>
+
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 static uint64_t next_random(void) {
   rng ^= rng << 13;
@@ -100,6 +102,37 @@ int main(void) {
   CHECK(sfc_duration_ms("max_wait", 0, 1000000000, &dms, &err) ==
             SFC_INVALID_ARGUMENT,
         "nanos out of range");
+  /* The same rule for milliseconds carried as a double (JS, Ruby, PHP). */
+  {
+    const struct {
+      double ms;
+      int64_t want; /* -1: refused */
+      const char *says;
+    } cases[] = {
+        {0, 0, ""},
+        {0.0005, 1, ""},
+        {1.0000001, 2, ""},
+        {2, 2, ""},
+        {86400000, 86400000, ""},
+        {86400000.5, -1, "86400000.5 ms, past its maximum"},
+        {-0.000001, -1, "got -0.000001 ms"},
+        {-0.5, -1, "got -0.5 ms"},
+        {NAN, -1, "finite"},
+        {1e300, -1, "past its maximum"},
+        {-1e300, -1, "must not be negative"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      sfc_status st =
+          sfc_duration_ms_from_double("maxWait", cases[i].ms, &dms, &err);
+      if (cases[i].want >= 0)
+        CHECK(st == SFC_OK && dms == cases[i].want, "%g ms: %s %lld",
+              cases[i].ms, sfc_status_name(st), (long long)dms);
+      else
+        CHECK(st == SFC_INVALID_ARGUMENT && strstr(err.message, cases[i].says),
+              "%g ms: %s %s", cases[i].ms, sfc_status_name(st),
+              st ? err.message : "");
+    }
+  }
   /* What a binding reports to its garbage collector per generator. */
   {
     sfc_layout tw;
