@@ -25,14 +25,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-static uint64_t fnv1a_from(uint64_t h, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= UINT64_C(0x100000001b3);
-  }
-  return h;
-}
-
 /* The listener of a taken name: its pid if it runs as this user or root,
  * else 0 (a squatter, or nobody listening, or a full backlog). */
 static long holder_of(const struct sockaddr_un *addr, socklen_t size) {
@@ -58,8 +50,8 @@ static socklen_t name_of(const char *key, size_t len,
   int n = snprintf(
       addr->sun_path + 1, sizeof addr->sun_path - 1,
       "snowflake-c/%016llx%016llx",
-      (unsigned long long)fnv1a_from(UINT64_C(0xcbf29ce484222325), key, len),
-      (unsigned long long)fnv1a_from(UINT64_C(0x84222325cbf29ce4), key, len));
+      (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, key, len),
+      (unsigned long long)sfc_fnv1a(UINT64_C(0x84222325cbf29ce4), key, len));
   return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
 }
 

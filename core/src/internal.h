@@ -32,6 +32,17 @@ __extension__ typedef unsigned __int128 sfc_u128;
 SFC_INTERNAL sfc_status sfc_fail(sfc_error *err, sfc_status status,
                                  const char *fmt, ...) SFC_PRINTF(3, 4);
 
+/* FNV-1a, 64 bits, continued from `h` (SFC_FNV_OFFSET to start): the state
+ * file's checksum and the host-wide names' hashes. */
+#define SFC_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+static inline uint64_t sfc_fnv1a(uint64_t h, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    h ^= (unsigned char)s[i];
+    h *= UINT64_C(0x100000001b3);
+  }
+  return h;
+}
+
 /* timefmt.c */
 SFC_INTERNAL int64_t sfc_days_from_civil(int64_t y, unsigned m, unsigned d);
 

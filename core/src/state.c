@@ -35,15 +35,6 @@
 /* How often the keeper checks that the files are still ours, at least. */
 #define VERIFY_PERIOD_US 100000
 
-static uint64_t fnv1a(const char *s, size_t n) {
-  uint64_t h = UINT64_C(0xcbf29ce484222325);
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= UINT64_C(0x100000001b3);
-  }
-  return h;
-}
-
 static int64_t now_tick(const sfc_generator *g) {
   int64_t since = sfc_generator_now_us(g) - g->epoch_us;
   return since < 0 ? 0 : since / g->unit_us;
@@ -193,7 +184,7 @@ static size_t format_state(const sfc_generator *g, int64_t mark, uint64_t clock,
     n += snprintf(buf + n, cap - (size_t)n, " %lld", (long long)g->last[c]);
   n += snprintf(buf + n, cap - (size_t)n, "\n");
   n += snprintf(buf + n, cap - (size_t)n, "check %016llx\n",
-                (unsigned long long)fnv1a(buf, (size_t)n));
+                (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, buf, (size_t)n));
   return (size_t)n;
 }
 
@@ -335,7 +326,7 @@ static sfc_status read_at(int dir_fd, const char *name, const char *path,
   if (sscanf(check, "check %16llx%c", &sum, &tail) != 2 || tail != '\n' ||
       check[23] != '\0')
     return corrupt(err, path, "truncated checksum");
-  if (sum != fnv1a(buf, (size_t)(check - buf)))
+  if (sum != sfc_fnv1a(SFC_FNV_OFFSET, buf, (size_t)(check - buf)))
     return corrupt(err, path, "checksum mismatch");
   if (strncmp(buf, STATE_MAGIC "\n", strlen(STATE_MAGIC) + 1) != 0)
     return corrupt(err, path, "not a snowflake-c state file");
