@@ -62,14 +62,18 @@ class MultiJvmTest {
             PoolChild.class.getName(),
             state.toString(),
             "" + COUNT,
-            tmp.resolve("a.bin").toString());
+            tmp.resolve("a.bin").toString(),
+            tmp.resolve("meet").toString(),
+            "2");
     Process b =
         child(
             jvmArgs,
             PoolChild.class.getName(),
             state.toString(),
             "" + COUNT,
-            tmp.resolve("b.bin").toString());
+            tmp.resolve("b.bin").toString(),
+            tmp.resolve("meet").toString(),
+            "2");
     String outA = finish(a);
     String outB = finish(b);
     String workerA = outA.lines().filter(l -> l.startsWith("worker=")).findFirst().orElseThrow();

@@ -3,11 +3,15 @@ package io.snowflakec;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 
 /**
  * A separate JVM for {@link MultiJvmTest}: takes a worker from the pool in a state folder, writes
- * {@code count} IDs to a file, and prints its worker. Arguments: stateDir count outFile.
+ * {@code count} IDs to a file, and prints its worker. Arguments: stateDir count outFile [meetDir
+ * peers]: with a meeting folder, it holds its generator until {@code peers} children have one, so
+ * that they are surely alive together.
  */
 public final class PoolChild {
   public static void main(String[] args) throws Exception {
@@ -20,6 +24,9 @@ public final class PoolChild {
                 .build();
         DataOutputStream out =
             new DataOutputStream(new BufferedOutputStream(new FileOutputStream(args[2])))) {
+      if (args.length > 3) {
+        meet(Paths.get(args[3]), Integer.parseInt(args[4]), Paths.get(args[2]).getFileName());
+      }
       long[] buf = new long[1000];
       for (int done = 0; done < count; done += buf.length) {
         if (done % 2000 == 0) {
@@ -36,6 +43,24 @@ public final class PoolChild {
       Stats s = g.stats();
       System.out.println(
           "worker=" + s.nodes().get("worker") + " source=" + s.nodeSources().get("worker"));
+    }
+  }
+
+  /** Marks this child as holding a generator and waits (up to 60 s) for the others. */
+  private static void meet(Path dir, int peers, Path name) throws Exception {
+    Files.createDirectories(dir);
+    Files.createFile(dir.resolve(name));
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (true) {
+      try (var files = Files.list(dir)) {
+        if (files.count() >= peers) {
+          return;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the other children never took a generator");
+      }
+      Thread.sleep(5);
     }
   }
 }
