@@ -153,9 +153,9 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   g->opts.node = NULL;
   g->opts.node_count = 0;
   g->opts.state_dir = NULL;
-  g->state.lock_fd = -1;
+  g->state.lock_fd = SFC_NO_FD;
   g->state.host_fd = -1;
-  g->state.dir_fd = -1;
+  g->state.folder.fd = SFC_NO_FD;
   sfc_mutex_init(&g->lock);
   sfc_status st = resolve_strategy(g, layout, opts, err);
   if (st == SFC_OK) st = sfc_node_resolve(layout, opts, &g->node, err);

@@ -107,13 +107,11 @@ typedef struct sfc_state {
   char *dir_real; /* resolved: part of the host-wide name of a value */
   char stem[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)]; /* "worker-5" */
   char path[4096]; /* dir/stem: the files' names without ".lock"/".state" */
-  int dir_fd;      /* every file is opened relative to it, never by path */
-  int lock_fd;
-  int host_fd;     /* the value's host-wide name (hostlock.c), or -1 */
-  bool shared_dir; /* others may write in the folder: files must be ours */
-  uint64_t dir_dev, dir_ino;     /* the folder as opened */
-  uint64_t state_dev, state_ino; /* the state file as last written */
-  bool lost;   /* another process took the value: stopped for good */
+  sfc_dir folder;  /* every file is opened inside it, never by path */
+  sfc_fd lock_fd;
+  int host_fd;          /* the value's host-wide name (hostlock.c), or -1 */
+  sfc_file_id state_id; /* the state file as last written */
+  bool lost;            /* another process took the value: stopped for good */
   long holder; /* pid of the live holder found by the last refusal, or 0 */
   int64_t contended_since; /* monotonic us: our lock file held by another */
   int64_t reserve_ticks;

@@ -2,8 +2,8 @@
  * randomness, the process id, the host name, fork handlers, aligned memory
  * and the keeper's timed wake-up. os_posix.c implements it for Linux (glibc
  * from 2.17, musl) and macOS, os_windows.c for Windows; the rest of the core
- * has no #ifdef for these. (The state folder's files use the POSIX *at()
- * calls, in state.c; Windows has state_windows.c.) */
+ * has no #ifdef for these; the state folder's files are files_posix.c and
+ * files_windows.c. */
 #ifndef SFC_OS_H
 #define SFC_OS_H
 
@@ -103,5 +103,61 @@ SFC_INTERNAL bool sfc_os_hostname(char *buf, size_t cap);
 SFC_INTERNAL void sfc_os_cond_init(sfc_cond *cond);
 SFC_INTERNAL void sfc_os_cond_wait_us(sfc_cond *cond, sfc_mutex *mutex,
                                       int64_t us);
+
+/* The state folder's files (state.c), trusted with uniqueness and so
+ * handled as hostile ground: every file is opened inside a folder held open,
+ * never through a symbolic link (or, on Windows, a reparse point), and only
+ * if it is a regular file. files_posix.c uses the *at() calls and flock,
+ * files_windows.c CreateFileW, LockFileEx and MoveFileExW. `path` arguments
+ * name a file in messages only. */
+typedef intptr_t sfc_fd; /* a folder or file descriptor (Windows: HANDLE) */
+#define SFC_NO_FD ((sfc_fd)-1)
+/* Which file: two equal ids are the same file. */
+typedef struct sfc_file_id {
+  uint64_t dev, ino;
+} sfc_file_id;
+typedef struct sfc_dir {
+  sfc_fd fd;
+  sfc_file_id id;
+  bool shared; /* others may write in it: its files must be ours */
+} sfc_dir;
+
+/* Opens (creating it if needed) the folder at `path`, refusing a link and a
+ * folder that another user could plant files in. */
+SFC_INTERNAL sfc_status sfc_dir_open(const char *path, sfc_dir *out,
+                                     sfc_error *err);
+/* Whether the folder at `path` (links not followed) is `id`. */
+SFC_INTERNAL bool sfc_dir_is(const char *path, sfc_file_id id);
+/* The absolute form of `path` (malloc'd), or NULL. */
+SFC_INTERNAL char *sfc_path_absolute(const char *path);
+SFC_INTERNAL void sfc_fd_close(sfc_fd fd);
+/* Opens, creating it if needed, the lock file `name` of the folder. */
+SFC_INTERNAL sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
+                                           const char *path, sfc_fd *out,
+                                           sfc_error *err);
+/* Takes the open file's exclusive lock without waiting; *held when another
+ * open of the file (in this process or another) has it. The OS releases
+ * the lock when the file is closed or the process dies. */
+SFC_INTERNAL sfc_status sfc_file_try_lock(sfc_fd fd, const char *path,
+                                          bool *held, sfc_error *err);
+/* Whether `name` in the folder is the open file `fd`, still linked there. */
+SFC_INTERNAL bool sfc_file_is_at(const sfc_dir *dir, const char *name,
+                                 sfc_fd fd);
+/* The id of whatever `name` is in the folder; false when there is none. */
+SFC_INTERNAL bool sfc_file_id_at(const sfc_dir *dir, const char *name,
+                                 sfc_file_id *id);
+/* Reads the regular file `name` of the folder: its first cap - 1 bytes and
+ * a NUL, their number in *len; *missing (and SFC_OK) when there is none. */
+SFC_INTERNAL sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
+                                         const char *path, char *buf,
+                                         size_t cap, size_t *len, bool *missing,
+                                         sfc_error *err);
+/* Replaces `name` with `len` bytes atomically: written to a new file
+ * "<name>.tmp", synced, renamed over `name`, the folder synced — a crash
+ * leaves the old contents or the new, never a mix. *id: the new file. */
+SFC_INTERNAL sfc_status sfc_file_replace_at(const sfc_dir *dir,
+                                            const char *name, const char *path,
+                                            const char *data, size_t len,
+                                            sfc_file_id *id, sfc_error *err);
 
 #endif

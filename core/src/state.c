@@ -17,18 +17,10 @@
  * the generator when somebody did. */
 #include "internal.h"
 
-#if !defined(_WIN32)
-
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #define STATE_MAGIC "snowflake-c state 1"
 #define STATE_MAX 8192
@@ -62,112 +54,8 @@ static void file_path(const sfc_generator *g, const char *suffix, char *buf,
   snprintf(buf, cap, "%s%s", g->state.path, suffix);
 }
 
-static sfc_status state_error(sfc_error *err, const char *what,
-                              const char *path, int e) {
-  return sfc_fail(err, SFC_STATE_ERROR, "%s %s: %s", what, path, strerror(e));
-}
-
-static sfc_status not_regular(sfc_error *err, const char *path, mode_t mode) {
-  const char *kind = S_ISLNK(mode)    ? "a symbolic link"
-                     : S_ISFIFO(mode) ? "a FIFO"
-                     : S_ISDIR(mode)  ? "a directory"
-                     : S_ISSOCK(mode) ? "a socket"
-                                      : "a device";
-  return sfc_fail(err, SFC_STATE_ERROR,
-                  "%s is %s, not a regular file: a state_dir holds only the "
-                  "regular files snowflake-c writes there (links are never "
-                  "followed); remove it",
-                  path, kind);
-}
-
-/* Opens what a failed O_NOFOLLOW open met, for the message. */
-static sfc_status open_error(sfc_error *err, int dir_fd, const char *name,
-                             const char *what, const char *path, int e) {
-  struct stat sb;
-  if ((e == ELOOP || e == ENXIO || e == EISDIR) &&
-      fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-      !S_ISREG(sb.st_mode))
-    return not_regular(err, path, sb.st_mode);
-  return state_error(err, what, path, e);
-}
-
-/* A file just opened in the folder: a regular file, and ours when others
- * can write to the folder. */
-static sfc_status check_file(const sfc_generator *g, int fd, const char *path,
-                             sfc_error *err) {
-  struct stat sb;
-  if (fstat(fd, &sb) != 0) return state_error(err, "cannot stat", path, errno);
-  if (!S_ISREG(sb.st_mode)) return not_regular(err, path, sb.st_mode);
-  if (g->state.shared_dir && sb.st_uid != geteuid())
-    return sfc_fail(err, SFC_STATE_ERROR,
-                    "%s belongs to uid %u, not to this process's uid %u, in "
-                    "a state_dir that other users can write to: use a "
-                    "folder of your own",
-                    path, (unsigned)sb.st_uid, (unsigned)geteuid());
-  return SFC_OK;
-}
-
-/* Whether `name` in the folder is the very file open as `fd`, still linked. */
-static bool same_file_at(int dir_fd, const char *name, int fd) {
-  struct stat a, b;
-  return fstat(fd, &a) == 0 && a.st_nlink > 0 &&
-         fstatat(dir_fd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-         a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
-/* Opens (creating it if needed) the folder at the state_dir path, without
- * following a symbolic link at its end, and refuses one that someone else
- * could plant files in. */
-static sfc_status open_dir(const char *dir, int *out, struct stat *sb,
-                           sfc_error *err) {
-  if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-    return state_error(err, "cannot create state directory", dir, errno);
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
-    int e = errno;
-    struct stat lsb;
-    if (lstat(dir, &lsb) == 0 && S_ISLNK(lsb.st_mode))
-      return sfc_fail(err, SFC_STATE_ERROR,
-                      "state_dir %s is a symbolic link: give the folder's "
-                      "own path (links are never followed in a state_dir)",
-                      dir);
-    if (e == ENOTDIR)
-      return sfc_fail(err, SFC_STATE_ERROR, "state_dir %s is not a directory",
-                      dir);
-    return state_error(err, "cannot open state directory", dir, e);
-  }
-  if (fstat(fd, sb) != 0) {
-    int e = errno;
-    close(fd);
-    return state_error(err, "cannot stat state directory", dir, e);
-  }
-  if (sb->st_uid != geteuid() && sb->st_uid != 0) {
-    close(fd);
-    return sfc_fail(err, SFC_STATE_ERROR,
-                    "state_dir %s belongs to uid %u, not to this process's "
-                    "uid %u or root: its owner could replace the lock and "
-                    "state files; use a folder of your own",
-                    dir, (unsigned)sb->st_uid, (unsigned)geteuid());
-  }
-  if ((sb->st_mode & S_IWOTH) && !(sb->st_mode & S_ISVTX)) {
-    close(fd);
-    return sfc_fail(err, SFC_STATE_ERROR,
-                    "state_dir %s is writable by every user (mode %03o) "
-                    "without the sticky bit: anyone could replace its lock "
-                    "and state files; chmod o-w it or use a folder of your "
-                    "own",
-                    dir, (unsigned)(sb->st_mode & 07777));
-  }
-  *out = fd;
-  return SFC_OK;
-}
-
-static void use_dir(sfc_generator *g, int fd, const struct stat *sb) {
-  if (g->state.dir_fd >= 0) close(g->state.dir_fd);
-  g->state.dir_fd = fd;
-  g->state.dir_dev = (uint64_t)sb->st_dev;
-  g->state.dir_ino = (uint64_t)sb->st_ino;
-  g->state.shared_dir = (sb->st_mode & (S_IWGRP | S_IWOTH)) != 0;
+static bool same_id(sfc_file_id a, sfc_file_id b) {
+  return a.dev == b.dev && a.ino == b.ino;
 }
 
 static size_t format_state(const sfc_generator *g, int64_t mark, uint64_t clock,
@@ -188,62 +76,19 @@ static size_t format_state(const sfc_generator *g, int64_t mark, uint64_t clock,
   return (size_t)n;
 }
 
-/* Written to a fresh temporary file (O_EXCL: never an existing file, link
- * or FIFO), synced, then renamed over the old one, and the folder synced: a
- * crash leaves either the old state or the new, never a mix. */
-static sfc_status write_at(sfc_generator *g, int dir_fd, int64_t mark,
+/* A crash leaves either the old state or the new, never a mix. */
+static sfc_status write_at(sfc_generator *g, const sfc_dir *dir, int64_t mark,
                            uint64_t clock, sfc_error *err) {
-  char buf[STATE_MAX], name[sizeof g->state.stem + 16],
-      tmp_name[sizeof g->state.stem + 16], path[4200], tmp[4200];
+  char buf[STATE_MAX], name[sizeof g->state.stem + 16], path[4200];
   size_t n = format_state(g, mark, clock, buf, sizeof buf);
   file_name(g, ".state", name, sizeof name);
-  file_name(g, ".state.tmp", tmp_name, sizeof tmp_name);
   file_path(g, ".state", path, sizeof path);
-  file_path(g, ".state.tmp", tmp, sizeof tmp);
-  struct stat sb;
-  if (fstatat(dir_fd, tmp_name, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
-    if (!S_ISREG(sb.st_mode)) return not_regular(err, tmp, sb.st_mode);
-    unlinkat(dir_fd, tmp_name, 0); /* left by a crash */
-  }
-  if (fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-      !S_ISREG(sb.st_mode))
-    return not_regular(err, path, sb.st_mode);
-  int fd = openat(dir_fd, tmp_name,
-                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) return state_error(err, "cannot write state file", tmp, errno);
-  size_t done = 0;
-  while (done < n) {
-    ssize_t k = write(fd, buf + done, n - done);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      int e = k < 0 ? errno : ENOSPC;
-      close(fd);
-      unlinkat(dir_fd, tmp_name, 0);
-      return state_error(err, "cannot write state file", tmp, e);
-    }
-    done += (size_t)k;
-  }
-  if (fsync(fd) != 0 || fstat(fd, &sb) != 0) {
-    int e = errno;
-    close(fd);
-    unlinkat(dir_fd, tmp_name, 0);
-    return state_error(err, "cannot sync state file", tmp, e);
-  }
-  close(fd);
-  if (renameat(dir_fd, tmp_name, dir_fd, name) != 0) {
-    int e = errno;
-    unlinkat(dir_fd, tmp_name, 0);
-    return state_error(err, "cannot replace state file", path, e);
-  }
-  fsync(dir_fd); /* the rename itself; some file systems refuse: harmless */
-  g->state.state_dev = (uint64_t)sb.st_dev;
-  g->state.state_ino = (uint64_t)sb.st_ino;
-  return SFC_OK;
+  return sfc_file_replace_at(dir, name, path, buf, n, &g->state.state_id, err);
 }
 
 sfc_status sfc_state_write(sfc_generator *g, int64_t mark, uint64_t clock,
                            sfc_error *err) {
-  return write_at(g, g->state.dir_fd, mark, clock, err);
+  return write_at(g, &g->state.folder, mark, clock, err);
 }
 
 static sfc_status corrupt(sfc_error *err, const char *path, const char *why) {
@@ -279,43 +124,16 @@ static bool parse_ll(const char *text, long long *out) {
 
 /* Reads the state file `name` of the folder; a missing one is a new node
  * value (SFC_OK, *saved untouched). */
-static sfc_status read_at(int dir_fd, const char *name, const char *path,
-                          const sfc_layout *layout, const char *node_text,
-                          sfc_saved *saved, sfc_error *err) {
-  /* Non-blocking: a FIFO planted here must not hang the caller. */
-  int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return SFC_OK; /* a new node value */
-    return open_error(err, dir_fd, name, "cannot read state file", path, errno);
-  }
-  struct stat sb;
-  if (fstat(fd, &sb) != 0) {
-    int e = errno;
-    close(fd);
-    return state_error(err, "cannot stat", path, e);
-  }
-  if (!S_ISREG(sb.st_mode)) {
-    close(fd);
-    return not_regular(err, path, sb.st_mode);
-  }
+static sfc_status read_at(const sfc_dir *dir, const char *name,
+                          const char *path, const sfc_layout *layout,
+                          const char *node_text, sfc_saved *saved,
+                          sfc_error *err) {
   char buf[STATE_MAX + 1];
-  size_t n = 0;
-  for (;;) {
-    ssize_t k = read(fd, buf + n, sizeof buf - 1 - n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k < 0) {
-      int e = errno;
-      close(fd);
-      return state_error(err, "cannot read state file", path, e);
-    }
-    if (k == 0 || n + (size_t)k >= sizeof buf - 1) {
-      n += (size_t)k;
-      break;
-    }
-    n += (size_t)k;
-  }
-  close(fd);
-  buf[n] = '\0';
+  size_t n;
+  bool missing;
+  sfc_status st =
+      sfc_file_read_at(dir, name, path, buf, sizeof buf, &n, &missing, err);
+  if (st != SFC_OK || missing) return st; /* missing: a new node value */
   if (n >= STATE_MAX) return corrupt(err, path, "too large");
   if (strlen(buf) != n) return corrupt(err, path, "binary content");
   char *check = strstr(buf, "check ");
@@ -400,48 +218,37 @@ static void find_holder(sfc_generator *g) {
   g->state.holder = sfc_host_holder(key, n);
 }
 
-/* Takes the lock file of the current stem in the folder `dir_fd`. *held:
- * a live process has the value. On success the descriptors are in *lock_fd
- * and *host_fd. */
-static sfc_status lock_at(sfc_generator *g, int dir_fd, bool host, int *lock_fd,
-                          int *host_fd, bool *held, sfc_error *err) {
+/* Takes the lock file of the current stem in the folder `dir`. *held: a
+ * live process has the value. On success the lock file is *lock_fd and the
+ * host-wide name *host_fd. */
+static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, bool host,
+                          sfc_fd *lock_fd, int *host_fd, bool *held,
+                          sfc_error *err) {
   char name[sizeof g->state.stem + 8], path[4200];
   file_name(g, ".lock", name, sizeof name);
   file_path(g, ".lock", path, sizeof path);
   *held = false;
   *host_fd = -1;
   for (int attempt = 0; attempt < 16; attempt++) {
-    int fd =
-        openat(dir_fd, name,
-               O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-    if (fd < 0)
-      return open_error(err, dir_fd, name, "cannot open lock file", path,
-                        errno);
-    sfc_status st = check_file(g, fd, path, err);
-    if (st != SFC_OK) {
-      close(fd);
+    sfc_fd fd;
+    sfc_status st = sfc_file_open_lock(dir, name, path, &fd, err);
+    if (st != SFC_OK) return st;
+    st = sfc_file_try_lock(fd, path, held, err);
+    if (st != SFC_OK || *held) {
+      sfc_fd_close(fd);
+      if (*held && host) find_holder(g);
       return st;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      int e = errno;
-      close(fd);
-      if (e == EWOULDBLOCK) {
-        *held = true;
-        if (host) find_holder(g);
-        return SFC_OK;
-      }
-      return state_error(err, "cannot lock", path, e);
-    }
     /* A lock on a file unlinked meanwhile guards nothing: take it again. */
-    if (!same_file_at(dir_fd, name, fd)) {
-      close(fd);
+    if (!sfc_file_is_at(dir, name, fd)) {
+      sfc_fd_close(fd);
       continue;
     }
     /* The lock file can be deleted under a holder; its host-wide name
      * cannot. */
     g->state.holder = 0;
     if (host && host_lock(g, host_fd) == EWOULDBLOCK) {
-      close(fd);
+      sfc_fd_close(fd);
       *held = true;
       return SFC_OK;
     }
@@ -456,17 +263,18 @@ static sfc_status lock_at(sfc_generator *g, int dir_fd, bool host, int *lock_fd,
 }
 
 static void release(sfc_generator *g) {
-  if (g->state.lock_fd >= 0) close(g->state.lock_fd);
+  sfc_fd_close(g->state.lock_fd);
   sfc_host_unlock(g->state.host_fd);
-  g->state.lock_fd = -1;
+  g->state.lock_fd = SFC_NO_FD;
   g->state.host_fd = -1;
 }
 
 /* 0: locked; else *held or an error. */
 static sfc_status try_lock(sfc_generator *g, bool *held, sfc_error *err) {
-  int lock_fd = -1, host_fd = -1;
+  sfc_fd lock_fd = SFC_NO_FD;
+  int host_fd = -1;
   sfc_status st =
-      lock_at(g, g->state.dir_fd, true, &lock_fd, &host_fd, held, err);
+      lock_at(g, &g->state.folder, true, &lock_fd, &host_fd, held, err);
   if (st == SFC_OK && !*held) {
     g->state.lock_fd = lock_fd;
     g->state.host_fd = host_fd;
@@ -485,7 +293,7 @@ static sfc_status read_saved(sfc_generator *g, sfc_saved *saved,
     saved->last[c] = SFC_NEVER;
   saved->mark = 0;
   saved->clock = 0;
-  return read_at(g->state.dir_fd, name, path, &g->layout, text, saved, err);
+  return read_at(&g->state.folder, name, path, &g->layout, text, saved, err);
 }
 
 /* Takes the first free value of the auto field. A value whose mark is still
@@ -566,14 +374,11 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
   g->state.reserve_ticks = reserve_ms * 1000 / g->unit_us;
   if (g->state.reserve_ticks < 2) g->state.reserve_ticks = 2;
   init_wake(g);
-  int fd;
-  struct stat sb;
-  sfc_status st = open_dir(g->state.dir, &fd, &sb, err);
+  sfc_status st = sfc_dir_open(g->state.dir, &g->state.folder, err);
   if (st != SFC_OK) return st;
-  use_dir(g, fd, &sb);
   /* Checked and put back by its absolute path: a later chdir of the
    * process must not send the keeper to another folder. */
-  g->state.dir_real = realpath(g->state.dir, NULL);
+  g->state.dir_real = sfc_path_absolute(g->state.dir);
   return sfc_state_acquire(g, saved, err);
 }
 
@@ -585,18 +390,15 @@ static const char *dir_of(const sfc_generator *g) {
  * opened, the lock file there is the one we hold, and the state file is the
  * one we wrote last (or gone). */
 static bool still_ours(const sfc_generator *g) {
+  const sfc_dir *dir = &g->state.folder;
   char name[sizeof g->state.stem + 8];
-  struct stat sb;
-  if (lstat(dir_of(g), &sb) != 0 || (uint64_t)sb.st_dev != g->state.dir_dev ||
-      (uint64_t)sb.st_ino != g->state.dir_ino)
-    return false;
+  sfc_file_id id;
+  if (!sfc_dir_is(dir_of(g), dir->id)) return false;
   file_name(g, ".lock", name, sizeof name);
-  if (!same_file_at(g->state.dir_fd, name, g->state.lock_fd)) return false;
+  if (!sfc_file_is_at(dir, name, g->state.lock_fd)) return false;
   file_name(g, ".state", name, sizeof name);
-  if (fstatat(g->state.dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-    return false; /* removed: write it again */
-  return (uint64_t)sb.st_dev == g->state.state_dev &&
-         (uint64_t)sb.st_ino == g->state.state_ino;
+  if (!sfc_file_id_at(dir, name, &id)) return false; /* removed: write it */
+  return same_id(id, g->state.state_id);
 }
 
 /* The value was taken by another process while our files were gone: stop
@@ -619,13 +421,12 @@ static sfc_status lost(sfc_generator *g, const char *why, sfc_error *err) {
  * the next cycle, without publishing a new mark. A holder that wrote its
  * state file, or that holds on (where no host-wide name can tell it that
  * the value is ours), has taken the value. */
-static sfc_status contended(sfc_generator *g, int dir_fd, sfc_error *err) {
+static sfc_status contended(sfc_generator *g, const sfc_dir *dir,
+                            sfc_error *err) {
   char name[sizeof g->state.stem + 8];
-  struct stat sb;
+  sfc_file_id id;
   file_name(g, ".state", name, sizeof name);
-  if (fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-      ((uint64_t)sb.st_dev != g->state.state_dev ||
-       (uint64_t)sb.st_ino != g->state.state_ino))
+  if (sfc_file_id_at(dir, name, &id) && !same_id(id, g->state.state_id))
     return lost(g, "another process holds it and wrote its state file", err);
   const int64_t now = sfc_monotonic_us();
   if (!g->state.contended_since) g->state.contended_since = now;
@@ -638,22 +439,21 @@ static sfc_status contended(sfc_generator *g, int dir_fd, sfc_error *err) {
  * another process took the value meanwhile. Writes the state with `mark`. */
 static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
                          sfc_error *err) {
-  int dir_fd;
-  struct stat sb;
-  sfc_status st = open_dir(dir_of(g), &dir_fd, &sb, err);
+  sfc_dir dir;
+  sfc_status st = sfc_dir_open(dir_of(g), &dir, err);
   if (st != SFC_OK) return st;
-  const bool same_dir = (uint64_t)sb.st_dev == g->state.dir_dev &&
-                        (uint64_t)sb.st_ino == g->state.dir_ino;
+  const bool same_dir = same_id(dir.id, g->state.folder.id);
   char name[sizeof g->state.stem + 8];
   file_name(g, ".lock", name, sizeof name);
-  int lock_fd = -1, unused = -1;
-  if (!same_dir || !same_file_at(dir_fd, name, g->state.lock_fd)) {
+  sfc_fd lock_fd = SFC_NO_FD;
+  int unused = -1;
+  if (!same_dir || !sfc_file_is_at(&dir, name, g->state.lock_fd)) {
     bool held;
     /* Our host-wide name is still ours: not taken again. */
-    st = lock_at(g, dir_fd, false, &lock_fd, &unused, &held, err);
-    if (st == SFC_OK && held) st = contended(g, dir_fd, err);
+    st = lock_at(g, &dir, false, &lock_fd, &unused, &held, err);
+    if (st == SFC_OK && held) st = contended(g, &dir, err);
     if (st != SFC_OK) {
-      close(dir_fd);
+      sfc_fd_close(dir.fd);
       return st;
     }
   }
@@ -662,26 +462,25 @@ static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
    * (an operator did: ours replaces it). With the lock taken anew, a state
    * file we did not write means another holder was here meanwhile. */
   file_name(g, ".state", name, sizeof name);
-  if (lock_fd >= 0 && fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-      !(same_dir && (uint64_t)sb.st_dev == g->state.state_dev &&
-        (uint64_t)sb.st_ino == g->state.state_ino)) {
-    if (lock_fd >= 0) close(lock_fd);
-    close(dir_fd);
+  sfc_file_id id;
+  if (lock_fd != SFC_NO_FD && sfc_file_id_at(&dir, name, &id) &&
+      !(same_dir && same_id(id, g->state.state_id))) {
+    sfc_fd_close(lock_fd);
+    sfc_fd_close(dir.fd);
     return lost(g, "another process wrote its state file", err);
   }
-  st = write_at(g, dir_fd, mark, clock, err);
+  st = write_at(g, &dir, mark, clock, err);
   if (st != SFC_OK) {
-    if (lock_fd >= 0) close(lock_fd);
-    close(dir_fd);
+    sfc_fd_close(lock_fd);
+    sfc_fd_close(dir.fd);
     return st;
   }
-  if (lock_fd >= 0) {
-    close(g->state.lock_fd);
+  if (lock_fd != SFC_NO_FD) {
+    sfc_fd_close(g->state.lock_fd);
     g->state.lock_fd = lock_fd;
   }
-  struct stat dsb;
-  fstat(dir_fd, &dsb);
-  use_dir(g, dir_fd, &dsb);
+  sfc_fd_close(g->state.folder.fd);
+  g->state.folder = dir;
   return SFC_OK;
 }
 
@@ -753,7 +552,7 @@ void sfc_state_close(sfc_generator *g, bool clean) {
     sfc_thread_join(g->state.keeper);
     g->state.keeper_running = false;
   }
-  if (clean && g->state.lock_fd >= 0 && g->state.error_status == 0 &&
+  if (clean && g->state.lock_fd != SFC_NO_FD && g->state.error_status == 0 &&
       !g->state.lost && still_ours(g)) {
     /* The exact last tick: a clean restart continues right after it. */
     uint64_t w = atomic_load(&g->word);
@@ -761,8 +560,8 @@ void sfc_state_close(sfc_generator *g, bool clean) {
                     sfc_word_clock(&g->pack, w), NULL);
   }
   release(g);
-  if (g->state.dir_fd >= 0) close(g->state.dir_fd);
-  g->state.dir_fd = -1;
+  sfc_fd_close(g->state.folder.fd);
+  g->state.folder.fd = SFC_NO_FD;
   free(g->state.dir);
   free(g->state.dir_real);
   g->state.dir = NULL;
@@ -781,7 +580,3 @@ void sfc_state_after_fork(sfc_generator *g) {
 void sfc_state_release(sfc_generator *g) {
   release(g);
 }
-
-#else
-typedef int sfc_state_posix_unused; /* nothing to compile on this platform */
-#endif

@@ -1,0 +1,168 @@
+/* The state folder within one process, on every platform (Windows too,
+ * where test_state and test_pool, which fork, do not run): a held value is
+ * refused to a second generator and free again once closed, the pool gives
+ * distinct values, the high-water mark survives a restart, and bad folders
+ * and files are refused. */
+#include "check.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <unistd.h>
+#endif
+
+static char folder[512];
+
+static void make_folder(void) {
+#if defined(_WIN32)
+  char tmp[MAX_PATH];
+  GetTempPathA(sizeof tmp, tmp);
+  snprintf(folder, sizeof folder, "%ssfc-folder-%lu-%llu", tmp,
+           (unsigned long)GetCurrentProcessId(),
+           (unsigned long long)GetTickCount64());
+#else
+  snprintf(folder, sizeof folder, "/tmp/sfc-folder-%ld-XXXXXX", (long)getpid());
+  if (!mkdtemp(folder)) {
+    perror("mkdtemp");
+    exit(1);
+  }
+#endif
+}
+
+static void file_in_folder(const char *name, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s/%s", folder, name);
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+    fprintf(stderr, "cannot write %s\n", path);
+    exit(1);
+  }
+}
+
+static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
+                               const char *dir, sfc_status *st,
+                               sfc_error *err) {
+  sfc_node_value node[] = {{"worker", worker}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = node;
+  opts.node_count = 1;
+  opts.state_dir = dir;
+  sfc_generator *g = NULL;
+  *st = sfc_generator_new(l, &opts, &g, err);
+  return *st == SFC_OK ? g : NULL;
+}
+
+static uint64_t worker_of(const sfc_layout *l, sfc_generator *g) {
+  uint64_t id = 0;
+  sfc_error err;
+  sfc_parts p;
+  CHECK_STATUS(sfc_next(g, &id, &err), SFC_OK, err);
+  sfc_decode(l, id, &p, NULL);
+  return p.values[sfc_layout_field_index(l, "worker")];
+}
+
+static void held_value(const sfc_layout *l) {
+  sfc_status st;
+  sfc_error err;
+  uint64_t before, after;
+  sfc_generator *a = open_gen(l, 5, folder, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  sfc_generator *b = open_gen(l, 5, folder, &st, &err);
+  CHECK(!b && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, "held by"),
+        "a held value is refused: %s %s", sfc_status_name(st), err.message);
+  sfc_generator_free(b);
+  CHECK_STATUS(sfc_next(a, &before, &err), SFC_OK, err);
+#if defined(_WIN32)
+  /* Held open without FILE_SHARE_DELETE: no cleaner can remove it. */
+  char lock[600];
+  file_in_folder("worker-5.lock", lock, sizeof lock);
+  CHECK(remove(lock) != 0, "the lock file of a live holder was deleted");
+#endif
+  sfc_generator_free(a);
+  b = open_gen(l, 5, folder, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  if (b) {
+    CHECK_STATUS(sfc_next(b, &after, &err), SFC_OK, err);
+    CHECK(after > before, "after a restart, IDs follow the old ones");
+  }
+  sfc_generator_free(b);
+}
+
+static void pool(const sfc_layout *l) {
+  enum { N = 4 };
+  sfc_generator *g[N];
+  uint64_t seen = 0;
+  for (int i = 0; i < N; i++) {
+    sfc_status st;
+    sfc_error err;
+    g[i] = open_gen(l, SFC_NODE_AUTO, folder, &st, &err);
+    CHECK_STATUS(st, SFC_OK, err);
+    if (!g[i]) return;
+    uint64_t w = worker_of(l, g[i]);
+    CHECK(w < 64 && !(seen & (UINT64_C(1) << w)), "pool value %llu taken twice",
+          (unsigned long long)w);
+    seen |= UINT64_C(1) << (w & 63);
+  }
+  /* A value given back is free for the next generator. */
+  uint64_t freed = worker_of(l, g[1]);
+  sfc_generator_free(g[1]);
+  sfc_status st;
+  sfc_error err;
+  g[1] = open_gen(l, SFC_NODE_AUTO, folder, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  if (g[1])
+    CHECK(worker_of(l, g[1]) == freed, "the freed value is taken again");
+  for (int i = 0; i < N; i++)
+    sfc_generator_free(g[i]);
+}
+
+static void bad_files(const sfc_layout *l) {
+  sfc_status st;
+  sfc_error err;
+  char path[600];
+  file_in_folder("worker-9.state", path, sizeof path);
+  write_file(path, "snowflake-c state 1\nmark 12\n");
+  sfc_generator *g = open_gen(l, 9, folder, &st, &err);
+  CHECK(!g && st == SFC_STATE_ERROR && strstr(err.message, "unreadable"),
+        "a corrupt state file is refused: %s", err.message);
+  sfc_generator_free(g);
+  remove(path);
+
+  file_in_folder("plain-file", path, sizeof path);
+  write_file(path, "not a folder\n");
+  g = open_gen(l, 1, path, &st, &err);
+  CHECK(!g && st == SFC_STATE_ERROR, "a file as state_dir: %s", err.message);
+  sfc_generator_free(g);
+  remove(path);
+}
+
+/* Removes what the tests left: the lock and state files of a few values. */
+static void clean_folder(void) {
+  char path[600];
+  const char *kinds[] = {".lock", ".state"};
+  for (int w = 0; w < 64; w++)
+    for (int k = 0; k < 2; k++) {
+      char name[32];
+      snprintf(name, sizeof name, "worker-%d%s", w, kinds[k]);
+      file_in_folder(name, path, sizeof path);
+      remove(path);
+    }
+#if defined(_WIN32)
+  RemoveDirectoryA(folder);
+#else
+  rmdir(folder);
+#endif
+}
+
+int main(void) {
+  sfc_layout l = check_layout("time:41@1ms,worker:6,seq:16", 1704067200000);
+  make_folder();
+  held_value(&l);
+  pool(&l);
+  bad_files(&l);
+  clean_folder();
+  return check_summary();
+}
