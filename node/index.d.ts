@@ -118,6 +118,31 @@ export class Parts {
  * @throws {InvalidArgument} when the ID does not fit the layout, or is an unsafe `number`
  */
 export function decode(id: IdInput, layout?: LayoutArg): Parts;
+/**
+ * Splits an ID given as text in `options.encoding` (fixed or shortest form).
+ * @throws {InvalidArgument} when the text is not an ID in that encoding
+ */
+export function decode(id: string, options: LayoutOptions & { encoding: Encoding }): Parts;
+
+/** The string forms of an ID; see {@link formatId}. */
+export type Encoding = 'dec' | 'hex' | 'base32' | 'base36' | 'base58' | 'base62';
+
+/**
+ * An ID as text: `dec` (20 digits), `hex` (16), `base32` (Crockford, 13, as
+ * tsid-creator), `base36` (13), `base58` (Bitcoin, 11) or `base62`
+ * (0-9A-Za-z, 11, as CosId). Fixed width by default, left-padded with the
+ * alphabet's zero so that the strings sort as the IDs do; `{ pad: false }`
+ * gives the shortest form.
+ * @throws {InvalidArgument} for an unknown encoding or an ID outside 0 … 2^64 - 1
+ */
+export function formatId(id: IdInput, encoding: Encoding, options?: { pad?: boolean }): string;
+
+/**
+ * The ID a string stands for, in either form (hex, base36 in any case; base32
+ * in any case with Crockford's I, L → 1 and O → 0).
+ * @throws {InvalidArgument} naming the bad character and its position, or the limit
+ */
+export function parseId(text: string, encoding: Encoding): bigint;
 
 /** Input of {@link encode}: exactly one time key, then every other field of the layout. */
 export type EncodeInput =

@@ -286,7 +286,38 @@ class Parts {
  */
 function decode(id, options) {
   const layout = resolveLayout(options, 'decode');
-  return new Parts(binding.decode(handleOf(layout), id), layout);
+  const encoding = options !== null && typeof options === 'object' ? options.encoding : undefined;
+  return new Parts(binding.decode(handleOf(layout), id, encoding), layout);
+}
+
+/**
+ * An ID as text: `'dec'`, `'hex'`, `'base32'` (Crockford), `'base36'`,
+ * `'base58'` (Bitcoin) or `'base62'`. Fixed width by default, so that the
+ * strings sort as the IDs do; `{ pad: false }` gives the shortest form.
+ * @param {bigint|string|number} id a bigint, a decimal string, or a safe integer Number
+ * @param {string} encoding
+ * @param {{pad?: boolean}} [options]
+ * @returns {string}
+ */
+function formatId(id, encoding, options = {}) {
+  if (options === null || typeof options !== 'object') {
+    throw invalid('formatId takes options { pad }.');
+  }
+  checkKeys(options, ['pad'], 'formatId option');
+  const { pad = true } = options;
+  if (typeof pad !== 'boolean') throw invalid(`pad must be true or false, not ${show(pad)}.`);
+  return binding.formatId(id, encoding, !pad);
+}
+
+/**
+ * The ID an encoded string stands for (fixed or shortest form; hex, base32
+ * and base36 in any case).
+ * @param {string} text
+ * @param {string} encoding
+ * @returns {bigint}
+ */
+function parseId(text, encoding) {
+  return binding.parseId(text, encoding);
 }
 
 const TIME_KEYS = ['timeMs', 'time_ms', 'timeUs', 'time'];
@@ -540,6 +571,8 @@ module.exports = {
   Parts,
   decode,
   encode,
+  formatId,
+  parseId,
   range,
   presets,
   version: binding.version,

@@ -11,6 +11,8 @@ export const {
   Parts,
   decode,
   encode,
+  formatId,
+  parseId,
   range,
   presets,
   version,

@@ -241,6 +241,61 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
   sfc_generator_free(gen);
 }
 
+/* ---- String forms ---------------------------------------------------- */
+
+/* ns per call of sfc_id_format (fixed width) and sfc_id_parse_as, each
+ * encoding, on IDs of a 63-bit layout issued over a day: medians of `reps`
+ * runs of about `duration_ms`. */
+static double median(const double *v, int n, double *lo, double *hi);
+static volatile uint64_t encoding_sink;
+
+static void bench_encodings(int reps, int duration_ms) {
+  enum { RING = 4096 };
+  static char text[RING][SFC_ENCODED_MAX];
+  static size_t len[RING];
+  uint64_t ids[RING];
+  for (size_t i = 0; i < RING; i++)
+    ids[i] = (UINT64_C(0x0271065ac1020007) + i * UINT64_C(0x9e3779b97)) &
+             (UINT64_MAX >> 1);
+  printf("\nstring forms: ns per call, medians of %d runs [min-max]\n", reps);
+  printf("%-8s %22s %22s\n", "encoding", "format (fixed)", "parse");
+  for (int e = 0; e < SFC_ENCODING_COUNT; e++) {
+    double ns[2][MAX_REPS];
+    uint64_t sink = 0;
+    for (size_t i = 0; i < RING; i++)
+      len[i] =
+          sfc_id_format(ids[i], (sfc_encoding)e, 0, text[i], SFC_ENCODED_MAX);
+    for (int rep = 0; rep < reps; rep++) {
+      for (int op = 0; op < 2; op++) {
+        int64_t t0 = mono_ns(), end = t0 + (int64_t)duration_ms * 1000000 / 4;
+        uint64_t calls = 0;
+        do {
+          for (size_t i = 0; i < RING; i++) {
+            if (op == 0) {
+              char buf[SFC_ENCODED_MAX];
+              sink += sfc_id_format(ids[i] + calls, (sfc_encoding)e, 0, buf,
+                                    sizeof buf);
+              sink += (unsigned char)buf[7];
+            } else {
+              uint64_t id = 0;
+              sfc_id_parse_as(text[i], len[i], (sfc_encoding)e, &id, NULL);
+              sink += id;
+            }
+          }
+          calls += RING;
+        } while (mono_ns() < end);
+        ns[op][rep] = (double)(mono_ns() - t0) / (double)calls;
+      }
+    }
+    double flo, fhi, plo, phi;
+    double fm = median(ns[0], reps, &flo, &fhi);
+    double pm = median(ns[1], reps, &plo, &phi);
+    encoding_sink = sink; /* keeps the calls from being optimised away */
+    printf("%-8s %6.1f [%5.1f-%5.1f] %8s %6.1f [%5.1f-%5.1f]\n",
+           sfc_encoding_name((sfc_encoding)e), fm, flo, fhi, "", pm, plo, phi);
+  }
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -277,7 +332,7 @@ int main(int argc, char **argv) {
       filter = argv[++i];
     } else {
       fprintf(stderr, "usage: bench [--quick] [--reps N] [--ms MS] "
-                      "[--only SCENARIO] [--json PATH]\n");
+                      "[--only SCENARIO|encodings] [--json PATH]\n");
       return 2;
     }
   }
@@ -302,7 +357,9 @@ int main(int argc, char **argv) {
 #undef S
   /* clang-format on */
   int count = (int)(sizeof sc / sizeof sc[0]);
-  if (filter) {
+  if (filter && strcmp(filter, "encodings") == 0) {
+    count = 0;
+  } else if (filter) {
     int kept = 0;
     for (int i = 0; i < count; i++)
       if (strcmp(sc[i].name, filter) == 0) sc[kept++] = sc[i];
@@ -351,6 +408,8 @@ int main(int argc, char **argv) {
            med(sc[6].ids_per_s, reps), 100 * med(sc[7].fraction, reps),
            100 * med(sc[8].fraction, reps));
   }
+  if (!filter || strcmp(filter, "encodings") == 0)
+    bench_encodings(reps, duration_ms);
   uint64_t bad = 0;
   for (int i = 0; i < count; i++)
     bad += sc[i].duplicates + (sc[i].threads == 1 ? sc[i].unordered : 0);

@@ -408,6 +408,64 @@ static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
   return (jlong)id;
 }
 
+/* ---- string forms ------------------------------------------------------- */
+
+/* An encoding by name; false (with an exception) when it is none. */
+static int get_encoding(JNIEnv *env, jstring jname, sfc_encoding *out) {
+  size_t len = 0;
+  char *name = get_text(env, jname, "encoding", &len);
+  if (name == NULL) {
+    return 0;
+  }
+  sfc_error err;
+  sfc_status st = sfc_encoding_by_name(name, len, out, &err);
+  free(name);
+  if (st != SFC_OK) {
+    throw_error(env, &err);
+    return 0;
+  }
+  return 1;
+}
+
+/* The long's 64 bits are the ID, read unsigned as Long.toUnsignedString
+ * does. */
+static jstring n_format_id(JNIEnv *env, jclass cls, jlong id, jstring jenc,
+                           jboolean shortest) {
+  (void)cls;
+  sfc_encoding enc;
+  if (!get_encoding(env, jenc, &enc)) {
+    return NULL;
+  }
+  char buf[SFC_ENCODED_MAX];
+  sfc_id_format((uint64_t)id, enc, shortest ? SFC_FORMAT_SHORTEST : 0, buf,
+                sizeof buf);
+  return new_string(env, buf);
+}
+
+static jlong n_parse_id_as(JNIEnv *env, jclass cls, jstring jtext,
+                           jstring jenc) {
+  (void)cls;
+  sfc_encoding enc;
+  if (!get_encoding(env, jenc, &enc)) {
+    return 0;
+  }
+  size_t len = 0;
+  char *text = get_text(env, jtext, NULL, &len);
+  if (text == NULL) {
+    return 0;
+  }
+  uint64_t id = 0;
+  sfc_error err;
+  /* By its real length: a NUL inside is refused, never the end. */
+  sfc_status st = sfc_id_parse_as(text, len, enc, &id, &err);
+  free(text);
+  if (st != SFC_OK) {
+    throw_error(env, &err);
+    return 0;
+  }
+  return (jlong)id;
+}
+
 static jstring n_parts_json(JNIEnv *env, jclass cls, jbyteArray jlayout,
                             jlong id) {
   (void)cls;
@@ -831,6 +889,8 @@ static const JNINativeMethod methods[] = {
     {"layoutCapacity", "(" LAYOUT ")[D", (void *)n_layout_capacity},
     {"decode", "(" LAYOUT "J)[J", (void *)n_decode},
     {"parseId", "(" STR ")J", (void *)n_parse_id},
+    {"formatId", "(J" STR "Z)" STR, (void *)n_format_id},
+    {"parseIdAs", "(" STR STR ")J", (void *)n_parse_id_as},
     {"partsJson", "(" LAYOUT "J)" STR, (void *)n_parts_json},
     {"formatIso", "(J)" STR, (void *)n_format_iso},
     {"encode", "(" LAYOUT "J[" STR "[J)J", (void *)n_encode},

@@ -316,11 +316,59 @@ Napi::Value EpochParse(const Napi::CallbackInfo &info) {
 
 // --- Decode, encode, range -------------------------------------------------
 
-// decode(handle, id) → { id, timeMs, timeUs, time, json, values }
+// --- String forms --------------------------------------------------------
+
+sfc_encoding ToEncoding(const Napi::Value &value) {
+  std::string name = ToText(value, "encoding");
+  sfc_encoding encoding;
+  sfc_error err;
+  if (sfc_encoding_by_name(name.data(), name.size(), &encoding, &err) !=
+      SFC_OK) {
+    Throw(value.Env(), err);
+  }
+  return encoding;
+}
+
+// An ID as text in `encoding`, by its real length (a NUL inside is refused
+// with its position).
+uint64_t ParseAs(const Napi::Value &value, sfc_encoding encoding) {
+  if (!value.IsString()) {
+    Invalid(value.Env(), "an encoded ID must be a string.");
+  }
+  std::string text = value.As<Napi::String>().Utf8Value();
+  uint64_t id = 0;
+  sfc_error err;
+  if (sfc_id_parse_as(text.data(), text.size(), encoding, &id, &err) !=
+      SFC_OK) {
+    Throw(value.Env(), err);
+  }
+  return id;
+}
+
+// formatId(id, encoding, shortest) → string
+Napi::Value FormatId(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  uint64_t id = ToU64(Arg(info, 0), "id");
+  sfc_encoding encoding = ToEncoding(Arg(info, 1));
+  unsigned flags = Arg(info, 2).ToBoolean() ? SFC_FORMAT_SHORTEST : 0;
+  char buf[SFC_ENCODED_MAX];
+  size_t n = sfc_id_format(id, encoding, flags, buf, sizeof buf);
+  return Napi::String::New(env, buf, n);
+}
+
+// parseId(text, encoding) → bigint
+Napi::Value ParseId(const Napi::CallbackInfo &info) {
+  sfc_encoding encoding = ToEncoding(Arg(info, 1));
+  return FromU64(info.Env(), ParseAs(Arg(info, 0), encoding));
+}
+
+// decode(handle, id[, encoding]) → { id, timeMs, timeUs, time, json, values }
 Napi::Value Decode(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
-  uint64_t id = ToU64(Arg(info, 1), "id");
+  uint64_t id = Arg(info, 2).IsUndefined()
+                    ? ToU64(Arg(info, 1), "id")
+                    : ParseAs(Arg(info, 1), ToEncoding(Arg(info, 2)));
   sfc_parts parts;
   sfc_error err;
   if (sfc_decode(&layout, id, &parts, &err) != SFC_OK) {
@@ -922,6 +970,8 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
   exports.Set("layoutInfo", Napi::Function::New(env, LayoutInfo, "layoutInfo"));
   exports.Set("epochParse", Napi::Function::New(env, EpochParse, "epochParse"));
   exports.Set("decode", Napi::Function::New(env, Decode, "decode"));
+  exports.Set("formatId", Napi::Function::New(env, FormatId, "formatId"));
+  exports.Set("parseId", Napi::Function::New(env, ParseId, "parseId"));
   exports.Set("encode", Napi::Function::New(env, Encode, "encode"));
   exports.Set("range", Napi::Function::New(env, Range, "range"));
   exports.Set("generatorNew",

@@ -29,6 +29,7 @@
 #include "snowflake_c.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,11 @@ static void sfc_swig_raise_invalid(const char *fmt, ...) {
 %ignore sfc_text_check;
 %ignore sfc_duration_ms; /* max_wait_ms & co. take fractions of a ms */
 %ignore sfc_duration_ms_from_double;
+/* The string forms take the encoding by name: format_id, parse_id and
+ * decode_as below. */
+%ignore sfc_encoding_by_name;
+%ignore sfc_id_format;
+%ignore sfc_id_parse_as;
 %ignore sfc_layout::fields;
 %ignore sfc_parts::values;
 
@@ -493,6 +499,48 @@ static void sfc_swig_raise_invalid(const char *fmt, ...) {
     $self->values[i] = value;
   }
 }
+
+/* The string forms, with the encoding by name ("base62"). */
+%{
+static sfc_status sfc_swig_encoding(const char *name, sfc_encoding *out,
+                                    sfc_error *err) {
+  return sfc_encoding_by_name(name, strlen(name), out, err);
+}
+
+static size_t sfc_format_id(uint64_t id, const char *name, char *buf,
+                            size_t cap, sfc_error *err, bool pad) {
+  sfc_encoding enc;
+  buf[0] = '\0';
+  if (sfc_swig_encoding(name, &enc, err) != SFC_OK) return 0;
+  return sfc_id_format(id, enc, pad ? 0 : SFC_FORMAT_SHORTEST, buf, cap);
+}
+
+static sfc_status sfc_parse_id(const char *text, const char *name,
+                               uint64_t *id, sfc_error *err) {
+  sfc_encoding enc;
+  if (sfc_swig_encoding(name, &enc, err) != SFC_OK) return err->status;
+  return sfc_id_parse_as(text, strlen(text), enc, id, err);
+}
+
+static sfc_status sfc_decode_as(const sfc_layout *layout, const char *text,
+                                const char *name, sfc_parts *out,
+                                sfc_error *err) {
+  uint64_t id;
+  if (sfc_parse_id(text, name, &id, err) != SFC_OK) return err->status;
+  return sfc_decode(layout, id, out, err);
+}
+%}
+
+/* The ID's text in the encoding `name`: fixed width (sorts as the IDs do),
+ * or the shortest form when `pad` is false. */
+size_t sfc_format_id(uint64_t id, const char *name, char *buf, size_t cap,
+                     sfc_error *err, bool pad = true);
+/* The ID that `text` stands for in the encoding `name`, either form. */
+sfc_status sfc_parse_id(const char *text, const char *name, uint64_t *id,
+                        sfc_error *err);
+/* sfc_decode of an ID given as text in the encoding `name`. */
+sfc_status sfc_decode_as(const sfc_layout *layout, const char *text,
+                         const char *name, sfc_parts *out, sfc_error *err);
 
 /* The generator: an opaque handle. */
 struct sfc_swig_generator {};

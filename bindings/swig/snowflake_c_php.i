@@ -442,7 +442,7 @@ static void sfc_swig_php_stats(zval *z, const sfc_stats *s) {
 }
 %typemap(argout) (char *buf, size_t cap) "ZVAL_STRING($result, $1);";
 %typemap(out, phptype = "string") size_t sfc_layout_spec, size_t sfc_parts_json,
-    size_t sfc_format_iso "(void)$1;";
+    size_t sfc_format_iso, size_t sfc_format_id "(void)$1;";
 
 /* IDs and field values in: int >= 0 or a decimal string. */
 %typemap(in) uint64_t id, uint64_t value {

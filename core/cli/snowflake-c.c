@@ -21,7 +21,13 @@ static const char usage[] =
     "datacenter=1,worker=3\n"
     "  decode   split IDs into parts:  decode --preset discord --json "
     "175928847299117063\n"
-    "           (IDs from the arguments, or one per line on standard input)\n"
+    "           (IDs from the arguments, or one per line on standard input;\n"
+    "           --from ENC for IDs in another encoding)\n"
+    "  convert  between string forms:  convert --to base62 "
+    "175928847299117063\n"
+    "                                  convert --from base62 0Czks0tP37X\n"
+    "           (decimal unless --from/--to say otherwise; arguments or\n"
+    "           standard input, like decode)\n"
     "  encode   build an ID:           encode --preset discord --time "
     "1462015105796 worker=1 process=0 seq=7\n"
     "  range    smallest and largest ID of a time interval:\n"
@@ -49,6 +55,12 @@ static const char usage[] =
     "  --state-dir DIR    lock and state files (needed by auto)\n"
     "  --time T           the time of encode: Unix ms or ISO-8601 UTC\n"
     "  --json             canonical JSON, one line per ID\n"
+    "  --format ENC       gen: print IDs in dec, hex, base32, base36, base58 "
+    "or\n"
+    "                     base62, fixed width (sorts as the IDs do)\n"
+    "  --from ENC         decode, convert: the encoding of the IDs given\n"
+    "  --to ENC           convert: the encoding to print\n"
+    "  --shortest         with --format or --to: no left padding\n"
     "  --stats            print the generator's counters to stderr (gen)\n"
     "  -h, --help         this text\n"
     "  -V, --version      the version\n";
@@ -56,7 +68,10 @@ static const char usage[] =
 typedef struct cli {
   const char *preset, *spec, *epoch, *node, *rollback, *state_dir, *time;
   long long count, max_wait, max_drift;
-  bool json, random_start, monotonic, stats;
+  bool json, random_start, monotonic, stats, shortest;
+  /* --format, --from, --to: given or not, and the encoding */
+  bool format_set, from_set, to_set;
+  sfc_encoding format, from, to;
   sfc_layout layout;
 } cli;
 
@@ -96,9 +111,14 @@ static int parse_options(int argc, char **argv, cli *c) {
       {"time", required_argument, 0, 't'},
       {"json", no_argument, 0, 'j'},
       {"stats", no_argument, 0, 'S'},
+      {"format", required_argument, 0, 'f'},
+      {"from", required_argument, 0, 'F'},
+      {"to", required_argument, 0, 'T'},
+      {"shortest", no_argument, 0, 'H'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   int opt;
+  sfc_error err;
   opterr = 0;
   while ((opt = getopt_long(argc, argv, "+n:h", longs, NULL)) != -1) {
     switch (opt) {
@@ -135,6 +155,22 @@ static int parse_options(int argc, char **argv, cli *c) {
     case 'S':
       c->stats = true;
       break;
+    case 'H':
+      c->shortest = true;
+      break;
+    case 'f':
+    case 'F':
+    case 'T': {
+      sfc_encoding *enc = opt == 'f'   ? &c->format
+                          : opt == 'F' ? &c->from
+                                       : &c->to;
+      *(opt == 'f'   ? &c->format_set
+        : opt == 'F' ? &c->from_set
+                     : &c->to_set) = true;
+      if (sfc_encoding_by_name(optarg, strlen(optarg), enc, &err) != SFC_OK)
+        return fail(&err);
+      break;
+    }
     case 'n':
       if (!parse_count(optarg, 0, 1000000000000LL, &c->count))
         return usage_error("--count takes a whole number from 0");
@@ -163,7 +199,8 @@ static int parse_options(int argc, char **argv, cli *c) {
   if (c->spec && !c->epoch)
     return usage_error("--layout needs --epoch (Unix ms or ISO-8601 UTC)");
   if (c->epoch && !c->spec) return usage_error("--epoch goes with --layout");
-  sfc_error err;
+  if (c->json && c->format_set)
+    return usage_error("give --format or --json, not both");
   sfc_status st;
   if (c->spec) {
     int64_t epoch;
@@ -267,7 +304,7 @@ static int cmd_gen(cli *c, int argc, char **argv) {
 
   enum { BATCH = 4096 };
   static uint64_t ids[BATCH];
-  static char out[BATCH * 21];
+  static char out[BATCH * SFC_ENCODED_MAX];
   long long left = c->count;
   while (left > 0 && rc == 0) {
     size_t want = left < BATCH ? (size_t)left : BATCH, got = 0;
@@ -278,6 +315,14 @@ static int cmd_gen(cli *c, int argc, char **argv) {
         sfc_decode(&c->layout, ids[i], &p, NULL);
         print_parts(&c->layout, &p, true);
       }
+    } else if (c->format_set) {
+      char *w = out;
+      unsigned flags = c->shortest ? SFC_FORMAT_SHORTEST : 0;
+      for (size_t i = 0; i < got; i++) {
+        w += sfc_id_format(ids[i], c->format, flags, w, SFC_ENCODED_MAX);
+        *w++ = '\n';
+      }
+      fwrite(out, 1, (size_t)(w - out), stdout);
     } else {
       char *w = out;
       for (size_t i = 0; i < got; i++) {
@@ -302,14 +347,38 @@ static int cmd_gen(cli *c, int argc, char **argv) {
   return rc;
 }
 
+/* An ID given as text: decimal, or in the encoding of --from. */
+static sfc_status parse_given(const cli *c, const char *text, size_t len,
+                              uint64_t *id, sfc_error *err) {
+  return c->from_set ? sfc_id_parse_as(text, len, c->from, id, err)
+                     : sfc_id_parse_n(text, len, id, err);
+}
+
 static int decode_one(const cli *c, const char *text, size_t len) {
   sfc_error err;
   uint64_t id;
   sfc_parts p;
-  if (sfc_id_parse_n(text, len, &id, &err) != SFC_OK ||
+  if (parse_given(c, text, len, &id, &err) != SFC_OK ||
       sfc_decode(&c->layout, id, &p, &err) != SFC_OK)
     return fail(&err);
   print_parts(&c->layout, &p, c->json);
+  return 0;
+}
+
+static int convert_one(const cli *c, const char *text, size_t len) {
+  sfc_error err;
+  uint64_t id;
+  if (parse_given(c, text, len, &id, &err) != SFC_OK) return fail(&err);
+  char out[SFC_ENCODED_MAX];
+  sfc_encoding to = c->to_set ? c->to : SFC_ENCODING_DEC;
+  /* Decimal out is the plain number unless --to asks for the fixed form. */
+  unsigned flags = c->shortest || !c->to_set ? SFC_FORMAT_SHORTEST : 0;
+  sfc_id_format(id, to, flags, out, sizeof out);
+  if (c->json)
+    printf("{\"id\":\"%" PRIu64 "\",\"%s\":\"%s\"}\n", id,
+           sfc_encoding_name(to), out);
+  else
+    puts(out);
   return 0;
 }
 
@@ -317,11 +386,14 @@ static int is_blank(char ch) {
   return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
 }
 
-static int cmd_decode(cli *c, int argc, char **argv) {
+/* Runs `one` on every argument, or on every token of standard input when
+ * there is none. */
+static int for_each_id(cli *c, int argc, char **argv,
+                       int (*one)(const cli *, const char *, size_t)) {
   int rc = 0;
   if (optind < argc) {
     for (int i = optind; i < argc; i++)
-      rc |= decode_one(c, argv[i], strlen(argv[i]));
+      rc |= one(c, argv[i], strlen(argv[i]));
     return rc;
   }
   /* Tokens between blanks, byte by byte as they arrive (a pipe that is
@@ -345,12 +417,20 @@ static int cmd_decode(cli *c, int argc, char **argv) {
       tok[len++] = (char)ch;
       continue;
     }
-    if (len) rc |= decode_one(c, tok, len);
+    if (len) rc |= one(c, tok, len);
     len = 0;
     if (ch == EOF) break;
   }
   free(tok);
   return rc;
+}
+
+static int cmd_decode(cli *c, int argc, char **argv) {
+  return for_each_id(c, argc, argv, decode_one);
+}
+
+static int cmd_convert(cli *c, int argc, char **argv) {
+  return for_each_id(c, argc, argv, convert_one);
 }
 
 static int parse_time(const char *text, int64_t *ms, sfc_error *err) {
@@ -496,9 +576,11 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     int (*run)(cli *, int, char **);
-  } commands[] = {{"gen", cmd_gen},       {"decode", cmd_decode},
-                  {"encode", cmd_encode}, {"range", cmd_range},
-                  {"layout", cmd_layout}, {"presets", cmd_presets}};
+    const char *takes; /* of --format (f), --from (F), --to (T) */
+  } commands[] = {{"gen", cmd_gen, "f"},          {"decode", cmd_decode, "F"},
+                  {"convert", cmd_convert, "FT"}, {"encode", cmd_encode, ""},
+                  {"range", cmd_range, ""},       {"layout", cmd_layout, ""},
+                  {"presets", cmd_presets, ""}};
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
     if (strcmp(cmd, commands[i].name) != 0) continue;
     cli c;
@@ -507,6 +589,20 @@ int main(int argc, char **argv) {
     c.max_wait = c.max_drift = -1;
     int rc = parse_options(argc - 1, argv + 1, &c);
     if (rc) return rc;
+    const char *takes = commands[i].takes;
+    if ((c.format_set && !strchr(takes, 'f')) ||
+        (c.from_set && !strchr(takes, 'F')) ||
+        (c.to_set && !strchr(takes, 'T'))) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "%s takes none of %s", cmd,
+               strchr(takes, 'f')   ? "--from, --to"
+               : strchr(takes, 'T') ? "--format"
+               : strchr(takes, 'F') ? "--format, --to"
+                                    : "--format, --from, --to");
+      return usage_error(msg);
+    }
+    if (c.shortest && !c.format_set && !c.to_set)
+      return usage_error("--shortest goes with --format or --to");
     optind += 1;
     return commands[i].run(&c, argc, argv);
   }

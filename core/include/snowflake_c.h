@@ -281,6 +281,67 @@ SFC_API sfc_status sfc_text_check(const char *what, const char *text,
                                   size_t len, sfc_error *err);
 
 /* ===================================================================== */
+/* String forms                                                          */
+/* ===================================================================== */
+
+/* Short text forms of an ID (DESIGN §5). Each alphabet is in ASCII order and
+ * the fixed form is left-padded with the alphabet's zero, so the fixed
+ * strings of any two IDs compare bytewise (strcmp, a database's binary
+ * collation) as the IDs do. The shortest form drops the padding.
+ *
+ *   name    alphabet                                             fixed width
+ *   dec     0-9                                                  20
+ *   hex     0-9a-f (parsed in any case)                          16
+ *   base32  Crockford 0123456789ABCDEFGHJKMNPQRSTVWXYZ; parsed   13
+ *           in any case, I and L read as 1, O as 0
+ *           (tsid-creator's string of the same number)
+ *   base36  0-9a-z (parsed in any case)                          13
+ *   base58  Bitcoin 123456789ABCDEFGHJKLMNPQRSTUVWXYZ            11
+ *           abcdefghijkmnopqrstuvwxyz (its zero is '1')
+ *   base62  0-9A-Za-z (CosId's radix 62)                         11
+ *
+ * Thread-safe, no allocation. */
+typedef enum sfc_encoding {
+  SFC_ENCODING_DEC = 0,
+  SFC_ENCODING_HEX = 1,
+  SFC_ENCODING_BASE32 = 2,
+  SFC_ENCODING_BASE36 = 3,
+  SFC_ENCODING_BASE58 = 4,
+  SFC_ENCODING_BASE62 = 5
+} sfc_encoding;
+
+#define SFC_ENCODING_COUNT 6
+#define SFC_FORMAT_SHORTEST 1u /* flag: no left padding */
+#define SFC_ENCODED_MAX 21     /* longest form (dec, 20 digits) with NUL */
+
+/* "dec", "hex", "base32", "base36", "base58", "base62"; NULL when out of
+ * range. Static. */
+SFC_API const char *sfc_encoding_name(sfc_encoding encoding);
+
+/* The encoding called `name` (`len` bytes, the exact lowercase names
+ * above). SFC_INVALID_ARGUMENT listing the names otherwise. */
+SFC_API sfc_status sfc_encoding_by_name(const char *name, size_t len,
+                                        sfc_encoding *out, sfc_error *err);
+
+/* Writes the ID's text in `encoding` and a NUL: the fixed width by default,
+ * the shortest form with SFC_FORMAT_SHORTEST (0 is then one zero digit).
+ * Returns its length; 0 when the encoding is out of range or `cap` is too
+ * small (SFC_ENCODED_MAX is always enough). */
+SFC_API size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
+                             char *buf, size_t cap);
+
+/* Parses `len` bytes (no NUL needed at the end) of an ID in `encoding`,
+ * fixed or shortest. SFC_INVALID_ARGUMENT for an unknown encoding, empty
+ * text, more characters than the fixed width, a character outside the
+ * alphabet or a NUL byte (each named with its position, counting from 0),
+ * or a value above 2^64 - 1 (naming the largest text): never a wrap. `dec`
+ * refuses what sfc_id_parse_n refuses (signs, spaces) and takes the padded
+ * 20-digit form. */
+SFC_API sfc_status sfc_id_parse_as(const char *text, size_t len,
+                                   sfc_encoding encoding, uint64_t *id,
+                                   sfc_error *err);
+
+/* ===================================================================== */
 /* Generator                                                             */
 /* ===================================================================== */
 

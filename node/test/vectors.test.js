@@ -44,6 +44,29 @@ function assertKind(fn, kind, where) {
 const CAMEL = { max_wait: 'maxWait', max_drift: 'maxDrift', state_reserve: 'stateReserve' };
 
 const runners = {
+  'encodings.json'(c) {
+    if (c.error !== undefined) {
+      const run =
+        c.text !== undefined
+          ? () => sfc.parseId(c.text, c.encoding)
+          : () => sfc.formatId(BigInt(c.id), c.encoding);
+      const error = assertKind(run, c.error, c.encoding);
+      for (const part of c.message_has ?? []) {
+        assert.ok(error.message.includes(part), `'${part}' is not in: ${error.message}`);
+      }
+      return;
+    }
+    const id = BigInt(c.id);
+    if (c.text !== undefined) {
+      assert.equal(sfc.parseId(c.text, c.encoding), id);
+      return;
+    }
+    assert.equal(sfc.formatId(id, c.encoding), c.fixed);
+    assert.equal(sfc.formatId(id, c.encoding, { pad: false }), c.shortest);
+    assert.equal(sfc.parseId(c.fixed, c.encoding), id);
+    assert.equal(sfc.parseId(c.shortest, c.encoding), id);
+  },
+
   'durations.json'(c) {
     // The duration as a Number of ms, possibly fractional.
     const ms = Number(c.seconds) * 1000 + c.nanos / 1e6;

@@ -23,7 +23,9 @@
 
 #include "snowflake_c.h"
 
-extern char **environ;
+#if !defined(_WIN32)
+extern char **environ; /* stdlib.h declares it on Windows */
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Results                                                            */
@@ -474,6 +476,16 @@ static int run_range(const cJSON *c) {
 /* generate.json                                                      */
 /* ------------------------------------------------------------------ */
 
+#if defined(_WIN32)
+static int unset_env(const char *name) {
+  return _putenv_s(name, ""); /* an empty value removes it */
+}
+#else
+static int unset_env(const char *name) {
+  return unsetenv(name);
+}
+#endif
+
 /* Removes every SNOWFLAKE_* variable, so that only the vector's options
  * give node values. */
 static void clear_snowflake_env(void) {
@@ -489,7 +501,7 @@ static void clear_snowflake_env(void) {
         break;
       }
     }
-    if (!name[0] || unsetenv(name) != 0) return;
+    if (!name[0] || unset_env(name) != 0) return;
   }
 }
 
@@ -748,15 +760,83 @@ static int run_duration(const cJSON *c) {
   return 1;
 }
 
+/* ------------------------------------------------------------------ */
+/* encodings.json                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Every string of "message_has" is in the message. */
+static int message_has(const cJSON *c, const sfc_error *err) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(c, "message_has")) {
+    if (!cJSON_IsString(m) || !strstr(err->message, m->valuestring))
+      return fail("expected the message to hold \"%s\"; got: %s",
+                  cJSON_IsString(m) ? m->valuestring : "?", err->message);
+  }
+  return 1;
+}
+
+static int parses_to(sfc_encoding enc, const char *text, size_t len,
+                     uint64_t want) {
+  uint64_t id = ~want;
+  sfc_error err;
+  sfc_status st = sfc_id_parse_as(text, len, enc, &id, &err);
+  if (st != SFC_OK)
+    return fail("expected '%s' to parse to %" PRIu64 "; got %s", text, want,
+                status_text(st, &err));
+  if (id != want)
+    return fail("expected '%s' to parse to %" PRIu64 "; got %" PRIu64, text,
+                want, id);
+  return 1;
+}
+
+static int formats_to(sfc_encoding enc, uint64_t id, unsigned flags,
+                      const char *want) {
+  char buf[SFC_ENCODED_MAX];
+  size_t n = sfc_id_format(id, enc, flags, buf, sizeof buf);
+  if (n != strlen(want) || strcmp(buf, want) != 0)
+    return fail("expected %" PRIu64 " to format as '%s'; got '%s' (%zu)", id,
+                want, n ? buf : "", n);
+  return 1;
+}
+
+static int run_encoding(const cJSON *c) {
+  const char *name = str(c, "encoding");
+  if (!name) return fail("expected an encoding in the vector");
+  sfc_error err;
+  sfc_encoding enc = SFC_ENCODING_DEC;
+  sfc_status st = sfc_encoding_by_name(name, strlen(name), &enc, &err);
+  const char *want_err = expected_error(c);
+  size_t len = 0;
+  const char *text = str_n(c, "text", &len);
+  uint64_t id = 0;
+  if (want_err) {
+    /* An unknown encoding fails at its name; a known one at the text. */
+    if (st == SFC_OK && text) st = sfc_id_parse_as(text, len, enc, &id, &err);
+    return check_error(want_err, st, &err, text ? "the text" : "the name") &&
+           message_has(c, &err);
+  }
+  if (st != SFC_OK)
+    return fail("expected encoding '%s'; got %s", name, status_text(st, &err));
+  if (!get_u64(c, "id", &id)) return fail("expected an id in the vector");
+  if (text) return parses_to(enc, text, len, id);
+  const char *fixed = str(c, "fixed"), *shortest = str(c, "shortest");
+  if (!fixed || !shortest) return fail("expected fixed and shortest");
+  return formats_to(enc, id, 0, fixed) &&
+         formats_to(enc, id, SFC_FORMAT_SHORTEST, shortest) &&
+         parses_to(enc, fixed, strlen(fixed), id) &&
+         parses_to(enc, shortest, strlen(shortest), id);
+}
+
 typedef int (*runner)(const cJSON *c);
 
 static const struct {
   const char *file;
   runner run;
 } RUNNERS[] = {
-    {"layouts.json", run_layout},    {"decode.json", run_decode},
-    {"encode.json", run_encode},     {"range.json", run_range},
-    {"generate.json", run_generate}, {"durations.json", run_duration},
+    {"layouts.json", run_layout},     {"decode.json", run_decode},
+    {"encode.json", run_encode},      {"range.json", run_range},
+    {"generate.json", run_generate},  {"durations.json", run_duration},
+    {"encodings.json", run_encoding},
 };
 
 static char *read_file(const char *path) {
@@ -840,10 +920,39 @@ static void run_file(const char *dir, const char *file) {
   cJSON_Delete(cases);
 }
 
-static int is_vector_file(const struct dirent *d) {
-  size_t n = strlen(d->d_name);
-  return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0 &&
-         strcmp(d->d_name, "schema.json") != 0;
+static int is_vector_file(const char *name) {
+  size_t n = strlen(name);
+  return n > 5 && strcmp(name + n - 5, ".json") == 0 &&
+         strcmp(name, "schema.json") != 0;
+}
+
+static int compare_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The vector files of the folder, sorted by name (malloc'd); -1 when the
+ * folder cannot be read. */
+static int list_vector_files(const char *dir, char ***out) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  char **names = NULL;
+  int n = 0, cap = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    if (!is_vector_file(e->d_name)) continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      char **grown = realloc(names, (size_t)cap * sizeof *names);
+      if (!grown) break;
+      names = grown;
+    }
+    size_t len = strlen(e->d_name) + 1;
+    if (!(names[n] = malloc(len))) break;
+    memcpy(names[n++], e->d_name, len);
+  }
+  closedir(d);
+  if (n) qsort(names, (size_t)n, sizeof *names, compare_names);
+  *out = names;
+  return n;
 }
 
 int main(int argc, char **argv) {
@@ -852,8 +961,8 @@ int main(int argc, char **argv) {
     printf("0 passed, 1 failed\n");
     return 1;
   }
-  struct dirent **list = NULL;
-  int n = scandir(argv[1], &list, is_vector_file, alphasort);
+  char **list = NULL;
+  int n = list_vector_files(argv[1], &list);
   if (n < 0) {
     printf("FAIL %s: cannot list: %s\n", argv[1], strerror(errno));
     printf("0 passed, 1 failed\n");
@@ -868,12 +977,12 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof RUNNERS / sizeof RUNNERS[0]; i++) {
     int found = 0;
     for (int j = 0; j < n; j++)
-      found |= strcmp(list[j]->d_name, RUNNERS[i].file) == 0;
+      found |= strcmp(list[j], RUNNERS[i].file) == 0;
     if (!found)
       file_failure(RUNNERS[i].file, "%s", "missing from the vectors directory");
   }
   for (int i = 0; i < n; i++) {
-    run_file(argv[1], list[i]->d_name);
+    run_file(argv[1], list[i]);
     free(list[i]);
   }
   free(list);

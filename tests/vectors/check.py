@@ -8,7 +8,9 @@
   whose name has no shape in the schema is an error;
 - every case has a non-empty description, unique across all files;
 - the files are what tools/gen_vectors.py (the independent reference model)
-  generates, unless --no-model is given.
+  generates, unless --no-model is given;
+- every case of encodings.json agrees with the plain-Python model of the
+  string forms below (Python's own integers, nothing from the project).
 
 Exits 0 when all is well, 1 on any problem (each printed on stderr), 2 when
 the `jsonschema` package is missing.
@@ -29,6 +31,69 @@ except ImportError:  # pragma: no cover - depends on the machine
         "check.py needs the jsonschema package: pip install jsonschema", file=sys.stderr
     )
     sys.exit(2)
+
+
+# The string forms (DESIGN §5): alphabet in ASCII order, fixed width.
+ENCODINGS = {
+    "dec": ("0123456789", 20),
+    "hex": ("0123456789abcdef", 16),
+    "base32": ("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 13),
+    "base36": ("0123456789abcdefghijklmnopqrstuvwxyz", 13),
+    "base58": ("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 11),
+    "base62": ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 11),
+}
+CASE_FOLDED = {"hex", "base32", "base36"}
+CROCKFORD_ALIASES = {"I": "1", "L": "1", "O": "0"}
+
+
+def format_id(number: int, encoding: str, shortest: bool = False) -> str:
+    digits, width = ENCODINGS[encoding]
+    text = ""
+    while True:
+        number, d = divmod(number, len(digits))
+        text = digits[d] + text
+        if number == 0:
+            break
+    return text if shortest else text.rjust(width, digits[0])
+
+
+def parse_id(text: str, encoding: str) -> int | None:
+    """The ID `text` stands for, or None when it is not one."""
+    if encoding not in ENCODINGS:
+        return None
+    digits, width = ENCODINGS[encoding]
+    if not 0 < len(text) <= width:
+        return None
+    if encoding == "base32":
+        text = "".join(CROCKFORD_ALIASES.get(c, c) for c in text.upper())
+    elif encoding in CASE_FOLDED:
+        text = text.lower()
+    number = 0
+    for c in text:
+        if c not in digits:
+            return None
+        number = number * len(digits) + digits.index(c)
+    return number if number < 2**64 else None
+
+
+def check_encodings(cases: list) -> list[str]:
+    problems = []
+    for i, c in enumerate(cases):
+        here = f"encodings.json[{i}] {c.get('description')!r}"
+        enc = c.get("encoding")
+        if "fixed" in c:
+            n = int(c["id"])
+            for key, got in (("fixed", format_id(n, enc)), ("shortest", format_id(n, enc, True))):
+                if c[key] != got:
+                    problems.append(f"{here}: {key} is {c[key]!r}, the model gives {got!r}")
+        elif "text" in c:
+            got = parse_id(c["text"], enc)
+            want = int(c["id"]) if "id" in c else None
+            if got != want:
+                problems.append(f"{here}: the model parses {c['text']!r} to {got}, not {want}")
+        elif enc in ENCODINGS:
+            problems.append(f"{here}: formatting fails only for an unknown encoding")
+    return problems
 
 
 def check(directory: Path, run_model: bool) -> list[str]:
@@ -57,6 +122,11 @@ def check(directory: Path, run_model: bool) -> list[str]:
             problems.append(f"{path.name}: at /{where}: {err.message[:300]}")
         if not isinstance(cases, list):
             continue
+        if path.name == "encodings.json":
+            try:
+                problems += check_encodings(cases)
+            except (KeyError, ValueError, TypeError) as e:
+                problems.append(f"{path.name}: malformed case ({e!r})")
         for i, case in enumerate(cases):
             desc = case.get("description") if isinstance(case, dict) else None
             if not isinstance(desc, str) or not desc.strip():

@@ -247,9 +247,64 @@ function run_duration(array $c): void
     }
 }
 
+/* The string forms: sfc_format_id, sfc_parse_id (both forms). IDs above
+ * PHP_INT_MAX cross as decimal strings. */
+function run_encoding(array $c): void
+{
+    $enc = $c['encoding'];
+    if (isset($c['error'])) {
+        $e = expect_error($c['error'], fn () => isset($c['text'])
+            ? sfc_parse_id($c['text'], $enc)
+            : sfc_format_id($c['id'], $enc));
+        foreach ($c['message_has'] ?? [] as $part) {
+            if (!str_contains($e->getMessage(), $part)) {
+                throw new Mismatch("'$part' is not in: " . $e->getMessage());
+            }
+        }
+        return;
+    }
+    if (isset($c['text'])) {
+        expect_eq('sfc_parse_id', (string) sfc_parse_id($c['text'], $enc), $c['id']);
+        return;
+    }
+    expect_eq('fixed', sfc_format_id($c['id'], $enc), $c['fixed']);
+    expect_eq('fixed (pad)', sfc_format_id($c['id'], $enc, true), $c['fixed']);
+    expect_eq('shortest', sfc_format_id($c['id'], $enc, false), $c['shortest']);
+    expect_eq('parse fixed', (string) sfc_parse_id($c['fixed'], $enc), $c['id']);
+    expect_eq('parse shortest', (string) sfc_parse_id($c['shortest'], $enc), $c['id']);
+}
+
+/* decode_as, and the order of fixed strings. */
+function string_forms(): void
+{
+    check('sfc_decode_as gives the parts of the number, in every encoding', function () {
+        $want = sfc_parts_json('discord', sfc_decode('discord', 175928847299117063));
+        foreach (['dec', 'hex', 'base32', 'base36', 'base58', 'base62'] as $enc) {
+            $text = sfc_format_id(175928847299117063, $enc);
+            expect_eq($enc, sfc_parts_json('discord', sfc_decode_as('discord', $text, $enc)), $want);
+        }
+        expect_error('InvalidArgument', fn () => sfc_decode_as('discord', '0Czks0tP37X', 'hex'));
+    });
+    check('fixed strings sort as the IDs do', function () {
+        $ids = [];
+        for ($i = 0; $i < 20000; $i++) {
+            $ids[] = random_int(0, PHP_INT_MAX) >> random_int(0, 62);
+        }
+        $ids = array_values(array_unique($ids));
+        sort($ids);
+        foreach (['dec', 'hex', 'base32', 'base36', 'base58', 'base62'] as $enc) {
+            $texts = array_map(fn ($id) => sfc_format_id($id, $enc), $ids);
+            shuffle($texts);
+            sort($texts, SORT_STRING);
+            expect_eq($enc, array_map(fn ($t) => sfc_parse_id($t, $enc), $texts), $ids);
+        }
+    });
+}
+
 function kind_of_case(array $c): ?string
 {
     return match (true) {
+        isset($c['encoding']) => 'encoding',
         isset($c['option'], $c['nanos']) => 'duration',
         isset($c['steps']) || isset($c['options']) => 'generate',
         isset($c['t0_ms']) => 'range',
@@ -281,6 +336,7 @@ function run_vectors(string $dir): void
                     'range' => run_range($c),
                     'generate' => run_generate($c),
                     'duration' => run_duration($c),
+                    'encoding' => run_encoding($c),
                     default => throw new Mismatch('unknown case shape'),
                 };
             });
@@ -491,6 +547,7 @@ run_vectors($vectors);
 compare_with_cli($cli);
 generation_smoke();
 waiting();
+string_forms();
 bad_input();
 echo "$passed passed, $failed failed\n";
 exit($failed === 0 ? 0 : 1);

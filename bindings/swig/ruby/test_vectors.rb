@@ -208,7 +208,32 @@ def run_duration(c)
   end
 end
 
+# The string forms: format_id, parse_id (both forms), and decode_as.
+def run_encoding(c)
+  enc = c['encoding']
+  if c.key?('error')
+    e = expect_error(c['error']) do
+      c.key?('text') ? SnowflakeC.parse_id(c['text'], enc) : SnowflakeC.format_id(Integer(c['id']), enc)
+    end
+    (c['message_has'] || []).each do |part|
+      raise Mismatch, "'#{part}' is not in: #{e.message}" unless e.message.include?(part)
+    end
+    return
+  end
+  id = Integer(c['id'])
+  if c.key?('text')
+    expect_eq('parse_id', SnowflakeC.parse_id(c['text'], enc), id)
+    return
+  end
+  expect_eq('fixed', SnowflakeC.format_id(id, enc), c['fixed'])
+  expect_eq('fixed (pad)', SnowflakeC.format_id(id, enc, true), c['fixed'])
+  expect_eq('shortest', SnowflakeC.format_id(id, enc, false), c['shortest'])
+  expect_eq('parse fixed', SnowflakeC.parse_id(c['fixed'], enc), id)
+  expect_eq('parse shortest', SnowflakeC.parse_id(c['shortest'], enc), id)
+end
+
 def kind_of_case(c)
+  return :encoding if c.key?('encoding')
   return :duration if c.key?('option') && c.key?('nanos')
   return :generate if c.key?('steps') || c.key?('options')
   return :range if c.key?('t0_ms')
@@ -237,6 +262,7 @@ def run_vectors
         when :range then run_range(c)
         when :generate then run_generate(c)
         when :duration then run_duration(c)
+        when :encoding then run_encoding(c)
         else raise Mismatch, 'unknown case shape'
         end
       end
@@ -441,8 +467,30 @@ BAD_INPUT = [
     g.close
     g.next_id
   }],
-  ['a preset index out of range', 'InvalidArgument', -> { SnowflakeC.preset_at(99) }]
+  ['a preset index out of range', 'InvalidArgument', -> { SnowflakeC.preset_at(99) }],
+  ['format_id in an unknown encoding', 'InvalidArgument', -> { SnowflakeC.format_id(1, 'base64') }],
+  ['format_id of a negative ID', 'InvalidArgument', -> { SnowflakeC.format_id(-1, 'hex') }],
+  ['parse_id of a bad character', 'InvalidArgument', -> { SnowflakeC.parse_id('0Czk-', 'base62') }],
+  ['decode_as text that is not in the encoding', 'InvalidArgument',
+   -> { SnowflakeC.decode_as('discord', '0Czks0tP37X', 'hex') }]
 ].freeze
+
+def string_forms
+  check('decode_as gives the parts of the number, in every encoding') do
+    want = SnowflakeC.parts_json('discord', SnowflakeC.decode('discord', 175_928_847_299_117_063))
+    %w[dec hex base32 base36 base58 base62].each do |enc|
+      text = SnowflakeC.format_id(175_928_847_299_117_063, enc)
+      expect_eq(enc, SnowflakeC.parts_json('discord', SnowflakeC.decode_as('discord', text, enc)), want)
+    end
+  end
+  check('fixed strings sort as the IDs do') do
+    ids = Array.new(20_000) { rand(2**64) >> rand(64) }.uniq.sort
+    %w[dec hex base32 base36 base58 base62].each do |enc|
+      texts = ids.map { |id| SnowflakeC.format_id(id, enc) }.shuffle.sort
+      expect_eq(enc, texts.map { |t| SnowflakeC.parse_id(t, enc) }, ids)
+    end
+  end
+end
 
 def bad_input
   BAD_INPUT.each do |name, kind, call|
@@ -473,6 +521,7 @@ compare_with_cli
 generation_smoke
 waiting
 exit_while_waiting
+string_forms
 bad_input
 puts "#{$passed} passed, #{$failed} failed"
 exit($failed.zero? ? 0 : 1)

@@ -1,6 +1,9 @@
 // Compiled with `tsc --noEmit` (npm run typecheck): index.d.ts describes the
 // API as the tests use it.
 import {
+  Encoding,
+  formatId,
+  parseId,
   Generator,
   Layout,
   Parts,
@@ -57,3 +60,9 @@ try {
 }
 
 void [id, text, batch, waited, some, later, json, worker, back, built, min, max, rate, names];
+
+// String forms.
+const enc: Encoding = 'base62';
+const short: string = formatId(175928847299117063n, enc, { pad: false });
+const parsed: bigint = parseId(short, 'base62');
+decode('0Czks0tP37X', { preset: 'discord', encoding: 'base62' });

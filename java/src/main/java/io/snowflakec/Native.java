@@ -43,6 +43,10 @@ final class Native {
 
   static native long parseId(String text);
 
+  static native String formatId(long id, String encoding, boolean shortest);
+
+  static native long parseIdAs(String text, String encoding);
+
   static native String partsJson(byte[] layout, long id);
 
   static native String formatIso(long unixMs);

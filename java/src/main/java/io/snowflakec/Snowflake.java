@@ -47,6 +47,88 @@ public final class Snowflake {
   }
 
   /**
+   * Splits an ID given as text in an encoding (see {@link #format(long, String)}).
+   *
+   * @param id the ID's text, fixed width or shortest, for example {@code "0Czks0tP37X"}
+   * @param encoding {@code "dec"}, {@code "hex"}, {@code "base32"}, {@code "base36"}, {@code
+   *     "base58"} or {@code "base62"}
+   * @param layout its layout
+   * @return the parts
+   * @throws InvalidArgumentException when the text is not an ID in that encoding, or the ID does
+   *     not fit the layout or a signed {@code long}
+   */
+  public static Parts decode(String id, String encoding, Layout layout) {
+    long value = parse(id, encoding);
+    if (value < 0) {
+      throw new InvalidArgumentException(
+          "The ID "
+              + Long.toUnsignedString(value)
+              + " does not fit a signed Java long (its top bit is set); Java IDs are positive"
+              + " longs, so use a layout of at most 63 bits.");
+    }
+    return decode(value, layout);
+  }
+
+  /**
+   * An ID as fixed-width text: left-padded with the alphabet's zero, so that the strings of any two
+   * IDs sort (bytewise, {@link String#compareTo}) as the IDs do.
+   *
+   * <table>
+   *   <caption>Encodings</caption>
+   *   <tr><th>name</th><th>alphabet</th><th>width</th></tr>
+   *   <tr><td>dec</td><td>0-9</td><td>20</td></tr>
+   *   <tr><td>hex</td><td>0-9a-f (parsed in any case)</td><td>16</td></tr>
+   *   <tr><td>base32</td><td>Crockford, tsid-creator's string (parsed in any case, I and L as
+   *       1, O as 0)</td><td>13</td></tr>
+   *   <tr><td>base36</td><td>0-9a-z (parsed in any case)</td><td>13</td></tr>
+   *   <tr><td>base58</td><td>Bitcoin</td><td>11</td></tr>
+   *   <tr><td>base62</td><td>0-9A-Za-z, CosId's radix 62</td><td>11</td></tr>
+   * </table>
+   *
+   * <p>The long's 64 bits are the ID, read unsigned as {@link Long#toUnsignedString(long)} does:
+   * {@code -1L} is 2^64 - 1.
+   *
+   * @param id the ID
+   * @param encoding the encoding's name
+   * @return the text
+   * @throws InvalidArgumentException for an unknown encoding
+   */
+  public static String format(long id, String encoding) {
+    return format(id, encoding, true);
+  }
+
+  /**
+   * An ID as text, fixed width ({@code pad}) or shortest.
+   *
+   * @param id the ID, its 64 bits read unsigned
+   * @param encoding the encoding's name (see {@link #format(long, String)})
+   * @param pad true for the fixed width, false for the shortest form
+   * @return the text
+   * @throws InvalidArgumentException for an unknown encoding
+   */
+  public static String format(long id, String encoding, boolean pad) {
+    Objects.requireNonNull(encoding, "encoding");
+    return Native.formatId(id, encoding, !pad);
+  }
+
+  /**
+   * The ID a text stands for, fixed width or shortest. IDs above {@link Long#MAX_VALUE} come back
+   * negative, with the same 64 bits ({@link Long#toUnsignedString(long)} prints them).
+   *
+   * @param text the text
+   * @param encoding the encoding's name (see {@link #format(long, String)})
+   * @return the ID
+   * @throws InvalidArgumentException for an unknown encoding, empty text, text longer than the
+   *     encoding's width, a character outside its alphabet (named with its position) or a value
+   *     above 2^64 - 1
+   */
+  public static long parse(String text, String encoding) {
+    Objects.requireNonNull(text, "text");
+    Objects.requireNonNull(encoding, "encoding");
+    return Native.parseIdAs(text, encoding);
+  }
+
+  /**
    * Parses a decimal ID, rejecting signs, spaces, empty text and values above {@link
    * Long#MAX_VALUE}.
    *

@@ -93,6 +93,8 @@ class VectorTest {
         return () -> runGenerate(c);
       case "durations":
         return () -> runDuration(c);
+      case "encodings":
+        return () -> runEncoding(c);
       default:
         return () -> fail("no runner for vector file " + kind + ".json: add one to VectorTest");
     }
@@ -151,6 +153,42 @@ class VectorTest {
       out.put(e.getKey(), aboveLong(v) ? -1L : Long.parseLong(v));
     }
     return out;
+  }
+
+  // ---- encodings.json ------------------------------------------------------------------
+
+  /** IDs as the long of the same 64 bits: Java's string forms read a long unsigned. */
+  static void runEncoding(JsonNode c) {
+    String enc = c.get("encoding").asText();
+    if (c.has("error")) {
+      Executable call =
+          c.has("text")
+              ? () -> Snowflake.parse(c.get("text").asText(), enc)
+              : () -> Snowflake.format(Long.parseUnsignedLong(c.get("id").asText()), enc);
+      expectError(c.get("error").asText(), call, enc);
+      try {
+        call.execute();
+      } catch (Throwable e) {
+        for (JsonNode part : c.path("message_has")) {
+          assertTrue(
+              e.getMessage().contains(part.asText()),
+              "'" + part.asText() + "' is not in: " + e.getMessage());
+        }
+      }
+      return;
+    }
+    long id = Long.parseUnsignedLong(c.get("id").asText());
+    if (c.has("text")) {
+      assertEquals(id, Snowflake.parse(c.get("text").asText(), enc));
+      return;
+    }
+    String fixed = c.get("fixed").asText();
+    String shortest = c.get("shortest").asText();
+    assertEquals(fixed, Snowflake.format(id, enc));
+    assertEquals(fixed, Snowflake.format(id, enc, true));
+    assertEquals(shortest, Snowflake.format(id, enc, false));
+    assertEquals(id, Snowflake.parse(fixed, enc));
+    assertEquals(id, Snowflake.parse(shortest, enc));
   }
 
   // ---- layouts.json --------------------------------------------------------------------
