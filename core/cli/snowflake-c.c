@@ -53,6 +53,10 @@ static const char usage[] =
     "  --random-start     start each tick's sequence at a random value\n"
     "  --monotonic        use the monotonic clock after start\n"
     "  --state-dir DIR    lock and state files (needed by auto)\n"
+    "  --guard-dir DIR    the host-wide guard's folder (default: the user's\n"
+    "                     runtime folder)\n"
+    "  --no-guard         let another live generator share these node "
+    "values\n"
     "  --time T           the time of encode: Unix ms or ISO-8601 UTC\n"
     "  --json             canonical JSON, one line per ID\n"
     "  --format ENC       gen: print IDs in dec, hex, base32, base36, base58 "
@@ -66,9 +70,10 @@ static const char usage[] =
     "  -V, --version      the version\n";
 
 typedef struct cli {
-  const char *preset, *spec, *epoch, *node, *rollback, *state_dir, *time;
+  const char *preset, *spec, *epoch, *node, *rollback, *state_dir, *guard_dir,
+      *time;
   long long count, max_wait, max_drift;
-  bool json, random_start, monotonic, stats, shortest;
+  bool json, random_start, monotonic, stats, shortest, no_guard;
   /* --format, --from, --to: given or not, and the encoding */
   bool format_set, from_set, to_set;
   sfc_encoding format, from, to;
@@ -108,6 +113,8 @@ static int parse_options(int argc, char **argv, cli *c) {
       {"random-start", no_argument, 0, 'R'},
       {"monotonic", no_argument, 0, 'M'},
       {"state-dir", required_argument, 0, 's'},
+      {"guard-dir", required_argument, 0, 'G'},
+      {"no-guard", no_argument, 0, 'g'},
       {"time", required_argument, 0, 't'},
       {"json", no_argument, 0, 'j'},
       {"stats", no_argument, 0, 'S'},
@@ -139,6 +146,12 @@ static int parse_options(int argc, char **argv, cli *c) {
       break;
     case 's':
       c->state_dir = optarg;
+      break;
+    case 'G':
+      c->guard_dir = optarg;
+      break;
+    case 'g':
+      c->no_guard = true;
       break;
     case 't':
       c->time = optarg;
@@ -262,10 +275,11 @@ static void print_stats(const sfc_generator *g) {
   fprintf(stderr,
           "ids_issued=%" PRIu64 " waits=%" PRIu64 " borrowed_ticks=%" PRIu64
           " rollbacks=%" PRIu64 " rollbacks_waited=%" PRIu64
-          " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64 " rollback=%s",
+          " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64
+          " rollback=%s guard=\"%s\"",
           s.ids_issued, s.waits, s.borrowed_ticks, s.rollbacks,
           s.rollbacks_waited, s.rollbacks_refused, s.clock_bumps,
-          sfc_rollback_name(s.rollback));
+          sfc_rollback_name(s.rollback), s.guard);
   for (unsigned i = 0; i < s.node_count; i++)
     fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[i], s.node_values[i],
             sfc_node_source_name(s.node_sources[i]));
@@ -297,10 +311,19 @@ static int cmd_gen(cli *c, int argc, char **argv) {
   opts.random_start = c->random_start;
   opts.time_source = c->monotonic ? SFC_TIME_MONOTONIC : SFC_TIME_WALL;
   opts.state_dir = c->state_dir;
+  opts.guard_dir = c->guard_dir;
+  opts.guard_off = c->no_guard;
   sfc_generator *g;
   sfc_status st = sfc_generator_new(&c->layout, &opts, &g, &err);
   free(node_text);
   if (st != SFC_OK) return fail(&err);
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  if (strncmp(s.guard, "unavailable", 11) == 0)
+    fprintf(stderr,
+            "snowflake-c: warning: no host-wide guard (%s): nothing stops "
+            "another process from using the same node values\n",
+            s.guard + 13);
 
   enum { BATCH = 4096 };
   static uint64_t ids[BATCH];

@@ -385,7 +385,10 @@ SFC_API sfc_status sfc_time_source_parse(const char *name, sfc_time_source *out,
   (-2) /* the ordinal at the end of the host name                              \
           ("orders-7" → 7), for Kubernetes StatefulSets */
 
-/* Parses "3", "auto" or "host" into a node value. */
+/* Parses "3", "auto", "host" or "env:NAME" into a node value. "env:NAME"
+ * reads the environment variable NAME now, a decimal number: Kubernetes'
+ * JOB_COMPLETION_INDEX in an Indexed Job, or a pod's
+ * apps.kubernetes.io/pod-index label exposed through the Downward API. */
 SFC_API sfc_status sfc_node_value_parse(const char *text, int64_t *value,
                                         sfc_error *err);
 
@@ -422,6 +425,24 @@ typedef struct sfc_options {
    * clock table. NULL: none (and SFC_NODE_AUTO is unavailable). */
   const char *state_dir;
   int64_t state_reserve_ms;
+
+  /* The host-wide guard, on by default: a generator registers its layout
+   * and node values under a lock that the OS releases when the process
+   * dies, and a second live generator with the same layout and values — in
+   * this process or another of the host or container — fails at creation
+   * with SFC_WORKER_UNAVAILABLE naming the holder. The lock file lives in
+   * `guard_dir`, else `state_dir` (its lock files are the guard), else
+   * $XDG_RUNTIME_DIR/snowflake-c, else /dev/shm/snowflake-c-<uid>, else the
+   * temporary folder's snowflake-c-<uid> (Windows: %TEMP%\snowflake-c); a
+   * folder of one's own (created owner-only; one owned by another user, or
+   * a symbolic link, is refused). On Linux the value also takes a name in
+   * the network namespace (the processes of one host or pod) that no file
+   * cleaner can remove. The cost is paid once, at creation. When no folder
+   * can be used, the generator still starts and sfc_stats.guard says why.
+   * `guard_off` non-zero: no guard, for setups that mean to share a value
+   * (a state_dir still locks its values). */
+  const char *guard_dir;
+  int guard_off;
 } sfc_options;
 
 /* Fills `opts` with the defaults: no node values, default rollback, wall
@@ -455,8 +476,9 @@ SFC_API sfc_status sfc_duration_ms_from_double(const char *option, double ms,
  * Fails with:
  *   SFC_INVALID_ARGUMENT    a node value missing, unknown or out of range; an
  *                           option out of range; `clock` without a clock field
- *   SFC_WORKER_UNAVAILABLE  the node value is held by another live process, or
- *                           the pool is full
+ *   SFC_WORKER_UNAVAILABLE  the node value is held by another live generator
+ *                           (the guard, or the state_dir's lock), or the pool
+ *                           is full
  *   SFC_STATE_ERROR         the state directory or a state file cannot be
  *                           read or written, or holds something unexpected
  *                           (corrupt, truncated, another layout) — the message
@@ -542,6 +564,9 @@ typedef struct sfc_stats {
   uint64_t node_values[SFC_MAX_FIELDS];
   sfc_node_source node_sources[SFC_MAX_FIELDS];
   const char *node_names[SFC_MAX_FIELDS]; /* owned by the generator */
+  /* The host-wide guard: "held: <lock file>", "off", or "unavailable: <why>"
+   * (the generator runs unguarded). Owned by the generator. */
+  const char *guard;
 } sfc_stats;
 
 SFC_API void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out);

@@ -64,22 +64,29 @@ static sfc_status check_file(const sfc_dir *dir, int fd, const char *path,
   return SFC_OK;
 }
 
-sfc_status sfc_dir_open(const char *path, sfc_dir *out, sfc_error *err) {
-  if (mkdir(path, 0755) != 0 && errno != EEXIST)
-    return os_error(err, "cannot create state directory", path, errno);
+sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
+                        sfc_error *err) {
+  const char *role = own ? "guard folder" : "state_dir";
+  if (mkdir(path, own ? 0700 : 0755) != 0 && errno != EEXIST)
+    return os_error(err,
+                    own ? "cannot create guard folder"
+                        : "cannot create state directory",
+                    path, errno);
   int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
     int e = errno;
     struct stat lsb;
     if (lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode))
       return sfc_fail(err, SFC_STATE_ERROR,
-                      "state_dir %s is a symbolic link: give the folder's "
-                      "own path (links are never followed in a state_dir)",
-                      path);
+                      "%s %s is a symbolic link: give the folder's own path "
+                      "(links are never followed in a %s)",
+                      role, path, role);
     if (e == ENOTDIR)
-      return sfc_fail(err, SFC_STATE_ERROR, "state_dir %s is not a directory",
+      return sfc_fail(err, SFC_STATE_ERROR, "%s %s is not a directory", role,
                       path);
-    return os_error(err, "cannot open state directory", path, e);
+    return os_error(
+        err, own ? "cannot open guard folder" : "cannot open state directory",
+        path, e);
   }
   struct stat sb;
   if (fstat(fd, &sb) != 0) {
@@ -95,6 +102,22 @@ sfc_status sfc_dir_open(const char *path, sfc_dir *out, sfc_error *err) {
                     "state files; use a folder of your own",
                     path, (unsigned)sb.st_uid, (unsigned)geteuid());
   }
+  /* The guard's folder is shared by the user's processes only: anyone
+   * else who could write there could hold a value or free it. */
+  if (own && sb.st_uid != geteuid()) {
+    close(fd);
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "guard folder %s belongs to uid %u, not to this "
+                    "process's uid %u: give a folder of your own",
+                    path, (unsigned)sb.st_uid, (unsigned)geteuid());
+  }
+  if (own && (sb.st_mode & (S_IWGRP | S_IWOTH))) {
+    close(fd);
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "guard folder %s is writable by other users (mode %03o): "
+                    "chmod go-w it or give a folder of your own",
+                    path, (unsigned)(sb.st_mode & 07777));
+  }
   if ((sb.st_mode & S_IWOTH) && !(sb.st_mode & S_ISVTX)) {
     close(fd);
     return sfc_fail(err, SFC_STATE_ERROR,
@@ -108,6 +131,21 @@ sfc_status sfc_dir_open(const char *path, sfc_dir *out, sfc_error *err) {
   out->id = id_of(&sb);
   out->shared = (sb.st_mode & (S_IWGRP | S_IWOTH)) != 0;
   return SFC_OK;
+}
+
+size_t sfc_guard_dir_default(unsigned i, char *buf, size_t cap) {
+  const char *runtime = getenv("XDG_RUNTIME_DIR"), *tmp = getenv("TMPDIR");
+  const unsigned uid = (unsigned)geteuid();
+  int n = 0;
+  struct stat sb;
+  if (i == 0 && runtime && runtime[0] == '/')
+    n = snprintf(buf, cap, "%s/snowflake-c", runtime);
+  else if (i <= 1 && stat("/dev/shm", &sb) == 0 && S_ISDIR(sb.st_mode))
+    n = snprintf(buf, cap, "/dev/shm/snowflake-c-%u", uid);
+  else if (i <= 2)
+    n = snprintf(buf, cap, "%s/snowflake-c-%u",
+                 tmp && tmp[0] == '/' ? tmp : "/tmp", uid);
+  return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 
 bool sfc_dir_is(const char *path, sfc_file_id id) {
@@ -149,6 +187,18 @@ sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
     return SFC_OK;
   }
   return os_error(err, "cannot lock", path, errno);
+}
+
+bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
+  return ftruncate((int)fd, 0) == 0 &&
+         pwrite((int)fd, text, len, 0) == (ssize_t)len;
+}
+
+void sfc_file_close_removing(const sfc_dir *dir, const char *name, sfc_fd fd) {
+  /* Unlinked while still locked: a contender that locks the old file next
+   * finds it unlinked and starts over. */
+  if (sfc_file_is_at(dir, name, fd)) unlinkat((int)dir->fd, name, 0);
+  close((int)fd);
 }
 
 bool sfc_file_is_at(const sfc_dir *dir, const char *name, sfc_fd fd) {

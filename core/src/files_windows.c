@@ -85,7 +85,9 @@ static sfc_status check_regular(HANDLE h, const char *path,
                   path, kind);
 }
 
-sfc_status sfc_dir_open(const char *path, sfc_dir *out, sfc_error *err) {
+sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
+                        sfc_error *err) {
+  (void)own; /* a folder under the user's profile: its ACL is the user's */
   wchar_t w[WPATH_MAX];
   if (!widen(path, w, WPATH_MAX))
     return sfc_fail(err, SFC_STATE_ERROR,
@@ -134,6 +136,17 @@ static bool id_of_path(const wchar_t *w, DWORD flags, sfc_file_id *id,
     if (attributes) *attributes = info.dwFileAttributes;
   }
   return ok;
+}
+
+size_t sfc_guard_dir_default(unsigned i, char *buf, size_t cap) {
+  wchar_t tmp[MAX_PATH + 1];
+  DWORD n = i == 0 ? GetTempPathW(MAX_PATH + 1, tmp) : 0;
+  if (n == 0 || n > MAX_PATH) return 0;
+  int len =
+      WideCharToMultiByte(CP_UTF8, 0, tmp, (int)n, buf, (int)cap, NULL, NULL);
+  if (len <= 0) return 0;
+  int total = snprintf(buf + len, cap - (size_t)len, "snowflake-c");
+  return total > 0 && (size_t)(len + total) < cap ? (size_t)(len + total) : 0;
 }
 
 bool sfc_dir_is(const char *path, sfc_file_id id) {
@@ -187,7 +200,10 @@ sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
 
 sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
                              sfc_error *err) {
+  /* One byte far past the end: Windows' locks are mandatory, and the
+   * file's text (the holder's pid) must stay readable. */
   OVERLAPPED at = {0};
+  at.OffsetHigh = 0x7fffffff;
   *held = false;
   if (LockFileEx((HANDLE)fd,
                  LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0,
@@ -199,6 +215,24 @@ sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
     return SFC_OK;
   }
   return win_error(err, "cannot lock", path, e);
+}
+
+bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
+  HANDLE h = (HANDLE)fd;
+  LARGE_INTEGER zero = {0};
+  DWORD k;
+  return SetFilePointerEx(h, zero, NULL, FILE_BEGIN) &&
+         WriteFile(h, text, (DWORD)len, &k, NULL) && k == len &&
+         SetEndOfFile(h);
+}
+
+void sfc_file_close_removing(const sfc_dir *dir, const char *name, sfc_fd fd) {
+  /* Removed after closing: a holder that opened it meanwhile keeps it open
+   * without FILE_SHARE_DELETE, so the removal fails then. */
+  wchar_t w[WPATH_MAX];
+  bool known = path_in(dir, name, w, WPATH_MAX);
+  CloseHandle((HANDLE)fd);
+  if (known) DeleteFileW(w);
 }
 
 bool sfc_file_is_at(const sfc_dir *dir, const char *name, sfc_fd fd) {

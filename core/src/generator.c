@@ -197,21 +197,25 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   memset(&saved, 0, sizeof saved);
   for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
     saved.last[c] = SFC_NEVER;
-  if (opts->state_dir) {
-    g->has_state = true;
-    st = sfc_state_open(g, opts, &saved, err);
-    if (st != SFC_OK) {
-      sfc_state_close(g, false);
-      sfc_mutex_destroy(&g->lock);
-      sfc_os_aligned_free(g);
-      return st;
-    }
-  } else if (g->node.auto_slot >= 0) {
+  if (!opts->state_dir && g->node.auto_slot >= 0) {
     sfc_mutex_destroy(&g->lock);
     sfc_os_aligned_free(g);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "node value 'auto' needs a state_dir: the pool of values "
                     "is kept as lock files there");
+  }
+  /* A state_dir's lock files guard its values; without one, the host-wide
+   * guard does unless turned off. */
+  g->has_state = opts->state_dir != NULL;
+  if (g->has_state)
+    st = sfc_state_open(g, opts, &saved, err);
+  else if (!opts->guard_off)
+    st = sfc_guard_open(g, opts, err);
+  if (st != SFC_OK) {
+    sfc_state_close(g, false);
+    sfc_mutex_destroy(&g->lock);
+    sfc_os_aligned_free(g);
+    return st;
   }
   sfc_generator_set_node(g);
   sfc_generator_load(g, &saved);
@@ -232,7 +236,8 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
 void sfc_generator_free(sfc_generator *gen) {
   if (!gen) return;
   sfc_fork_unregister(gen);
-  if (gen->has_state) sfc_state_close(gen, gen->pid == sfc_os_pid());
+  if (gen->has_state || gen->state.guard_only)
+    sfc_state_close(gen, gen->pid == sfc_os_pid());
   sfc_mutex_destroy(&gen->lock);
   sfc_os_aligned_free(gen);
 }
@@ -532,4 +537,5 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
     out->node_sources[i] = g->node.source[i];
     out->node_names[i] = g->node_names[i];
   }
+  out->guard = g->state.guard[0] ? g->state.guard : "off";
 }

@@ -121,6 +121,8 @@ typedef struct sfc_state {
   sfc_cond wake;
   int64_t error_status; /* sfc_status of a failed write, 0 if none */
   char error_message[SFC_MESSAGE_MAX];
+  bool guard_only; /* the guard's folder: a lock file, no state file */
+  char guard[SFC_MESSAGE_MAX + 16]; /* sfc_stats.guard */
 } sfc_state;
 
 typedef struct sfc_saved {
@@ -142,6 +144,9 @@ SFC_INTERNAL sfc_status sfc_state_start_keeper(struct sfc_generator *g,
 SFC_INTERNAL void sfc_state_close(struct sfc_generator *g, bool clean);
 SFC_INTERNAL void sfc_state_after_fork(struct sfc_generator *g);
 SFC_INTERNAL void sfc_state_release(struct sfc_generator *g);
+/* The host-wide guard of a generator without a state_dir (sfc_options). */
+SFC_INTERNAL sfc_status sfc_guard_open(struct sfc_generator *g,
+                                       const sfc_options *opts, sfc_error *err);
 
 /* hostlock.c: 0 (held by us in *fd, or no such name here: *fd = -1), or
  * EWOULDBLOCK when a live process of this user, *holder, holds the name. */

@@ -13,8 +13,45 @@ const char *sfc_node_source_name(sfc_node_source source) {
   return (unsigned)source < 4 ? names[source] : "unknown";
 }
 
+/* A decimal node value: digits only, at most 18 of them. */
+static bool parse_digits(const char *p, int64_t *value) {
+  if (!p || !*p || strlen(p) > 18) return false;
+  int64_t v = 0;
+  for (; *p; p++) {
+    if (*p < '0' || *p > '9') return false;
+    v = v * 10 + (*p - '0');
+  }
+  *value = v;
+  return true;
+}
+
+/* "env:JOB_COMPLETION_INDEX": a value Kubernetes puts in the environment
+ * (an Indexed Job's completion index, or the pod-index label exposed
+ * through the Downward API), read when the value is parsed. */
+static sfc_status from_env(const char *name, int64_t *value, sfc_error *err) {
+  const char *text = *name ? getenv(name) : NULL;
+  if (!*name)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "node value 'env:' names no environment variable "
+                    "(env:JOB_COMPLETION_INDEX, env:POD_INDEX)");
+  if (!text)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "node value env:%.64s: %.64s is not set (Kubernetes sets "
+                    "JOB_COMPLETION_INDEX in an Indexed Job; expose a pod's "
+                    "apps.kubernetes.io/pod-index label through the Downward "
+                    "API)",
+                    name, name);
+  if (!parse_digits(text, value))
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "node value env:%.64s: %.64s='%.32s' is not a number", name,
+                    name, text);
+  return SFC_OK;
+}
+
 sfc_status sfc_node_value_parse(const char *text, int64_t *value,
                                 sfc_error *err) {
+  if (text && strncmp(text, "env:", 4) == 0)
+    return from_env(text + 4, value, err);
   if (text && strcmp(text, "auto") == 0) {
     *value = SFC_NODE_AUTO;
     return SFC_OK;
@@ -23,21 +60,11 @@ sfc_status sfc_node_value_parse(const char *text, int64_t *value,
     *value = SFC_NODE_HOST;
     return SFC_OK;
   }
-  int64_t v = 0;
-  const char *p = text;
-  if (!p || !*p || strlen(p) > 18) p = NULL;
-  for (; p && *p; p++) {
-    if (*p < '0' || *p > '9') {
-      p = NULL;
-      break;
-    }
-    v = v * 10 + (*p - '0');
-  }
-  if (!p)
+  if (!parse_digits(text, value))
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "node value '%s' is not a number, 'auto' or 'host'",
+                    "node value '%s' is not a number, 'auto', 'host' or "
+                    "'env:NAME'",
                     text ? text : "(null)");
-  *value = v;
   return SFC_OK;
 }
 
@@ -121,10 +148,13 @@ sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
       if (!text || !*text) return missing(layout, f->name, err);
       sfc_error e;
       if (sfc_node_value_parse(text, &v, &e) != SFC_OK)
-        return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                        "%s='%s' is not a number, "
-                        "'auto' or 'host'",
-                        env, text);
+        return strncmp(text, "env:", 4) == 0
+                   ? sfc_fail(err, SFC_INVALID_ARGUMENT, "%s: %s", env,
+                              e.message)
+                   : sfc_fail(err, SFC_INVALID_ARGUMENT,
+                              "%s='%s' is not a number, 'auto', 'host' or "
+                              "'env:NAME'",
+                              env, text);
       n.source[slot] = SFC_SOURCE_ENV;
     }
     if (v == SFC_NODE_HOST) {

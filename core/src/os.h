@@ -123,9 +123,14 @@ typedef struct sfc_dir {
 } sfc_dir;
 
 /* Opens (creating it if needed) the folder at `path`, refusing a link and a
- * folder that another user could plant files in. */
-SFC_INTERNAL sfc_status sfc_dir_open(const char *path, sfc_dir *out,
+ * folder that another user could plant files in. `own`: the folder must be
+ * this user's and closed to others' writes (created owner-only), as the
+ * guard's shared runtime folder is. */
+SFC_INTERNAL sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
                                      sfc_error *err);
+/* The i-th default folder of the host-wide guard, most private first:
+ * its length, or 0 when there are no more. */
+SFC_INTERNAL size_t sfc_guard_dir_default(unsigned i, char *buf, size_t cap);
 /* Whether the folder at `path` (links not followed) is `id`. */
 SFC_INTERNAL bool sfc_dir_is(const char *path, sfc_file_id id);
 /* The absolute form of `path` (malloc'd), or NULL. */
@@ -140,6 +145,13 @@ SFC_INTERNAL sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
  * the lock when the file is closed or the process dies. */
 SFC_INTERNAL sfc_status sfc_file_try_lock(sfc_fd fd, const char *path,
                                           bool *held, sfc_error *err);
+/* Replaces the contents of the open lock file `fd` (the holder's pid, for
+ * the messages of those refused); false on failure. */
+SFC_INTERNAL bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len);
+/* Closes the held lock file `fd` and removes it from the folder, never
+ * removing a file that another holder has locked meanwhile. */
+SFC_INTERNAL void sfc_file_close_removing(const sfc_dir *dir, const char *name,
+                                          sfc_fd fd);
 /* Whether `name` in the folder is the open file `fd`, still linked there. */
 SFC_INTERNAL bool sfc_file_is_at(const sfc_dir *dir, const char *name,
                                  sfc_fd fd);

@@ -40,6 +40,17 @@ static void set_stem(sfc_generator *g) {
     if (stem[i] == '=') stem[i] = '-';
   }
   if (!n) snprintf(stem, sizeof g->state.stem, "node");
+  if (g->state.guard_only) {
+    /* The guard's folder is shared by every layout: the name says which. */
+    char spec[SFC_SPEC_MAX + 24];
+    int k = snprintf(spec, sizeof spec, "%lld ", (long long)g->layout.epoch_ms);
+    sfc_layout_spec(&g->layout, spec + k, sizeof spec - (size_t)k);
+    char node[sizeof g->state.stem];
+    memcpy(node, stem, sizeof node);
+    snprintf(stem, sizeof g->state.stem, "guard-%016llx.%.*s",
+             (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, spec, strlen(spec)),
+             (int)sizeof g->state.stem - 24, node);
+  }
   snprintf(g->state.path, sizeof g->state.path, "%s/%s", g->state.dir, stem);
 }
 
@@ -216,6 +227,17 @@ static void find_holder(sfc_generator *g) {
   char key[8192];
   size_t n = host_key(g, key, sizeof key);
   g->state.holder = sfc_host_holder(key, n);
+  if (g->state.holder) return;
+  /* No host-wide names here: the pid its holder wrote in the lock file. */
+  char name[sizeof g->state.stem + 8], text[64];
+  size_t len;
+  bool missing;
+  long pid;
+  file_name(g, ".lock", name, sizeof name);
+  if (sfc_file_read_at(&g->state.folder, name, name, text, sizeof text, &len,
+                       &missing, NULL) == SFC_OK &&
+      !missing && sscanf(text, "pid %ld", &pid) == 1 && pid > 0)
+    g->state.holder = pid;
 }
 
 /* Takes the lock file of the current stem in the folder `dir`. *held: a
@@ -252,6 +274,9 @@ static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, bool host,
       *held = true;
       return SFC_OK;
     }
+    char text[32];
+    int k = snprintf(text, sizeof text, "pid %ld\n", sfc_os_pid());
+    sfc_file_set_text(fd, text, (size_t)k); /* for messages only */
     *lock_fd = fd;
     return SFC_OK;
   }
@@ -263,7 +288,17 @@ static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, bool host,
 }
 
 static void release(sfc_generator *g) {
-  sfc_fd_close(g->state.lock_fd);
+  char name[sizeof g->state.stem + 8];
+  file_name(g, ".lock", name, sizeof name);
+  /* The guard's folder would fill up with the lock files of values long
+   * gone: its holder removes its own (a contender that opened the old file
+   * sees it unlinked once locked, and takes the new one). Never in a forked
+   * child, whose parent still holds the lock. */
+  if (g->state.guard_only && g->pid == sfc_os_pid() &&
+      g->state.lock_fd != SFC_NO_FD)
+    sfc_file_close_removing(&g->state.folder, name, g->state.lock_fd);
+  else
+    sfc_fd_close(g->state.lock_fd);
   sfc_host_unlock(g->state.host_fd);
   g->state.lock_fd = SFC_NO_FD;
   g->state.host_fd = -1;
@@ -324,23 +359,39 @@ static sfc_status take_from_pool(sfc_generator *g, sfc_saved *saved,
                   (unsigned long long)f->max + 1, f->name, g->state.dir);
 }
 
+static const char *dir_of(const sfc_generator *g) {
+  return g->state.dir_real ? g->state.dir_real : g->state.dir;
+}
+
+/* Says who holds the value: a live generator with the same layout and node
+ * values, in this process or another. */
+static sfc_status held_elsewhere(sfc_generator *g, sfc_error *err) {
+  char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
+  sfc_node_text(&g->layout, &g->node, text, sizeof text);
+  char by[48] = "another live process";
+  if (g->state.holder)
+    snprintf(by, sizeof by, "live process %ld", g->state.holder);
+  if (g->state.guard_only)
+    return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                    "node value %s is in use by %s (guard folder %s): two "
+                    "generators with one value issue the same IDs. Give each "
+                    "its own value or a pool field (auto, with a state_dir); "
+                    "if sharing it is meant, turn the guard off (guard=False, "
+                    "--no-guard)",
+                    text, by, dir_of(g));
+  return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                  "node value %s is held by %s (lock file %s.lock): give "
+                  "each process its own value, or use auto",
+                  text, by, g->state.path);
+}
+
 static sfc_status take_static(sfc_generator *g, sfc_saved *saved,
                               sfc_error *err) {
   set_stem(g);
   bool held;
   sfc_status st = try_lock(g, &held, err);
   if (st != SFC_OK) return st;
-  if (held) {
-    char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
-    sfc_node_text(&g->layout, &g->node, text, sizeof text);
-    char by[48] = "another live process";
-    if (g->state.holder)
-      snprintf(by, sizeof by, "live process %ld", g->state.holder);
-    return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                    "node value %s is held by %s (lock file %s.lock): give "
-                    "each process its own value, or use auto",
-                    text, by, g->state.path);
-  }
+  if (held) return held_elsewhere(g, err);
   return read_saved(g, saved, err);
 }
 
@@ -374,16 +425,60 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
   g->state.reserve_ticks = reserve_ms * 1000 / g->unit_us;
   if (g->state.reserve_ticks < 2) g->state.reserve_ticks = 2;
   init_wake(g);
-  sfc_status st = sfc_dir_open(g->state.dir, &g->state.folder, err);
+  sfc_status st = sfc_dir_open(g->state.dir, false, &g->state.folder, err);
   if (st != SFC_OK) return st;
   /* Checked and put back by its absolute path: a later chdir of the
    * process must not send the keeper to another folder. */
   g->state.dir_real = sfc_path_absolute(g->state.dir);
-  return sfc_state_acquire(g, saved, err);
+  st = sfc_state_acquire(g, saved, err);
+  if (st == SFC_OK)
+    snprintf(g->state.guard, sizeof g->state.guard, "held: %.*s.lock",
+             (int)sizeof g->state.guard - 16, g->state.path);
+  return st;
 }
 
-static const char *dir_of(const sfc_generator *g) {
-  return g->state.dir_real ? g->state.dir_real : g->state.dir;
+/* The i-th folder to try for the guard: the one given, or the defaults. */
+static size_t guard_dir(const sfc_options *opts, unsigned i, char *buf,
+                        size_t cap) {
+  if (!opts->guard_dir) return sfc_guard_dir_default(i, buf, cap);
+  int n = i ? 0 : snprintf(buf, cap, "%s", opts->guard_dir);
+  return n > 0 ? (size_t)n : 0;
+}
+
+/* The host-wide guard of a generator without a state_dir: the lock file
+ * of its layout and node values in a folder of this user's shared by the
+ * host's processes (and, on Linux, the value's host-wide name). Trouble
+ * with the folder never stops the generator: g->state.guard says why. */
+sfc_status sfc_guard_open(sfc_generator *g, const sfc_options *opts,
+                          sfc_error *err) {
+  sfc_state *s = &g->state;
+  char path[4096], why[SFC_MESSAGE_MAX] = "no folder for it";
+  s->guard_only = true;
+  for (unsigned i = 0;; i++) {
+    size_t n = guard_dir(opts, i, path, sizeof path);
+    if (!n || n >= sizeof path) break;
+    sfc_error e;
+    if (sfc_dir_open(path, true, &s->folder, &e) != SFC_OK) {
+      snprintf(why, sizeof why, "%s", e.message);
+      continue;
+    }
+    s->dir = strdup(path);
+    s->dir_real = sfc_path_absolute(path);
+    if (!s->dir) break;
+    set_stem(g);
+    bool held;
+    sfc_status st = try_lock(g, &held, &e);
+    if (st == SFC_OK && held) return held_elsewhere(g, err);
+    if (st == SFC_OK) {
+      snprintf(s->guard, sizeof s->guard, "held: %.*s.lock",
+               (int)sizeof g->state.guard - 16, s->path);
+      return SFC_OK;
+    }
+    snprintf(why, sizeof why, "%s", e.message);
+    sfc_state_close(g, false);
+  }
+  snprintf(s->guard, sizeof s->guard, "unavailable: %s", why);
+  return SFC_OK;
 }
 
 /* Whether the files are still ours: the folder at the path is the one we
@@ -440,7 +535,7 @@ static sfc_status contended(sfc_generator *g, const sfc_dir *dir,
 static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
                          sfc_error *err) {
   sfc_dir dir;
-  sfc_status st = sfc_dir_open(dir_of(g), &dir, err);
+  sfc_status st = sfc_dir_open(dir_of(g), false, &dir, err);
   if (st != SFC_OK) return st;
   const bool same_dir = same_id(dir.id, g->state.folder.id);
   char name[sizeof g->state.stem + 8];
@@ -544,6 +639,7 @@ sfc_status sfc_state_start_keeper(sfc_generator *g, sfc_error *err) {
 }
 
 void sfc_state_close(sfc_generator *g, bool clean) {
+  clean = clean && !g->state.guard_only;
   if (g->state.keeper_running) {
     sfc_mutex_lock(&g->lock);
     g->state.stopping = true;
