@@ -24,7 +24,8 @@ echo "== python: installing build and test dependencies"
 
 echo "== python: building and installing snowflake-c (pip install .)"
 "$py" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
-  --force-reinstall --no-deps --config-settings=build-dir="$venv/meson-build" "$root"
+  --force-reinstall --no-deps --config-settings=build-dir="$venv/meson-build" \
+  --config-settings=setup-args=-Dwerror=true "$root"
 
 echo "== python: building the C CLI"
 cli_build="$build/py-cli"

@@ -24,7 +24,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import repeat, starmap
+from itertools import cycle, islice, repeat, starmap
 from typing import Any
 
 import snowflake_c
@@ -148,6 +148,41 @@ def sustained(
     return run, sample
 
 
+def converted(
+    f: Callable[..., Any], inputs: list[tuple[Any, ...]]
+) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
+    """n calls of f over the inputs, round and round; the sample sees each input once."""
+
+    def run(n: int) -> float:
+        def body() -> int:
+            deque(starmap(f, islice(cycle(inputs), n)), maxlen=0)
+            return n
+
+        return timed(body)
+
+    def sample(n: int) -> list[Any]:
+        return list(starmap(f, inputs[:n]))
+
+    return run, sample
+
+
+def encoding_cases(g: snowflake_c.Generator, n: int) -> list[Case]:
+    """format_id() and parse_id(): string forms per second, on real IDs."""
+    ids = g.next_ids(min(n, 200_000))
+    cases = []
+    for encoding in ("base62", "hex"):
+        texts = [snowflake_c.format_id(i, encoding) for i in ids]
+        fmt = [(i, encoding) for i in ids]
+        parse = [(t, encoding) for t in texts]
+        cases.append(
+            Case("encode", f"snowflake-c format_id(id, {encoding!r})", *converted(snowflake_c.format_id, fmt), n)
+        )
+        cases.append(
+            Case("encode", f"snowflake-c parse_id(text, {encoding!r})", *converted(snowflake_c.parse_id, parse), n)
+        )
+    return cases
+
+
 def snowflake_c_cases(n: int, seconds: float) -> list[Case]:
     wide = snowflake_c.Generator(layout=WIDE, epoch=EPOCH, node={"worker": 1})
     classic = snowflake_c.Generator(layout=CLASSIC, epoch=EPOCH, node={"worker": 1})
@@ -179,7 +214,7 @@ def snowflake_c_cases(n: int, seconds: float) -> list[Case]:
         )
     except ImportError:
         pass
-    return cases
+    return cases + encoding_cases(wide, n)
 
 
 def peer_cases(n: int) -> tuple[list[Case], list[str]]:
@@ -270,7 +305,7 @@ def main() -> int:
     print(f"wide layout {WIDE}; classic layout {CLASSIC} (limit {classic_limit / 1e6:.3f} M/s)")
     print()
     print(f"{'contender':<56} {'median':>12} {'min':>12} {'max':>12}  unique")
-    for group in ("single", "batch", "buffer", "limit"):
+    for group in ("single", "batch", "buffer", "limit", "encode"):
         for c in cases:
             if c.group != group:
                 continue

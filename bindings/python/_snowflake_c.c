@@ -7,6 +7,9 @@
  * (GIL released, signals checked between short pauses).
  *
  * Structure: multi-phase init, all state in the module state, heap types.
+ * The limited API of Python 3.10 only (the build defines Py_LIMITED_API), so
+ * that one abi3 wheel per platform serves every CPython from 3.10 on: no
+ * struct internals, no access macros, buffers through memoryview.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -33,6 +36,8 @@
 #define CHUNK 1024
 /* Above this many IDs, fill() runs the core with the GIL released. */
 #define FILL_RELEASE_GIL 4096
+/* IDs fill() generates at a time before copying them into the buffer. */
+#define FILL_CHUNK 65536
 
 /* ===================================================================== */
 /* Module state                                                          */
@@ -106,6 +111,37 @@ static PyObject *raise_error_with_ids(module_state *st, const sfc_error *err,
   return NULL;
 }
 
+/* The qualified name of obj's type, "int" for builtins (what %T prints in
+ * newer CPython; tp_name is not part of the limited API). */
+static PyObject *type_name(PyObject *obj) {
+  PyObject *type = (PyObject *)Py_TYPE(obj);
+  PyObject *module = PyObject_GetAttrString(type, "__module__");
+  PyObject *name = module ? PyObject_GetAttrString(type, "__qualname__") : NULL;
+  PyObject *result = NULL;
+  if (name) {
+    if (PyUnicode_Check(module) &&
+        PyUnicode_CompareWithASCIIString(module, "builtins") != 0)
+      result = PyUnicode_FromFormat("%U.%U", module, name);
+    else
+      result = Py_NewRef(name);
+  }
+  Py_XDECREF(module);
+  Py_XDECREF(name);
+  return result;
+}
+
+/* Raises TypeError "<format>, not <obj's type>". */
+static void type_error(PyObject *obj, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  PyObject *what = PyUnicode_FromFormatV(format, ap);
+  va_end(ap);
+  PyObject *name = what ? type_name(obj) : NULL;
+  if (name) PyErr_Format(PyExc_TypeError, "%U, not %U", what, name);
+  Py_XDECREF(what);
+  Py_XDECREF(name);
+}
+
 /* ===================================================================== */
 /* Conversions                                                           */
 /* ===================================================================== */
@@ -160,8 +196,7 @@ static int datetime_to_units(module_state *st, PyObject *dt, PyObject *unit,
 static int int64_arg(module_state *st, PyObject *obj, const char *what,
                      sfc_status kind, int64_t *out) {
   if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-    PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
-                 Py_TYPE(obj)->tp_name);
+    type_error(obj, "%s must be an int", what);
     return -1;
   }
   int overflow = 0;
@@ -193,10 +228,10 @@ static int time_ms_arg(module_state *st, PyObject *obj, const char *what,
     return 0;
   }
   if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-    PyErr_Format(PyExc_TypeError,
-                 "%s must be Unix milliseconds (int), an ISO-8601 str or an "
-                 "aware datetime, not %.100s",
-                 what, Py_TYPE(obj)->tp_name);
+    type_error(obj,
+               "%s must be Unix milliseconds (int), an ISO-8601 str or an "
+               "aware datetime",
+               what);
     return -1;
   }
   return int64_arg(st, obj, what, SFC_INVALID_ARGUMENT, out);
@@ -223,9 +258,7 @@ static int id_arg(module_state *st, PyObject *obj, uint64_t *out) {
     return 0;
   }
   if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-    PyErr_Format(PyExc_TypeError,
-                 "an ID must be an int or a decimal str, not %.100s",
-                 Py_TYPE(obj)->tp_name);
+    type_error(obj, "an ID must be an int or a decimal str");
     return -1;
   }
   int negative = long_is_negative(obj);
@@ -290,9 +323,7 @@ static int duration_ms_arg(module_state *st, PyObject *obj, const char *what,
     }
     return 0;
   } else {
-    PyErr_Format(PyExc_TypeError,
-                 "%s must be milliseconds (int) or a timedelta, not %.100s",
-                 what, Py_TYPE(obj)->tp_name);
+    type_error(obj, "%s must be milliseconds (int) or a timedelta", what);
     return -1;
   }
   sfc_error err;
@@ -303,11 +334,23 @@ static int duration_ms_arg(module_state *st, PyObject *obj, const char *what,
   return 0;
 }
 
+/* One (key, value) item of PyMapping_Items, borrowed; a mapping whose
+ * items() gives something else is a TypeError. */
+static int item_pair(PyObject *item, PyObject **key, PyObject **value) {
+  if (!item) return -1;
+  if (!PyTuple_Check(item) || PyTuple_Size(item) != 2) {
+    type_error(item, "a mapping's items() must give (key, value) pairs");
+    return -1;
+  }
+  *key = PyTuple_GetItem(item, 0);
+  *value = PyTuple_GetItem(item, 1);
+  return 0;
+}
+
 static int str_arg(module_state *st, PyObject *obj, const char *what,
                    const char **out) {
   if (!PyUnicode_Check(obj)) {
-    PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s", what,
-                 Py_TYPE(obj)->tp_name);
+    type_error(obj, "%s must be a str", what);
     return -1;
   }
   *out = text_arg(st, obj, what, NULL);
@@ -349,10 +392,9 @@ static int epoch_arg(module_state *st, PyObject *obj, int64_t *out) {
     return datetime_to_units(st, obj, st->one_ms, "epoch", out);
   if (PyLong_Check(obj) && !PyBool_Check(obj))
     return int64_arg(st, obj, "epoch", SFC_INVALID_LAYOUT, out);
-  PyErr_Format(PyExc_TypeError,
-               "epoch must be Unix milliseconds (int), an ISO-8601 str or an "
-               "aware datetime, not %.100s",
-               Py_TYPE(obj)->tp_name);
+  type_error(obj,
+             "epoch must be Unix milliseconds (int), an ISO-8601 str or an "
+             "aware datetime");
   return -1;
 }
 
@@ -403,9 +445,7 @@ static PyObject *resolve_layout(module_state *st, PyObject *layout,
   sfc_layout parsed;
   if (layout) {
     if (!PyUnicode_Check(layout)) {
-      PyErr_Format(PyExc_TypeError,
-                   "layout must be a Layout or a spec str, not %.100s",
-                   Py_TYPE(layout)->tp_name);
+      type_error(layout, "layout must be a Layout or a spec str");
       return NULL;
     }
     if (!epoch)
@@ -456,7 +496,8 @@ static void Layout_dealloc(PyObject *op) {
   LayoutObject *self = (LayoutObject *)op;
   PyTypeObject *tp = Py_TYPE(op);
   Py_XDECREF(self->name);
-  tp->tp_free(op);
+  freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  tp_free(op);
   Py_DECREF(tp);
 }
 
@@ -542,9 +583,9 @@ static PyObject *Layout_get_fields(PyObject *op, void *closure) {
         Py_DECREF(tuple);
         return NULL;
       }
-      PyStructSequence_SET_ITEM(item, k, values[k]);
+      PyStructSequence_SetItem(item, k, values[k]);
     }
-    PyTuple_SET_ITEM(tuple, i, item);
+    PyTuple_SetItem(tuple, i, item);
   }
   return tuple;
 }
@@ -651,7 +692,7 @@ static PyObject *Layout_describe(PyObject *op, PyObject *unused) {
       Py_DECREF(dict);
       return NULL;
     }
-    PyList_SET_ITEM(fields, i, d);
+    PyList_SetItem(fields, i, d);
   }
   int r = PyDict_SetItemString(dict, "fields", fields);
   Py_DECREF(fields);
@@ -799,7 +840,8 @@ static void Parts_dealloc(PyObject *op) {
   PartsObject *self = (PartsObject *)op;
   PyTypeObject *tp = Py_TYPE(op);
   Py_XDECREF(self->layout);
-  tp->tp_free(op);
+  freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  tp_free(op);
   Py_DECREF(tp);
 }
 
@@ -1080,10 +1122,8 @@ static int node_name_value(module_state *st, PyObject *value, const char *field,
     *out = v;
     return 0;
   }
-  PyErr_Format(PyExc_TypeError,
-               "node value for %s must be an int, \"auto\" or \"host\", not "
-               "%.100s",
-               field, Py_TYPE(value)->tp_name);
+  type_error(value, "node value for %s must be an int, \"auto\" or \"host\"",
+             field);
   return -1;
 }
 
@@ -1117,7 +1157,7 @@ static int node_arg(module_state *st, PyObject *node, const sfc_layout *layout,
     items = Py_BuildValue("[(sO)]", layout->fields[index].name, node);
     if (!items) return -1;
   }
-  Py_ssize_t n = PyList_GET_SIZE(items);
+  Py_ssize_t n = PyList_Size(items);
   if (n > SFC_MAX_FIELDS) {
     Py_DECREF(items);
     raise_kind(st, SFC_INVALID_ARGUMENT,
@@ -1126,12 +1166,11 @@ static int node_arg(module_state *st, PyObject *node, const sfc_layout *layout,
     return -1;
   }
   for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *pair = PyList_GET_ITEM(items, i);
-    PyObject *key = PyTuple_GET_ITEM(pair, 0);
+    PyObject *key, *value;
     const char *name;
-    if (str_arg(st, key, "a node field name", &name) < 0 ||
-        node_name_value(st, PyTuple_GET_ITEM(pair, 1), name, &out[i].value) <
-            0) {
+    if (item_pair(PyList_GetItem(items, i), &key, &value) < 0 ||
+        str_arg(st, key, "a node field name", &name) < 0 ||
+        node_name_value(st, value, name, &out[i].value) < 0) {
       Py_DECREF(items);
       return -1;
     }
@@ -1214,8 +1253,8 @@ static PyObject *Generator_new(PyTypeObject *type, PyObject *args,
       goto fail;
     }
     if (PyBytes_Check(path) &&
-        sfc_text_check("state_dir", PyBytes_AS_STRING(path),
-                       (size_t)PyBytes_GET_SIZE(path), &err) != SFC_OK) {
+        sfc_text_check("state_dir", PyBytes_AsString(path),
+                       (size_t)PyBytes_Size(path), &err) != SFC_OK) {
       Py_DECREF(path);
       raise_error(st, &err);
       goto fail;
@@ -1223,10 +1262,11 @@ static PyObject *Generator_new(PyTypeObject *type, PyObject *args,
     int converted = PyUnicode_FSConverter(path, &dir_bytes);
     Py_DECREF(path);
     if (!converted) goto fail;
-    opts.state_dir = PyBytes_AS_STRING(dir_bytes);
+    opts.state_dir = PyBytes_AsString(dir_bytes);
   }
 
-  self = (GeneratorObject *)type->tp_alloc(type, 0);
+  allocfunc tp_alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  self = (GeneratorObject *)tp_alloc(type, 0);
   if (!self) goto fail;
   self->layout = Py_NewRef(layout);
   self->weakrefs = NULL;
@@ -1265,7 +1305,8 @@ static void Generator_dealloc(PyObject *op) {
   /* Nothing can be busy: every call holds a reference. */
   free_gen(self);
   Py_XDECREF(self->layout);
-  tp->tp_free(op);
+  freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  tp_free(op);
   Py_DECREF(tp);
 }
 
@@ -1368,7 +1409,7 @@ static PyObject *Generator_next_ids(PyObject *op, PyObject *arg) {
         Py_DECREF(list);
         return NULL;
       }
-      PyList_SET_ITEM(list, done + (Py_ssize_t)i, v);
+      PyList_SetItem(list, done + (Py_ssize_t)i, v);
     }
     done += (Py_ssize_t)got;
     if (r < 0) {
@@ -1410,65 +1451,129 @@ static int int64_format(const char *fmt, int *is_signed) {
   return 0;
 }
 
-static PyObject *Generator_fill(PyObject *op, PyObject *target) {
-  GeneratorObject *self = (GeneratorObject *)op;
-  module_state *st = type_state(Py_TYPE(op));
-  Py_buffer view;
-  if (PyObject_GetBuffer(target, &view,
-                         PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) <
-      0)
-    return NULL;
+/* An integer (or bool) attribute of a memoryview. */
+static int view_attr(PyObject *view, const char *name, Py_ssize_t *value) {
+  PyObject *v = PyObject_GetAttrString(view, name);
+  if (!v) return -1;
+  *value = PyNumber_AsSsize_t(v, PyExc_OverflowError);
+  Py_DECREF(v);
+  return *value == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* What fill() can write to: a writable C-contiguous buffer of 64-bit
+ * integers, or of bytes whose length is a multiple of 8. Returns a byte view
+ * of it (the limited API of 3.10 has no Py_buffer, so IDs are copied in
+ * through memoryview slices), or NULL with an exception set. */
+static PyObject *fill_target(module_state *st, PyObject *target, int signed_ok,
+                             Py_ssize_t *count) {
+  PyObject *view = PyMemoryView_FromObject(target);
+  if (!view) return NULL;
+  Py_ssize_t readonly, contiguous, itemsize, nbytes;
+  PyObject *format = NULL, *bytes_view = NULL;
+  if (view_attr(view, "readonly", &readonly) < 0 ||
+      view_attr(view, "c_contiguous", &contiguous) < 0 ||
+      view_attr(view, "itemsize", &itemsize) < 0 ||
+      view_attr(view, "nbytes", &nbytes) < 0)
+    goto done;
+  if (readonly) {
+    PyErr_SetString(PyExc_BufferError,
+                    "fill() needs a writable buffer; this one is read-only");
+    goto done;
+  }
+  if (!contiguous) {
+    PyErr_SetString(PyExc_BufferError, "fill() needs a C-contiguous buffer");
+    goto done;
+  }
+  format = PyObject_GetAttrString(view, "format");
+  const char *fmt = format ? PyUnicode_AsUTF8AndSize(format, NULL) : NULL;
+  if (!fmt) goto done;
   int is_signed = 0;
-  const char *fmt = view.format ? view.format : "B";
-  if (view.itemsize == 8 && int64_format(fmt, &is_signed)) {
-    if (is_signed && ((LayoutObject *)self->layout)->layout.total_bits > 63) {
-      PyBuffer_Release(&view);
-      return raise_kind(st, SFC_INVALID_ARGUMENT,
-                        "this layout's IDs use all 64 bits and do not fit a "
-                        "signed buffer; use array('Q') or numpy.uint64");
+  if (itemsize == 8 && int64_format(fmt, &is_signed)) {
+    if (is_signed && !signed_ok) {
+      raise_kind(st, SFC_INVALID_ARGUMENT,
+                 "this layout's IDs use all 64 bits and do not fit a "
+                 "signed buffer; use array('Q') or numpy.uint64");
+      goto done;
     }
-  } else if (view.itemsize == 1 &&
-             (strcmp(fmt, "B") == 0 || strcmp(fmt, "b") == 0 ||
-              strcmp(fmt, "c") == 0)) {
-    if (view.len % 8 != 0) {
-      PyBuffer_Release(&view);
-      return raise_kind(st, SFC_INVALID_ARGUMENT,
-                        "a byte buffer for fill() needs a length that is a "
-                        "multiple of 8, got %zd",
-                        view.len);
+  } else if (itemsize == 1 && (strcmp(fmt, "B") == 0 || strcmp(fmt, "b") == 0 ||
+                               strcmp(fmt, "c") == 0)) {
+    if (nbytes % 8 != 0) {
+      raise_kind(st, SFC_INVALID_ARGUMENT,
+                 "a byte buffer for fill() needs a length that is a "
+                 "multiple of 8, got %zd",
+                 nbytes);
+      goto done;
     }
   } else {
-    PyBuffer_Release(&view);
     PyErr_Format(PyExc_TypeError,
                  "fill() needs a writable buffer of 64-bit integers "
                  "(array('Q'), numpy.uint64) or bytes (bytearray), not "
                  "format %.20s",
                  fmt);
-    return NULL;
+    goto done;
   }
-  size_t n = (size_t)view.len / 8;
+  *count = nbytes / 8;
+  /* An empty view cannot be cast; nothing is written to it anyway. */
+  bytes_view =
+      nbytes ? PyObject_CallMethod(view, "cast", "s", "B") : Py_NewRef(view);
+done:
+  Py_XDECREF(format);
+  Py_DECREF(view);
+  return bytes_view;
+}
+
+/* Copies ids[0..n) into dst's bytes from `at`. */
+static int fill_copy(PyObject *dst, Py_ssize_t at, const uint64_t *ids,
+                     size_t n) {
+  if (n == 0) return 0;
+  Py_ssize_t len = (Py_ssize_t)(n * sizeof *ids);
+  PyObject *src = PyBytes_FromStringAndSize((const char *)ids, len);
+  if (!src) return -1;
+  int r = PySequence_SetSlice(dst, at, at + len, src);
+  Py_DECREF(src);
+  return r;
+}
+
+static PyObject *Generator_fill(PyObject *op, PyObject *target) {
+  GeneratorObject *self = (GeneratorObject *)op;
+  module_state *st = type_state(Py_TYPE(op));
+  Py_ssize_t count = 0;
+  int signed_ok = ((LayoutObject *)self->layout)->layout.total_bits <= 63;
+  PyObject *dst = fill_target(st, target, signed_ok, &count);
+  if (!dst) return NULL;
+  size_t n = (size_t)count, chunk = n < FILL_CHUNK ? n : FILL_CHUNK;
+  uint64_t *ids = PyMem_Malloc(chunk ? chunk * sizeof *ids : 1);
+  if (!ids) {
+    Py_DECREF(dst);
+    return PyErr_NoMemory();
+  }
   sfc_generator *gen = gen_enter(self);
   if (!gen) {
-    PyBuffer_Release(&view);
+    PyMem_Free(ids);
+    Py_DECREF(dst);
     return NULL;
   }
   sfc_error err;
+  err.status = SFC_OK;
   size_t done = 0;
   int r = 0;
-  if (((uintptr_t)view.buf % _Alignof(uint64_t)) == 0) {
-    r = generate(self, gen, (uint64_t *)view.buf, n, n >= FILL_RELEASE_GIL,
-                 &done, &err);
-  } else {
-    uint64_t chunk[CHUNK];
-    while (done < n && r == 0) {
-      size_t want = n - done < CHUNK ? n - done : CHUNK, got = 0;
-      r = generate(self, gen, chunk, want, 0, &got, &err);
-      memcpy((char *)view.buf + done * 8, chunk, got * 8);
-      done += got;
+  while (done < n && r == 0) {
+    size_t want = n - done < chunk ? n - done : chunk, got = 0;
+    r = generate(self, gen, ids, want, n >= FILL_RELEASE_GIL, &got, &err);
+    /* IDs issued before a failure are written too, keeping its exception. */
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    if (fill_copy(dst, (Py_ssize_t)(done * sizeof *ids), ids, got) < 0 &&
+        !type) {
+      err.status = SFC_OK;
+      r = -1;
     }
+    if (type) PyErr_Restore(type, value, traceback);
+    done += got;
   }
   gen_exit(self);
-  PyBuffer_Release(&view);
+  PyMem_Free(ids);
+  Py_DECREF(dst);
   if (r < 0) {
     if (err.status != SFC_OK) raise_error(st, &err);
     return NULL;
@@ -1535,7 +1640,7 @@ static PyObject *Generator_next_ids_at(PyObject *op, PyObject *args) {
         Py_CLEAR(list);
         break;
       }
-      PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+      PyList_SetItem(list, (Py_ssize_t)i, v);
     }
   }
   PyMem_Free(buf);
@@ -1771,16 +1876,61 @@ static PyType_Spec Generator_spec = {
 /* Module functions                                                      */
 /* ===================================================================== */
 
+/* An encoding by name: "dec", "hex", "base32", "base36", "base58" or
+ * "base62". */
+static int encoding_arg(module_state *st, PyObject *obj, sfc_encoding *out) {
+  if (!PyUnicode_Check(obj)) {
+    type_error(obj, "encoding must be a str such as \"base62\"");
+    return -1;
+  }
+  Py_ssize_t len = 0;
+  const char *name = text_arg(st, obj, "encoding", &len);
+  if (!name) return -1;
+  sfc_error err;
+  if (sfc_encoding_by_name(name, (size_t)len, out, &err) != SFC_OK) {
+    raise_error(st, &err);
+    return -1;
+  }
+  return 0;
+}
+
+/* An ID written in `encoding` (a str, fixed width or shortest). */
+static int encoded_id_arg(module_state *st, PyObject *obj,
+                          sfc_encoding encoding, uint64_t *out) {
+  if (!PyUnicode_Check(obj)) {
+    type_error(obj, "an encoded ID must be a str");
+    return -1;
+  }
+  Py_ssize_t len = 0;
+  const char *text = PyUnicode_AsUTF8AndSize(obj, &len);
+  if (!text) return -1;
+  sfc_error err;
+  if (sfc_id_parse_as(text, (size_t)len, encoding, out, &err) != SFC_OK) {
+    raise_error(st, &err);
+    return -1;
+  }
+  return 0;
+}
+
 static PyObject *mod_decode(PyObject *module, PyObject *args,
                             PyObject *kwargs) {
-  static char *kwlist[] = {"id", "layout", "preset", "epoch", NULL};
-  PyObject *id_obj, *layout_arg = Py_None, *preset = Py_None, *epoch = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$OO:decode", kwlist,
-                                   &id_obj, &layout_arg, &preset, &epoch))
+  static char *kwlist[] = {"id", "layout", "preset", "epoch", "encoding", NULL};
+  PyObject *id_obj, *layout_arg = Py_None, *preset = Py_None, *epoch = Py_None,
+                    *encoding_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$OOO:decode", kwlist,
+                                   &id_obj, &layout_arg, &preset, &epoch,
+                                   &encoding_obj))
     return NULL;
   module_state *st = get_state(module);
   uint64_t id;
-  if (id_arg(st, id_obj, &id) < 0) return NULL;
+  if (encoding_obj == Py_None) {
+    if (id_arg(st, id_obj, &id) < 0) return NULL;
+  } else {
+    sfc_encoding encoding;
+    if (encoding_arg(st, encoding_obj, &encoding) < 0 ||
+        encoded_id_arg(st, id_obj, encoding, &id) < 0)
+      return NULL;
+  }
   PyObject *layout = resolve_layout(st, layout_arg, preset, epoch);
   if (!layout) return NULL;
   sfc_parts parts;
@@ -1831,28 +1981,24 @@ static PyObject *mod_encode(PyObject *module, PyObject *args,
   size_t count = 0;
   if (fields != Py_None) {
     if (!PyMapping_Check(fields)) {
-      PyErr_Format(PyExc_TypeError,
-                   "fields must be a mapping of field name to int, not "
-                   "%.100s",
-                   Py_TYPE(fields)->tp_name);
+      type_error(fields, "fields must be a mapping of field name to int");
       goto done;
     }
     items = PyMapping_Items(fields);
     if (!items) goto done;
-    if (PyList_GET_SIZE(items) > SFC_MAX_FIELDS) {
+    if (PyList_Size(items) > SFC_MAX_FIELDS) {
       raise_kind(st, SFC_INVALID_ARGUMENT, "a layout has at most %d fields",
                  SFC_MAX_FIELDS);
       goto done;
     }
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++) {
-      PyObject *pair = PyList_GET_ITEM(items, i);
+    for (Py_ssize_t i = 0; i < PyList_Size(items); i++) {
+      PyObject *key, *v;
       const char *name;
-      if (str_arg(st, PyTuple_GET_ITEM(pair, 0), "a field name", &name) < 0)
+      if (item_pair(PyList_GetItem(items, i), &key, &v) < 0 ||
+          str_arg(st, key, "a field name", &name) < 0)
         goto done;
-      PyObject *v = PyTuple_GET_ITEM(pair, 1);
       if (!PyLong_Check(v) || PyBool_Check(v)) {
-        PyErr_Format(PyExc_TypeError, "field %s must be an int, not %.100s",
-                     name, Py_TYPE(v)->tp_name);
+        type_error(v, "field %s must be an int", name);
         goto done;
       }
       int overflow;
@@ -1905,6 +2051,42 @@ static PyObject *mod_range(PyObject *module, PyObject *args, PyObject *kwargs) {
   return Py_BuildValue("(KK)", (unsigned long long)lo, (unsigned long long)hi);
 }
 
+static PyObject *mod_format_id(PyObject *module, PyObject *args,
+                               PyObject *kwargs) {
+  static char *kwlist[] = {"id", "encoding", "pad", NULL};
+  PyObject *id_obj, *encoding_obj;
+  int pad = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$p:format_id", kwlist,
+                                   &id_obj, &encoding_obj, &pad))
+    return NULL;
+  module_state *st = get_state(module);
+  uint64_t id;
+  sfc_encoding encoding;
+  if (id_arg(st, id_obj, &id) < 0 ||
+      encoding_arg(st, encoding_obj, &encoding) < 0)
+    return NULL;
+  char buf[SFC_ENCODED_MAX];
+  size_t n = sfc_id_format(id, encoding, pad ? 0 : SFC_FORMAT_SHORTEST, buf,
+                           sizeof buf);
+  if (n == 0 || n >= sizeof buf)
+    return raise_kind(st, SFC_INVALID_ARGUMENT, "ID %llu cannot be written",
+                      (unsigned long long)id);
+  return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
+}
+
+static PyObject *mod_parse_id(PyObject *module, PyObject *args) {
+  PyObject *text_obj, *encoding_obj;
+  if (!PyArg_ParseTuple(args, "OO:parse_id", &text_obj, &encoding_obj))
+    return NULL;
+  module_state *st = get_state(module);
+  sfc_encoding encoding;
+  uint64_t id;
+  if (encoding_arg(st, encoding_obj, &encoding) < 0 ||
+      encoded_id_arg(st, text_obj, encoding, &id) < 0)
+    return NULL;
+  return PyLong_FromUnsignedLongLong(id);
+}
+
 static PyObject *mod_presets(PyObject *module, PyObject *unused) {
   (void)unused;
   module_state *st = get_state(module);
@@ -1949,8 +2131,8 @@ static PyObject *mod_after_fork_child(PyObject *module, PyObject *unused) {
   if (!st->generators) Py_RETURN_NONE;
   PyObject *alive = PySequence_List(st->generators);
   if (!alive) return NULL;
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(alive); i++)
-    Generator_after_fork_child(PyList_GET_ITEM(alive, i), NULL);
+  for (Py_ssize_t i = 0; i < PyList_Size(alive); i++)
+    Generator_after_fork_child(PyList_GetItem(alive, i), NULL);
   Py_DECREF(alive);
   Py_RETURN_NONE;
 }
@@ -1958,10 +2140,21 @@ static PyObject *mod_after_fork_child(PyObject *module, PyObject *unused) {
 static PyMethodDef module_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))mod_decode,
      METH_VARARGS | METH_KEYWORDS,
-     "decode(id, layout=None, *, preset=None, epoch=None)\n--\n\n"
-     "Splits an ID (int or decimal str) into its time and fields. The layout "
-     "is a Layout, a spec str with epoch=, or preset= (default: "
-     "\"default\")."},
+     "decode(id, layout=None, *, preset=None, epoch=None, encoding=None)\n--"
+     "\n\nSplits an ID (int or decimal str, or a str in `encoding` such as "
+     "\"base62\") into its time and fields. The layout is a Layout, a spec "
+     "str with epoch=, or preset= (default: \"default\")."},
+    {"format_id", (PyCFunction)(void (*)(void))mod_format_id,
+     METH_VARARGS | METH_KEYWORDS,
+     "format_id(id, encoding, *, pad=True)\n--\n\n"
+     "The ID as text in an encoding: \"dec\", \"hex\", \"base32\" "
+     "(Crockford), \"base36\", \"base58\" (Bitcoin) or \"base62\". Fixed "
+     "width by default, so that the strings sort as the IDs do; pad=False "
+     "gives the shortest form."},
+    {"parse_id", mod_parse_id, METH_VARARGS,
+     "parse_id(text, encoding, /)\n--\n\n"
+     "The ID that text in an encoding stands for, fixed width or shortest "
+     "(hex, base32 and base36 in any case)."},
     {"encode", (PyCFunction)(void (*)(void))mod_encode,
      METH_VARARGS | METH_KEYWORDS,
      "encode(time, fields=None, *, layout=None, preset=None, epoch=None)\n--"

@@ -34,7 +34,9 @@ from ._snowflake_c import (
     _after_fork_child,
     decode,
     encode,
+    format_id,
     format_time,
+    parse_id,
     presets,
     range,
 )
@@ -56,7 +58,9 @@ __all__ = [
     "__version__",
     "decode",
     "encode",
+    "format_id",
     "format_time",
+    "parse_id",
     "presets",
     "range",
 ]

@@ -17,6 +17,7 @@ _Duration = int | timedelta
 _NodeValue = int | Literal["auto", "host"] | str
 _Rollback = Literal["default", "error", "wait", "clock", "borrow"]
 _TimeSource = Literal["wall", "monotonic"]
+_Encoding = Literal["dec", "hex", "base32", "base36", "base58", "base62"]
 
 class SnowflakeError(Exception):
     """Base of every snowflake_c error; ``status``/``code`` name the kind."""
@@ -210,7 +211,10 @@ def decode(
     *,
     preset: str | None = None,
     epoch: _Epoch | None = None,
+    encoding: _Encoding | None = None,
 ) -> Parts: ...
+def format_id(id: int | str, encoding: _Encoding, *, pad: bool = True) -> str: ...
+def parse_id(text: str, encoding: _Encoding, /) -> int: ...
 def encode(
     time: _Time,
     fields: Mapping[str, int] | None = None,

@@ -1,10 +1,16 @@
-"""The canonical JSON matches the C CLI byte for byte; python -m snowflake_c behaves like it."""
+"""The canonical JSON matches the C CLI byte for byte; the package installs that CLI.
+
+The wheel carries the C snowflake-c command (its scripts), and
+``python -m snowflake_c`` runs it.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
@@ -125,6 +131,26 @@ def test_gen_matches_c_cli_stats_line_shape(cli: str) -> None:
     c, p = run(cli, *args), pymain(*args)
     assert c.returncode == p.returncode == 0
     assert _keys(p.stderr) == _keys(c.stderr)
+
+
+def test_the_c_command_is_installed_beside_python() -> None:
+    from snowflake_c.__main__ import find_command
+
+    command = find_command()
+    assert command is not None
+    assert os.path.dirname(command) == sysconfig.get_path("scripts")
+    with open(command, "rb") as f:
+        magic = f.read(4)
+    assert magic in (b"\x7fELF", b"\xcf\xfa\xed\xfe") or magic[:2] == b"MZ", "a native program, not a script"
+    assert run(command, "--version").stdout == f"snowflake-c {sfc.__version__}\n"
+
+
+def test_python_m_without_the_command_says_how_to_fix() -> None:
+    code = "import sysconfig, shutil, sys; sysconfig.get_path = lambda *a: '/nonexistent'; "
+    code += "shutil.which = lambda *a: None; sys.executable = '/nonexistent/python'; "
+    code += "from snowflake_c.__main__ import main; sys.exit(main(['--version']))"
+    p = run(sys.executable, "-c", code)
+    assert p.returncode == 2 and "reinstall" in p.stderr and not p.stdout
 
 
 def _keys(stats_line: str) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 import snowflake_c as sfc
 from conftest import VECTORS, layout_kwargs
 
-KINDS = ("layouts", "decode", "encode", "range", "generate", "durations")
+KINDS = ("layouts", "decode", "encodings", "encode", "range", "generate", "durations")
 
 
 def _kind(path: Path, case: dict[str, Any]) -> str | None:
@@ -20,6 +20,8 @@ def _kind(path: Path, case: dict[str, Any]) -> str | None:
         if path.stem.startswith(kind):
             return kind
     # A file named otherwise: recognise the case by its shape.
+    if "encoding" in case:
+        return "encodings"
     if "option" in case and "nanos" in case:
         return "durations"
     if "steps" in case or "options" in case:
@@ -149,6 +151,34 @@ def _run_encode(case: dict[str, Any]) -> None:
             sfc.encode(int(case["time_ms"]), fields, **kw)
         return
     assert sfc.encode(int(case["time_ms"]), fields, **kw) == int(case["id"])
+
+
+FULL_64_BITS = sfc.Layout("time:52@1ms,seq:12", 0)
+
+
+def _run_encodings(case: dict[str, Any]) -> None:
+    encoding = case["encoding"]
+    if "error" in case:
+        with _raises(case["error"]) as info:
+            if "text" in case:
+                sfc.parse_id(case["text"], encoding)
+            else:
+                sfc.format_id(int(case["id"]), encoding)
+        for part in case["message_has"]:
+            assert part in str(info.value)
+        return
+    ident = int(case["id"])
+    if "text" in case:
+        assert sfc.parse_id(case["text"], encoding) == ident
+        # decode() takes the same text when told its encoding (a layout
+        # of all 64 bits holds every ID).
+        assert sfc.decode(case["text"], FULL_64_BITS, encoding=encoding).id == ident
+        return
+    assert sfc.format_id(ident, encoding) == case["fixed"]
+    assert sfc.format_id(ident, encoding, pad=False) == case["shortest"]
+    assert sfc.format_id(case["id"], encoding) == case["fixed"], "a decimal str ID formats the same"
+    assert sfc.parse_id(case["fixed"], encoding) == ident
+    assert sfc.parse_id(case["shortest"], encoding) == ident
 
 
 def _run_range(case: dict[str, Any]) -> None:

@@ -1,0 +1,65 @@
+"""String forms of IDs: format_id(), parse_id() and decode(..., encoding=)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import snowflake_c as sfc
+
+ENCODINGS = ["dec", "hex", "base32", "base36", "base58", "base62"]
+
+
+def test_decode_takes_an_encoded_id() -> None:
+    ident = sfc.parse_id("2N1lXKsHtJ", "base62")
+    parts = sfc.decode("2N1lXKsHtJ", preset="twitter", encoding="base62")
+    assert parts == sfc.decode(ident, preset="twitter")
+    assert parts.to_json() == sfc.decode(str(ident), preset="twitter").to_json()
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_round_trip_and_order(encoding: Any) -> None:
+    with sfc.Generator(preset="twitter", node={"datacenter": 1, "worker": 3}) as g:
+        ids = g.next_ids(2000)
+    fixed = [sfc.format_id(i, encoding) for i in ids]
+    assert len({len(t) for t in fixed}) == 1, "fixed width"
+    assert sorted(fixed) == fixed, "fixed-width strings sort as the IDs do"
+    assert [sfc.parse_id(t, encoding) for t in fixed] == ids
+    short = [sfc.format_id(i, encoding, pad=False) for i in ids]
+    assert [sfc.parse_id(t, encoding) for t in short] == ids
+    assert sfc.decode(fixed[0], preset="twitter", encoding=encoding).id == ids[0]
+
+
+def test_zero_and_the_largest_id() -> None:
+    assert sfc.format_id(0, "hex", pad=False) == "0"
+    assert sfc.format_id(2**64 - 1, "hex") == "ffffffffffffffff"
+    assert sfc.parse_id("FFFFFFFFFFFFFFFF", "hex") == 2**64 - 1
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: sfc.parse_id("12!4", "base62"), sfc.InvalidArgument, "position 2"),
+        (lambda: sfc.parse_id("", "base62"), sfc.InvalidArgument, "empty"),
+        (lambda: sfc.parse_id("1\0", "hex"), sfc.InvalidArgument, "position 1"),
+        (lambda: sfc.format_id(1, "base64"), sfc.InvalidArgument, "base64"),  # type: ignore[arg-type]
+        (lambda: sfc.format_id(-1, "hex"), sfc.InvalidArgument, "negative"),
+        (lambda: sfc.format_id(2**64, "hex"), sfc.InvalidArgument, "64 bits"),
+        (lambda: sfc.decode("zzzzzzzzzzzzz", preset="twitter", encoding="base36"), sfc.InvalidArgument, "2^64 - 1"),
+        (lambda: sfc.decode("2N1lXKsHtJ", preset="twitter", encoding="b62"), sfc.InvalidArgument, "b62"),  # type: ignore[arg-type]
+        (lambda: sfc.parse_id(12, "base62"), TypeError, "str, not int"),  # type: ignore[arg-type]
+        (lambda: sfc.parse_id("12", None), TypeError, "encoding"),  # type: ignore[arg-type]
+        (lambda: sfc.decode(12, preset="twitter", encoding="hex"), TypeError, "str, not int"),
+        (lambda: sfc.format_id(1.0, "hex"), TypeError, "float"),  # type: ignore[arg-type]
+        (lambda: sfc.format_id(1, "hex", True), TypeError, "positional"),  # type: ignore[call-arg]
+    ],
+)
+def test_bad_input_is_refused(call: Any, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message.replace("^", r"\^")):
+        call()
+
+
+def test_invalid_argument_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        sfc.parse_id("?", "base58")
