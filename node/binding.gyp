@@ -31,6 +31,10 @@
         ["sfc_werror=='true'", {
           "cflags": ["-Werror"]
         }],
+        ["OS=='win'", {
+          # os_windows.c draws random bytes with BCryptGenRandom.
+          "libraries": ["bcrypt.lib"]
+        }],
         ["OS=='mac'", {
           "xcode_settings": {
             "GCC_SYMBOLS_PRIVATE_EXTERN": "YES",

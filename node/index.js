@@ -5,7 +5,7 @@
 // file resolves options, converts types and shapes the results.
 
 const { setTimeout: sleep } = require('node:timers/promises');
-const binding = require('node-gyp-build')(__dirname);
+const binding = require('./binding').load(__dirname);
 const errors = require('./errors');
 
 const { InvalidArgument } = errors;

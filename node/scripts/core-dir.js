@@ -1,7 +1,9 @@
 'use strict';
-// Prints, for binding.gyp, where the C core is: the copy vendored into the
-// package by `npm pack` (node/core) when present, else the repository's core/.
-// With `sources`, prints the core's C files instead, one per line.
+// Where the C core and the Node-API glue are: the copies vendored into the
+// package by `npm pack` (node/core, node/src) when present, else the
+// repository's. binding.gyp runs it to print them (`glue`, `sources`, or the
+// include folder by default), relative to the package with forward slashes;
+// scripts/prebuild.js requires it for absolute paths.
 const fs = require('fs');
 const path = require('path');
 
@@ -10,24 +12,37 @@ const vendored = path.join(pkgDir, 'core');
 const inRepo = path.join(pkgDir, '..', 'core');
 const coreDir = fs.existsSync(path.join(vendored, 'include', 'snowflake_c.h')) ? vendored : inRepo;
 
-// gyp wants paths relative to binding.gyp, with forward slashes.
-const rel = (p) => path.relative(pkgDir, p).split(path.sep).join('/');
-
-if (process.argv[2] === 'sources') {
+/** The core's C files. */
+function sources() {
   const src = path.join(coreDir, 'src');
   const files = fs
     .readdirSync(src)
     .filter((f) => f.endsWith('.c'))
     .sort();
-  if (files.length === 0) {
-    console.error(`snowflake-c: no C sources in ${src}`);
-    process.exit(1);
-  }
-  console.log(files.map((f) => rel(path.join(src, f))).join('\n'));
-} else if (process.argv[2] === 'glue') {
+  if (files.length === 0) throw new Error(`snowflake-c: no C sources in ${src}`);
+  return files.map((f) => path.join(src, f));
+}
+
+/** The Node-API glue. */
+function glue() {
   const vendoredGlue = path.join(pkgDir, 'src', 'addon.cc');
   const repoGlue = path.join(pkgDir, '..', 'bindings', 'node', 'addon.cc');
-  console.log(rel(fs.existsSync(vendoredGlue) ? vendoredGlue : repoGlue));
-} else {
-  console.log(rel(path.join(coreDir, 'include')));
+  return fs.existsSync(vendoredGlue) ? vendoredGlue : repoGlue;
+}
+
+const include = () => path.join(coreDir, 'include');
+
+module.exports = { sources, glue, include };
+
+if (require.main === module) {
+  // gyp wants paths relative to binding.gyp, with forward slashes.
+  const rel = (p) => path.relative(pkgDir, p).split(path.sep).join('/');
+  try {
+    const what = process.argv[2];
+    const paths = what === 'sources' ? sources() : what === 'glue' ? [glue()] : [include()];
+    console.log(paths.map(rel).join('\n'));
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
 }

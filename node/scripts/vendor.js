@@ -2,12 +2,14 @@
 // `npm pack` cannot reach outside the package folder, so prepack copies the
 // C core (../core/include, ../core/src) to core/ and the Node-API glue
 // (../bindings/node/addon.cc) to src/; binding.gyp builds the copies when
-// present. `--clean` (postpack) removes them again.
+// present. `--clean` (postpack) removes them again. SNOWFLAKE_C_REPO names
+// the repository when the package is packed from a copy elsewhere
+// (scripts/release-node).
 const fs = require('fs');
 const path = require('path');
 
 const pkgDir = path.join(__dirname, '..');
-const repoDir = path.join(pkgDir, '..');
+const repoDir = path.resolve(process.env.SNOWFLAKE_C_REPO || path.join(pkgDir, '..'));
 const targets = [
   [path.join(repoDir, 'core', 'include'), path.join(pkgDir, 'core', 'include')],
   [path.join(repoDir, 'core', 'src'), path.join(pkgDir, 'core', 'src')],
