@@ -430,17 +430,18 @@ typedef struct sfc_options {
    * and node values under a lock that the OS releases when the process
    * dies, and a second live generator with the same layout and values — in
    * this process or another of the host or container — fails at creation
-   * with SFC_WORKER_UNAVAILABLE naming the holder. The lock file lives in
-   * `guard_dir`, else `state_dir` (its lock files are the guard), else
-   * $XDG_RUNTIME_DIR/snowflake-c, else /dev/shm/snowflake-c-<uid>, else the
-   * temporary folder's snowflake-c-<uid> (Windows: %TEMP%\snowflake-c); a
-   * folder of one's own (created owner-only; one owned by another user, or
-   * a symbolic link, is refused). On Linux the value also takes a name in
-   * the network namespace (the processes of one host or pod) that no file
-   * cleaner can remove. The cost is paid once, at creation. When no folder
-   * can be used, the generator still starts and sfc_stats.guard says why.
-   * `guard_off` non-zero: no guard, for setups that mean to share a value
-   * (a state_dir still locks its values). */
+   * with SFC_WORKER_UNAVAILABLE naming the holder. With a state_dir, its
+   * lock files are the guard. Otherwise the lock file lives in `guard_dir`,
+   * else $XDG_RUNTIME_DIR/snowflake-c, else /dev/shm/snowflake-c-<uid>,
+   * else the temporary folder's snowflake-c-<uid> (Windows: snowflake-c in
+   * %TEMP%): a folder of the user's own (created owner-only; one owned
+   * by another user, open to others' writes, or a symbolic link is not
+   * used). On Linux the value also takes a name in the network namespace
+   * (the processes of one host or pod) that no file cleaner can remove.
+   * The cost is paid once, at creation. When no folder can be used, the
+   * generator still starts and sfc_stats.guard says why. `guard_off`
+   * non-zero: no guard, for setups that mean to share a value (a state_dir
+   * still locks its values). */
   const char *guard_dir;
   int guard_off;
 } sfc_options;
