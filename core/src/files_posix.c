@@ -94,14 +94,6 @@ sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
     close(fd);
     return os_error(err, "cannot stat state directory", path, e);
   }
-  if (sb.st_uid != geteuid() && sb.st_uid != 0) {
-    close(fd);
-    return sfc_fail(err, SFC_STATE_ERROR,
-                    "state_dir %s belongs to uid %u, not to this process's "
-                    "uid %u or root: its owner could replace the lock and "
-                    "state files; use a folder of your own",
-                    path, (unsigned)sb.st_uid, (unsigned)geteuid());
-  }
   /* The guard's folder is shared by the user's processes only: anyone
    * else who could write there could hold a value or free it. */
   if (own && sb.st_uid != geteuid()) {
@@ -117,6 +109,14 @@ sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
                     "guard folder %s is writable by other users (mode %03o): "
                     "chmod go-w it or give a folder of your own",
                     path, (unsigned)(sb.st_mode & 07777));
+  }
+  if (sb.st_uid != geteuid() && sb.st_uid != 0) {
+    close(fd);
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "state_dir %s belongs to uid %u, not to this process's "
+                    "uid %u or root: its owner could replace the lock and "
+                    "state files; use a folder of your own",
+                    path, (unsigned)sb.st_uid, (unsigned)geteuid());
   }
   if ((sb.st_mode & S_IWOTH) && !(sb.st_mode & S_ISVTX)) {
     close(fd);
