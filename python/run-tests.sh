@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds and installs the Python package into a venv under build/, builds the
-# C CLI (for the JSON-equality tests), then runs pytest on python/tests.
+# C CLI (for the JSON-equality tests), lints and checks the formatting of the
+# Python sources (ruff, configured in pyproject.toml), then runs pytest on
+# python/tests (mypy --strict runs inside it, in test_stubs.py).
 # Usage: python/run-tests.sh [pytest arguments]
 # Environment: PYTHON (the interpreter, default python3), SNOWFLAKE_C_PY_VENV
 # (the venv, default build/py-venv).
@@ -20,7 +22,7 @@ py="$venv/bin/python"
 
 echo "== python: installing build and test dependencies"
 "$py" -m pip install --quiet --disable-pip-version-check \
-  'meson-python>=0.15' 'meson>=1.1' ninja pytest mypy numpy
+  'meson-python>=0.15' 'meson>=1.1' ninja pytest mypy numpy 'ruff==0.17.6'
 
 echo "== python: building and installing snowflake-c (pip install .)"
 "$py" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
@@ -36,6 +38,10 @@ fi
 "$venv/bin/ninja" -C "$cli_build" -j2 core/cli/snowflake-c >/dev/null
 export SNOWFLAKE_C_CLI="$cli_build/core/cli/snowflake-c"
 
-echo "== python: pytest"
 cd "$root"
+echo "== python: ruff"
+"$venv/bin/ruff" check --quiet
+"$venv/bin/ruff" format --check --quiet
+
+echo "== python: pytest"
 exec "$py" -m pytest python/tests -p no:cacheprovider "$@"

@@ -1122,7 +1122,9 @@ static int node_name_value(module_state *st, PyObject *value, const char *field,
     *out = v;
     return 0;
   }
-  type_error(value, "node value for %s must be an int, \"auto\" or \"host\"",
+  type_error(value,
+             "node value for %s must be an int, \"auto\", \"host\" or "
+             "\"env:NAME\"",
              field);
   return -1;
 }
@@ -1194,23 +1196,58 @@ static int time_source_arg(module_state *st, PyObject *obj,
   return 0;
 }
 
+/* A folder given as str, bytes or os.PathLike (None: *out stays NULL),
+ * as the file-system bytes the core takes. A NUL in the path is
+ * InvalidArgument with its position, as for every other text (os.fsencode
+ * would say ValueError). */
+static int path_arg(module_state *st, PyObject *obj, const char *what,
+                    PyObject **out) {
+  *out = NULL;
+  if (obj == Py_None) return 0;
+  PyObject *path = PyOS_FSPath(obj);
+  if (!path) return -1;
+  sfc_error err;
+  if (PyUnicode_Check(path) && !text_arg(st, path, what, NULL)) {
+    Py_DECREF(path);
+    return -1;
+  }
+  if (PyBytes_Check(path) &&
+      sfc_text_check(what, PyBytes_AsString(path), (size_t)PyBytes_Size(path),
+                     &err) != SFC_OK) {
+    Py_DECREF(path);
+    raise_error(st, &err);
+    return -1;
+  }
+  int converted = PyUnicode_FSConverter(path, out);
+  Py_DECREF(path);
+  return converted ? 0 : -1;
+}
+
 static PyObject *Generator_new(PyTypeObject *type, PyObject *args,
                                PyObject *kwargs) {
-  static char *kwlist[] = {"preset",      "layout",        "epoch",
-                           "node",        "rollback",      "max_wait",
-                           "max_drift",   "random_start",  "state_dir",
-                           "time_source", "state_reserve", NULL};
+  static char *kwlist[] = {
+      "preset",        "layout",    "epoch",        "node",      "rollback",
+      "max_wait",      "max_drift", "random_start", "state_dir", "time_source",
+      "state_reserve", "guard",     "guard_dir",    NULL};
   PyObject *preset = Py_None, *layout_arg = Py_None, *epoch = Py_None;
   PyObject *node = Py_None, *rollback = Py_None, *max_wait = Py_None;
   PyObject *max_drift = Py_None, *state_dir = Py_None;
   PyObject *time_source = Py_None, *state_reserve = Py_None;
+  PyObject *guard = Py_True, *guard_dir = Py_None;
   int random_start = 0;
-  if (!PyArg_ParseTupleAndKeywords(
-          args, kwargs, "|$OOOOOOOpOOO:Generator", kwlist, &preset, &layout_arg,
-          &epoch, &node, &rollback, &max_wait, &max_drift, &random_start,
-          &state_dir, &time_source, &state_reserve))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOOOOOpOOOOO:Generator",
+                                   kwlist, &preset, &layout_arg, &epoch, &node,
+                                   &rollback, &max_wait, &max_drift,
+                                   &random_start, &state_dir, &time_source,
+                                   &state_reserve, &guard, &guard_dir))
     return NULL;
   module_state *st = type_state(type);
+  /* Only True or False: a None or 0 meant as "the default" must not turn
+   * the guard off. */
+  if (!PyBool_Check(guard)) {
+    type_error(guard, "guard must be True or False");
+    return NULL;
+  }
 
   PyObject *layout = resolve_layout(st, layout_arg, preset, epoch);
   if (!layout) return NULL;
@@ -1219,7 +1256,7 @@ static PyObject *Generator_new(PyTypeObject *type, PyObject *args,
   sfc_options opts;
   sfc_options_init(&opts);
   sfc_node_value nodes[SFC_MAX_FIELDS];
-  PyObject *keep_nodes = NULL, *dir_bytes = NULL;
+  PyObject *keep_nodes = NULL, *dir_bytes = NULL, *guard_bytes = NULL;
   GeneratorObject *self = NULL;
   sfc_error err;
 
@@ -1243,27 +1280,12 @@ static PyObject *Generator_new(PyTypeObject *type, PyObject *args,
     goto fail;
   opts.random_start = random_start;
   if (time_source_arg(st, time_source, &opts.time_source) < 0) goto fail;
-  if (state_dir != Py_None) {
-    /* A NUL in the path is InvalidArgument with its position, as for every
-     * other text (os.fsencode would say ValueError). */
-    PyObject *path = PyOS_FSPath(state_dir);
-    if (!path) goto fail;
-    if (PyUnicode_Check(path) && !text_arg(st, path, "state_dir", NULL)) {
-      Py_DECREF(path);
-      goto fail;
-    }
-    if (PyBytes_Check(path) &&
-        sfc_text_check("state_dir", PyBytes_AsString(path),
-                       (size_t)PyBytes_Size(path), &err) != SFC_OK) {
-      Py_DECREF(path);
-      raise_error(st, &err);
-      goto fail;
-    }
-    int converted = PyUnicode_FSConverter(path, &dir_bytes);
-    Py_DECREF(path);
-    if (!converted) goto fail;
-    opts.state_dir = PyBytes_AsString(dir_bytes);
-  }
+  if (path_arg(st, state_dir, "state_dir", &dir_bytes) < 0 ||
+      path_arg(st, guard_dir, "guard_dir", &guard_bytes) < 0)
+    goto fail;
+  opts.state_dir = dir_bytes ? PyBytes_AsString(dir_bytes) : NULL;
+  opts.guard_dir = guard_bytes ? PyBytes_AsString(guard_bytes) : NULL;
+  opts.guard_off = guard == Py_False;
 
   allocfunc tp_alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
   self = (GeneratorObject *)tp_alloc(type, 0);
@@ -1287,6 +1309,7 @@ static PyObject *Generator_new(PyTypeObject *type, PyObject *args,
   }
   Py_XDECREF(keep_nodes);
   Py_XDECREF(dir_bytes);
+  Py_XDECREF(guard_bytes);
   Py_DECREF(layout);
   return (PyObject *)self;
 
@@ -1294,6 +1317,7 @@ fail:
   Py_XDECREF(self);
   Py_XDECREF(keep_nodes);
   Py_XDECREF(dir_bytes);
+  Py_XDECREF(guard_bytes);
   Py_DECREF(layout);
   return NULL;
 }
@@ -1688,7 +1712,7 @@ static PyObject *Generator_stats(PyObject *op, PyObject *unused) {
     return NULL;
   }
   return Py_BuildValue(
-      "{sKsKsKsKsKsKsKsLsKsssLsLsNsN}", "ids_issued",
+      "{sKsKsKsKsKsKsKsLsKsssLsLsNsNss}", "ids_issued",
       (unsigned long long)s.ids_issued, "waits", (unsigned long long)s.waits,
       "borrowed_ticks", (unsigned long long)s.borrowed_ticks, "rollbacks",
       (unsigned long long)s.rollbacks, "rollbacks_waited",
@@ -1698,7 +1722,7 @@ static PyObject *Generator_stats(PyObject *op, PyObject *unused) {
       (long long)s.last_time_ms, "clock", (unsigned long long)s.clock,
       "rollback", sfc_rollback_name(s.rollback), "max_wait_ms",
       (long long)s.max_wait_ms, "max_drift_ms", (long long)s.max_drift_ms,
-      "node", node, "node_sources", sources);
+      "node", node, "node_sources", sources, "guard", s.guard);
 }
 
 static PyObject *Generator_get_node(PyObject *op, void *closure) {
@@ -1821,8 +1845,9 @@ static PyMethodDef Generator_methods[] = {
     {"stats", Generator_stats, METH_NOARGS,
      "stats($self, /)\n--\n\nCounters and settings: IDs issued, waits, "
      "borrowed "
-     "ticks, rollbacks, clock bumps, the strategy in force, and the node "
-     "values with where each came from."},
+     "ticks, rollbacks, clock bumps, the strategy in force, the node "
+     "values with where each came from, and the guard: \"held: <lock "
+     "file>\", \"off\" or \"unavailable: <why>\"."},
     {"close", Generator_close, METH_NOARGS,
      "close($self, /)\n--\n\nWrites the state file (with a state_dir), "
      "releases the "
@@ -1852,10 +1877,13 @@ static PyType_Slot Generator_slots[] = {
     {Py_tp_doc,
      "Generator(*, preset=None, layout=None, epoch=None, node=None, "
      "rollback=None, max_wait=None, max_drift=None, random_start=False, "
-     "state_dir=None, time_source=None, state_reserve=None)\n--\n\n"
+     "state_dir=None, time_source=None, state_reserve=None, guard=True, "
+     "guard_dir=None)\n--\n\n"
      "Issues unique, time-ordered IDs for one layout and one node value. "
      "Thread-safe and lock-free. Durations are in milliseconds (int) or "
-     "timedelta."},
+     "timedelta. The host-wide guard (on unless guard=False) refuses a "
+     "second live generator with the same layout and node values with "
+     "WorkerUnavailable; guard_dir is the folder of its lock files."},
     {Py_tp_new, Generator_new},
     {Py_tp_dealloc, Generator_dealloc},
     {Py_tp_repr, Generator_repr},

@@ -166,6 +166,7 @@ class _Stats(TypedDict):
     max_drift_ms: int
     node: dict[str, int]
     node_sources: dict[str, Literal["explicit", "env", "host", "pool"]]
+    guard: str
 
 @final
 class Generator:
@@ -185,6 +186,8 @@ class Generator:
         state_dir: str | os.PathLike[str] | os.PathLike[bytes] | bytes | None = None,
         time_source: _TimeSource | None = None,
         state_reserve: _Duration | None = None,
+        guard: bool = True,
+        guard_dir: str | os.PathLike[str] | os.PathLike[bytes] | bytes | None = None,
     ) -> Self: ...
     def next_id(self) -> int: ...
     def next_ids(self, n: int, /) -> list[int]: ...

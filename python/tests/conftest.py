@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,41 @@ def _no_snowflake_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("SNOWFLAKE_"):
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _guard_folder_of_this_suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The guard's default folder ($XDG_RUNTIME_DIR/snowflake-c) is this suite's own.
+
+    The guard stays on, and still refuses two live generators of these tests
+    that share a value; but another suite run on the same machine at the same
+    time, with the same values, is not met. (Windows keeps its %TEMP%, where
+    suites run one after the other.)
+    """
+    with pytest.MonkeyPatch.context() as mp:
+        if os.name != "nt":
+            runtime = tmp_path_factory.mktemp("runtime")
+            runtime.chmod(0o700)
+            mp.setenv("XDG_RUNTIME_DIR", str(runtime))
+        yield
+
+
+@cache
+def host_name_prefix() -> tuple[str, ...] | None:
+    """A command prefix that runs a program under the host name given after it (a UTS
+    namespace: ``unshare -u``, or ``unshare -ru`` without privileges), or None where
+    this system cannot."""
+    if shutil.which("unshare") is None:
+        return None
+    for unshare in (("unshare", "-u"), ("unshare", "-r", "-u")):
+        prefix = (*unshare, "sh", "-c", 'hostname "$0" && exec "$@"')
+        try:
+            r = subprocess.run([*prefix, "orders-7", "hostname"], capture_output=True, text=True, timeout=30)
+        except OSError:
+            return None
+        if r.returncode == 0 and r.stdout.strip() == "orders-7":
+            return prefix
+    return None
 
 
 def find_cli() -> str | None:
