@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Tests the Java binding (from any folder, on a fresh machine after scripts/setup):
-#   1. builds the JNI library and the C command line tool (java/build.sh --native),
-#   2. runs the JUnit suite with -Xcheck:jni, packages the jar and checks the format
-#      (mvn verify),
-#   3. checks that the jar works alone: examples/QuickStart.java on a plain java -cp.
+#   1. mvn verify: builds the JNI library and the C command line tool (meson + ninja,
+#      through scripts/release-java), runs the JUnit suite with -Xcheck:jni, packages
+#      the jar with its sources and javadoc, and checks the format,
+#   2. checks that the jar works alone: examples/QuickStart.java on a plain java -cp.
 # Exits non-zero on any failure.
 set -euo pipefail
 
@@ -19,10 +19,7 @@ while IFS='=' read -r name _; do
   fi
 done < <(env)
 
-"$here/build.sh" --native
-
 mvn -B -f "$here/pom.xml" verify \
-  "-Dsnowflakec.native.dir=$build/bindings/java" \
   "-Dsnowflakec.cli=$build/core/cli/snowflake-c" \
   "-Dsnowflakec.vectors=$root/tests/vectors"
 

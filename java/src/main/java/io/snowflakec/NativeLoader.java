@@ -2,9 +2,12 @@ package io.snowflakec;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -19,7 +22,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
@@ -27,13 +32,22 @@ import java.util.Set;
 /**
  * Loads the JNI library that travels inside the jar.
  *
- * <p>The library is the resource {@code io/snowflakec/native/<os>-<arch>/}{@code
- * libsnowflake-c-jni-<version>.so}. It is extracted to a private folder of the temporary directory
- * (the system property {@value #TMPDIR_PROPERTY}, else {@code java.io.tmpdir}) under a name that
- * carries the version and a checksum of its bytes, so that several JVMs sharing that folder agree
- * on one file: extraction happens under a lock file, into a temporary file moved into place
- * atomically, and an existing file is used only when its bytes match. Files left by other versions
- * are removed once they have not been used for a day.
+ * <p>The jar holds one library per target, as the resource {@code
+ * io/snowflakec/native/<target>/<file>}: the targets are named as everywhere in snowflake-c ({@code
+ * x86_64-linux-gnu}, {@code aarch64-linux-gnu}, {@code x86_64-linux-musl}, {@code
+ * aarch64-linux-musl}, {@code x86_64-macos}, {@code aarch64-macos}, {@code x86_64-windows}) and the
+ * file is {@code libsnowflake-c-jni-<version>.so}, {@code .dylib} on macOS, {@code
+ * snowflake-c-jni-<version>.dll} on Windows. The target comes from {@code os.name} and {@code
+ * os.arch}; on Linux, whether the JVM runs on musl (Alpine) or glibc is read from the libraries
+ * mapped into this process ({@code /proc/self/maps}), else from the program interpreter of {@code
+ * java.home/bin/java}. The system property {@value #TARGET_PROPERTY} names the target instead.
+ *
+ * <p>The library is extracted to a private folder of the temporary directory (the system property
+ * {@value #TMPDIR_PROPERTY}, else {@code java.io.tmpdir}) under a name that carries the version and
+ * a checksum of its bytes, so that several JVMs sharing that folder agree on one file: extraction
+ * happens under a lock file, into a temporary file moved into place atomically, and an existing
+ * file is used only when its bytes match. Files left by other versions are removed once they have
+ * not been used for a day.
  *
  * <p>The system property {@value #PATH_PROPERTY} names a library file to load instead, for
  * platforms the jar does not carry.
@@ -45,6 +59,21 @@ final class NativeLoader {
   /** System property: the folder to extract the library into. */
   static final String TMPDIR_PROPERTY = "io.snowflakec.native.tmpdir";
 
+  /** System property: the target whose library to load, instead of the detected one. */
+  static final String TARGET_PROPERTY = "io.snowflakec.native.target";
+
+  /** Every target a release jar carries, in the order of the documentation. */
+  static final List<String> TARGETS =
+      List.of(
+          "x86_64-linux-gnu",
+          "aarch64-linux-gnu",
+          "x86_64-linux-musl",
+          "aarch64-linux-musl",
+          "x86_64-macos",
+          "aarch64-macos",
+          "x86_64-windows");
+
+  private static final String NATIVE_DIR = "io/snowflakec/native/";
   private static final String LIB_PREFIX = "snowflake-c-jni-";
   private static final Duration STALE_LIBRARY = Duration.ofDays(1);
   private static final Duration STALE_PART = Duration.ofMinutes(10);
@@ -70,8 +99,9 @@ final class NativeLoader {
       }
       loadFile(path, "-D" + PATH_PROPERTY + "=" + explicit);
     } else {
-      String resource = resourceName(version);
-      byte[] bytes = readResource(resource);
+      String target = target();
+      String resource = resourceName(target, version);
+      byte[] bytes = readResource(resource, target, version);
       Path file = extract(bytes, version, resource);
       loadFile(file, "resource " + resource + " extracted to " + file);
     }
@@ -79,16 +109,57 @@ final class NativeLoader {
     loaded = true;
   }
 
-  /** {@code io/snowflakec/native/linux-x86_64/libsnowflake-c-jni-0.1.0.so}. */
+  /** The resource of this JVM's target: {@code io/snowflakec/native/x86_64-linux-gnu/lib…so}. */
   static String resourceName(String version) {
-    return "io/snowflakec/native/" + platform() + "/" + System.mapLibraryName(LIB_PREFIX + version);
+    return resourceName(target(), version);
   }
 
-  static String platform() {
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-    String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+  static String resourceName(String target, String version) {
+    return NATIVE_DIR + target + "/" + libraryFile(target, version);
+  }
+
+  /** The library's file name as the target's {@code System.mapLibraryName} gives it. */
+  static String libraryFile(String target, String version) {
+    String name = LIB_PREFIX + version;
+    if (target.endsWith("-windows")) {
+      return name + ".dll";
+    }
+    return "lib" + name + (target.endsWith("-macos") ? ".dylib" : ".so");
+  }
+
+  /** This JVM's target: the system property {@value #TARGET_PROPERTY}, else detected. */
+  static String target() {
+    String forced = System.getProperty(TARGET_PROPERTY);
+    if (forced != null && !forced.isEmpty()) {
+      return checkTarget(forced);
+    }
+    String os = System.getProperty("os.name", "");
+    boolean musl = os.toLowerCase(Locale.ROOT).startsWith("linux") && isMusl();
+    return target(os, System.getProperty("os.arch", ""), musl);
+  }
+
+  /** A target named by the user: a name such as {@code x86_64-linux-musl}, not a path. */
+  static String checkTarget(String name) {
+    if (!name.matches("[a-z0-9_]+(-[a-z0-9_]+)+")) {
+      throw new UnsatisfiedLinkError(
+          "snowflake-c: -D"
+              + TARGET_PROPERTY
+              + "="
+              + name
+              + " is not a target name; the targets are "
+              + String.join(", ", TARGETS));
+    }
+    return name;
+  }
+
+  /**
+   * The target of an {@code os.name}, an {@code os.arch} and, on Linux, the C library. A platform
+   * outside the seven still gets a name ({@code sparcv9-sunos}), for the error message.
+   */
+  static String target(String osName, String osArch, boolean musl) {
+    String os = osName.toLowerCase(Locale.ROOT);
     if (os.startsWith("linux")) {
-      os = "linux";
+      os = musl ? "linux-musl" : "linux-gnu";
     } else if (os.startsWith("mac") || os.startsWith("darwin")) {
       os = "macos";
     } else if (os.startsWith("windows")) {
@@ -96,9 +167,11 @@ final class NativeLoader {
     } else {
       os = os.replaceAll("[^a-z0-9]", "");
     }
+    String arch = osArch.toLowerCase(Locale.ROOT);
     switch (arch) {
       case "amd64":
       case "x86_64":
+      case "x64":
         arch = "x86_64";
         break;
       case "aarch64":
@@ -108,7 +181,115 @@ final class NativeLoader {
       default:
         arch = arch.replaceAll("[^a-z0-9_]", "");
     }
-    return os + "-" + arch;
+    return arch + "-" + os;
+  }
+
+  /**
+   * Whether this Linux JVM runs on musl: the libraries mapped into the process tell, else the
+   * program interpreter of the {@code java} launcher; glibc when neither can be read.
+   */
+  static boolean isMusl() {
+    try {
+      Boolean fromMaps = muslFromMaps(Files.readAllLines(Paths.get("/proc/self/maps")));
+      if (fromMaps != null) {
+        return fromMaps;
+      }
+    } catch (IOException | RuntimeException e) {
+      // No /proc (some sandboxes): the launcher's interpreter below.
+    }
+    try {
+      Path java = Paths.get(System.getProperty("java.home", ""), "bin", "java");
+      String interpreter = elfInterpreter(java);
+      return interpreter != null && isMuslFile(interpreter);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * musl or glibc from the lines of {@code /proc/<pid>/maps}: {@code true} when musl's loader
+   * ({@code ld-musl-<arch>.so.1}) is mapped, {@code false} when glibc's C library is, {@code null}
+   * when neither shows.
+   */
+  static Boolean muslFromMaps(List<String> lines) {
+    boolean glibc = false;
+    for (String line : lines) {
+      int slash = line.indexOf('/');
+      if (slash < 0) {
+        continue;
+      }
+      String path = line.substring(slash);
+      if (isMuslFile(path)) {
+        return true;
+      }
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      glibc |= name.startsWith("libc.so.6") || name.startsWith("libc-2.");
+    }
+    return glibc ? Boolean.FALSE : null;
+  }
+
+  private static boolean isMuslFile(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    return name.startsWith("ld-musl-") || name.startsWith("libc.musl-");
+  }
+
+  /** The program interpreter (PT_INTERP) of an ELF file, or null when it names none. */
+  static String elfInterpreter(Path file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer head = read(ch, 0, 64);
+      if (head.getInt(0) != 0x7f454c46) { // "\x7fELF"
+        return null;
+      }
+      boolean is64 = head.get(4) == 2;
+      head.order(head.get(5) == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+      long phoff = is64 ? head.getLong(0x20) : Integer.toUnsignedLong(head.getInt(0x1c));
+      int phentsize = Short.toUnsignedInt(head.getShort(is64 ? 0x36 : 0x2a));
+      int phnum = Short.toUnsignedInt(head.getShort(is64 ? 0x38 : 0x2c));
+      if (phentsize < (is64 ? 0x38 : 0x20)) {
+        return null;
+      }
+      for (int i = 0; i < phnum; i++) {
+        ByteBuffer ph = read(ch, phoff + (long) i * phentsize, phentsize).order(head.order());
+        if (ph.getInt(0) != 3) { // PT_INTERP
+          continue;
+        }
+        long offset = is64 ? ph.getLong(0x08) : Integer.toUnsignedLong(ph.getInt(0x04));
+        long size = is64 ? ph.getLong(0x20) : Integer.toUnsignedLong(ph.getInt(0x10));
+        if (size <= 0 || size > 4096) {
+          return null;
+        }
+        byte[] text = new byte[(int) size];
+        read(ch, offset, (int) size).get(text);
+        int end = 0;
+        while (end < text.length && text[end] != 0) {
+          end++;
+        }
+        return new String(text, 0, end, StandardCharsets.ISO_8859_1);
+      }
+      return null;
+    }
+  }
+
+  private static ByteBuffer read(FileChannel ch, long position, int size) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(size);
+    while (b.hasRemaining()) {
+      if (ch.read(b, position + b.position()) < 0) {
+        throw new IOException("truncated ELF file");
+      }
+    }
+    return b.flip();
+  }
+
+  /** The targets whose library this jar (or class path) carries. */
+  static List<String> availableTargets(String version) {
+    ClassLoader loader = NativeLoader.class.getClassLoader();
+    List<String> found = new ArrayList<>();
+    for (String t : TARGETS) {
+      if (loader.getResource(resourceName(t, version)) != null) {
+        found.add(t);
+      }
+    }
+    return found;
   }
 
   static String version() {
@@ -125,21 +306,27 @@ final class NativeLoader {
     return p.getProperty("version");
   }
 
-  private static byte[] readResource(String resource) {
+  private static byte[] readResource(String resource, String target, String version) {
     try (InputStream in = NativeLoader.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
+        List<String> have = availableTargets(version);
         throw new UnsatisfiedLinkError(
             "snowflake-c: this jar carries no JNI library for "
-                + platform()
+                + target
                 + " (os.name="
                 + System.getProperty("os.name")
                 + ", os.arch="
                 + System.getProperty("os.arch")
                 + "): looked for the resource "
                 + resource
-                + ". Build it (java/build.sh) or name a library file with -D"
+                + "; the jar has "
+                + (have.isEmpty() ? "none" : String.join(", ", have))
+                + ". On another C library or platform, build the library (java/build.sh) and"
+                + " name it with -D"
                 + PATH_PROPERTY
-                + "=PATH.");
+                + "=FILE, or choose one of the jar's with -D"
+                + TARGET_PROPERTY
+                + "=TARGET.");
       }
       return in.readAllBytes();
     } catch (IOException e) {
