@@ -43,11 +43,11 @@ static const char usage[] =
     "                     (default: default)\n"
     "  --layout SPEC      fields, e.g. time:41@1ms,worker:10,seq:12\n"
     "  --epoch E          Unix ms or ISO-8601 UTC, with --layout\n"
-    "  --node LIST        node values: worker=3,datacenter=1 (N, auto or "
-    "host);\n"
+    "  --node LIST        node values: worker=3,datacenter=1 (N, auto, host\n"
+    "                     or env:NAME);\n"
     "                     unset fields come from SNOWFLAKE_<FIELD>\n"
     "  -n, --count N      IDs to generate (gen; default 1)\n"
-    "  --rollback S       default, error, wait, clock or borrow\n"
+    "  --rollback S       default, error, wait, clock, borrow or switch\n"
     "  --max-wait MS      longest wait for the clock to catch up\n"
     "  --max-drift MS     how far IDs may run ahead of the clock\n"
     "  --random-start     start each tick's sequence at a random value\n"
@@ -276,10 +276,10 @@ static void print_stats(const sfc_generator *g) {
           "ids_issued=%" PRIu64 " waits=%" PRIu64 " borrowed_ticks=%" PRIu64
           " rollbacks=%" PRIu64 " rollbacks_waited=%" PRIu64
           " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64
-          " rollback=%s guard=\"%s\"",
+          " node_switches=%" PRIu64 " rollback=%s guard=\"%s\"",
           s.ids_issued, s.waits, s.borrowed_ticks, s.rollbacks,
           s.rollbacks_waited, s.rollbacks_refused, s.clock_bumps,
-          sfc_rollback_name(s.rollback), s.guard);
+          s.node_switches, sfc_rollback_name(s.rollback), s.guard);
   for (unsigned i = 0; i < s.node_count; i++)
     fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[i], s.node_values[i],
             sfc_node_source_name(s.node_sources[i]));

@@ -355,12 +355,18 @@ typedef enum sfc_rollback {
   SFC_ROLLBACK_WAIT = 2,    /* wait up to max_wait (1000 ms), then error */
   SFC_ROLLBACK_CLOCK = 3,   /* bump the clock field (waits first for rollbacks
                                up to max_wait, default 0) */
-  SFC_ROLLBACK_BORROW = 4   /* keep issuing from the last time issued, up to
+  SFC_ROLLBACK_BORROW = 4,  /* keep issuing from the last time issued, up to
                                max_drift (1000 ms) ahead; then wait up to
                                max_wait (1000 ms), then error */
+  SFC_ROLLBACK_SWITCH = 5   /* pool generators (node value auto, state_dir):
+                               wait up to max_wait (5 ms), then take another
+                               free value of the pool whose IDs are all
+                               behind the clock and go on at once; the old
+                               value stays held (parked) until the clock has
+                               passed its high-water mark */
 } sfc_rollback;
 
-/* Names "default", "error", "wait", "clock", "borrow". */
+/* Names "default", "error", "wait", "clock", "borrow", "switch". */
 SFC_API const char *sfc_rollback_name(sfc_rollback rollback);
 SFC_API sfc_status sfc_rollback_parse(const char *name, sfc_rollback *out,
                                       sfc_error *err);
@@ -556,9 +562,10 @@ typedef struct sfc_stats {
   uint64_t rollbacks_waited;
   uint64_t rollbacks_refused; /* answered SFC_CLOCK_MOVED_BACKWARDS */
   uint64_t clock_bumps;
-  int64_t last_time_ms;  /* time of the last tick issued */
-  uint64_t clock;        /* current clock-field value (0 without one) */
-  sfc_rollback rollback; /* the strategy in force (never DEFAULT) */
+  uint64_t node_switches; /* pool values taken by rollback=switch */
+  int64_t last_time_ms;   /* time of the last tick issued */
+  uint64_t clock;         /* current clock-field value (0 without one) */
+  sfc_rollback rollback;  /* the strategy in force (never DEFAULT) */
   int64_t max_wait_ms;
   int64_t max_drift_ms;
   unsigned node_count; /* node fields, in layout order */

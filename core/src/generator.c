@@ -48,21 +48,21 @@ void sfc_options_init(sfc_options *opts) {
 }
 
 const char *sfc_rollback_name(sfc_rollback rollback) {
-  static const char *const names[] = {"default", "error", "wait", "clock",
-                                      "borrow"};
-  return (unsigned)rollback < 5 ? names[rollback] : "unknown";
+  static const char *const names[] = {"default", "error",  "wait",
+                                      "clock",   "borrow", "switch"};
+  return (unsigned)rollback < 6 ? names[rollback] : "unknown";
 }
 
 sfc_status sfc_rollback_parse(const char *name, sfc_rollback *out,
                               sfc_error *err) {
-  for (int i = 0; name && i < 5; i++)
+  for (int i = 0; name && i < 6; i++)
     if (strcmp(name, sfc_rollback_name((sfc_rollback)i)) == 0) {
       *out = (sfc_rollback)i;
       return SFC_OK;
     }
   return sfc_fail(err, SFC_INVALID_ARGUMENT,
                   "unknown rollback strategy '%s': use default, error, wait, "
-                  "clock or borrow",
+                  "clock, borrow or switch",
                   name ? name : "(null)");
 }
 
@@ -74,7 +74,7 @@ static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
                                    const sfc_options *opts, sfc_error *err) {
   sfc_rollback r = opts->rollback;
   int64_t wait_ms = opts->max_wait_ms, drift_ms = opts->max_drift_ms;
-  if ((unsigned)r > SFC_ROLLBACK_BORROW)
+  if ((unsigned)r > SFC_ROLLBACK_SWITCH)
     return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown rollback strategy %d",
                     (int)r);
   if (r == SFC_ROLLBACK_CLOCK && layout->clock_index < 0)
@@ -93,6 +93,7 @@ static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
     r = layout->clock_index >= 0 ? SFC_ROLLBACK_CLOCK : SFC_ROLLBACK_WAIT;
     if (wait_ms < 0) wait_ms = 5;
   }
+  if (r == SFC_ROLLBACK_SWITCH && wait_ms < 0) wait_ms = 5;
   if (wait_ms < 0)
     wait_ms = (r == SFC_ROLLBACK_WAIT || r == SFC_ROLLBACK_BORROW) ? 1000 : 0;
   if (drift_ms < 0) drift_ms = r == SFC_ROLLBACK_BORROW ? 1000 : 0;
@@ -197,6 +198,14 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   memset(&saved, 0, sizeof saved);
   for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
     saved.last[c] = SFC_NEVER;
+  if (g->rollback == SFC_ROLLBACK_SWITCH &&
+      (!opts->state_dir || g->node.auto_slot < 0)) {
+    sfc_mutex_destroy(&g->lock);
+    sfc_os_aligned_free(g);
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "rollback 'switch' takes another value from the pool: it "
+                    "needs a node field set to auto and a state_dir");
+  }
   if (!opts->state_dir && g->node.auto_slot >= 0) {
     sfc_mutex_destroy(&g->lock);
     sfc_os_aligned_free(g);
@@ -321,7 +330,8 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
     uint64_t base, n;
     if (SFC_LIKELY((int64_t)t < tick && (uint64_t)tick <= p->time_max)) {
       uint64_t s0 = seq_start(g, (uint64_t)tick);
-      base = sfc_word(p, (uint64_t)tick, sfc_word_clock(p, w), s0);
+      base = (w & p->keep_mask) | ((uint64_t)tick << p->time_shift) |
+             (s0 << p->seq_shift);
       n = p->seq_max - s0 + 1;
     } else if (SFC_LIKELY(s < p->seq_max && (int64_t)t >= tick &&
                           (int64_t)t - tick <= g->drift_ticks)) {
@@ -526,6 +536,7 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
   out->rollbacks_waited = atomic_load(&g->rollbacks_waited);
   out->rollbacks_refused = atomic_load(&g->rollbacks_refused);
   out->clock_bumps = atomic_load(&g->clock_bumps);
+  out->node_switches = atomic_load(&g->node_switches);
   out->last_time_ms = (g->epoch_us + (int64_t)t * g->unit_us) / 1000;
   out->clock = sfc_word_clock(&g->pack, w);
   out->rollback = g->rollback;

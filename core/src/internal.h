@@ -100,7 +100,8 @@ SFC_INTERNAL size_t sfc_node_text(const sfc_layout *layout,
 
 /* state.c — lock file, state file and the keeper thread. */
 #define SFC_CLOCK_VALUES (1u << SFC_MAX_CLOCK_BITS)
-#define SFC_NEVER (-1) /* a clock value never used */
+#define SFC_NEVER (-1)   /* a clock value never used */
+#define SFC_PARKED_MAX 8 /* values rollback=switch holds at once, at most */
 
 typedef struct sfc_state {
   char *dir;      /* as given */
@@ -122,6 +123,14 @@ typedef struct sfc_state {
   int64_t error_status; /* sfc_status of a failed write, 0 if none */
   char error_message[SFC_MESSAGE_MAX];
   bool guard_only; /* the guard's folder: a lock file, no state file */
+  /* Values left by rollback=switch, held until the clock passes their
+   * marks. */
+  unsigned parked;
+  struct {
+    sfc_fd lock_fd;
+    int host_fd;
+    int64_t mark;
+  } park[SFC_PARKED_MAX];
   char guard[SFC_MESSAGE_MAX + 16]; /* sfc_stats.guard */
 } sfc_state;
 
@@ -144,6 +153,12 @@ SFC_INTERNAL sfc_status sfc_state_start_keeper(struct sfc_generator *g,
 SFC_INTERNAL void sfc_state_close(struct sfc_generator *g, bool clean);
 SFC_INTERNAL void sfc_state_after_fork(struct sfc_generator *g);
 SFC_INTERNAL void sfc_state_release(struct sfc_generator *g);
+/* rollback=switch: parks the pool value in use and takes another whose IDs
+ * are all behind `tick`, issuing the first ID at `tick` (SFC_TAKEN, *first);
+ * SFC_RETRY when another thread moved on; SFC_CLOCK_MOVED_BACKWARDS (with
+ * the reason in err) when no value can be taken. */
+SFC_INTERNAL sfc_status sfc_state_switch(struct sfc_generator *g, int64_t tick,
+                                         uint64_t *first, sfc_error *err);
 /* The host-wide guard of a generator without a state_dir (sfc_options). */
 SFC_INTERNAL sfc_status sfc_guard_open(struct sfc_generator *g,
                                        const sfc_options *opts, sfc_error *err);
@@ -181,7 +196,7 @@ struct sfc_generator {
   /* Counters touched outside the fast path only. */
   _Atomic uint64_t issued_closed; /* IDs of ticks already left */
   _Atomic uint64_t waits, borrowed, rollbacks, rollbacks_waited,
-      rollbacks_refused, clock_bumps;
+      rollbacks_refused, clock_bumps, node_switches;
   uint64_t phantom;              /* IDs counted for the initial, unused tick */
   _Atomic int64_t rollback_seen; /* last tick a rollback was counted at */
   _Atomic int64_t wanted_mark;   /* tick the hot path needs the mark to reach */

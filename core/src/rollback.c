@@ -129,8 +129,9 @@ sfc_status sfc_slow_path(sfc_generator *g, int64_t now_us, int64_t tick,
     /* The tick's sequence is used up (t may be ahead by borrowing). */
     if ((uint64_t)t + 1 > p->time_max) return time_exhausted(g, err);
     if (t + 1 - tick <= g->drift_ticks) {
-      *first = sfc_word(p, (uint64_t)t + 1, sfc_word_clock(p, seen),
-                        sfc_seq_start(g, (uint64_t)t + 1));
+      /* The node bits come with the word: rollback=switch changes them. */
+      *first = (seen & p->keep_mask) | ((uint64_t)(t + 1) << p->time_shift) |
+               (sfc_seq_start(g, (uint64_t)t + 1) << p->seq_shift);
       return SFC_OK;
     }
     *wait_us = tick_start_us(g, t + 1 - g->drift_ticks) - now_us;
@@ -149,6 +150,15 @@ sfc_status sfc_slow_path(sfc_generator *g, int64_t now_us, int64_t tick,
   switch (g->rollback) {
   case SFC_ROLLBACK_CLOCK:
     return bump_clock(g, now_us, tick, first, err);
+  case SFC_ROLLBACK_SWITCH: {
+    sfc_status st = sfc_state_switch(g, tick, first, err);
+    if (st == SFC_CLOCK_MOVED_BACKWARDS) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "%.150s", err ? err->message : "");
+      return refuse(g, now_us, t, msg, err);
+    }
+    return st;
+  }
   case SFC_ROLLBACK_WAIT:
   case SFC_ROLLBACK_BORROW: {
     char msg[96];

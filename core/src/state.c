@@ -302,6 +302,11 @@ static void release(sfc_generator *g) {
   sfc_host_unlock(g->state.host_fd);
   g->state.lock_fd = SFC_NO_FD;
   g->state.host_fd = -1;
+  while (g->state.parked) {
+    unsigned i = --g->state.parked;
+    sfc_fd_close(g->state.park[i].lock_fd);
+    sfc_host_unlock(g->state.park[i].host_fd);
+  }
 }
 
 /* 0: locked; else *held or an error. */
@@ -435,6 +440,131 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
     snprintf(g->state.guard, sizeof g->state.guard, "held: %.*s.lock",
              (int)sizeof g->state.guard - 16, g->state.path);
   return st;
+}
+
+/* Lets go of the values rollback=switch parked once the clock has passed
+ * their marks: their IDs are all behind it. */
+static void unpark(sfc_generator *g) {
+  const int64_t now = now_tick(g);
+  for (unsigned i = 0; i < g->state.parked;) {
+    if (g->state.park[i].mark >= now) {
+      i++;
+      continue;
+    }
+    sfc_fd_close(g->state.park[i].lock_fd);
+    sfc_host_unlock(g->state.park[i].host_fd);
+    g->state.park[i] = g->state.park[--g->state.parked];
+  }
+}
+
+/* A free value of the pool (not the one in use, which we hold) whose IDs
+ * are all behind `tick`: locked, its state in *saved. SFC_RETRY when there
+ * is none. */
+static sfc_status take_behind(sfc_generator *g, int64_t tick, sfc_saved *saved,
+                              sfc_error *err) {
+  sfc_node *node = &g->node;
+  const sfc_field *f = &g->layout.fields[node->field[node->auto_slot]];
+  for (uint64_t v = 0; v <= f->max; v++) {
+    node->value[node->auto_slot] = v;
+    set_stem(g);
+    bool held;
+    sfc_status st = try_lock(g, &held, err);
+    if (st != SFC_OK) return st;
+    if (held) continue;
+    st = read_saved(g, saved, err);
+    if (st == SFC_OK && saved->mark < tick) return SFC_OK;
+    sfc_fd_close(g->state.lock_fd);
+    sfc_host_unlock(g->state.host_fd);
+    g->state.lock_fd = SFC_NO_FD;
+    g->state.host_fd = -1;
+    if (st != SFC_OK) return st;
+  }
+  return SFC_RETRY;
+}
+
+sfc_status sfc_state_switch(sfc_generator *g, int64_t tick, uint64_t *first,
+                            sfc_error *err) {
+  const sfc_packing *p = &g->pack;
+  sfc_state *s = &g->state;
+  sfc_mutex_lock(&g->lock);
+  uint64_t w = atomic_load(&g->word);
+  if ((int64_t)sfc_word_time(p, w) - tick <= g->drift_ticks) {
+    sfc_mutex_unlock(&g->lock); /* another thread has moved on */
+    return SFC_RETRY;
+  }
+  if (s->lost || s->error_status) {
+    sfc_status st = (sfc_status)s->error_status;
+    if (s->lost) st = SFC_WORKER_UNAVAILABLE;
+    sfc_fail(err, st, "%s", s->error_message);
+    sfc_mutex_unlock(&g->lock);
+    return st;
+  }
+  unpark(g);
+  if (s->parked == SFC_PARKED_MAX) {
+    sfc_mutex_unlock(&g->lock);
+    return sfc_fail(err, SFC_CLOCK_MOVED_BACKWARDS,
+                    "already holds %d values whose IDs are ahead of the "
+                    "clock; wait for the clock to pass them",
+                    SFC_PARKED_MAX);
+  }
+  /* Until the word switches, threads on the fast path may still issue
+   * under the old value, up to the mark (which cannot move while we hold
+   * the lock): its state file already says so. */
+  const sfc_fd old_lock = s->lock_fd;
+  const int old_host = s->host_fd;
+  const uint64_t old_value = g->node.value[g->node.auto_slot];
+  const int64_t old_mark = atomic_load(&g->mark);
+  const sfc_file_id old_state = s->state_id;
+  s->lock_fd = SFC_NO_FD;
+  s->host_fd = -1;
+  sfc_saved saved;
+  sfc_error e;
+  sfc_status st = take_behind(g, tick, &saved, &e);
+  int64_t mark = tick + s->reserve_ticks;
+  if (mark < old_mark) mark = old_mark; /* the fast path may reach it */
+  if (mark < saved.mark) mark = saved.mark;
+  if ((uint64_t)mark > p->time_max) mark = (int64_t)p->time_max;
+  if (st == SFC_OK) {
+    memcpy(g->last, saved.last, sizeof g->last);
+    st = sfc_state_write(g, mark, saved.clock, &e);
+    if (st != SFC_OK) {
+      sfc_fd_close(s->lock_fd);
+      sfc_host_unlock(s->host_fd);
+    }
+  }
+  if (st != SFC_OK) { /* keep the value in use */
+    g->node.value[g->node.auto_slot] = old_value;
+    set_stem(g);
+    s->lock_fd = old_lock;
+    s->host_fd = old_host;
+    s->state_id = old_state;
+    sfc_mutex_unlock(&g->lock);
+    if (st == SFC_RETRY)
+      return sfc_fail(err, SFC_CLOCK_MOVED_BACKWARDS,
+                      "found no other free value in the pool %s whose IDs "
+                      "are all behind the clock; widen the pool field",
+                      s->dir);
+    if (err) *err = e;
+    return st;
+  }
+  s->park[s->parked].lock_fd = old_lock;
+  s->park[s->parked].host_fd = old_host;
+  s->park[s->parked].mark = old_mark;
+  s->parked++;
+  sfc_generator_set_node(g);
+  const uint64_t id = sfc_word(p, (uint64_t)tick, saved.clock,
+                               sfc_seq_start(g, (uint64_t)tick));
+  while (!atomic_compare_exchange_weak(&g->word, &w, id)) {
+  }
+  const uint64_t t = sfc_word_time(p, w);
+  atomic_fetch_add_explicit(&g->issued_closed,
+                            sfc_word_seq(p, w) - sfc_seq_start(g, t) + 1,
+                            memory_order_relaxed);
+  atomic_store(&g->mark, mark);
+  atomic_fetch_add_explicit(&g->node_switches, 1, memory_order_relaxed);
+  sfc_mutex_unlock(&g->lock);
+  *first = id;
+  return SFC_TAKEN;
 }
 
 /* The i-th folder to try for the guard: the one given, or the defaults. */
@@ -585,6 +715,7 @@ static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
  * would not bind it). */
 static void keep(sfc_generator *g) {
   if (g->state.lost) return;
+  unpark(g);
   const int64_t reserve = g->state.reserve_ticks;
   /* Ticks ahead of the clock are asked for through wanted_mark. The clock
    * field switches under g->lock only, so the word's is the newest. */

@@ -1,8 +1,8 @@
 /* The state folder within one process, on every platform (Windows too,
  * where test_state and test_pool, which fork, do not run): a held value is
  * refused to a second generator and free again once closed, the pool gives
- * distinct values, the high-water mark survives a restart, and bad folders
- * and files are refused. */
+ * distinct values, rollback=switch moves to another of them, the high-water
+ * mark survives a restart, and bad folders and files are refused. */
 #include "check.h"
 
 #if defined(_WIN32)
@@ -119,6 +119,83 @@ static void pool(const sfc_layout *l) {
     sfc_generator_free(g[i]);
 }
 
+/* Issues n IDs at an injected clock reading, riding out waits for the
+ * keeper's reservation. */
+static sfc_status issue_at(sfc_generator *g, int64_t now_us, uint64_t *ids,
+                           size_t n, sfc_error *err) {
+  size_t done = 0;
+  while (done < n) {
+    size_t got = 0;
+    int64_t wait = 0;
+    sfc_status st =
+        sfc_next_ids_at(g, now_us, ids + done, n - done, &got, &wait, err);
+    done += got;
+    if (st == SFC_WAIT)
+      sfc_pause(wait < 100000 ? wait : 100000);
+    else if (st != SFC_OK)
+      return st;
+  }
+  return SFC_OK;
+}
+
+static uint64_t worker_in(const sfc_layout *l, uint64_t id) {
+  sfc_parts p;
+  sfc_decode(l, id, &p, NULL);
+  return p.values[sfc_layout_field_index(l, "worker")];
+}
+
+/* rollback=switch: a clock step back takes another value of the pool at
+ * once; the old one stays held while its IDs are ahead of the clock. */
+static void switch_on_rollback(const sfc_layout *l) {
+  enum { N = 1000 };
+  static uint64_t ids[3 * N];
+  sfc_node_value node[] = {{"worker", SFC_NODE_AUTO}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = node;
+  opts.node_count = 1;
+  opts.state_dir = folder;
+  opts.rollback = SFC_ROLLBACK_SWITCH;
+  sfc_generator *g = NULL;
+  sfc_error err;
+  CHECK_STATUS(sfc_generator_new(l, &opts, &g, &err), SFC_OK, err);
+  if (!g) return;
+  const int64_t now = sfc_generator_now_us(g);
+  CHECK_STATUS(issue_at(g, now, ids, N, &err), SFC_OK, err);
+  CHECK_STATUS(issue_at(g, now - 3000000, ids + N, N, &err), SFC_OK, err);
+  CHECK_STATUS(issue_at(g, now - 6000000, ids + 2 * N, N, &err), SFC_OK, err);
+  uint64_t w0 = worker_in(l, ids[0]), w1 = worker_in(l, ids[N]),
+           w2 = worker_in(l, ids[2 * N]);
+  CHECK(w0 != w1 && w1 != w2 && w0 != w2, "three values: %llu %llu %llu",
+        (unsigned long long)w0, (unsigned long long)w1, (unsigned long long)w2);
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  CHECK(s.node_switches == 2 && s.node_values[0] == w2,
+        "two switches counted (%llu), the stats show the value in use",
+        (unsigned long long)s.node_switches);
+  CHECK(check_duplicates(ids, 3 * N) == 0, "no duplicate across switches");
+
+  /* The parked values are still held: a third generator takes neither. */
+  opts.rollback = SFC_ROLLBACK_DEFAULT;
+  sfc_generator *h = NULL;
+  CHECK_STATUS(sfc_generator_new(l, &opts, &h, &err), SFC_OK, err);
+  if (h) {
+    uint64_t wh = worker_of(l, h);
+    CHECK(wh != w0 && wh != w1 && wh != w2,
+          "a parked value was given to another generator: %llu",
+          (unsigned long long)wh);
+  }
+  sfc_generator_free(h);
+  sfc_generator_free(g);
+
+  /* Only for pool generators. */
+  node[0].value = 3;
+  opts.rollback = SFC_ROLLBACK_SWITCH;
+  sfc_status st = sfc_generator_new(l, &opts, &g, &err);
+  CHECK(st == SFC_INVALID_ARGUMENT && strstr(err.message, "auto"),
+        "switch with a static value: %s", err.message);
+}
+
 static void bad_files(const sfc_layout *l) {
   sfc_status st;
   sfc_error err;
@@ -162,6 +239,7 @@ int main(void) {
   make_folder();
   held_value(&l);
   pool(&l);
+  switch_on_rollback(&l);
   bad_files(&l);
   clean_folder();
   return check_summary();
