@@ -381,8 +381,8 @@ static sfc_status held_elsewhere(sfc_generator *g, sfc_error *err) {
                     "node value %s is in use by %s (guard folder %s): two "
                     "generators with one value issue the same IDs. Give each "
                     "its own value or a pool field (auto, with a state_dir); "
-                    "if sharing it is meant, turn the guard off (guard=False, "
-                    "--no-guard)",
+                    "if sharing it is meant, turn the guard off (the "
+                    "generator's guard option, --no-guard)",
                     text, by, dir_of(g));
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
                   "node value %s is held by %s (lock file %s.lock): give "

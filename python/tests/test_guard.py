@@ -85,7 +85,7 @@ def held_message(folder: Path, pid: int, value: str) -> list[str]:
     return [
         f"node value {value} is in use by live process {pid}",
         f"guard folder {os.path.realpath(folder)}",
-        "guard=False",
+        "turn the guard off",
     ]
 
 

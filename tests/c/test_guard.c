@@ -99,6 +99,28 @@ static void same_value_refused(void) {
   sfc_generator_free(a);
 }
 
+/* A value given back and taken again at once, in this process: the new
+ * generator must not repeat the old one's IDs of the same tick. */
+static void quick_reuse(void) {
+  enum { ROUNDS = 200, N = 100 };
+  static uint64_t ids[ROUNDS * N];
+  sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
+  for (int r = 0; r < ROUNDS; r++) {
+    sfc_status st;
+    sfc_error err;
+    sfc_generator *g = open_gen(&l, 7, folder, r % 2, &st, &err);
+    if (!g || sfc_next_ids(g, ids + r * N, N, NULL, &err) != SFC_OK) {
+      CHECK(0, "round %d: %s", r, err.message);
+      sfc_generator_free(g);
+      return;
+    }
+    sfc_generator_free(g);
+  }
+  size_t dups = check_duplicates(ids, ROUNDS * N);
+  CHECK(dups == 0, "%zu duplicates across %d quick reuses of one value", dups,
+        ROUNDS);
+}
+
 static void unusable_folder_still_starts(void) {
   sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
   sfc_status st;
@@ -158,6 +180,7 @@ static void folder_left_clean(void) {
 int main(void) {
   make_folder();
   same_value_refused();
+  quick_reuse();
   unusable_folder_still_starts();
   folder_left_clean();
   return check_summary();
