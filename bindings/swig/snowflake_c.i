@@ -128,12 +128,13 @@ static int sfc_swig_named_add(sfc_swig_named *named, const char *name,
   return 1;
 }
 
-/* Generator options, filled from a Ruby Hash or a PHP array. Names and the
- * state directory are copied: nothing points into the interpreter's heap. */
+/* Generator options, filled from a Ruby Hash or a PHP array. Names and
+ * folders are copied: nothing points into the interpreter's heap. */
 typedef struct sfc_swig_options {
   sfc_options opts;
   sfc_swig_named node;
   char state_dir[4096];
+  char guard_dir[4096];
 } sfc_swig_options;
 
 typedef enum sfc_swig_kind {
@@ -179,6 +180,34 @@ static int sfc_swig_duration_option(const char *key, const sfc_swig_value *v,
   return sfc_duration_ms_from_double(key, ms, out, err) == SFC_OK;
 }
 
+/* A true/false option. */
+static int sfc_swig_bool_option(const char *key, const sfc_swig_value *v,
+                                int *out, sfc_error *err) {
+  if (v->kind != SFC_SWIG_BOOL) {
+    sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
+                  "option '%s' must be true or false", key);
+    return 0;
+  }
+  *out = v->i != 0;
+  return 1;
+}
+
+/* A folder option, copied into `buf` (4096 bytes). */
+static int sfc_swig_path_option(const char *key, const sfc_swig_value *v,
+                                char *buf, const char **out, sfc_error *err) {
+  if (v->kind != SFC_SWIG_TEXT || v->len >= 4096) {
+    sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
+                  "option '%s' must be a folder's path, text shorter than "
+                  "4096 bytes",
+                  key);
+    return 0;
+  }
+  memcpy(buf, v->text, v->len);
+  buf[v->len] = '\0';
+  *out = buf;
+  return 1;
+}
+
 static void sfc_swig_options_init(sfc_swig_options *o) {
   memset(o, 0, sizeof *o);
   sfc_options_init(&o->opts);
@@ -207,8 +236,8 @@ static int sfc_swig_set_field(sfc_swig_named *named, const char *name,
   return sfc_swig_named_add(named, name, (int64_t)u, err);
 }
 
-/* A node value: an integer >= 0, SFC_NODE_AUTO, SFC_NODE_HOST, or "3",
- * "auto", "host". */
+/* A node value: an integer >= 0, SFC_NODE_AUTO, SFC_NODE_HOST, or text for
+ * sfc_node_value_parse ("3", "auto", "host", "env:NAME"). */
 static int sfc_swig_set_node(sfc_swig_options *o, const char *name,
                              const sfc_swig_value *v, sfc_error *err) {
   int64_t value;
@@ -220,8 +249,8 @@ static int sfc_swig_set_node(sfc_swig_options *o, const char *name,
     if (sfc_node_value_parse(v->text, &value, err) != SFC_OK) return 0;
   } else {
     sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                  "node value of '%.64s' must be an integer >= 0, \"auto\" or "
-                  "\"host\" (NODE_AUTO, NODE_HOST)",
+                  "node value of '%.64s' must be an integer >= 0, \"auto\", "
+                  "\"host\" (NODE_AUTO, NODE_HOST) or \"env:NAME\"",
                   name);
     return 0;
   }
@@ -256,15 +285,8 @@ static int sfc_swig_set_option(sfc_swig_options *o, const char *key,
     return sfc_swig_duration_option(key, v, &opts->max_drift_ms, err);
   if (strcmp(key, "state_reserve_ms") == 0)
     return sfc_swig_duration_option(key, v, &opts->state_reserve_ms, err);
-  if (strcmp(key, "random_start") == 0) {
-    if (v->kind != SFC_SWIG_BOOL) {
-      sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                    "option 'random_start' must be true or false");
-      return 0;
-    }
-    opts->random_start = v->i != 0;
-    return 1;
-  }
+  if (strcmp(key, "random_start") == 0)
+    return sfc_swig_bool_option(key, v, &opts->random_start, err);
   if (strcmp(key, "time_source") == 0) {
     if (v->kind == SFC_SWIG_TEXT)
       return sfc_time_source_parse(v->text, &opts->time_source, err) == SFC_OK;
@@ -278,21 +300,21 @@ static int sfc_swig_set_option(sfc_swig_options *o, const char *key,
     }
     return 1;
   }
-  if (strcmp(key, "state_dir") == 0) {
-    if (v->kind != SFC_SWIG_TEXT || strlen(v->text) >= sizeof o->state_dir) {
-      sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                    "option 'state_dir' must be a path shorter than %zu bytes",
-                    sizeof o->state_dir);
-      return 0;
-    }
-    memcpy(o->state_dir, v->text, strlen(v->text) + 1);
-    opts->state_dir = o->state_dir;
+  if (strcmp(key, "state_dir") == 0)
+    return sfc_swig_path_option(key, v, o->state_dir, &opts->state_dir, err);
+  if (strcmp(key, "guard_dir") == 0)
+    return sfc_swig_path_option(key, v, o->guard_dir, &opts->guard_dir, err);
+  /* `guard` reads as the user means it; the core's flag is its negation. */
+  if (strcmp(key, "guard") == 0) {
+    int on;
+    if (!sfc_swig_bool_option(key, v, &on, err)) return 0;
+    opts->guard_off = !on;
     return 1;
   }
   sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
                 "unknown option '%.64s'; known: node, rollback, max_wait_ms, "
                 "max_drift_ms, random_start, time_source, state_dir, "
-                "state_reserve_ms",
+                "state_reserve_ms, guard, guard_dir",
                 key);
   return 0;
 }

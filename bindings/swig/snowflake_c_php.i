@@ -315,6 +315,11 @@ static void sfc_swig_php_stats(zval *z, const sfc_stats *s) {
   }
   add_assoc_zval(z, "node", &node);
   add_assoc_zval(z, "node_sources", &sources);
+  /* "held: <lock file>", "off" or "unavailable: <why>". */
+  if (s->guard)
+    add_assoc_string(z, "guard", s->guard);
+  else
+    add_assoc_null(z, "guard");
 }
 %}
 

@@ -280,6 +280,8 @@ static VALUE sfc_swig_rb_stats(const sfc_stats *s) {
   }
   SFC_SWIG_PUT("node", node);
   SFC_SWIG_PUT("node_sources", sources);
+  /* "held: <lock file>", "off" or "unavailable: <why>": paths, UTF-8. */
+  SFC_SWIG_PUT("guard", s->guard ? rb_utf8_str_new_cstr(s->guard) : Qnil);
 #undef SFC_SWIG_PUT
   return h;
 }

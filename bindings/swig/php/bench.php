@@ -25,5 +25,8 @@ rate('next_id (default)', 1, fn () => $gen->next_id());
 rate('next_id (seq:20)', 1, fn () => $wide->next_id());
 rate('next_ids(1000) (seq:20)', 1000, fn () => $wide->next_ids(1000));
 rate('decode + parts_json', 1, fn () => sfc_parts_json('discord', sfc_decode('discord', 175928847299117063)));
+// The string forms benchmarks/run reports for the other languages (fixed width).
+rate('sfc_format_id base32', 1, fn () => sfc_format_id(175928847299117063, 'base32'));
+rate('sfc_parse_id base32', 1, fn () => sfc_parse_id('04W86BB0G4007', 'base32'));
 rate('sfc_format_id base62', 1, fn () => sfc_format_id(175928847299117063, 'base62'));
 rate('sfc_parse_id base62', 1, fn () => sfc_parse_id('0Czks0tP37X', 'base62'));

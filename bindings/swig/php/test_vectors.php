@@ -2,12 +2,14 @@
 
 /*
  * The PHP runner of the SWIG module: every case of tests/vectors/*.json, the
- * canonical JSON compared with the CLI's, a generation test and bad input.
+ * canonical JSON compared with the CLI's, a generation test, the host-wide
+ * guard (across processes) and bad input.
  * Ends with "N passed, N failed"; exits 1 on any failure.
  *
  *   php -d extension=<builddir>/bindings/swig/php/snowflake_c.so \
  *       bindings/swig/php/test_vectors.php [VECTORS_DIR]
- *   (SNOWFLAKE_C_CLI=<builddir>/core/cli/snowflake-c to compare with the CLI)
+ *   (SNOWFLAKE_C_CLI=<builddir>/core/cli/snowflake-c to compare with the CLI,
+ *   SNOWFLAKE_C_PHP_EXTENSION=<the .so> for the guard's child processes)
  *
  * PHP runs one request per thread, so the generation test uses one thread.
  */
@@ -22,11 +24,43 @@ final class Mismatch extends Exception
 
 $vectors = $argv[1] ?? dirname(__DIR__, 3) . '/tests/vectors';
 $cli = getenv('SNOWFLAKE_C_CLI') ?: null;
+/* The extension's path, for child processes (read now: the generation
+ * vectors clear SNOWFLAKE_* variables). */
+define('EXTENSION', getenv('SNOWFLAKE_C_PHP_EXTENSION') ?: '');
 $passed = 0;
 $failed = 0;
 $decoded = [];
 
 const KINDS = [SFC_FIELD_TIME => 'time', SFC_FIELD_SEQ => 'seq', SFC_FIELD_CLOCK => 'clock', SFC_FIELD_NODE => 'node'];
+
+/* A fresh folder of this process's own (mode 0700). */
+function make_dir(string $prefix): string
+{
+    $dir = sys_get_temp_dir() . "/$prefix-" . getmypid() . '-' . bin2hex(random_bytes(4));
+    if (!mkdir($dir, 0700)) {
+        throw new RuntimeException("cannot create $dir");
+    }
+    return $dir;
+}
+
+function remove_tree(string $path): void
+{
+    if (is_dir($path) && !is_link($path)) {
+        foreach (array_diff(scandir($path) ?: [], ['.', '..']) as $name) {
+            remove_tree("$path/$name");
+        }
+        rmdir($path);
+    } elseif (file_exists($path) || is_link($path)) {
+        unlink($path);
+    }
+}
+
+/* The guard's default folder ($XDG_RUNTIME_DIR/snowflake-c), of this run's
+ * own: a suite running beside this one on the machine may hold the same
+ * node values. The guard tests give each their own folder as well. */
+$runtime_dir = make_dir('snowflake-c-swig-run');
+putenv("XDG_RUNTIME_DIR=$runtime_dir");
+register_shutdown_function(fn () => remove_tree($runtime_dir));
 
 function check(string $name, callable $test): void
 {
@@ -426,6 +460,123 @@ function generation_smoke(): void
     });
 }
 
+/* The guard in another PHP process: "started", or the class and message of
+ * the error creating a twitter generator of datacenter 1, worker 3 there. */
+const GUARD_CHILD = <<<'PHP'
+    try {
+        new SfcGenerator('twitter', ['node' => ['datacenter' => 1, 'worker' => 3], 'guard_dir' => $argv[1]]);
+        echo "started\n";
+    } catch (SnowflakeC\SnowflakeError $e) {
+        echo get_class($e), "\n", $e->getMessage(), "\n";
+    }
+    PHP;
+
+/* Its output lines. The extension is loaded from SNOWFLAKE_C_PHP_EXTENSION
+ * (run-tests.sh sets it), else from php.ini. */
+function guard_child(string $dir): array
+{
+    $cmd = array_merge([PHP_BINARY], EXTENSION ? ['-d', 'extension=' . EXTENSION] : [], ['-r', GUARD_CHILD, $dir]);
+    $proc = proc_open($cmd, [1 => ['pipe', 'w']], $pipes);
+    if (!$proc) {
+        throw new Mismatch('cannot start ' . PHP_BINARY);
+    }
+    $out = stream_get_contents($pipes[1]);
+    fclose($pipes[1]);
+    $rc = proc_close($proc);
+    if ($rc !== 0) {
+        throw new Mismatch("the child exited with $rc (is SNOWFLAKE_C_PHP_EXTENSION the extension's path?): $out");
+    }
+    return explode("\n", rtrim($out, "\n"));
+}
+
+/* The host-wide guard, each test in a guard folder of its own. */
+function guard(): void
+{
+    $opts = fn (string $dir) => ['node' => ['datacenter' => 1, 'worker' => 3], 'guard_dir' => $dir];
+    check('guard: another process with the same value gets WorkerUnavailable naming this one', function () use ($opts) {
+        $dir = make_dir('snowflake-c-guard');
+        try {
+            $g = new SfcGenerator('twitter', $opts($dir));
+            try {
+                $held = $g->stats()['guard'];
+                if (!str_starts_with($held, "held: $dir/") || !str_ends_with($held, '.lock')) {
+                    throw new Mismatch('stats guard ' . json_encode($held));
+                }
+                [$class, $message] = guard_child($dir) + [1 => ''];
+                expect_eq('error in the other process', $class, 'SnowflakeC\\WorkerUnavailable');
+                if (!str_contains($message, 'live process ' . getmypid()) || !str_contains($message, $dir)) {
+                    throw new Mismatch('the message does not name pid ' . getmypid() . ": $message");
+                }
+                expect_eq('the holder still issues IDs', count($g->next_ids(100)), 100);
+            } finally {
+                $g->close();
+            }
+            expect_eq('another process once the value is released', guard_child($dir), ['started']);
+        } finally {
+            remove_tree($dir);
+        }
+    });
+    check('guard: a second generator with the same value in this process is refused until close', function () use ($opts) {
+        $dir = make_dir('snowflake-c-guard');
+        try {
+            $g = new SfcGenerator('twitter', $opts($dir));
+            try {
+                expect_error('WorkerUnavailable', fn () => new SfcGenerator('twitter', $opts($dir)));
+                $other = new SfcGenerator('twitter', ['node' => ['datacenter' => 1, 'worker' => 4]] + $opts($dir));
+                $other->close();
+            } finally {
+                $g->close();
+            }
+            (new SfcGenerator('twitter', ['guard' => true] + $opts($dir)))->close();
+        } finally {
+            remove_tree($dir);
+        }
+    });
+    check('guard: off, two generators share a value', function () use ($opts) {
+        $dir = make_dir('snowflake-c-guard');
+        try {
+            $a = new SfcGenerator('twitter', ['guard' => false] + $opts($dir));
+            $b = new SfcGenerator('twitter', ['guard' => false] + $opts($dir));
+            expect_eq('stats guard', [$a->stats()['guard'], $b->stats()['guard']], ['off', 'off']);
+            $workers = array_map(fn ($id) => sfc_decode('twitter', $id)->value('twitter', 'worker'), [$a->next_id(), $b->next_id()]);
+            expect_eq('worker in both', $workers, [3, 3]);
+            $a->close();
+            $b->close();
+        } finally {
+            remove_tree($dir);
+        }
+    });
+    check('guard: a file as guard_dir, the generator starts and its stats say why', function () use ($opts) {
+        $dir = make_dir('snowflake-c-guard');
+        try {
+            $file = "$dir/not-a-folder";
+            touch($file);
+            $g = new SfcGenerator('twitter', $opts($file));
+            try {
+                $why = $g->stats()['guard'];
+                if (!str_starts_with($why, 'unavailable: ') || !str_contains($why, $file)) {
+                    throw new Mismatch('stats guard ' . json_encode($why));
+                }
+                expect_eq('IDs', count(array_unique($g->next_ids(100))), 100);
+            } finally {
+                $g->close();
+            }
+        } finally {
+            remove_tree($dir);
+        }
+    });
+    check('node values from env:NAME', function () {
+        putenv('SNOWFLAKE_C_SWIG_INDEX=6');
+        try {
+            $g = new SfcGenerator('twitter', ['node' => ['datacenter' => 'env:SNOWFLAKE_C_SWIG_INDEX', 'worker' => 3]]);
+            expect_eq('node', $g->stats()['node'], ['datacenter' => 6, 'worker' => 3]);
+            $g->close();
+        } finally {
+            putenv('SNOWFLAKE_C_SWIG_INDEX');
+        }
+    });
+}
+
 function cpu_seconds(): float
 {
     $r = getrusage();
@@ -500,6 +651,14 @@ function bad_input(): void
         ['options that are a list', 'InvalidArgument', fn () => new SfcGenerator('default', [1, 2])],
         ['a pool node value without a state_dir', 'InvalidArgument',
          fn () => new SfcGenerator('default', ['node' => ['worker' => 'auto']])],
+        ['guard that is not true or false', 'InvalidArgument',
+         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'guard' => 'no'])],
+        ['a guard_dir that is not text', 'InvalidArgument',
+         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'guard_dir' => 42])],
+        ['a NUL inside a guard_dir', 'InvalidArgument',
+         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'guard_dir' => "/tmp/x\0y"])],
+        ['a node value from an unset variable', 'InvalidArgument',
+         fn () => new SfcGenerator('default', ['node' => ['worker' => 'env:SNOWFLAKE_C_SWIG_UNSET']])],
         ['a negative batch', 'InvalidArgument', fn () => $gen()->next_ids(-1)],
         ['a batch too large', 'InvalidArgument', fn () => $gen()->next_ids(1 << 40)],
         ['a closed generator', 'InvalidArgument', function () use ($gen) {
@@ -546,6 +705,7 @@ function bad_input(): void
 run_vectors($vectors);
 compare_with_cli($cli);
 generation_smoke();
+guard();
 waiting();
 string_forms();
 bad_input();

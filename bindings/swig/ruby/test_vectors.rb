@@ -1,12 +1,13 @@
 # frozen_string_literal: true
 
 # The Ruby runner of the SWIG module: every case of tests/vectors/*.json,
-# the canonical JSON compared with the CLI's, a two-thread generation test
-# and bad input. Ends with "N passed, N failed"; exits 1 on any failure.
+# the canonical JSON compared with the CLI's, a two-thread generation test,
+# the host-wide guard (across processes) and bad input. Ends with "N passed, N failed"; exits 1 on any failure.
 #
 #   ruby -I <builddir>/bindings/swig/ruby bindings/swig/ruby/test_vectors.rb \
 #        [VECTORS_DIR]        # SNOWFLAKE_C_CLI=<builddir>/core/cli/snowflake-c
 
+require 'fileutils'
 require 'json'
 require 'open3'
 require 'set'
@@ -22,6 +23,13 @@ KINDS = {
 
 # A failed expectation, with what was seen.
 class Mismatch < StandardError; end
+
+# The guard's default folder ($XDG_RUNTIME_DIR/snowflake-c), of this run's
+# own: a suite running beside this one on the machine may hold the same
+# node values. The guard tests give each their own folder as well.
+RUNTIME_DIR = Dir.mktmpdir('snowflake-c-swig-run')
+ENV['XDG_RUNTIME_DIR'] = RUNTIME_DIR
+at_exit { FileUtils.remove_entry(RUNTIME_DIR) }
 
 $passed = 0
 $failed = 0
@@ -341,6 +349,99 @@ def generation_smoke
   end
 end
 
+# The guard in a child process: "started", or the class and message of
+# the error creating a twitter generator of datacenter 1, worker 3 there.
+GUARD_CHILD = <<~RUBY
+  require 'snowflake_c'
+  begin
+    SnowflakeC::Generator.new('twitter', node: { datacenter: 1, worker: 3 }, guard_dir: ARGV[0])
+    puts 'started'
+  rescue SnowflakeC::Error => e
+    puts e.class, e.message
+  end
+RUBY
+
+def guard_child(dir)
+  lib = File.dirname($LOADED_FEATURES.grep(%r{/snowflake_c\.so\z}).first)
+  out, status = Open3.capture2(RbConfig.ruby, '-I', lib, '-e', GUARD_CHILD, dir)
+  raise Mismatch, "the child exited with #{status.exitstatus}" unless status.success?
+
+  out.lines.map(&:chomp)
+end
+
+# The host-wide guard, each test in a guard folder of its own.
+def guard
+  opts = ->(dir) { { node: { datacenter: 1, worker: 3 }, guard_dir: dir } }
+  check('guard: another process with the same value gets WorkerUnavailable naming this one') do
+    Dir.mktmpdir('snowflake-c-guard') do |dir|
+      g = SnowflakeC::Generator.new('twitter', opts.call(dir))
+      begin
+        held = g.stats[:guard]
+        raise Mismatch, "stats guard #{held.inspect}" unless held.start_with?("held: #{dir}/") && held.end_with?('.lock')
+
+        cls, message = guard_child(dir)
+        expect_eq('error in the other process', cls, 'SnowflakeC::WorkerUnavailable')
+        raise Mismatch, "the message does not name pid #{Process.pid}: #{message}" \
+          unless message.include?("live process #{Process.pid}") && message.include?(dir)
+
+        expect_eq('the holder still issues IDs', g.next_ids(100).size, 100)
+      ensure
+        g.close
+      end
+      expect_eq('another process once the value is released', guard_child(dir), ['started'])
+    end
+  end
+  check('guard: a second generator with the same value in this process is refused until close') do
+    Dir.mktmpdir('snowflake-c-guard') do |dir|
+      g = SnowflakeC::Generator.new('twitter', opts.call(dir))
+      begin
+        expect_error('WorkerUnavailable') { SnowflakeC::Generator.new('twitter', opts.call(dir)) }
+        other = SnowflakeC::Generator.new('twitter', opts.call(dir).merge(node: { datacenter: 1, worker: 4 }))
+        other.close
+      ensure
+        g.close
+      end
+      SnowflakeC::Generator.new('twitter', opts.call(dir).merge(guard: true)).close
+    end
+  end
+  check('guard: off, two generators share a value') do
+    Dir.mktmpdir('snowflake-c-guard') do |dir|
+      a = SnowflakeC::Generator.new('twitter', opts.call(dir).merge(guard: false))
+      b = SnowflakeC::Generator.new('twitter', opts.call(dir).merge(guard: false))
+      expect_eq('stats guard', [a.stats[:guard], b.stats[:guard]], %w[off off])
+      workers = [a.next_id, b.next_id].map { |id| SnowflakeC.decode('twitter', id).value('twitter', 'worker') }
+      expect_eq('worker in both', workers, [3, 3])
+      a.close
+      b.close
+    end
+  end
+  check('guard: a file as guard_dir, the generator starts and its stats say why') do
+    Dir.mktmpdir('snowflake-c-guard') do |dir|
+      file = File.join(dir, 'not-a-folder')
+      File.write(file, '')
+      g = SnowflakeC::Generator.new('twitter', opts.call(file))
+      begin
+        why = g.stats[:guard]
+        raise Mismatch, "stats guard #{why.inspect}" unless why.start_with?('unavailable: ') && why.include?(file)
+
+        expect_eq('IDs', g.next_ids(100).uniq.size, 100)
+      ensure
+        g.close
+      end
+    end
+  end
+  check('node values from env:NAME') do
+    ENV['SNOWFLAKE_C_SWIG_INDEX'] = '6'
+    g = SnowflakeC::Generator.new('twitter', node: { datacenter: 'env:SNOWFLAKE_C_SWIG_INDEX', worker: 3 })
+    begin
+      expect_eq('node', g.stats[:node], { 'datacenter' => 6, 'worker' => 3 })
+    ensure
+      g.close
+      ENV.delete('SNOWFLAKE_C_SWIG_INDEX')
+    end
+  end
+end
+
 # A layout whose sequence runs out at once (2 IDs per 1 ms tick): the
 # generator waits for the clock on almost every call.
 SLOW = 'time:41@1ms,worker:4,seq:1'
@@ -416,6 +517,15 @@ def exit_while_waiting
   end
 end
 
+# A generator of worker 1 for the block, closed after it: two alive at once
+# would be refused by the guard.
+def with_generator
+  g = SnowflakeC::Generator.new('default', node: { worker: 1 })
+  yield g
+ensure
+  g&.close
+end
+
 BAD_INPUT = [
   ['decode a negative Integer', 'InvalidArgument', -> { SnowflakeC.decode('discord', -1) }],
   ['decode text that is not a number', 'InvalidArgument', -> { SnowflakeC.decode('discord', '12ab') }],
@@ -458,15 +568,21 @@ BAD_INPUT = [
   ['options that are not a Hash', 'InvalidArgument', -> { SnowflakeC::Generator.new('default', [1, 2]) }],
   ['a pool node value without a state_dir', 'InvalidArgument',
    -> { SnowflakeC::Generator.new('default', node: { worker: 'auto' }) }],
-  ['a negative batch', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }).next_ids(-1) }],
-  ['a batch too large', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }).next_ids(2**40) }],
+  ['a negative batch', 'InvalidArgument', -> { with_generator { |g| g.next_ids(-1) } }],
+  ['a batch too large', 'InvalidArgument', -> { with_generator { |g| g.next_ids(2**40) } }],
   ['a closed generator', 'InvalidArgument', lambda {
     g = SnowflakeC::Generator.new('default', node: { worker: 1 })
     g.close
     g.next_id
   }],
+  ['guard that is not true or false', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, guard: 'no') }],
+  ['a guard_dir that is not text', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, guard_dir: 42) }],
+  ['a NUL inside a guard_dir', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, guard_dir: "/tmp/x\0y") }],
+  ['a node value from an unset variable', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: 'env:SNOWFLAKE_C_SWIG_UNSET' }) }],
   ['a preset index out of range', 'InvalidArgument', -> { SnowflakeC.preset_at(99) }],
   ['format_id in an unknown encoding', 'InvalidArgument', -> { SnowflakeC.format_id(1, 'base64') }],
   ['format_id of a negative ID', 'InvalidArgument', -> { SnowflakeC.format_id(-1, 'hex') }],
@@ -502,7 +618,7 @@ def bad_input
      -> { SnowflakeC.encode('twitter', SnowflakeC::Parts.allocate) },
      -> { SnowflakeC.parts_json('twitter', SnowflakeC.layout_preset('twitter')) },
      -> { SnowflakeC::Generator.allocate.next_id },
-     -> { SnowflakeC::Generator.new('default', node: { worker: 1 }).dup.next_id }].each do |call|
+     -> { with_generator { |g| g.dup.next_id } }].each do |call|
       call.call
       raise Mismatch, 'no error'
     rescue TypeError, ArgumentError, ObjectPreviouslyDeleted, SnowflakeC::Error
@@ -519,6 +635,7 @@ end
 run_vectors
 compare_with_cli
 generation_smoke
+guard
 waiting
 exit_while_waiting
 string_forms
