@@ -177,8 +177,12 @@ export function presets(): { name: PresetName; spec: string; epochMs: number }[]
 /** The C core's version. */
 export const version: string;
 
-/** A node value: a number, `'auto'` (from the pool in `stateDir`) or `'host'` (host-name ordinal). */
-export type NodeValue = number | bigint | 'auto' | 'host' | `${number}`;
+/**
+ * A node value: a number, `'auto'` (from the pool in `stateDir`), `'host'`
+ * (host-name ordinal) or `'env:NAME'` (the environment variable NAME, read
+ * when the generator is created: `'env:JOB_COMPLETION_INDEX'` in an Indexed Job).
+ */
+export type NodeValue = number | bigint | 'auto' | 'host' | `env:${string}` | `${number}`;
 
 export type GeneratorOptions = LayoutOptions & {
   /**
@@ -188,7 +192,7 @@ export type GeneratorOptions = LayoutOptions & {
    */
   node?: Record<string, NodeValue>;
   /** What to do when the clock goes backwards. */
-  rollback?: 'default' | 'error' | 'wait' | 'clock' | 'borrow';
+  rollback?: 'default' | 'error' | 'wait' | 'clock' | 'borrow' | 'switch';
   /** Longest wait for the clock, ms (default: the strategy's). */
   maxWait?: number;
   /** How far ahead of the clock IDs may be issued, ms. */
@@ -201,6 +205,19 @@ export type GeneratorOptions = LayoutOptions & {
   stateReserve?: number;
   /** `'wall'` (default) or `'monotonic'`. */
   timeSource?: 'wall' | 'monotonic';
+  /**
+   * The host-wide guard, on by default: a second live generator with the same
+   * layout and node values, in this process or another of the host or
+   * container, throws {@link WorkerUnavailable}. `false` only where sharing a
+   * value is meant.
+   */
+  guard?: boolean;
+  /**
+   * The guard's folder (default: `$XDG_RUNTIME_DIR/snowflake-c`, else
+   * `/dev/shm/snowflake-c-<uid>`, else the temp folder's). Not used with a
+   * `stateDir`, whose lock files are the guard.
+   */
+  guardDir?: string;
 };
 
 /** The counters of a generator and its node identity. */
@@ -214,7 +231,7 @@ export interface GeneratorStats {
   clockBumps: number;
   lastTimeMs: number;
   clock: number;
-  rollback: 'error' | 'wait' | 'clock' | 'borrow';
+  rollback: 'error' | 'wait' | 'clock' | 'borrow' | 'switch';
   maxWait: number;
   maxDrift: number;
   /**
@@ -222,6 +239,12 @@ export interface GeneratorStats {
    * a bigint for a field wider than 53 bits (as in decoded parts).
    */
   node: Record<string, { value: number | bigint; source: 'explicit' | 'env' | 'host' | 'pool' }>;
+  /**
+   * The host-wide guard: `'held: <lock file>'`, `'off'`, or
+   * `'unavailable: <why>'` when no guard folder could be used (the generator
+   * then runs unguarded).
+   */
+  guard: string;
 }
 
 /**
@@ -233,7 +256,10 @@ export interface GeneratorStats {
  * async methods wait any length with timers.
  */
 export class Generator {
-  /** @throws {InvalidArgument | InvalidLayout | WorkerUnavailable | StateError} */
+  /**
+   * @throws {InvalidArgument | InvalidLayout | StateError}
+   * @throws {WorkerUnavailable} when another live generator holds the node value
+   */
   constructor(options?: GeneratorOptions);
   readonly layout: Layout;
   /** The next ID. */

@@ -397,6 +397,8 @@ const GENERATOR_OPTIONS = [
   'stateDir',
   'stateReserve',
   'timeSource',
+  'guard',
+  'guardDir',
 ];
 
 /**
@@ -417,14 +419,19 @@ class Generator {
    * @param {string|Layout} [options.layout] a spec or a Layout, instead of a preset
    * @param {number|bigint|string|Date} [options.epoch] with a layout spec
    * @param {Record<string, number|bigint|string>} [options.node] node values by field:
-   *   a number, `'auto'` (the pool in stateDir) or `'host'` (host-name ordinal)
-   * @param {'default'|'error'|'wait'|'clock'|'borrow'} [options.rollback]
+   *   a number, `'auto'` (the pool in stateDir), `'host'` (host-name ordinal) or
+   *   `'env:NAME'` (the environment variable NAME, read now)
+   * @param {'default'|'error'|'wait'|'clock'|'borrow'|'switch'} [options.rollback]
    * @param {number} [options.maxWait] ms
    * @param {number} [options.maxDrift] ms
    * @param {boolean} [options.randomStart]
    * @param {string} [options.stateDir]
    * @param {number} [options.stateReserve] ms
    * @param {'wall'|'monotonic'} [options.timeSource]
+   * @param {boolean} [options.guard] the host-wide guard (default true): a second
+   *   live generator with the same layout and node values throws WorkerUnavailable
+   * @param {string} [options.guardDir] the guard's folder (default: the user's
+   *   runtime folder); not used with a stateDir, whose lock files are the guard
    */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -432,8 +439,18 @@ class Generator {
     }
     checkKeys(options, GENERATOR_OPTIONS, 'Generator option');
     this.#layout = resolveLayout(options, 'Generator');
-    const { node, rollback, maxWait, maxDrift, randomStart, stateDir, stateReserve, timeSource } =
-      options;
+    const {
+      node,
+      rollback,
+      maxWait,
+      maxDrift,
+      randomStart,
+      stateDir,
+      stateReserve,
+      timeSource,
+      guard,
+      guardDir,
+    } = options;
     this.#h = binding.generatorNew(handleOf(this.#layout), {
       node,
       rollback,
@@ -443,6 +460,8 @@ class Generator {
       stateDir,
       stateReserve,
       timeSource,
+      guard,
+      guardDir,
     });
   }
 
@@ -540,7 +559,7 @@ class Generator {
     return this.#h.nowUs();
   }
 
-  /** Counters and the node identity in force. */
+  /** Counters, the node identity in force and the guard's state. */
   stats() {
     return this.#h.stats();
   }

@@ -758,6 +758,7 @@ Napi::Value GenStats(const Napi::CallbackInfo &info) {
   out.Set("maxWait", static_cast<double>(s.max_wait_ms));
   out.Set("maxDrift", static_cast<double>(s.max_drift_ms));
   out.Set("node", node);
+  out.Set("guard", s.guard);
   return out;
 }
 
@@ -799,7 +800,7 @@ int64_t OptionMs(const Napi::Object &opts, const char *key) {
 }
 
 // generatorNew(handle, { node, rollback, maxWait, maxDrift, randomStart,
-//                        stateDir, stateReserve, timeSource })
+//                        stateDir, stateReserve, timeSource, guard, guardDir })
 // → { next, nextString, nextIds, nextAt, fillAt, nowUs, stats, close }
 Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
@@ -884,6 +885,19 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   if (!state_dir_value.IsUndefined()) {
     state_dir = ToText(state_dir_value, "stateDir");
     options.state_dir = state_dir.c_str();
+  }
+  Napi::Value guard = opts.Get("guard");
+  if (!guard.IsUndefined()) {
+    if (!guard.IsBoolean()) {
+      Invalid(env, "guard must be true or false.");
+    }
+    options.guard_off = guard.As<Napi::Boolean>().Value() ? 0 : 1;
+  }
+  std::string guard_dir;
+  Napi::Value guard_dir_value = opts.Get("guardDir");
+  if (!guard_dir_value.IsUndefined()) {
+    guard_dir = ToText(guard_dir_value, "guardDir");
+    options.guard_dir = guard_dir.c_str();
   }
 
   sfc_generator *gen = nullptr;

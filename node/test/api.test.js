@@ -9,6 +9,7 @@ const path = require('node:path');
 
 const sfc = require('..');
 const { Generator, Layout, decode, encode, range, presets } = sfc;
+const guardDir = require('./fixtures/guard-dir');
 
 const REPO = path.join(__dirname, '..', '..');
 const CLI =
@@ -38,7 +39,11 @@ describe('canonical JSON', () => {
       byPreset.get(c.layout.preset).push(c.id);
     }
     // IDs issued just now, with every field non-zero where possible.
-    const twitter = new Generator({ preset: 'twitter', node: { datacenter: 31, worker: 17 } });
+    const twitter = new Generator({
+      preset: 'twitter',
+      node: { datacenter: 31, worker: 17 },
+      guardDir,
+    });
     byPreset.set('twitter', [
       ...(byPreset.get('twitter') || []),
       ...Array.from(twitter.nextIds(50), String),
@@ -218,7 +223,7 @@ describe('layouts', () => {
 
 describe('Generator', () => {
   test('issues increasing unique IDs as bigint, strings and batches', () => {
-    const g = new Generator({ ...WIDE, node: { worker: 1 } });
+    const g = new Generator({ ...WIDE, node: { worker: 1 }, guardDir });
     const a = g.nextId();
     const s = g.nextIdString();
     const batch = g.nextIds(1000);
@@ -240,7 +245,7 @@ describe('Generator', () => {
   });
 
   test('the deterministic entries', () => {
-    const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 } });
+    const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guardDir });
     assert.deepEqual(g.nextIdAt('1700000000000000'), { id: 1724551110456389632n });
     assert.deepEqual(g.nextIdAt(1700000000000000n), { id: 1724551110456389633n });
     const { ids } = g.nextIdsAt(1700000000000000, 4093);
@@ -255,7 +260,7 @@ describe('Generator', () => {
   });
 
   test('async methods wait without blocking', async () => {
-    const g = new Generator({ preset: 'sonyflake', node: { machine: 7 } });
+    const g = new Generator({ preset: 'sonyflake', node: { machine: 7 }, guardDir });
     // 256 IDs per 10 ms tick: 600 IDs need at least two tick changes.
     const ids = await g.nextIdsAsync(600);
     assert.equal(new Set(ids).size, 600);
@@ -307,6 +312,7 @@ describe('Generator', () => {
         node: { datacenter: '2' },
         timeSource: 'monotonic',
         rollback: 'borrow',
+        guardDir,
       });
       assert.deepEqual(g.stats().node, {
         datacenter: { value: 2, source: 'explicit' },
@@ -317,6 +323,21 @@ describe('Generator', () => {
     } finally {
       delete process.env.SNOWFLAKE_WORKER;
     }
+    // 'env:NAME' reads any variable, as Kubernetes' JOB_COMPLETION_INDEX.
+    const fromIndex = { preset: 'twitter', node: { datacenter: 2, worker: 'env:SFC_TEST_INDEX' } };
+    process.env.SFC_TEST_INDEX = '6';
+    try {
+      const g = new Generator({ ...fromIndex, guardDir });
+      assert.equal(g.stats().node.worker.value, 6);
+      assert.equal(decode(g.nextId(), 'twitter').fields.worker, 6);
+      g.close();
+    } finally {
+      delete process.env.SFC_TEST_INDEX;
+    }
+    assert.throws(
+      () => new Generator({ ...fromIndex, guardDir }),
+      (e) => kind('InvalidArgument')(e) && e.message.includes('SFC_TEST_INDEX is not set'),
+    );
   });
 
   test('a node field wider than 53 bits keeps its value exact', () => {
@@ -325,6 +346,7 @@ describe('Generator', () => {
       layout: 'time:9@1s,node:54,seq:1',
       epoch: Date.now() - 2000,
       node: { node: big },
+      guardDir,
     });
     assert.equal(g.stats().node.node.value, big);
     assert.equal(decode(g.nextId(), g.layout).fields.node, big);
@@ -404,7 +426,7 @@ test('bad input of any type is a SnowflakeError, never a crash or an ID', () => 
     true,
     Object.create(null),
   ];
-  const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 1 } });
+  const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 1 }, guardDir });
   const calls = [
     (w) => decode(w, 'twitter'),
     (w) => decode(1n, { layout: w, epoch: 0 }),
@@ -434,7 +456,7 @@ test('bad input of any type is a SnowflakeError, never a crash or an ID', () => 
 });
 
 describe('adversarial input (issue 16)', () => {
-  const TWITTER = { preset: 'twitter', node: { datacenter: 1, worker: 3 } };
+  const TWITTER = { preset: 'twitter', node: { datacenter: 1, worker: 3 }, guardDir };
 
   test('a NUL inside an ID is refused with its position', () => {
     for (const [text, position] of [
@@ -456,6 +478,7 @@ describe('adversarial input (issue 16)', () => {
       () => new Generator({ ...TWITTER, rollback: 'wait\0x' }),
       () => new Generator({ ...TWITTER, timeSource: 'wall\0x' }),
       () => new Generator({ ...TWITTER, stateDir: '/tmp/x\0y' }),
+      () => new Generator({ ...TWITTER, guardDir: '/tmp/x\0y' }),
       () => new Generator({ preset: 'twitter', node: { datacenter: '1\0x', worker: 3 } }),
     ]) {
       assert.throws(
@@ -505,7 +528,12 @@ describe('adversarial input (issue 16)', () => {
     const before = process.memoryUsage().external;
     const gens = Array.from(
       { length: 64 },
-      (_, i) => new Generator({ preset: 'twitter', node: { datacenter: i >> 5, worker: i & 31 } }),
+      (_, i) =>
+        new Generator({
+          preset: 'twitter',
+          node: { datacenter: i >> 5, worker: i & 31 },
+          guardDir,
+        }),
     );
     const grown = process.memoryUsage().external - before;
     for (const g of gens) g.close();

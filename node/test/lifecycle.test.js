@@ -13,6 +13,7 @@ const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
 const { Generator } = require('..');
+const guardDir = require('./fixtures/guard-dir');
 
 const PKG = path.join(__dirname, '..');
 const ONE_WORKER = { layout: 'time:41@1ms,worker:1,seq:21', epoch: 1704067200000 };
@@ -40,10 +41,10 @@ test(
          const sfc = require(${JSON.stringify(PKG)});
          let kind;
          try { sfc.Layout.preset('nope'); } catch (e) { kind = e instanceof sfc.InvalidLayout && e.code; }
-         const g = new sfc.Generator({ preset: 'twitter', node: { datacenter: 0, worker: workerData } });
+         const g = new sfc.Generator({ preset: 'twitter', node: { datacenter: 0, worker: workerData.worker }, guardDir: workerData.guardDir });
          const ids = g.nextIds(1000);
          parentPort.postMessage({ kind, last: ids[999], worker: sfc.decode(ids[0], 'twitter').fields.worker });`,
-          worker,
+          { worker, guardDir },
         ),
       ),
     );

@@ -63,15 +63,15 @@ test('the packed tarball installs in an empty folder and works', { timeout: 6000
   fs.writeFileSync(
     path.join(app, 'cjs.js'),
     `const { Generator, decode } = require('snowflake-c');
-const g = new Generator({ preset: 'discord', node: { worker: 1, process: 2 } });
+const g = new Generator({ preset: 'discord', node: { worker: 1, process: 2 }, guardDir: 'guard' });
 const id = g.nextId();
 console.log(JSON.stringify(decode(175928847299117063n, { preset: 'discord' })));
-console.log(decode(id, { preset: 'discord' }).fields.process);`,
+console.log(decode(id, { preset: 'discord' }).fields.process, g.stats().guard.startsWith('held: guard'));`,
   );
   fs.writeFileSync(
     path.join(app, 'esm.mjs'),
     `import { Generator, InvalidLayout, Layout } from 'snowflake-c';
-const g = new Generator({ preset: 'twitter', node: { datacenter: 3, worker: 4 } });
+const g = new Generator({ preset: 'twitter', node: { datacenter: 3, worker: 4 }, guardDir: 'guard' });
 console.log(g.nextIds(10).length);
 try { Layout.preset('nope'); } catch (e) { console.log(e instanceof InvalidLayout, e.code); }`,
   );
@@ -82,7 +82,7 @@ try { Layout.preset('nope'); } catch (e) { console.log(e instanceof InvalidLayou
   });
   assert.equal(
     cjs,
-    '{"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","worker":1,"process":0,"seq":7}\n2\n',
+    '{"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","worker":1,"process":0,"seq":7}\n2 true\n',
   );
   const esm = execFileSync(process.execPath, ['esm.mjs'], {
     cwd: app,

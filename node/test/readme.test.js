@@ -31,6 +31,10 @@ examples.forEach((code, i) => {
     fs.writeFileSync(file, code);
     const env = { ...process.env };
     for (const name of Object.keys(env)) if (name.startsWith('SNOWFLAKE_')) delete env[name];
+    // The guard's default folder: one of this test's own, so that the
+    // examples' usual values (datacenter 1, worker 3) meet no generator of
+    // the other tests or suites running meanwhile — only each other.
+    env.XDG_RUNTIME_DIR = dir;
     execFileSync(process.execPath, [file], {
       cwd: dir,
       env,

@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const sfc = require('..');
+const guardDir = require('./fixtures/guard-dir');
 
 const VECTOR_DIR = path.join(__dirname, '..', '..', 'tests', 'vectors');
 const NOT_VECTORS = new Set(['schema.json']);
@@ -73,7 +74,12 @@ const runners = {
     const option = CAMEL[c.option];
     assert.ok(option, `unknown option ${c.option}`);
     const make = () =>
-      new sfc.Generator({ preset: 'twitter', node: { datacenter: 0, worker: 0 }, [option]: ms });
+      new sfc.Generator({
+        preset: 'twitter',
+        node: { datacenter: 0, worker: 0 },
+        guardDir,
+        [option]: ms,
+      });
     if (c.error !== undefined) {
       const error = assertKind(make, c.error, option);
       assert.ok(error.message.includes(option), error.message);
@@ -161,7 +167,7 @@ const runners = {
       max_drift_ms: 'maxDrift',
       random_start: 'randomStart',
     };
-    const options = layoutOptions(c.layout);
+    const options = { ...layoutOptions(c.layout), guardDir };
     for (const [key, value] of Object.entries(c.options)) {
       assert.ok(key in OPTION_NAMES, `unknown vector option '${key}': teach the runner`);
       options[OPTION_NAMES[key]] = value;

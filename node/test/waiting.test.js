@@ -8,11 +8,17 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 
 const { Generator, decode, ClockMovedBackwards } = require('..');
+const guardDir = require('./fixtures/guard-dir');
 
 const AHEAD_US = 60000n;
 
 function aheadGenerator(options) {
-  const g = new Generator({ preset: 'twitter', node: { datacenter: 2, worker: 5 }, ...options });
+  const g = new Generator({
+    preset: 'twitter',
+    node: { datacenter: 2, worker: 5 },
+    guardDir,
+    ...options,
+  });
   const ahead = g.nowUs() + AHEAD_US;
   const { id } = g.nextIdAt(ahead);
   assert.ok(id);
@@ -61,7 +67,7 @@ test('rollback error and borrow answer at once', () => {
 });
 
 test('a full tick waits briefly in a synchronous call', () => {
-  const g = new Generator({ preset: 'sonyflake', node: { machine: 3 } });
+  const g = new Generator({ preset: 'sonyflake', node: { machine: 3 }, guardDir });
   const ids = g.nextIds(1000); // 256 per 10 ms tick
   assert.ok(g.stats().waits >= 3);
   for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1] < ids[i]);

@@ -66,3 +66,16 @@ const enc: Encoding = 'base62';
 const short: string = formatId(175928847299117063n, enc, { pad: false });
 const parsed: bigint = parseId(short, 'base62');
 decode('0Czks0tP37X', { preset: 'discord', encoding: 'base62' });
+
+// The host-wide guard.
+const guarded = new Generator({
+  preset: 'twitter',
+  node: { datacenter: 'env:DATACENTER', worker: 3 },
+  guardDir: '/run/ids',
+});
+const guardState: string = guarded.stats().guard;
+guarded.close();
+new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guard: false }).close();
+// @ts-expect-error guard is a boolean
+new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guard: 'off' });
+void guardState;
