@@ -39,13 +39,21 @@ import jsonschema
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE / "results.schema.json"
-SCENARIOS = ["next", "next-2-threads", "batch-1000", "classic", "classic-2-threads"]
+ID_SCENARIOS = ["next", "next-2-threads", "batch-1000", "classic", "classic-2-threads"]
+# String forms: one ID formatted to its fixed-width text, or that text parsed, per call.
+# base32 and base62 are the forms peers offer (tsid-creator's and CosId's).
+STRING_SCENARIOS = ["format-base32", "parse-base32", "format-base62", "parse-base62"]
+SCENARIOS = ID_SCENARIOS + STRING_SCENARIOS
 SCENARIO_TITLES = {
     "next": "single-ID call, wide layout",
     "next-2-threads": "single-ID call, 2 threads",
     "batch-1000": "batch of 1000",
     "classic": "classic 41/10/12 layout",
     "classic-2-threads": "classic layout, 2 threads",
+    "format-base32": "format, base32 (Crockford)",
+    "parse-base32": "parse, base32 (Crockford)",
+    "format-base62": "format, base62",
+    "parse-base62": "parse, base62",
 }
 LANGUAGES = ["c", "python", "node", "java"]
 LANGUAGE_TITLES = {"c": "C", "python": "Python", "node": "Node.js", "java": "Java"}
@@ -75,6 +83,8 @@ def record(
     note: str = "",
 ) -> dict[str, Any]:
     """One result in the common schema from the IDs/s of each repetition."""
+    if scenario in STRING_SCENARIOS:  # no IDs issued: nothing to check for duplicates
+        duplicates = checked = None
     ids = spread(rates)
     ns = {"median": 1e9 / ids["median"], "min": 1e9 / ids["max"], "max": 1e9 / ids["min"]}
     if kind is None:
@@ -159,6 +169,12 @@ PYTHON_CASES: dict[str, tuple[str, str, str | None, str | None, bool]] = {
     ),
     "uuid-utils uuid7()": ("next", "uuid-utils (uuid7)", "uuid-utils", "UUIDv7, 128 bits", False),
     "stdlib uuid.uuid4()": ("next", "uuid.uuid4 (stdlib)", None, "UUIDv4, 128 bits, random", False),
+    # format_id / parse_id on IDs of the wide layout, fixed width.
+    **{
+        f"snowflake-c {call}({arg}, {enc!r})": (f"{op}-{enc}", OURS, None, None, False)
+        for op, call, arg in (("format", "format_id", "id"), ("parse", "parse_id", "text"))
+        for enc in ("base32", "base62")
+    },
 }
 
 
@@ -204,7 +220,7 @@ def from_python(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
 
 # ---- Node.js -----------------------------------------------------------------
 
-NODE_PACKAGES = ["@sapphire/snowflake", "snowflakify", "simple-flakeid", "nodejs-snowflake"]
+NODE_PACKAGES = ["@sapphire/snowflake", "snowflakify", "simple-flakeid", "nodejs-snowflake", "@sindresorhus/base62"]
 
 
 def node_versions(root: Path) -> dict[str, str]:
@@ -278,22 +294,33 @@ def from_node(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
                 classic=True,
             )
         )
+    # String forms: {"encoding", "op", "name", "package", "call", "layout", "samples"}.
+    for r in raw.get("encodings", []):
+        out.append(
+            record(
+                "node",
+                f"{r['op']}-{r['encoding']}",
+                r["name"],
+                versions.get(r["package"], "?"),
+                r["layout"],
+                1,
+                r["samples"],
+                None,
+                None,
+                note=r["call"],
+            )
+        )
     return out
 
 
 # ---- Java --------------------------------------------------------------------
 
+JAVA_WIDE = "time:41@1ms,worker:1,seq:21"
 # JMH method → (scenario, implementation, Maven artifactId, layout, classic limit?).
 JAVA_BENCHMARKS: dict[str, tuple[str, str, str, str, bool]] = {
-    "snowflakecNextIdWide": ("next", OURS, "snowflake-c", "time:41@1ms,worker:1,seq:21", False),
-    "snowflakecNextIds1000Wide": ("batch-1000", OURS, "snowflake-c", "time:41@1ms,worker:1,seq:21", False),
-    "snowflakecNextIdsInto1000Wide": (
-        "batch-1000",
-        f"{OURS} (caller's array)",
-        "snowflake-c",
-        "time:41@1ms,worker:1,seq:21",
-        False,
-    ),
+    "snowflakecNextIdWide": ("next", OURS, "snowflake-c", JAVA_WIDE, False),
+    "snowflakecNextIds1000Wide": ("batch-1000", OURS, "snowflake-c", JAVA_WIDE, False),
+    "snowflakecNextIdsInto1000Wide": ("batch-1000", f"{OURS} (caller's array)", "snowflake-c", JAVA_WIDE, False),
     "snowflakecNextIdClassic": ("classic", OURS, "snowflake-c", "time:41@1ms,datacenter:5,worker:5,seq:12", True),
     "hutoolSnowflake": ("classic", "hutool Snowflake", "hutool-core", "time:41@1ms,datacenter:5,worker:5,seq:12", True),
     "cosidMillisecondSnowflakeId": (
@@ -305,6 +332,17 @@ JAVA_BENCHMARKS: dict[str, tuple[str, str, str, str, bool]] = {
     ),
     "yitterIdGenerator": ("next", "yitter IdGenerator", "yitter-idgenerator", "worker:6,seq:6 (drift)", False),
     "tsidCreator": ("next", "tsid-creator", "tsid-creator", "time:42@1ms,node:10,counter:12 (runs ahead)", False),
+    # EncodingBenchmarks: IDs of the wide layout to fixed-width text and back.
+    "snowflakecFormatBase32": ("format-base32", OURS, "snowflake-c", JAVA_WIDE, False),
+    "snowflakecParseBase32": ("parse-base32", OURS, "snowflake-c", JAVA_WIDE, False),
+    "snowflakecFormatBase62": ("format-base62", OURS, "snowflake-c", JAVA_WIDE, False),
+    "snowflakecParseBase62": ("parse-base62", OURS, "snowflake-c", JAVA_WIDE, False),
+    "tsidFormatBase32": ("format-base32", "tsid-creator Tsid.toString()", "tsid-creator", JAVA_WIDE, False),
+    "tsidParseBase32": ("parse-base32", "tsid-creator Tsid.from(text)", "tsid-creator", JAVA_WIDE, False),
+    "tsidFormatBase62": ("format-base62", "tsid-creator encode(62)", "tsid-creator", JAVA_WIDE, False),
+    "tsidParseBase62": ("parse-base62", "tsid-creator decode(text, 62)", "tsid-creator", JAVA_WIDE, False),
+    "cosidFormatBase62": ("format-base62", "CosId Radix62IdConverter (padded)", "cosid-core", JAVA_WIDE, False),
+    "cosidParseBase62": ("parse-base62", "CosId Radix62IdConverter (padded)", "cosid-core", JAVA_WIDE, False),
 }
 
 
@@ -330,7 +368,8 @@ def from_java(runs: list[list[dict[str, Any]]], dups: list[dict[str, Any]], root
             scenario, impl, artifact, layout, classic = JAVA_BENCHMARKS[method]
             threads = b["threads"]
             if threads == 2:
-                if scenario == "batch-1000":  # the common scenarios have no 2-thread batch
+                # The common scenarios have no 2-thread batch or string form.
+                if scenario == "batch-1000" or scenario in STRING_SCENARIOS:
                     continue
                 scenario += "-2-threads"
             rates = [x for fork in b["primaryMetric"]["rawData"] for x in fork]
@@ -439,6 +478,8 @@ def tick_label(x: float) -> str:
 
 
 def fmt_dups(r: dict[str, Any]) -> str:
+    if r["scenario"] in STRING_SCENARIOS:
+        return "–"
     if r["duplicates"] is None:
         return "not checked"
     return str(r["duplicates"])
@@ -461,16 +502,19 @@ def console_table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def summary_rows(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per language and scenario: snowflake-c beside the fastest peer that issued no duplicates."""
+def summary_rows(results: list[dict[str, Any]], scenarios: list[str]) -> list[dict[str, Any]]:
+    """Per language and scenario: snowflake-c beside the fastest peer that issued no duplicates
+    (string forms issue no IDs: every peer that produced the same text counts)."""
     rows = []
     for lang in LANGUAGES:
-        for sc in SCENARIOS:
+        for sc in scenarios:
             group = [r for r in results if r["language"] == lang and r["scenario"] == sc]
             ours = next((r for r in group if r["implementation"] == OURS), None)
             if ours is None:
                 continue
-            others = [r for r in group if r["kind"] != "snowflake-c" and r["duplicates"] == 0]
+            others = [
+                r for r in group if r["kind"] != "snowflake-c" and (r["duplicates"] == 0 or sc in STRING_SCENARIOS)
+            ]
             best = max(others, key=lambda r: r["ids_per_s"]["median"], default=None)
             dup_peers = [r for r in group if r["kind"] != "snowflake-c" and r["duplicates"]]
             rows.append({"ours": ours, "best": best, "dup_peers": dup_peers})
@@ -491,7 +535,7 @@ def markdown(doc: dict[str, Any], json_link: str, chart_link: str) -> str:
         "without duplicates | IDs/s | snowflake-c × | duplicates (snowflake-c / others) |",
         "|---|---|---:|---:|---:|---|---:|---:|---|",
     ]
-    for row in summary_rows(doc["results"]):
+    for row in summary_rows(doc["results"], ID_SCENARIOS):
         o, b = row["ours"], row["best"]
         frac = f"{100 * o['fraction_of_limit']:.1f} %" if o["fraction_of_limit"] is not None else "–"
         peer = "–" if b is None else b["implementation"] + ("" if b["kind"] == "reference" else f" {b['version']}")
@@ -502,6 +546,25 @@ def markdown(doc: dict[str, Any], json_link: str, chart_link: str) -> str:
             f"| {LANGUAGE_TITLES[o['language']]} | {o['scenario']} | {fmt_rate(o['ids_per_s']['median'])} | "
             f"{o['ns_per_id']['median']:.2f} | {frac} | {peer} | {peer_rate} | {ratio} | "
             f"{fmt_dups(o)} / {dups} |"
+        )
+    strings = summary_rows(doc["results"], STRING_SCENARIOS)
+    if strings:
+        out += [
+            "",
+            "String forms, one ID per call on IDs of the wide layout, fixed width (each peer's text "
+            "checked equal to snowflake-c's before timing):",
+            "",
+            "| language | scenario | snowflake-c IDs/s | ns/ID | fastest peer | IDs/s | snowflake-c × |",
+            "|---|---|---:|---:|---|---:|---:|",
+        ]
+    for row in strings:
+        o, b = row["ours"], row["best"]
+        peer = "–" if b is None else f"{b['implementation']} {b['version']}"
+        peer_rate = fmt_rate(b["ids_per_s"]["median"]) if b else "–"
+        ratio = f"{o['ids_per_s']['median'] / b['ids_per_s']['median']:.2f}" if b else "–"
+        out.append(
+            f"| {LANGUAGE_TITLES[o['language']]} | {o['scenario']} | {fmt_rate(o['ids_per_s']['median'])} | "
+            f"{o['ns_per_id']['median']:.2f} | {peer} | {peer_rate} | {ratio} |"
         )
     out += [
         "",
@@ -526,6 +589,8 @@ def rewrite_readme(path: Path, section: str) -> None:
 
 
 def chart(doc: dict[str, Any], paths: list[Path]) -> None:
+    """One grid of panels (language × scenario) for the ID scenarios, and below it one for the
+    string forms when the run has them."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -535,32 +600,47 @@ def chart(doc: dict[str, Any], paths: list[Path]) -> None:
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     results = doc["results"]
-    langs = [lang for lang in LANGUAGES if any(r["language"] == lang for r in results)]
-    scenarios = [s for s in SCENARIOS if any(r["scenario"] == s for r in results)]
-    if not langs:
-        langs, scenarios = ["c"], ["next"]
+    sections = []  # (languages, scenarios) of each grid
+    for group in (ID_SCENARIOS, STRING_SCENARIOS):
+        scenarios = [s for s in group if any(r["scenario"] == s for r in results)]
+        langs = [lang for lang in LANGUAGES if any(r["language"] == lang and r["scenario"] in group for r in results)]
+        if scenarios and langs:
+            sections.append((langs, scenarios))
+    if not sections:
+        sections = [(["c"], ["next"])]
     cell = {
         (lang, sc): sorted(
             (r for r in results if r["language"] == lang and r["scenario"] == sc),
             key=lambda r: (r["kind"] != "snowflake-c", r["implementation"] != OURS, -r["ids_per_s"]["median"]),
         )
+        for langs, scenarios in sections
         for lang in langs
         for sc in scenarios
     }
-    heights = [max(2, max(len(cell[(lang, sc)]) for sc in scenarios)) * 0.32 + 0.9 for lang in langs]
+    # One row of panels per language of each section, a title row at the top of each section.
+    rows_of = [(lang, scenarios, i == 0) for langs, scenarios in sections for i, lang in enumerate(langs)]
+    heights = [
+        max(2, max(len(cell[(lang, sc)]) for sc in scenarios)) * 0.32 + (1.3 if top else 0.9)
+        for lang, scenarios, top in rows_of
+    ]
+    columns = max(len(scenarios) for _, scenarios in sections)
     fig, axes = plt.subplots(
-        len(langs),
-        len(scenarios),
-        figsize=(3.9 * len(scenarios), sum(heights) + 1.2),
+        len(rows_of),
+        columns,
+        figsize=(3.9 * columns, sum(heights) + 1.2),
         gridspec_kw={"height_ratios": heights},
         squeeze=False,
     )
     colours = {"snowflake-c": "#1f77b4", "peer": "#9a9a9a", "reference": "#d0b070"}
-    for i, lang in enumerate(langs):
+    for i, (lang, scenarios, top) in enumerate(rows_of):
+        last = i + 1 == len(rows_of) or rows_of[i + 1][2]
+        for j in range(len(scenarios), columns):
+            axes[i][j].axis("off")
         for j, sc in enumerate(scenarios):
             ax = axes[i][j]
             rows = cell[(lang, sc)]
-            if i == 0:
+            strings = sc in STRING_SCENARIOS
+            if top:
                 ax.set_title(SCENARIO_TITLES[sc], fontsize=10)
             if not rows:
                 ax.axis("off")
@@ -600,7 +680,7 @@ def chart(doc: dict[str, Any], paths: list[Path]) -> None:
                 label = fmt_rate(r["ids_per_s"]["median"])
                 if r["duplicates"]:
                     label += f" {r['duplicates']} dups"
-                elif r["duplicates"] is None:
+                elif r["duplicates"] is None and not strings:
                     label += "  (not checked)"
                 ax.text(
                     r["ids_per_s"]["max"],
@@ -612,8 +692,9 @@ def chart(doc: dict[str, Any], paths: list[Path]) -> None:
                 )
             if j == 0:
                 ax.set_ylabel(LANGUAGE_TITLES[lang], fontsize=12)
-            if i == len(langs) - 1:
-                ax.set_xlabel("IDs/s (median, min–max; log scale)", fontsize=8)
+            if last:
+                what = "IDs formatted or parsed/s" if strings else "IDs/s"
+                ax.set_xlabel(f"{what} (median, min–max; log scale)", fontsize=8)
     m = doc["machine"]
     fig.suptitle(
         f"snowflake-c beside its peers, per language: {doc['date']} ({doc['mode']}), "

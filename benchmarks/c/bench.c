@@ -2,10 +2,12 @@
  * a classic mutex-based generator and a bare clock read + atomic add (the
  * floor for any generator that reads the clock on every call).
  *
- *   bench [--quick] [--reps N] [--ms MS] [--json PATH]
+ *   bench [--quick] [--reps N] [--ms MS] [--only SCENARIO|encodings]
+ *         [--json PATH]
  *
  * Repetitions are interleaved across implementations and medians reported,
- * since the machine is noisy. */
+ * since the machine is noisy. Then the string forms: format and parse rates
+ * of every encoding (base32 and base62 also in the JSON). */
 #define _GNU_SOURCE
 #include "snowflake_c.h"
 
@@ -244,41 +246,67 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
 /* ---- String forms ---------------------------------------------------- */
 
 /* ns per call of sfc_id_format (fixed width) and sfc_id_parse_as, each
- * encoding, on IDs of a 63-bit layout issued over a day: medians of `reps`
- * runs of about `duration_ms`. */
+ * encoding, on IDs of the wide layout: medians of `reps` runs of about
+ * `duration_ms` / 4 each, format and parse interleaved. */
 static double median(const double *v, int n, double *lo, double *hi);
 static volatile uint64_t encoding_sink;
 
-static void bench_encodings(int reps, int duration_ms) {
+enum { FORMAT, PARSE };
+typedef struct encoding_result {
+  double ns[2][MAX_REPS]; /* FORMAT, PARSE */
+} encoding_result;
+
+/* The encodings whose rates go into the results JSON: the forms a peer in
+ * some language also offers (tsid-creator's base32, CosId's base62). */
+static const sfc_encoding RESULT_ENCODINGS[] = {SFC_ENCODING_BASE32,
+                                                SFC_ENCODING_BASE62};
+
+static void bench_encodings(int reps, int duration_ms,
+                            encoding_result out[SFC_ENCODING_COUNT]) {
   enum { RING = 4096 };
   static char text[RING][SFC_ENCODED_MAX];
   static size_t len[RING];
-  uint64_t ids[RING];
-  for (size_t i = 0; i < RING; i++)
-    ids[i] = (UINT64_C(0x0271065ac1020007) + i * UINT64_C(0x9e3779b97)) &
-             (UINT64_MAX >> 1);
+  static uint64_t ids[RING];
+  sfc_layout layout;
+  sfc_error err;
+  sfc_generator *gen = NULL;
+  sfc_options opts;
+  sfc_options_init(&opts);
+  if (sfc_layout_parse(WIDE_SPEC, EPOCH_MS, &layout, &err) != SFC_OK ||
+      sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK ||
+      sfc_next_ids(gen, ids, RING, NULL, &err) != SFC_OK) {
+    fprintf(stderr, "%s\n", err.message);
+    exit(1);
+  }
+  sfc_generator_free(gen);
   printf("\nstring forms: ns per call, medians of %d runs [min-max]\n", reps);
   printf("%-8s %22s %22s\n", "encoding", "format (fixed)", "parse");
   for (int e = 0; e < SFC_ENCODING_COUNT; e++) {
-    double ns[2][MAX_REPS];
+    double(*ns)[MAX_REPS] = out[e].ns;
     uint64_t sink = 0;
     for (size_t i = 0; i < RING; i++)
       len[i] =
           sfc_id_format(ids[i], (sfc_encoding)e, 0, text[i], SFC_ENCODED_MAX);
     for (int rep = 0; rep < reps; rep++) {
-      for (int op = 0; op < 2; op++) {
+      for (int op = FORMAT; op <= PARSE; op++) {
         int64_t t0 = mono_ns(), end = t0 + (int64_t)duration_ms * 1000000 / 4;
         uint64_t calls = 0;
         do {
           for (size_t i = 0; i < RING; i++) {
-            if (op == 0) {
+            if (op == FORMAT) {
               char buf[SFC_ENCODED_MAX];
               sink += sfc_id_format(ids[i] + calls, (sfc_encoding)e, 0, buf,
                                     sizeof buf);
               sink += (unsigned char)buf[7];
             } else {
               uint64_t id = 0;
-              sfc_id_parse_as(text[i], len[i], (sfc_encoding)e, &id, NULL);
+              if (sfc_id_parse_as(text[i], len[i], (sfc_encoding)e, &id,
+                                  NULL) != SFC_OK ||
+                  id != ids[i]) {
+                fprintf(stderr, "bench: %s text %s does not parse back\n",
+                        sfc_encoding_name((sfc_encoding)e), text[i]);
+                exit(1);
+              }
               sink += id;
             }
           }
@@ -288,8 +316,8 @@ static void bench_encodings(int reps, int duration_ms) {
       }
     }
     double flo, fhi, plo, phi;
-    double fm = median(ns[0], reps, &flo, &fhi);
-    double pm = median(ns[1], reps, &plo, &phi);
+    double fm = median(ns[FORMAT], reps, &flo, &fhi);
+    double pm = median(ns[PARSE], reps, &plo, &phi);
     encoding_sink = sink; /* keeps the calls from being optimised away */
     printf("%-8s %6.1f [%5.1f-%5.1f] %8s %6.1f [%5.1f-%5.1f]\n",
            sfc_encoding_name((sfc_encoding)e), fm, flo, fhi, "", pm, plo, phi);
@@ -313,6 +341,26 @@ static double median(const double *v, int n, double *lo, double *hi) {
 static double med(const double *v, int n) {
   double lo, hi;
   return median(v, n, &lo, &hi);
+}
+
+/* One row of the results JSON (medians and extremes of the repetitions);
+ * `dups` and `frac` are JSON values. */
+static void json_row(FILE *f, int index, const char *scenario, const char *impl,
+                     const char *layout, int threads, int reps,
+                     const double *ns, const double *ids_per_s,
+                     const char *dups, const char *frac) {
+  double nlo, nhi, nm = median(ns, reps, &nlo, &nhi);
+  double rlo, rhi, rm = median(ids_per_s, reps, &rlo, &rhi);
+  fprintf(f,
+          "%s\n  {\"language\": \"c\", \"scenario\": \"%s\", "
+          "\"implementation\": \"%s\", \"version\": \"%s\", "
+          "\"layout\": \"%s\", \"threads\": %d, \"reps\": %d, "
+          "\"ns_per_id\": {\"median\": %.3f, \"min\": %.3f, \"max\": "
+          "%.3f}, \"ids_per_s\": {\"median\": %.0f, \"min\": %.0f, "
+          "\"max\": %.0f}, \"duplicates\": %s, \"fraction_of_limit\": %s}",
+          index ? "," : "", scenario, impl,
+          strcmp(impl, "snowflake-c") ? "ref" : sfc_version_string(), layout,
+          threads, reps, nm, nlo, nhi, rm, rlo, rhi, dups, frac);
 }
 
 int main(int argc, char **argv) {
@@ -376,9 +424,10 @@ int main(int argc, char **argv) {
   printf("snowflake-c %s C benchmark: %d interleaved repetitions of %d ms, "
          "medians [min-max]\n\n",
          sfc_version_string(), reps, duration_ms);
-  printf("%-18s %-17s %-29s %3s %22s %14s %9s %5s\n", "scenario",
-         "implementation", "layout", "thr", "ns/ID [min-max]", "IDs/s",
-         "of limit", "dups");
+  if (count)
+    printf("%-18s %-17s %-29s %3s %22s %14s %9s %5s\n", "scenario",
+           "implementation", "layout", "thr", "ns/ID [min-max]", "IDs/s",
+           "of limit", "dups");
   for (int i = 0; i < count; i++) {
     double lo, hi, m = median(sc[i].ns, reps, &lo, &hi);
     char frac[16] = "-";
@@ -408,8 +457,9 @@ int main(int argc, char **argv) {
            med(sc[6].ids_per_s, reps), 100 * med(sc[7].fraction, reps),
            100 * med(sc[8].fraction, reps));
   }
-  if (!filter || strcmp(filter, "encodings") == 0)
-    bench_encodings(reps, duration_ms);
+  static encoding_result enc[SFC_ENCODING_COUNT];
+  bool encodings = !filter || strcmp(filter, "encodings") == 0;
+  if (encodings) bench_encodings(reps, duration_ms, enc);
   uint64_t bad = 0;
   for (int i = 0; i < count; i++)
     bad += sc[i].duplicates + (sc[i].threads == 1 ? sc[i].unordered : 0);
@@ -419,27 +469,34 @@ int main(int argc, char **argv) {
       perror(json);
       return 1;
     }
-    fprintf(f, "[\n");
+    fprintf(f, "[");
+    int rows = 0;
     for (int i = 0; i < count; i++) {
-      double nlo, nhi, nm = median(sc[i].ns, reps, &nlo, &nhi);
-      double rlo, rhi, rm = median(sc[i].ids_per_s, reps, &rlo, &rhi);
-      char frac[32] = "null";
+      char dups[32], frac[32] = "null";
+      snprintf(dups, sizeof dups, "%" PRIu64, sc[i].duplicates);
       if (sc[i].keep)
         snprintf(frac, sizeof frac, "%.6f", med(sc[i].fraction, reps));
-      fprintf(f,
-              "  {\"language\": \"c\", \"scenario\": \"%s\", "
-              "\"implementation\": \"%s\", \"version\": \"%s\", "
-              "\"layout\": \"%s\", \"threads\": %d, \"reps\": %d, "
-              "\"ns_per_id\": {\"median\": %.3f, \"min\": %.3f, \"max\": "
-              "%.3f}, \"ids_per_s\": {\"median\": %.0f, \"min\": %.0f, "
-              "\"max\": %.0f}, \"duplicates\": %" PRIu64
-              ", \"fraction_of_limit\": %s}%s\n",
-              sc[i].name, sc[i].impl,
-              strcmp(sc[i].impl, "snowflake-c") ? "ref" : sfc_version_string(),
-              sc[i].layout, sc[i].threads, reps, nm, nlo, nhi, rm, rlo, rhi,
-              sc[i].duplicates, frac, i + 1 < count ? "," : "");
+      json_row(f, rows++, sc[i].name, sc[i].impl, sc[i].layout, sc[i].threads,
+               reps, sc[i].ns, sc[i].ids_per_s, dups, frac);
     }
-    fprintf(f, "]\n");
+    if (encodings) {
+      for (size_t k = 0; k < sizeof RESULT_ENCODINGS / sizeof *RESULT_ENCODINGS;
+           k++) {
+        sfc_encoding e = RESULT_ENCODINGS[k];
+        for (int op = FORMAT; op <= PARSE; op++) {
+          char name[32];
+          double rate[MAX_REPS];
+          snprintf(name, sizeof name, "%s-%s",
+                   op == FORMAT ? "format" : "parse", sfc_encoding_name(e));
+          for (int rep = 0; rep < reps; rep++)
+            rate[rep] = 1e9 / enc[e].ns[op][rep];
+          /* No IDs are issued here: duplicates do not apply. */
+          json_row(f, rows++, name, "snowflake-c", WIDE_SPEC, 1, reps,
+                   enc[e].ns[op], rate, "null", "null");
+        }
+      }
+    }
+    fprintf(f, "\n]\n");
     fclose(f);
   }
   if (bad) {

@@ -2,7 +2,8 @@
 
 // snowflake-c for Node.js beside the popular npm Snowflake generators, in one
 // run: repetitions interleaved (every contestant once per round), medians
-// reported, and every contestant checked for duplicate IDs.
+// reported, and every contestant checked for duplicate IDs. Then the string
+// forms: formatId / parseId beside a base62 package that writes the same text.
 //
 //   npm install && node bench.js [--rounds N] [--seconds S] [--json PATH]
 //
@@ -34,6 +35,9 @@ const JSON_PATH = option('json', undefined);
 
 const WIDE = { layout: 'time:41@1ms,worker:2,seq:20', epoch: 1704067200000, node: { worker: 1 } };
 const CLASSIC = { preset: 'twitter', node: { datacenter: 1, worker: 1 } };
+// The kept-IDs runs take another node value: the guard refuses a second live
+// generator with the classic contestant's.
+const CLASSIC_KEPT = { preset: 'twitter', node: { datacenter: 2, worker: 1 } };
 const CLASSIC_LIMIT = 4096000;
 
 // Each contestant: make() returns { next() → one ID, batch?(n) → n IDs }.
@@ -158,9 +162,91 @@ function timeBatch(impl, n) {
   return count / elapsed;
 }
 
+/** Calls per second of `fn` over the inputs, round and round, for SECONDS. */
+function timeCalls(fn, inputs) {
+  let count = 0;
+  let sink;
+  const start = now();
+  let elapsed = 0;
+  do {
+    for (let i = 0; i < inputs.length; i++) sink = fn(inputs[i]);
+    count += inputs.length;
+    elapsed = now() - start;
+  } while (elapsed < SECONDS);
+  if (sink === undefined) throw new Error('no result');
+  return count / elapsed;
+}
+
+/**
+ * The string forms, fixed width, on IDs of the wide layout: snowflake-c's
+ * base32 (Crockford) and base62, and @sindresorhus/base62 (same alphabet,
+ * 0-9A-Za-z; its shortest text padded to snowflake-c's 11 characters). No
+ * npm package writes an integer in Crockford's base32, so base32 is ours
+ * alone. Every peer's output is checked against snowflake-c's first: only
+ * the same work is compared.
+ */
+function encodingContestants(ids, base62) {
+  const texts = {};
+  const list = [];
+  for (const encoding of ['base32', 'base62']) {
+    texts[encoding] = ids.map((id) => sfc.formatId(id, encoding));
+    list.push(
+      {
+        encoding,
+        op: 'format',
+        name: 'snowflake-c',
+        package: 'snowflake-c',
+        call: `formatId(id, '${encoding}')`,
+        fn: (id) => sfc.formatId(id, encoding),
+        inputs: ids,
+      },
+      {
+        encoding,
+        op: 'parse',
+        name: 'snowflake-c',
+        package: 'snowflake-c',
+        call: `parseId(text, '${encoding}')`,
+        fn: (text) => sfc.parseId(text, encoding),
+        inputs: texts[encoding],
+      },
+    );
+  }
+  const width = texts.base62[0].length;
+  list.push(
+    {
+      encoding: 'base62',
+      op: 'format',
+      name: '@sindresorhus/base62',
+      package: '@sindresorhus/base62',
+      call: `encodeBigInt(id).padStart(${width}, '0')`,
+      fn: (id) => base62.encodeBigInt(id).padStart(width, '0'),
+      inputs: ids,
+    },
+    {
+      encoding: 'base62',
+      op: 'parse',
+      name: '@sindresorhus/base62',
+      package: '@sindresorhus/base62',
+      call: 'decodeBigInt(text)',
+      fn: (text) => base62.decodeBigInt(text),
+      inputs: texts.base62,
+    },
+  );
+  for (const c of list) {
+    const want = c.op === 'format' ? texts[c.encoding] : ids;
+    c.inputs.forEach((input, i) => {
+      const got = c.fn(input);
+      if (got !== want[i]) {
+        throw new Error(`${c.name} ${c.call}: ${input} gives ${got}, snowflake-c ${want[i]}`);
+      }
+    });
+  }
+  return list;
+}
+
 /** The classic layout with every ID kept: into one BigUint64Array, and into a JS Array. */
 function timeClassicKept(kind) {
-  const g = new sfc.Generator(CLASSIC);
+  const g = new sfc.Generator(CLASSIC_KEPT);
   const n = Math.max(4096, Math.round(CLASSIC_LIMIT * SECONDS));
   const start = now();
   let kept;
@@ -212,8 +298,13 @@ function median(values) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-function main() {
+async function main() {
   const impls = contestants.map((c) => ({ ...c, impl: c.make() }));
+  // IDs of the wide layout, from the contestant already holding it.
+  const encodings = encodingContestants(
+    Array.from(impls[0].impl.batch(4096)),
+    (await import('@sindresorhus/base62')).default, // an ES module: its functions as `default`
+  );
   const samples = {};
   const add = (key, v) => (samples[key] ||= []).push(v);
 
@@ -224,6 +315,7 @@ function main() {
     add('snowflake-c classic|kept-typed', timeClassicKept('typed'));
     add('snowflake-c classic|kept-batch', timeClassicKept('batch'));
     add('snowflake-c classic|kept-array', timeClassicKept('array'));
+    for (const e of encodings) add(`${e.name}|${e.op}-${e.encoding}`, timeCalls(e.fn, e.inputs));
     process.stderr.write(`round ${round + 1}/${ROUNDS}\r`);
   }
   process.stderr.write('\n');
@@ -291,6 +383,22 @@ function main() {
     `  nextId() into a JS Array        ${M(classic.keptArray)}  (${((100 * classic.keptArray) / CLASSIC_LIMIT).toFixed(1)} % of the limit; GC of kept BigInts)`,
   );
 
+  console.log('\nstring forms, fixed width, IDs of the wide layout: million IDs per second');
+  const encodingResults = encodings.map((e) => ({
+    encoding: e.encoding,
+    op: e.op,
+    name: e.name,
+    package: e.package,
+    call: e.call,
+    layout: WIDE.layout,
+    median: median(samples[`${e.name}|${e.op}-${e.encoding}`]),
+    samples: samples[`${e.name}|${e.op}-${e.encoding}`],
+    checked: e.inputs.length,
+  }));
+  for (const r of encodingResults) {
+    console.log(`  ${`${r.op} ${r.encoding}`.padEnd(14)}${M(r.median)}  ${r.name}: ${r.call}`);
+  }
+
   const ours = results[0];
   const oursClassic = results[1];
   const peers = results.filter((r) => !r.name.startsWith('snowflake-c'));
@@ -351,6 +459,7 @@ function main() {
       results,
       clockReadsPerSecond: clockReads,
       classic,
+      encodings: encodingResults,
       targets: targets.map(([what, met, got]) => ({ what, met, got })),
     };
     fs.writeFileSync(JSON_PATH, JSON.stringify(out, null, 2) + '\n');
@@ -358,4 +467,7 @@ function main() {
   }
 }
 
-main();
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -15,7 +15,7 @@ _Time = int | str | datetime
 _Epoch = int | str | datetime
 _Duration = int | timedelta
 _NodeValue = int | Literal["auto", "host"] | str
-_Rollback = Literal["default", "error", "wait", "clock", "borrow"]
+_Rollback = Literal["default", "error", "wait", "clock", "borrow", "switch"]
 _TimeSource = Literal["wall", "monotonic"]
 _Encoding = Literal["dec", "hex", "base32", "base36", "base58", "base62"]
 

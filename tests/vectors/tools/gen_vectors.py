@@ -10,10 +10,10 @@ imports nothing from the project.
     python3 tests/vectors/tools/gen_vectors.py --check  # fail if they differ
 
 The cases themselves (inputs and, for errors, the expected kind) are listed
-below by hand; the model computes every expected ID, time, JSON line and
-wait. Cases that reproduce IDs published by other systems assert the
-documented decoded values here as well, so a model error cannot silently
-rewrite them.
+below by hand; the model computes every expected ID, time, JSON line,
+wait and string form, and what each refusal's message names. Cases that
+reproduce IDs or texts published by other systems assert the documented
+values here as well, so a model error cannot silently rewrite them.
 """
 
 from __future__ import annotations
@@ -1533,6 +1533,247 @@ def duration_cases():
     return out
 
 
+# --------------------------------------------------------------------------
+# String forms of an ID (DESIGN §5)
+# --------------------------------------------------------------------------
+
+# Each alphabet in ASCII order, so that fixed-width texts sort as the IDs do.
+ALPHABETS = {
+    "dec": "0123456789",
+    "hex": "0123456789abcdef",
+    "base32": "0123456789ABCDEFGHJKMNPQRSTVWXYZ",  # Crockford: no I, L, O, U
+    "base36": "0123456789abcdefghijklmnopqrstuvwxyz",
+    "base58": "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",  # Bitcoin
+    "base62": "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",  # CosId
+}
+ANY_CASE = {"hex", "base36"}  # base32 too, with Crockford's aliases
+CROCKFORD_READS = {"I": "1", "L": "1", "O": "0"}
+ID_LIMIT = 1 << 64
+
+
+class Refused(Fail):
+    """A failed format or parse, with the strings its message must hold."""
+
+    def __init__(self, *has: str):
+        super().__init__("InvalidArgument", ", ".join(has))
+        self.has = has
+
+
+def digits_of(number: int, alphabet: str) -> str:
+    """Any number (2^64 too) in the alphabet, without padding."""
+    text = alphabet[number % len(alphabet)]
+    while number >= len(alphabet):
+        number //= len(alphabet)
+        text = alphabet[number % len(alphabet)] + text
+    return text
+
+
+def width(encoding: str) -> int:
+    """The fixed width: the length of the largest ID's text."""
+    return len(digits_of(ID_LIMIT - 1, ALPHABETS[encoding]))
+
+
+def id_to_text(id_: int, encoding: str, shortest: bool = False) -> str:
+    if encoding not in ALPHABETS:
+        raise Refused(encoding, *ALPHABETS)
+    assert 0 <= id_ < ID_LIMIT
+    alphabet = ALPHABETS[encoding]
+    text = digits_of(id_, alphabet)
+    return text if shortest else text.rjust(width(encoding), alphabet[0])
+
+
+def text_to_id(text: str, encoding: str) -> int:
+    """What the core's parse gives, or Refused naming what its message says:
+    the length, then each byte in turn (position counted in bytes from 0)."""
+    if encoding not in ALPHABETS:
+        raise Refused(encoding, *ALPHABETS)
+    alphabet, data = ALPHABETS[encoding], text.encode()
+    if not data:
+        raise Refused("empty", encoding)
+    if len(data) > width(encoding):
+        raise Refused(f"at most {width(encoding)}")
+    number = 0
+    for at, byte in enumerate(data):
+        c = chr(byte)
+        if encoding == "base32":
+            c = CROCKFORD_READS.get(c.upper(), c.upper())
+        elif encoding in ANY_CASE:
+            c = c.lower()
+        if c not in alphabet:
+            if byte == 0:
+                raise Refused("NUL", f"position {at}")
+            if 0x20 <= byte < 0x7F and c not in "'\\":  # shown as is in the message
+                raise Refused(f"'{chr(byte)}'", f"position {at}")
+            raise Refused(f"position {at}")
+        number = number * len(alphabet) + alphabet.index(c)
+    if number >= ID_LIMIT:
+        raise Refused("2^64 - 1", id_to_text(ID_LIMIT - 1, encoding))
+    return number
+
+
+def encoding_cases():
+    """Formatting both ways, parsing (case, aliases, padding), and every way a
+    text or an encoding name is refused; the documented texts of tsid-creator
+    and CosId are asserted as given by their sources."""
+    out = []
+
+    def both(desc, enc, id_, documented=None):
+        fixed, shortest = id_to_text(id_, enc), id_to_text(id_, enc, shortest=True)
+        if documented is not None:
+            assert documented in (fixed, shortest), (desc, fixed, documented)
+        assert text_to_id(fixed, enc) == id_ == text_to_id(shortest, enc), desc
+        out.append({"description": desc, "encoding": enc, "id": str(id_), "fixed": fixed, "shortest": shortest})
+
+    def parses(desc, enc, text, documented=None):
+        id_ = text_to_id(text, enc)
+        assert documented is None or id_ == documented, (desc, id_, documented)
+        out.append({"description": desc, "encoding": enc, "text": text, "id": str(id_)})
+
+    def refused(desc, enc, text, *has):
+        """`has`: some of the strings the model says the message holds (all by default)."""
+        try:
+            text_to_id(text, enc)
+        except Refused as e:
+            assert set(has) <= set(e.has), (desc, has, e.has)
+            out.append(
+                {
+                    "description": desc,
+                    "encoding": enc,
+                    "text": text,
+                    "error": e.kind,
+                    "message_has": list(has or e.has),
+                }
+            )
+        else:
+            raise AssertionError(desc)
+
+    def unknown(desc, enc, id_, *has):
+        try:
+            id_to_text(id_, enc)
+        except Refused as e:
+            assert set(has) <= set(e.has), (desc, has, e.has)
+            out.append(
+                {
+                    "description": desc,
+                    "encoding": enc,
+                    "id": str(id_),
+                    "error": e.kind,
+                    "message_has": list(has or e.has),
+                }
+            )
+        else:
+            raise AssertionError(desc)
+
+    # --- the same cases in every encoding ----------------------------------
+    for enc, alphabet in ALPHABETS.items():
+        base, zero, top = len(alphabet), alphabet[0], alphabet[-1]
+        one, five = id_to_text(1, enc, shortest=True), id_to_text(5, enc, shortest=True)
+        both(f"{enc}: 0 is the alphabet's zero, padded", enc, 0)
+        both(f"{enc}: 1", enc, 1)
+        both(f"{enc}: the last one-digit value", enc, base - 1)
+        both(f"{enc}: the first two-digit value", enc, base)
+        both(f"{enc}: the Discord ID of decode.json", enc, 175928847299117063)
+        both(f"{enc}: 2^63 - 1, the largest signed 64-bit value", enc, (1 << 63) - 1)
+        both(f"{enc}: 2^63, the top bit set", enc, 1 << 63)
+        both(f"{enc}: 2^64 - 1, the largest ID", enc, ID_LIMIT - 1)
+        parses(f"{enc}: the shortest form of 2^64 - 1 parses", enc, id_to_text(ID_LIMIT - 1, enc, shortest=True))
+        parses(f"{enc}: leading zeros are the padding", enc, id_to_text(base, enc))
+        parses(f"{enc}: a few leading zeros, not the full padding", enc, zero * 3 + five)
+        refused(f"{enc}: empty text", enc, "")
+        refused(f"{enc}: one character past the fixed width", enc, zero * (width(enc) + 1))
+        past = digits_of(ID_LIMIT, alphabet)
+        # base32's 2^64 is tsid-creator's G000000000000, below with its source.
+        if len(past) == width(enc) and enc != "base32":
+            refused(f"{enc}: 2^64, one past the largest ID", enc, past)
+        if base ** width(enc) > ID_LIMIT:
+            refused(f"{enc}: the fixed width of the top digit, past 2^64 - 1", enc, top * width(enc), "2^64 - 1")
+        refused(f"{enc}: a NUL byte inside", enc, f"{five}\0{one}")
+        refused(f"{enc}: a space after the ID", enc, f"{one} ")
+        refused(f"{enc}: a sign before the ID", enc, f"-{one}")
+        refused(f"{enc}: a non-ASCII character", enc, f"é{one}")
+
+    # --- what one encoding accepts or refuses -----------------------------
+    refused("dec: a plus sign", "dec", "+1")
+    parses("dec: the padded 20-digit form", "dec", "00000000000000000042", 42)
+    refused("dec: a decimal point", "dec", "1.5")
+    parses("hex: upper case parses", "hex", "FFFFFFFFFFFFFFFF", ID_LIMIT - 1)
+    parses("hex: mixed case parses", "hex", "00000000DeadBeef", 0xDEADBEEF)
+    refused("hex: a 0x prefix is not hex", "hex", "0x1f")
+    refused("hex: g is past f", "hex", "00g")
+    parses("base32: lower case parses (Crockford)", "base32", "0aryzvzxw377r", 388400145978465528)
+    parses("base32: O reads as 0 (Crockford)", "base32", "OARYZVZXW377R", 388400145978465528)
+    parses("base32: I reads as 1 (Crockford)", "base32", "000000000000I", 1)
+    parses("base32: l reads as 1 (Crockford)", "base32", "000000000000l", 1)
+    parses("base32: i, L and o read as 1, 1, 0 (Crockford)", "base32", "iLo", 0b00001_00001_00000)
+    refused("base32: U is not in Crockford's alphabet", "base32", "0U")
+    refused("base32: a hyphen is refused", "base32", "0ARY-ZVZX")
+    parses("base36: upper case parses", "base36", "3W5E11264SGSF", ID_LIMIT - 1)
+    refused("base36: an underscore", "base36", "a_b")
+    for c in "0OIl":
+        refused(f"base58: '{c}' is not in the Bitcoin alphabet", "base58", f"2{c}")
+    for enc in ("base58", "base62"):
+        for c in "Zz":
+            parses(f"{enc}: upper and lower case differ ({c})", enc, c)
+    refused("base62: a hyphen", "base62", "abc-")
+
+    # --- the texts of tsid-creator and CosId, as their sources give them ---
+    tsid = 393826547217232108
+    both("base32: tsid-creator's 10 is 000000000000A (TsidTest.testToString2)", "base32", 10, "000000000000A")
+    parses(
+        "base32: tsid-creator's FZZZZZZZZZZZZ is 0xffffffffffffffff (TsidTest.testFromString2)",
+        "base32",
+        "FZZZZZZZZZZZZ",
+        0xFFFFFFFFFFFFFFFF,
+    )
+    refused(
+        "base32: tsid-creator refuses G000000000000, the 65th bit (TsidTest.testFromString2)",
+        "base32",
+        "G000000000000",
+        "2^64 - 1",
+    )
+    both("base32: tsid-creator's TSID 0AXS751X00W7C (README, Tsid.encode javadoc)", "base32", tsid, "0AXS751X00W7C")
+    both(
+        "base62: tsid-creator's encode(62) of 0AXS751X00W7C is 0T5jFDIkmmy (README, Tsid.encode javadoc)",
+        "base62",
+        tsid,
+        "0T5jFDIkmmy",
+    )
+    both(
+        "base32: 388400145978465528 is 0ARYZVZXW377R (the README of odan/tsid, tsid-creator's PHP port)",
+        "base32",
+        388400145978465528,
+        "0ARYZVZXW377R",
+    )
+    both(
+        "base62: CosId's 266300479548424192 is JferHIEYZk, padded 0JferHIEYZk (cosid-jackson docs)",
+        "base62",
+        266300479548424192,
+        "JferHIEYZk",
+    )
+    both("base62: CosId's 100 padded is 0000000001c (AsStringTest.serializeRadix)", "base62", 100, "0000000001c")
+    both("base62: CosId's 200 padded is 0000000003E (AsStringTest.serializeRadix)", "base62", 200, "0000000003E")
+    for id_, text in ((35, "Z"), (36, "a"), (3843, "zz"), (3844, "100")):
+        both(f"base62: CosId's {id_} is {text} (RadixIdConverterTest.radix62ShouldRoundTrip)", "base62", id_, text)
+    refused(
+        "base62: CosId refuses zzzzzzzzzzz as an overflow (Radix62IdConverterTest)", "base62", "zzzzzzzzzzz", "2^64 - 1"
+    )
+    parses(
+        "base62: AzL8n0Y58m8, CosId's signed-long overflow, is 2^63 here (RadixIdConverterTest)",
+        "base62",
+        "AzL8n0Y58m8",
+        1 << 63,
+    )
+
+    # --- encoding names -----------------------------------------------------
+    unknown("format: base64 is not an encoding", "base64", 1, "base64", "base62")
+    unknown("format: names are lower case", "BASE62", 1, "BASE62")
+    refused("parse: base64 is not an encoding", "base64", "1", "base64", "base62")
+    refused("parse: names are lower case", "Hex", "1", "Hex")
+
+    assert all(sorted(a) == list(a) for a in ALPHABETS.values()), "alphabets in ASCII order"
+    return out
+
+
 FILES = {
     "layouts.json": layouts_cases,
     "decode.json": decode_cases,
@@ -1540,6 +1781,7 @@ FILES = {
     "range.json": range_cases,
     "generate.json": generate_cases,
     "durations.json": duration_cases,
+    "encodings.json": encoding_cases,
 }
 
 

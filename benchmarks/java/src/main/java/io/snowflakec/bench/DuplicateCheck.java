@@ -6,7 +6,6 @@ import com.github.yitter.contract.IdGeneratorOptions;
 import com.github.yitter.idgen.DefaultIdGenerator;
 import io.snowflakec.Generator;
 import io.snowflakec.Layout;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +15,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
@@ -31,18 +31,33 @@ public final class DuplicateCheck {
   private DuplicateCheck() {}
 
   /**
-   * A contender: a name (the JMH benchmark method) and, per check, a fresh generator shared by the
-   * threads; each thread gets its own {@link LongSupplier} over it.
+   * One check's generator, shared by the threads: each thread gets its own {@link LongSupplier}
+   * over it. Closed after the check, so that the next snowflake-c generator may take the same node
+   * value (the guard refuses two live ones).
    */
-  private record Contender(String benchmark, Supplier<Supplier<LongSupplier>> make) {}
+  private record Shared(Supplier<LongSupplier> perThread, AutoCloseable generator) {}
 
-  /** One contender per generator call: every thread calls the shared generator. */
+  /** A contender: a name (the JMH benchmark method) and, per check, a fresh generator. */
+  private record Contender(String benchmark, Supplier<Shared> make) {}
+
+  /** A peer: every thread calls the shared generator; nothing to close. */
   private static Contender single(String benchmark, Supplier<LongSupplier> make) {
     return new Contender(
         benchmark,
         () -> {
           LongSupplier shared = make.get();
-          return () -> shared;
+          return new Shared(() -> shared, () -> {});
+        });
+  }
+
+  /** snowflake-c: a fresh generator per check, and each thread's supplier over it. */
+  private static Contender ours(
+      String benchmark, Supplier<Generator> make, Function<Generator, LongSupplier> perThread) {
+    return new Contender(
+        benchmark,
+        () -> {
+          Generator g = make.get();
+          return new Shared(() -> perThread.apply(g), g);
         });
   }
 
@@ -72,46 +87,34 @@ public final class DuplicateCheck {
 
   private static List<Contender> contenders() {
     List<Contender> list = new ArrayList<>();
+    list.add(ours("snowflakecNextIdWide", DuplicateCheck::wide, g -> g::nextId));
     list.add(
-        single(
-            "snowflakecNextIdWide",
-            () -> {
-              Generator g = wide();
-              return g::nextId;
-            }));
-    list.add(
-        new Contender(
+        ours(
             "snowflakecNextIds1000Wide",
-            () -> {
-              Generator g = wide();
-              return () -> batches(() -> g.nextIds(1000));
-            }));
+            DuplicateCheck::wide,
+            g -> batches(() -> g.nextIds(1000))));
     list.add(
-        new Contender(
+        ours(
             "snowflakecNextIdsInto1000Wide",
-            () -> {
-              Generator g = wide();
-              return () -> {
-                long[] buffer = new long[1000];
-                return batches(
-                    () -> {
-                      g.nextIds(buffer);
-                      return buffer;
-                    });
-              };
+            DuplicateCheck::wide,
+            g -> {
+              long[] buffer = new long[1000];
+              return batches(
+                  () -> {
+                    g.nextIds(buffer);
+                    return buffer;
+                  });
             }));
     list.add(
-        single(
+        ours(
             "snowflakecNextIdClassic",
-            () -> {
-              Generator g =
-                  Generator.builder()
-                      .preset("twitter")
-                      .node("datacenter", 1)
-                      .node("worker", 1)
-                      .build();
-              return g::nextId;
-            }));
+            () ->
+                Generator.builder()
+                    .preset("twitter")
+                    .node("datacenter", 1)
+                    .node("worker", 1)
+                    .build(),
+            g -> g::nextId));
     list.add(
         single(
             "hutoolSnowflake",
@@ -154,7 +157,15 @@ public final class DuplicateCheck {
     return dup;
   }
 
-  private static long check(Supplier<LongSupplier> perThread, int count, int threads)
+  /** Duplicates among {@code count} IDs of a fresh generator of {@code c}, on {@code threads}. */
+  private static long check(Contender c, int count, int threads) throws Exception {
+    Shared shared = c.make().get();
+    try (AutoCloseable generator = shared.generator()) {
+      return duplicates(issue(shared.perThread(), count, threads));
+    }
+  }
+
+  private static long[] issue(Supplier<LongSupplier> perThread, int count, int threads)
       throws InterruptedException {
     long[] ids = new long[count];
     int per = count / threads;
@@ -175,16 +186,16 @@ public final class DuplicateCheck {
     for (Thread w : workers) {
       w.join();
     }
-    return duplicates(ids);
+    return ids;
   }
 
-  public static void main(String[] args) throws IOException, InterruptedException {
+  public static void main(String[] args) throws Exception {
     int count = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     Path json = args.length > 1 ? Path.of(args[1]) : null;
     Map<String, long[]> found = new LinkedHashMap<>();
     for (Contender c : contenders()) {
-      long one = check(c.make().get(), count, 1);
-      long two = check(c.make().get(), count, 2);
+      long one = check(c, count, 1);
+      long two = check(c, count, 2);
       found.put(c.benchmark(), new long[] {one, two});
       System.out.printf(
           "%-30s %d IDs: %d duplicates (1 thread), %d (2 threads)%n",
