@@ -162,7 +162,8 @@ export type EncodeInput =
 export function encode(parts: EncodeInput, layout?: LayoutArg): bigint;
 
 /**
- * The smallest and largest IDs whose time lies in `[t0, t1]` (both inclusive),
+ * The smallest and largest IDs whose time lies in `[t0, t1)` (t1 excluded, so
+ * that consecutive windows never share an ID),
  * for range scans and pagination.
  */
 export function range(

@@ -365,8 +365,8 @@ function encode(parts, options) {
 }
 
 /**
- * The smallest and largest IDs whose time lies in [t0, t1] (both inclusive),
- * for range scans and pagination.
+ * The smallest and largest IDs whose time lies in [t0, t1): t1 excluded, so
+ * that consecutive windows (days, pages) never share an ID.
  * @returns {{min: bigint, max: bigint}}
  */
 function range(t0, t1, options) {

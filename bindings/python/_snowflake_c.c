@@ -2192,8 +2192,9 @@ static PyMethodDef module_methods[] = {
     {"range", (PyCFunction)(void (*)(void))mod_range,
      METH_VARARGS | METH_KEYWORDS,
      "range(start, end, *, layout=None, preset=None, epoch=None)\n--\n\n"
-     "The smallest and largest IDs whose time lies in [start, end] (Unix ms "
-     "or aware datetimes, both inclusive), for range scans."},
+     "The smallest and largest IDs whose time lies in [start, end) (Unix ms "
+     "or aware datetimes; end excluded, so that consecutive windows never "
+     "share an ID), for range scans."},
     {"presets", mod_presets, METH_NOARGS,
      "presets()\n--\n\nThe presets' layouts, by name."},
     {"format_time", mod_format_time, METH_O,

@@ -30,7 +30,7 @@ static const char usage[] =
     "           standard input, like decode)\n"
     "  encode   build an ID:           encode --preset discord --time "
     "1462015105796 worker=1 process=0 seq=7\n"
-    "  range    smallest and largest ID of a time interval:\n"
+    "  range    smallest and largest ID of a time interval [T0, T1):\n"
     "                                  range --preset twitter 2024-01-01 "
     "2024-01-02\n"
     "  layout   describe a layout:     layout --layout "

@@ -244,9 +244,11 @@ SFC_API sfc_status sfc_encode_named(const sfc_layout *layout, int64_t time_us,
                                     const sfc_node_value *fields, size_t count,
                                     uint64_t *id, sfc_error *err);
 
-/* The smallest and largest IDs whose decoded time lies in [t0_ms, t1_ms]
- * (both inclusive), for range scans and pagination. SFC_INVALID_ARGUMENT when
- * no tick of the layout starts in that interval. */
+/* The smallest and largest IDs whose decoded time lies in [t0_ms, t1_ms):
+ * t0 included, t1 not, so that consecutive windows (days, pages) never share
+ * an ID — the next window starts at this one's t1. For range scans and
+ * pagination (WHERE id BETWEEN min AND max). SFC_INVALID_ARGUMENT when no
+ * tick of the layout starts in that interval (t1 <= t0 included). */
 SFC_API sfc_status sfc_range(const sfc_layout *layout, int64_t t0_ms,
                              int64_t t1_ms, uint64_t *min_id, uint64_t *max_id,
                              sfc_error *err);

@@ -72,17 +72,17 @@ sfc_status sfc_range(const sfc_layout *layout, int64_t t0_ms, int64_t t1_ms,
   const sfc_field *tf = &layout->fields[0];
   sfc_i128 epoch_us = (sfc_i128)layout->epoch_ms * 1000;
   sfc_i128 a = (sfc_i128)t0_ms * 1000 - epoch_us;
-  sfc_i128 b = (sfc_i128)t1_ms * 1000 + 999 - epoch_us;
-  /* Ticks whose start in ms lies in [t0, t1]: start_us in [t0*1000,
-   * t1*1000+999]. */
+  sfc_i128 b = (sfc_i128)t1_ms * 1000 - 1 - epoch_us;
+  /* Ticks whose start in ms lies in [t0, t1): start_us in [t0*1000,
+   * t1*1000 - 1]. */
   sfc_i128 lo = a <= 0 ? 0 : (a + layout->unit_us - 1) / layout->unit_us;
   sfc_i128 hi = b < 0 ? -1 : b / layout->unit_us;
   if (hi > (sfc_i128)tf->max) hi = tf->max;
-  if (t1_ms < t0_ms || lo > hi)
+  if (t1_ms <= t0_ms || lo > hi)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "no ID of the layout has a time in [%lld, %lld] ms: the "
-                    "interval is empty, before the epoch or after the time "
-                    "field's end",
+                    "no ID of the layout has a time in [%lld, %lld) ms (t1 "
+                    "excluded): the interval is empty, before the epoch or "
+                    "after the time field's end",
                     (long long)t0_ms, (long long)t1_ms);
   uint64_t low_mask = tf->shift == 0 ? 0 : (UINT64_MAX >> (64 - tf->shift));
   *min_id = (uint64_t)lo << tf->shift;

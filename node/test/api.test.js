@@ -213,11 +213,14 @@ describe('layouts', () => {
   });
 
   test('range gives the IDs of a time interval', () => {
-    const { min, max } = range(1462015105796, 1462015105796, 'discord');
+    const { min, max } = range(1462015105796, 1462015105797, 'discord');
     assert.ok(min <= 175928847299117063n && 175928847299117063n <= max);
     assert.equal(decode(min, 'discord').timeMs, 1462015105796);
-    const iso = range('2016-04-30T11:18:25.796Z', new Date(1462015105796), { preset: 'discord' });
+    const iso = range('2016-04-30T11:18:25.796Z', new Date(1462015105797), { preset: 'discord' });
     assert.deepEqual(iso, { min, max });
+    // Half-open: the next millisecond's window starts right after this one.
+    assert.equal(range(1462015105797, 1462015105798, 'discord').min, max + 1n);
+    assert.throws(() => range(1462015105796, 1462015105796, 'discord'), kind('InvalidArgument'));
   });
 });
 

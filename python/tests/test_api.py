@@ -53,8 +53,12 @@ def test_encode_is_the_inverse_of_decode() -> None:
 
 
 def test_range_brackets_ids_of_the_interval() -> None:
-    lo, hi = sfc.range(1462015105796, 1462015105796, preset="discord")
+    lo, hi = sfc.range(1462015105796, 1462015105797, preset="discord")
     assert lo <= DISCORD_ID <= hi
+    # Half-open: the next millisecond's window starts right after this one.
+    assert sfc.range(1462015105797, 1462015105798, preset="discord")[0] == hi + 1
+    with pytest.raises(sfc.InvalidArgument):
+        sfc.range(1462015105796, 1462015105796, preset="discord")
     start = datetime(2024, 1, 1, tzinfo=timezone.utc)
     assert sfc.range(start, start + timedelta(days=1), preset="twitter") == sfc.range(
         "2024-01-01", "2024-01-02", preset="twitter"

@@ -223,13 +223,13 @@ class Layout:
         return out
 
     def range(self, t0_ms: int, t1_ms: int):
-        # Ticks whose decoded time_ms = floor(start_us / 1000) is in [t0, t1]:
-        # t0*1000 <= start_us < (t1+1)*1000.
+        # Ticks whose decoded time_ms = floor(start_us / 1000) is in [t0, t1)
+        # (t1 excluded): t0*1000 <= start_us < t1*1000.
         lo = -((self.epoch_us() - t0_ms * 1000) // self.unit_us)  # ceil
-        hi = ((t1_ms + 1) * 1000 - 1 - self.epoch_us()) // self.unit_us
+        hi = (t1_ms * 1000 - 1 - self.epoch_us()) // self.unit_us
         lo = max(lo, 0)
         hi = min(hi, self.time_max)
-        if lo > hi:
+        if t1_ms <= t0_ms or lo > hi:
             raise Fail("InvalidArgument", "empty range")
         shift = self.shifts["time"]
         return lo << shift, (hi << shift) | ((1 << shift) - 1)
@@ -963,9 +963,15 @@ def range_cases():
         out.append(c)
 
     discord, twitter = {"preset": "discord"}, {"preset": "twitter"}
-    case("discord: one ms (the docs example's)", discord, 1462015105796, 1462015105796)
-    case("discord: one day", discord, 1462060800000, 1462147199999)
-    case("twitter: from the epoch", twitter, 1288834974657, 1288834974657 + 999)
+    case("discord: one ms (the docs example's)", discord, 1462015105796, 1462015105797)
+    case("discord: an empty window (t1 = t0)", discord, 1462015105796, 1462015105796)
+    # Consecutive windows share their bound and no ID: each min is the max
+    # before it plus one.
+    case("discord: one day", discord, 1462060800000, 1462147200000)
+    case("discord: the next day, adjacent", discord, 1462147200000, 1462233600000)
+    case("twitter: one second, adjacent to the next", twitter, 1600000000000, 1600000001000)
+    case("twitter: the next second", twitter, 1600000001000, 1600000002000)
+    case("twitter: from the epoch", twitter, 1288834974657, 1288834974657 + 1000)
     case("twitter: starts before the epoch (clamped to 0)", twitter, 0, 1288834974657)
     case(
         "twitter: ends after time_end (clamped to the last tick)",
@@ -988,14 +994,16 @@ def range_cases():
         1700000000001,
         1700000000009,
     )
-    case("sonyflake: exactly one tick start", sf, 1700000000010, 1700000000010)
+    case("sonyflake: exactly one tick start", sf, 1700000000010, 1700000000011)
+    case("sonyflake: adjacent 10 ms windows, the first", sf, 1700000000000, 1700000000010)
+    case("sonyflake: adjacent 10 ms windows, the second", sf, 1700000000010, 1700000000020)
     case("sonyflake: ms bounds rounded to ticks", sf, 1700000000001, 1700000000025)
     baidu = {"preset": "baidu"}
     case("baidu: one second", baidu, 1500000000000, 1500000000999)
     case("baidu: range crossing its time_end", baidu, 1732000000000, 1800000000000)
     case("baidu: after its time field ran out", baidu, 1735689600000, 1735689700000)
     us = ref_spec("time:48@100us,worker:3,seq:12", 1704067200000)
-    case("100us ticks: a single ms holds ten ticks", us, 1704067200005, 1704067200005)
+    case("100us ticks: a single ms holds ten ticks", us, 1704067200005, 1704067200006)
     case(
         "seconds: rounding both ends",
         ref_spec("time:32@1s,worker:16,seq:15", 1704067200000),
