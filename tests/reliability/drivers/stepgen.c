@@ -13,6 +13,9 @@
  *   bump    no error, the clock field bumped
  *   borrow  no error, IDs issued ahead of the clock (ticks borrowed),
  *           IDs strictly increasing
+ *   switch  no error, another value of the pool taken (rollback=switch:
+ *           worker=auto in the state folder STEPGEN_STATE_DIR), the IDs
+ *           after the step under it
  *
  * and that the only steps back of the wall clock were the ones it made: the
  * generating thread watches the wall clock against the monotonic clock
@@ -90,7 +93,7 @@ static sfc_status run(sfc_generator *g, int64_t us, ids *out, sfc_error *err) {
 int main(int argc, char **argv) {
   if (argc != 7) {
     fprintf(stderr, "usage: stepgen PRESET ROLLBACK MAX_WAIT_MS MAX_DRIFT_MS "
-                    "STEP_MS refuse|wait|bump|borrow\n");
+                    "STEP_MS refuse|wait|bump|borrow|switch\n");
     return 2;
   }
   const char *file = getenv("FAKETIME_TIMESTAMP_FILE");
@@ -110,6 +113,15 @@ int main(int argc, char **argv) {
   opts.node = node;
   opts.node_count = sfc_layout_field_index(&layout, "datacenter") >= 0 ? 2 : 1;
   must(sfc_rollback_parse(argv[2], &opts.rollback, &err), &err, "rollback");
+  if (opts.rollback == SFC_ROLLBACK_SWITCH) {
+    /* A pool generator: another value is taken at the step. */
+    node[0].value = SFC_NODE_AUTO;
+    opts.state_dir = getenv("STEPGEN_STATE_DIR");
+    if (!opts.state_dir) {
+      fprintf(stderr, "stepgen: rollback=switch needs STEPGEN_STATE_DIR\n");
+      return 2;
+    }
+  }
   opts.max_wait_ms = atoll(argv[3]);
   opts.max_drift_ms = atoll(argv[4]);
   sfc_generator *g;
@@ -139,6 +151,8 @@ int main(int argc, char **argv) {
                 err.message);
   }
   size_t before = out.n;
+  sfc_stats s_before;
+  sfc_generator_stats(g, &s_before);
   double seen_ms = 0;
   bool ahead = false; /* an ID issued ahead of the clock after the step */
   bool seen = false;
@@ -239,6 +253,17 @@ int main(int argc, char **argv) {
       if (!ids_increasing(out.v, out.n)) result_fail(&r, "not increasing");
     } else if (!strcmp(expect, "bump")) {
       if (s.clock_bumps < 1) result_fail(&r, "clock_bumps=0");
+    } else if (!strcmp(expect, "switch")) {
+      if (s.node_switches < 1) result_fail(&r, "node_switches=0");
+      if (s.clock_bumps) result_fail(&r, "clock bumped instead of switching");
+      if (s.node_values[0] == s_before.node_values[0])
+        result_fail(&r, "still worker %" PRIu64 " after the step",
+                    s.node_values[0]);
+      sfc_parts last;
+      sfc_decode(&layout, out.v[out.n - 1], &last, NULL);
+      if (last.values[sfc_layout_field_index(&layout, "worker")] !=
+          s.node_values[0])
+        result_fail(&r, "the last ID is not under the value switched to");
     } else if (!strcmp(expect, "borrow")) {
       /* Within the last tick issued for a short step; new ticks borrowed
        * once that tick's sequence runs out, which a long step makes sure
