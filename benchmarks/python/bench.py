@@ -170,7 +170,7 @@ def encoding_cases(g: snowflake_c.Generator, n: int) -> list[Case]:
     """format_id() and parse_id(): string forms per second, on real IDs."""
     ids = g.next_ids(min(n, 200_000))
     cases = []
-    for encoding in ("base62", "hex"):
+    for encoding in ("base32", "base62", "hex"):
         texts = [snowflake_c.format_id(i, encoding) for i in ids]
         fmt = [(i, encoding) for i in ids]
         parse = [(t, encoding) for t in texts]
