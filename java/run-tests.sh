@@ -28,8 +28,11 @@ jar="$here/target/snowflake-c-$version.jar"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 javac -d "$tmp/app" -cp "$jar" "$here/examples/QuickStart.java"
-# A fresh extraction folder: the jar must carry and load its own library.
-java -Xcheck:jni "-Dio.snowflakec.native.tmpdir=$tmp/natives" -cp "$tmp/app:$jar" QuickStart \
+# A fresh extraction folder: the jar must carry and load its own library. The guard's
+# default folder ($XDG_RUNTIME_DIR/snowflake-c) is this check's own: the README's node values
+# may be held by another program of this machine at the same time.
+XDG_RUNTIME_DIR="$tmp" java -Xcheck:jni "-Dio.snowflakec.native.tmpdir=$tmp/natives" \
+  -cp "$tmp/app:$jar" QuickStart \
   | tee "$tmp/out.txt"
 expected='{"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","worker":1,"process":0,"seq":7}'
 if ! grep -qxF "$expected" "$tmp/out.txt"; then

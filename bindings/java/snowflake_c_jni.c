@@ -613,7 +613,8 @@ static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jlayout,
                              jint rollback, jlong max_wait_ms,
                              jlong max_drift_ms, jboolean random_start,
                              jint time_source, jbyteArray jstate_dir,
-                             jlong state_reserve_ms) {
+                             jlong state_reserve_ms, jboolean guard,
+                             jbyteArray jguard_dir) {
   (void)cls;
   sfc_layout layout;
   if (!get_layout(env, jlayout, &layout)) {
@@ -629,6 +630,7 @@ static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jlayout,
   jstring names[SFC_MAX_FIELDS];
   sfc_node_value node[SFC_MAX_FIELDS];
   char *state_dir = NULL;
+  char *guard_dir = NULL;
   jlong handle = 0;
   jsize got = 0;
   for (; got < n; got++) {
@@ -651,6 +653,12 @@ static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jlayout,
       goto done;
     }
   }
+  if (jguard_dir != NULL) {
+    guard_dir = get_cstring(env, jguard_dir, "guard folder");
+    if (guard_dir == NULL) {
+      goto done;
+    }
+  }
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
@@ -664,6 +672,8 @@ static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jlayout,
   if (state_reserve_ms >= 0) {
     opts.state_reserve_ms = (int64_t)state_reserve_ms;
   }
+  opts.guard_off = guard ? 0 : 1;
+  opts.guard_dir = guard_dir;
   sfc_generator *gen = NULL;
   sfc_error err;
   if (sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
@@ -677,6 +687,7 @@ done:
     (*env)->DeleteLocalRef(env, names[i]);
   }
   free(state_dir);
+  free(guard_dir);
   return handle;
 }
 
@@ -810,10 +821,12 @@ static jint n_next_ids(JNIEnv *env, jclass cls, jlong handle, jlong now_us,
   return (jint)done;
 }
 
-/* [numbers, strings]: numbers = ids_issued, waits, borrowed_ticks, rollbacks,
- * rollbacks_waited, rollbacks_refused, clock_bumps, last_time_ms, clock,
- * max_wait_ms, max_drift_ms, then one value per node field; strings =
- * rollback name, then name and source name per node field. */
+/* [numbers, strings, guard]: numbers = ids_issued, waits, borrowed_ticks,
+ * rollbacks, rollbacks_waited, rollbacks_refused, clock_bumps, last_time_ms,
+ * clock, max_wait_ms, max_drift_ms, then one value per node field; strings =
+ * rollback name, then name and source name per node field; guard = the
+ * guard's text as bytes, since it may hold a path in the platform's own
+ * encoding (Java decodes it as it encoded the folder). */
 static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
   sfc_stats s;
@@ -836,14 +849,19 @@ static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
   for (unsigned i = 0; i < nodes; i++) {
     v[n++] = (jlong)s.node_values[i];
   }
-  jobjectArray out = (*env)->NewObjectArray(env, 2, object_class, NULL);
+  const char *guard_text = s.guard ? s.guard : "";
+  jsize guard_len = (jsize)strlen(guard_text);
+  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
   jlongArray numbers = (*env)->NewLongArray(env, n);
   jobjectArray strings =
       (*env)->NewObjectArray(env, (jsize)(1 + 2 * nodes), string_class, NULL);
-  if (out == NULL || numbers == NULL || strings == NULL) {
+  jbyteArray guard = (*env)->NewByteArray(env, guard_len);
+  if (out == NULL || numbers == NULL || strings == NULL || guard == NULL) {
     return NULL;
   }
   (*env)->SetLongArrayRegion(env, numbers, 0, n, v);
+  (*env)->SetByteArrayRegion(env, guard, 0, guard_len,
+                             (const jbyte *)guard_text);
   const char *texts[1 + 2 * SFC_MAX_FIELDS];
   texts[0] = sfc_rollback_name(s.rollback);
   for (unsigned i = 0; i < nodes; i++) {
@@ -860,6 +878,7 @@ static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
   }
   (*env)->SetObjectArrayElement(env, out, 0, numbers);
   (*env)->SetObjectArrayElement(env, out, 1, strings);
+  (*env)->SetObjectArrayElement(env, out, 2, guard);
   return out;
 }
 
@@ -898,7 +917,7 @@ static const JNINativeMethod methods[] = {
     {"nodeValueParse", "(" STR ")J", (void *)n_node_value_parse},
     {"rollbackParse", "(" STR ")I", (void *)n_rollback_parse},
     {"durationMs", "(" STR "JI)J", (void *)n_duration_ms},
-    {"generatorNew", "(" LAYOUT "[" STR "[JIJJZI[BJ)J",
+    {"generatorNew", "(" LAYOUT "[" STR "[JIJJZI[BJZ[B)J",
      (void *)n_generator_new},
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},

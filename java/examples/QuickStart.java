@@ -22,7 +22,7 @@ public final class QuickStart {
     System.out.println(Snowflake.decode(175928847299117063L, discord).toJson());
     long id =
         Snowflake.encode(discord, 1462015105796L, Map.of("worker", 1L, "process", 0L, "seq", 7L));
-    IdRange day = Snowflake.range(discord, 1462060800000L, 1462147199999L);
+    IdRange day = Snowflake.range(discord, 1462060800000L, 1462147200000L);
     System.out.println("encoded " + id + ", one day: " + day.min() + " .. " + day.max());
 
     Layout mine = Layout.parse("time:41@1ms,worker:10,seq:12", 1704067200000L);

@@ -36,8 +36,13 @@ import java.util.function.LongSupplier;
  *
  * <p>Every node field must get its value from {@link Builder#node(String, long)}, {@link
  * Builder#node(String, String)} ({@code "auto"}: the pool in the state directory; {@code "host"}:
- * the ordinal ending the host name) or the environment variable {@code SNOWFLAKE_<FIELD>}: there is
- * no silent default.
+ * the ordinal ending the host name; {@code "env:NAME"}: the environment variable {@code NAME}) or
+ * the environment variable {@code SNOWFLAKE_<FIELD>}: there is no silent default.
+ *
+ * <p>The host-wide guard, on by default: while this generator is open, no other generator with the
+ * same layout and node values — in this JVM or another process of the host or container — can be
+ * created; it fails with {@link WorkerUnavailableException} naming the holder's pid. See {@link
+ * Builder#guard(boolean)}.
  *
  * <p>{@link #close()} releases the node value. It waits for calls in progress on other threads;
  * calls made after it throw {@link IllegalStateException}.
@@ -372,7 +377,8 @@ public final class Generator implements AutoCloseable {
         n[9],
         n[10],
         Collections.unmodifiableMap(nodes),
-        Collections.unmodifiableMap(sources));
+        Collections.unmodifiableMap(sources),
+        new String((byte[]) r[2], Builder.nativeCharset()));
   }
 
   /**
@@ -435,6 +441,8 @@ public final class Generator implements AutoCloseable {
     private TimeSource timeSource = TimeSource.WALL;
     private Path stateDir;
     private long stateReserveMs = -1;
+    private boolean guard = true;
+    private Path guardDir;
 
     private Builder() {}
 
@@ -519,13 +527,16 @@ public final class Generator implements AutoCloseable {
 
     /**
      * Sets a node field's value from text: a number, {@code "auto"} (the first free value of the
-     * pool in {@link #stateDir(Path)}) or {@code "host"} (the ordinal ending the host name, {@code
-     * orders-7} → 7).
+     * pool in {@link #stateDir(Path)}), {@code "host"} (the ordinal ending the host name, {@code
+     * orders-7} → 7) or {@code "env:NAME"} (the number in the environment variable {@code NAME},
+     * read now: Kubernetes' {@code JOB_COMPLETION_INDEX} in an Indexed Job, or a pod index label
+     * exposed through the Downward API).
      *
      * @param name a node field of the layout
      * @param value the text
      * @return this builder
-     * @throws InvalidArgumentException when the text is none of these
+     * @throws InvalidArgumentException when the text is none of these, or the variable is unset or
+     *     not a number
      */
     public Builder node(String name, String value) {
       Objects.requireNonNull(name, "name");
@@ -595,6 +606,37 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
+     * Whether the host-wide guard is on (the default). On, the generator holds its layout and node
+     * values under a lock that the OS releases when the process dies, and a second live generator
+     * with the same ones fails at creation with {@link WorkerUnavailableException}. Turn it off
+     * only where sharing a value is meant: two generators with one value issue the same IDs. (A
+     * {@link #stateDir(Path)} still locks its values.)
+     *
+     * @param on false to turn the guard off for this generator
+     * @return this builder
+     */
+    public Builder guard(boolean on) {
+      this.guard = on;
+      return this;
+    }
+
+    /**
+     * The folder of the guard's lock files, instead of the default ({@code
+     * $XDG_RUNTIME_DIR/snowflake-c}, else {@code /dev/shm/snowflake-c-<uid>}, else the temporary
+     * folder's {@code snowflake-c-<uid>}; Windows: {@code snowflake-c} in {@code %TEMP%}). Only the
+     * generators that use one folder meet there. Not used with a {@link #stateDir(Path)}, whose
+     * lock files are the guard. A folder that cannot be used does not stop the generator: {@link
+     * Stats#guard()} says why.
+     *
+     * @param dir the folder, created owner-only if missing
+     * @return this builder
+     */
+    public Builder guardDir(Path dir) {
+      this.guardDir = Objects.requireNonNull(dir, "dir");
+      return this;
+    }
+
+    /**
      * How far ahead the high-water mark is reserved (default 1 s).
      *
      * @param reserve 0 (the default) to 1 hour, rounded up to the next whole millisecond
@@ -641,8 +683,8 @@ public final class Generator implements AutoCloseable {
      * @throws InvalidLayoutException when the layout spec or epoch is not valid
      * @throws InvalidArgumentException when a node value is missing, unknown or out of range, or an
      *     option is out of range
-     * @throws WorkerUnavailableException when the node value is held by another live process or the
-     *     pool is full
+     * @throws WorkerUnavailableException when the node values are held by another live generator
+     *     (the guard, or the state directory's lock) or the pool is full
      * @throws StateErrorException when the state directory cannot be used
      */
     public Generator build() {
@@ -666,10 +708,7 @@ public final class Generator implements AutoCloseable {
       for (int i = 0; i < names.length; i++) {
         values[i] = node.get(names[i]);
       }
-      byte[] dir = null;
-      if (stateDir != null) {
-        dir = stateDir.toString().getBytes(nativeCharset());
-      }
+      byte[] dir = pathBytes(stateDir);
       long h =
           Native.generatorNew(
               chosen.raw(),
@@ -681,8 +720,15 @@ public final class Generator implements AutoCloseable {
               randomStart,
               timeSource.ordinal(),
               dir,
-              stateReserveMs);
+              stateReserveMs,
+              guard,
+              pathBytes(guardDir));
       return new Generator(h);
+    }
+
+    /** A path as the file-system bytes the core takes, or null. */
+    private static byte[] pathBytes(Path path) {
+      return path == null ? null : path.toString().getBytes(nativeCharset());
     }
 
     /** Whole ms, rounded up (1 ns is 1 ms); the core checks the option's range. */
@@ -691,7 +737,7 @@ public final class Generator implements AutoCloseable {
       return Native.durationMs(what, d.getSeconds(), d.getNano());
     }
 
-    private static Charset nativeCharset() {
+    static Charset nativeCharset() {
       String name = System.getProperty("sun.jnu.encoding");
       try {
         return name != null ? Charset.forName(name) : Charset.defaultCharset();

@@ -72,7 +72,9 @@ final class Native {
       boolean randomStart,
       int timeSource,
       byte[] stateDir,
-      long stateReserveMs);
+      long stateReserveMs,
+      boolean guard,
+      byte[] guardDir);
 
   static native void generatorFree(long handle);
 
@@ -91,6 +93,6 @@ final class Native {
    */
   static native int nextIds(long handle, long nowUs, long[] dst, int off, int len, long[] out);
 
-  /** {@code [long[] numbers, String[] strings]}, see the glue. */
+  /** {@code [long[] numbers, String[] strings, byte[] guard]}, see the glue. */
   static native Object[] stats(long handle);
 }

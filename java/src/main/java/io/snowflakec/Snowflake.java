@@ -14,7 +14,7 @@ import java.util.Objects;
  * // {"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","worker":1,"process":0,"seq":7}
  *
  * long id = Snowflake.encode(discord, 1462015105796L, Map.of("worker", 1L, "process", 0L, "seq", 7L));
- * IdRange day = Snowflake.range(discord, 1462060800000L, 1462147199999L);
+ * IdRange day = Snowflake.range(discord, 1462060800000L, 1462147200000L); // [t0, t1)
  * }</pre>
  */
 public final class Snowflake {
@@ -199,13 +199,16 @@ public final class Snowflake {
   }
 
   /**
-   * The smallest and largest IDs whose time lies in {@code [t0Ms, t1Ms]}, both inclusive.
+   * The smallest and largest IDs whose time lies in {@code [t0Ms, t1Ms)}: {@code t0Ms} included,
+   * {@code t1Ms} not, so that consecutive windows (days, pages) never share an ID — the next window
+   * starts at this one's {@code t1Ms}.
    *
    * @param layout the layout
-   * @param t0Ms the first Unix millisecond
-   * @param t1Ms the last Unix millisecond
+   * @param t0Ms the first Unix millisecond, included
+   * @param t1Ms the end, excluded
    * @return the range
-   * @throws InvalidArgumentException when no tick of the layout starts in the interval
+   * @throws InvalidArgumentException when no tick of the layout starts in the interval ({@code t1Ms
+   *     <= t0Ms} included)
    */
   public static IdRange range(Layout layout, long t0Ms, long t1Ms) {
     Objects.requireNonNull(layout, "layout");
@@ -214,11 +217,12 @@ public final class Snowflake {
   }
 
   /**
-   * The smallest and largest IDs whose time lies in {@code [t0, t1]}, to the millisecond.
+   * The smallest and largest IDs whose time lies in {@code [t0, t1)}, to the millisecond: as {@link
+   * #range(Layout, long, long)}.
    *
    * @param layout the layout
-   * @param t0 the first instant
-   * @param t1 the last instant
+   * @param t0 the start, included
+   * @param t1 the end, excluded
    * @return the range
    * @throws InvalidArgumentException when no tick of the layout starts in the interval
    */

@@ -22,6 +22,10 @@ import java.util.Map;
  * @param nodes the node values, by field, in layout order
  * @param nodeSources where each node value came from: {@code explicit}, {@code env}, {@code host}
  *     or {@code pool}
+ * @param guard the host-wide guard: {@code "held: <lock file>"} (no other live generator of this
+ *     host can take these node values), {@code "off"} (turned off with {@link
+ *     Generator.Builder#guard(boolean)}) or {@code "unavailable: <why>"} (no guard folder could be
+ *     used: the generator runs unguarded)
  */
 public record Stats(
     long idsIssued,
@@ -37,4 +41,5 @@ public record Stats(
     long maxWaitMs,
     long maxDriftMs,
     Map<String, Long> nodes,
-    Map<String, String> nodeSources) {}
+    Map<String, String> nodeSources,
+    String guard) {}

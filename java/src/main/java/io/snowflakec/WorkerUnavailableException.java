@@ -1,7 +1,9 @@
 package io.snowflakec;
 
 /**
- * The node value is held by another live process, or the pool in the state directory is full.
+ * The node values are held by another live generator — in this JVM or another process of the host,
+ * found by the host-wide guard or the state directory's lock — or the pool in the state directory
+ * is full. The message names the value, the holder's pid and the folder, and what to do.
  *
  * <p>Status {@value #STATUS}, {@code "WorkerUnavailable"} in every language.
  */
