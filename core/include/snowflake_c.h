@@ -497,12 +497,11 @@ SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
                                      sfc_generator **out, sfc_error *err);
 
 /* Writes the exact last time issued to the state file (if any), releases the
- * node value and frees. Without a state_dir nothing remembers the last ID,
- * so it first waits until the clock has passed it (one tick at most, up to
- * max_drift with borrow; not when the clock is behind it by more than a
- * second): a generator of the same value created next, in this process or
- * another, cannot repeat it. No call may be running on `gen`. NULL is
- * ignored. */
+ * node value and frees. Without a state_dir, the guard's lock file keeps the
+ * last tick issued until the clock has passed it, so that a generator of
+ * the same value created next, in this process or another, starts after it
+ * (with the guard off, nothing does). No call may be running on `gen`. NULL
+ * is ignored. */
 SFC_API void sfc_generator_free(sfc_generator *gen);
 
 /* The next ID: reads the clock once and, when the tick's sequence has run

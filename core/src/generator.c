@@ -219,7 +219,7 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   if (g->has_state)
     st = sfc_state_open(g, opts, &saved, err);
   else if (!opts->guard_off)
-    st = sfc_guard_open(g, opts, err);
+    st = sfc_guard_open(g, opts, &saved, err);
   if (st != SFC_OK) {
     sfc_state_close(g, false);
     sfc_mutex_destroy(&g->lock);
@@ -242,18 +242,8 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   return SFC_OK;
 }
 
-/* A generator without a state file leaves only when the clock has passed
- * its last tick, so that the next holder of its value starts after it. */
-static void outlive_last_tick(const sfc_generator *g) {
-  const int64_t last = (int64_t)sfc_word_time(&g->pack, atomic_load(&g->word));
-  const int64_t after_us = g->epoch_us + (last + 1) * g->unit_us;
-  const int64_t wait_us = after_us - sfc_generator_now_us(g);
-  if (wait_us > 0 && wait_us <= 1000000 + g->unit_us) sfc_pause(wait_us);
-}
-
 void sfc_generator_free(sfc_generator *gen) {
   if (!gen) return;
-  if (!gen->has_state && gen->pid == sfc_os_pid()) outlive_last_tick(gen);
   sfc_fork_unregister(gen);
   if (gen->has_state || gen->state.guard_only)
     sfc_state_close(gen, gen->pid == sfc_os_pid());

@@ -122,7 +122,8 @@ typedef struct sfc_state {
   sfc_cond wake;
   int64_t error_status; /* sfc_status of a failed write, 0 if none */
   char error_message[SFC_MESSAGE_MAX];
-  bool guard_only; /* the guard's folder: a lock file, no state file */
+  bool guard_only;    /* the guard's folder: a lock file, no state file */
+  int64_t guard_last; /* the last tick its previous holder left, or -1 */
   /* Values left by rollback=switch, held until the clock passes their
    * marks. */
   unsigned parked;
@@ -161,7 +162,8 @@ SFC_INTERNAL sfc_status sfc_state_switch(struct sfc_generator *g, int64_t tick,
                                          uint64_t *first, sfc_error *err);
 /* The host-wide guard of a generator without a state_dir (sfc_options). */
 SFC_INTERNAL sfc_status sfc_guard_open(struct sfc_generator *g,
-                                       const sfc_options *opts, sfc_error *err);
+                                       const sfc_options *opts,
+                                       sfc_saved *saved, sfc_error *err);
 
 /* hostlock.c: 0 (held by us in *fd, or no such name here: *fd = -1), or
  * EWOULDBLOCK when a live process of this user, *holder, holds the name. */

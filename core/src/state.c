@@ -240,6 +240,22 @@ static void find_holder(sfc_generator *g) {
     g->state.holder = pid;
 }
 
+/* The guard's lock file keeps the last tick of a holder that left before
+ * the clock passed it ("last T"): the next holder starts after it. */
+static void read_last(sfc_generator *g, const sfc_dir *dir, const char *name) {
+  char text[96];
+  size_t len;
+  bool missing;
+  long long last;
+  const char *line;
+  g->state.guard_last = -1;
+  if (sfc_file_read_at(dir, name, name, text, sizeof text, &len, &missing,
+                       NULL) == SFC_OK &&
+      !missing && (line = strstr(text, "last ")) != NULL &&
+      sscanf(line, "last %lld", &last) == 1 && last >= 0)
+    g->state.guard_last = last;
+}
+
 /* Takes the lock file of the current stem in the folder `dir`. *held: a
  * live process has the value. On success the lock file is *lock_fd and the
  * host-wide name *host_fd. */
@@ -274,6 +290,7 @@ static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, bool host,
       *held = true;
       return SFC_OK;
     }
+    if (g->state.guard_only) read_last(g, dir, name);
     char text[32];
     int k = snprintf(text, sizeof text, "pid %ld\n", sfc_os_pid());
     sfc_file_set_text(fd, text, (size_t)k); /* for messages only */
@@ -295,10 +312,25 @@ static void release(sfc_generator *g) {
    * sees it unlinked once locked, and takes the new one). Never in a forked
    * child, whose parent still holds the lock. */
   if (g->state.guard_only && g->pid == sfc_os_pid() &&
-      g->state.lock_fd != SFC_NO_FD)
-    sfc_file_close_removing(&g->state.folder, name, g->state.lock_fd);
-  else
+      g->state.lock_fd != SFC_NO_FD) {
+    /* The last tick issued under any clock value: a holder that comes
+     * before the clock passes it starts after it, in this process or
+     * another. Once the clock has passed it the file can go. */
+    int64_t last = (int64_t)sfc_word_time(&g->pack, atomic_load(&g->word));
+    for (uint64_t c = 0; c <= g->pack.clock_max; c++)
+      if (g->last[c] > last) last = g->last[c];
+    if (last >= now_tick(g)) {
+      char text[64];
+      int k = snprintf(text, sizeof text, "pid %ld\nlast %lld\n", sfc_os_pid(),
+                       (long long)last);
+      sfc_file_set_text(g->state.lock_fd, text, (size_t)k);
+      sfc_fd_close(g->state.lock_fd);
+    } else {
+      sfc_file_close_removing(&g->state.folder, name, g->state.lock_fd);
+    }
+  } else {
     sfc_fd_close(g->state.lock_fd);
+  }
   sfc_host_unlock(g->state.host_fd);
   g->state.lock_fd = SFC_NO_FD;
   g->state.host_fd = -1;
@@ -580,7 +612,7 @@ static size_t guard_dir(const sfc_options *opts, unsigned i, char *buf,
  * host's processes (and, on Linux, the value's host-wide name). Trouble
  * with the folder never stops the generator: g->state.guard says why. */
 sfc_status sfc_guard_open(sfc_generator *g, const sfc_options *opts,
-                          sfc_error *err) {
+                          sfc_saved *saved, sfc_error *err) {
   sfc_state *s = &g->state;
   char path[4096], why[SFC_MESSAGE_MAX] = "no folder for it";
   s->guard_only = true;
@@ -602,6 +634,7 @@ sfc_status sfc_guard_open(sfc_generator *g, const sfc_options *opts,
     if (st == SFC_OK) {
       snprintf(s->guard, sizeof s->guard, "held: %.*s.lock",
                (int)sizeof g->state.guard - 16, s->path);
+      if (s->guard_last > saved->mark) saved->mark = s->guard_last;
       return SFC_OK;
     }
     snprintf(why, sizeof why, "%s", e.message);
