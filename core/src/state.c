@@ -634,7 +634,10 @@ sfc_status sfc_guard_open(sfc_generator *g, const sfc_options *opts,
     if (st == SFC_OK) {
       snprintf(s->guard, sizeof s->guard, "held: %.*s.lock",
                (int)sizeof g->state.guard - 16, s->path);
-      if (s->guard_last > saved->mark) saved->mark = s->guard_last;
+      /* Only while the clock has not passed it: past it, IDs of the clock
+       * are after it anyway (and a caller's injected times are its own). */
+      if (s->guard_last >= now_tick(g) && s->guard_last > saved->mark)
+        saved->mark = s->guard_last;
       return SFC_OK;
     }
     snprintf(why, sizeof why, "%s", e.message);
