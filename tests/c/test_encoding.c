@@ -315,6 +315,7 @@ static void test_sort_order(void) {
     if (i == 0 || ids[i] != ids[k - 1]) ids[k++] = ids[i];
   CHECK(k == N - dups, "dedup");
   check_sorts(ids, k, "random");
+  free(ids);
 }
 
 int main(void) {
