@@ -319,6 +319,11 @@ static void release(sfc_generator *g) {
     int64_t last = (int64_t)sfc_word_time(&g->pack, atomic_load(&g->word));
     for (uint64_t c = 0; c <= g->pack.clock_max; c++)
       if (g->last[c] > last) last = g->last[c];
+    /* Most often the clock is within a tick of it: wait that out (2 ms at
+     * most) and leave no file behind. */
+    const int64_t wait_us =
+        g->epoch_us + (last + 1) * g->unit_us - sfc_generator_now_us(g);
+    if (wait_us > 0 && wait_us <= 2000) sfc_pause(wait_us);
     if (last >= now_tick(g)) {
       char text[64];
       int k = snprintf(text, sizeof text, "pid %ld\nlast %lld\n", sfc_os_pid(),

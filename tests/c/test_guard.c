@@ -102,10 +102,10 @@ static void same_value_refused(void) {
 /* A value given back and taken again at once, in this process: the new
  * generator must not repeat the old one's IDs of the same tick (the guard's
  * lock file keeps the last tick until the clock has passed it). */
-static void quick_reuse(void) {
+static void quick_reuse(const char *spec) {
   enum { ROUNDS = 200, N = 100 };
   static uint64_t ids[ROUNDS * N];
-  sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
+  sfc_layout l = check_layout(spec, 1704067200000);
   for (int r = 0; r < ROUNDS; r++) {
     sfc_status st;
     sfc_error err;
@@ -118,8 +118,8 @@ static void quick_reuse(void) {
     sfc_generator_free(g);
   }
   size_t dups = check_duplicates(ids, ROUNDS * N);
-  CHECK(dups == 0, "%zu duplicates across %d quick reuses of one value", dups,
-        ROUNDS);
+  CHECK(dups == 0, "%s: %zu duplicates across %d quick reuses of one value",
+        spec, dups, ROUNDS);
 }
 
 static void unusable_folder_still_starts(void) {
@@ -175,9 +175,12 @@ static void folder_left_clean(void) {
   sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
   sfc_layout other = check_layout("time:41@1ms,worker:10,seq:12", 1);
   sfc_pause(3000);
-  const sfc_layout *layouts[] = {&l, &l, &l, &other};
-  const int64_t workers[] = {3, 4, 7, 3};
-  for (int i = 0; i < 4; i++) {
+  sfc_layout coarse =
+      check_layout("time:40@10ms,worker:10,seq:12", 1704067200000);
+  sfc_pause(20000);
+  const sfc_layout *layouts[] = {&l, &l, &l, &other, &coarse};
+  const int64_t workers[] = {3, 4, 7, 3, 7};
+  for (int i = 0; i < 5; i++) {
     sfc_status st;
     sfc_error err;
     sfc_generator_free(open_gen(layouts[i], workers[i], folder, 0, &st, &err));
@@ -193,7 +196,10 @@ static void folder_left_clean(void) {
 int main(void) {
   make_folder();
   same_value_refused();
-  quick_reuse();
+  /* 1 ms ticks: the generator leaves once the clock passed its last tick;
+   * 10 ms ticks: its lock file keeps the last tick for the next holder. */
+  quick_reuse("time:41@1ms,worker:10,seq:12");
+  quick_reuse("time:40@10ms,worker:10,seq:12");
   unusable_folder_still_starts();
   folder_left_clean();
   return check_summary();
