@@ -323,7 +323,14 @@ static void release(sfc_generator *g) {
      * most) and leave no file behind. */
     const int64_t wait_us =
         g->epoch_us + (last + 1) * g->unit_us - sfc_generator_now_us(g);
-    if (wait_us > 0 && wait_us <= 2000) sfc_pause(wait_us);
+    if (wait_us > 0 && wait_us <= 2000) {
+      /* The wall clock can lag the monotonic one of sfc_pause a little:
+       * look again, for 2 ms at most. */
+      const int64_t give_up = sfc_monotonic_us() + wait_us + 2000;
+      sfc_pause(wait_us);
+      while (last >= now_tick(g) && sfc_monotonic_us() < give_up)
+        sfc_pause(100);
+    }
     if (last >= now_tick(g)) {
       char text[64];
       int k = snprintf(text, sizeof text, "pid %ld\nlast %lld\n", sfc_os_pid(),

@@ -180,11 +180,17 @@ guard_distinct() {
       bad "worker $i: exit $rc, $(head -c 200 "$d/err.$i")"
     fi
   done
-  left=$(find "$d/guard" -name '*.lock' | wc -l)
+  # A holder that leaves while the clock is not yet past its last tick (the
+  # wall clock of a loaded machine can lag for a moment) keeps that tick in
+  # its lock file for the next holder of the value; any other file left is
+  # a leak.
+  local kept
+  kept=$(find "$d/guard" -name '*.lock' -exec grep -l '^last [0-9]' {} + 2>/dev/null | wc -l)
+  left=$(($(find "$d/guard" -name '*.lock' | wc -l) - kept))
   ((left == 0)) || bad "$left lock files left in the guard folder"
   r_ids=$(complete_lines "$d"/ids.* | wc -l)
   r_dups=$(dup_count "$d"/ids.*)
-  note "$n processes started, $held lock files at once, none left"
+  note "$n processes started, $held lock files at once, none left ($kept kept a last tick)"
 }
 
 # A holder killed with SIGKILL: a new process with its value starts at once
