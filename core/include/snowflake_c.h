@@ -447,7 +447,8 @@ typedef struct sfc_options {
    * used). On Linux the value also takes a name in the network namespace
    * (the processes of one host or pod) that no file cleaner can remove.
    * The cost is paid once, at creation. When no folder can be used, the
-   * generator still starts and sfc_stats.guard says why. `guard_off`
+   * generator still starts and sfc_stats.guard says why (an empty
+   * `guard_dir` is SFC_INVALID_ARGUMENT: a mistake, not trouble). `guard_off`
    * non-zero: no guard, for setups that mean to share a value (a state_dir
    * still locks its values). */
   const char *guard_dir;

@@ -136,6 +136,10 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
       opts->time_source != SFC_TIME_MONOTONIC)
     return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown time source %d",
                     (int)opts->time_source);
+  if (opts->guard_dir && !opts->guard_dir[0])
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "guard_dir is empty: give a folder, or none for the "
+                    "default one");
   if (opts->state_dir && strlen(opts->state_dir) > 3000)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "state_dir is longer than 3000 characters");

@@ -127,6 +127,11 @@ static void unusable_folder_still_starts(void) {
   sfc_status st;
   sfc_error err;
   char path[600];
+  /* An empty path is a mistake in the input, not a folder in trouble. */
+  sfc_generator *empty = open_gen(&l, 5, "", 0, &st, &err);
+  CHECK(!empty && st == SFC_INVALID_ARGUMENT && strstr(err.message, "empty"),
+        "an empty guard_dir: %s %s", sfc_status_name(st), err.message);
+  sfc_generator_free(empty);
   snprintf(path, sizeof path, "%s/a-file", folder);
   FILE *f = fopen(path, "wb");
   if (!f || fclose(f) != 0) exit(1);
