@@ -380,28 +380,40 @@ static sfc_status read_saved(sfc_generator *g, sfc_saved *saved,
   return read_at(&g->state.folder, name, path, &g->layout, text, saved, err);
 }
 
-/* Takes the first free value of the auto field. A value whose mark is still
- * ahead of the clock (its last holder crashed a moment ago) would start with
- * a rollback, so the first pass passes over it. */
-static sfc_status take_from_pool(sfc_generator *g, sfc_saved *saved,
-                                 sfc_error *err) {
+/* Takes the first value of the auto field that no live process holds and
+ * whose mark is below `below`: locked, its state in *saved. SFC_RETRY when
+ * there is none. */
+static sfc_status take_free(sfc_generator *g, int64_t below, sfc_saved *saved,
+                            sfc_error *err) {
   sfc_node *node = &g->node;
   const sfc_field *f = &g->layout.fields[node->field[node->auto_slot]];
-  const int64_t now = now_tick(g);
-  for (int pass = 0; pass < 2; pass++) {
-    for (uint64_t v = 0; v <= f->max; v++) {
-      node->value[node->auto_slot] = v;
-      set_stem(g);
-      bool held;
-      sfc_status st = try_lock(g, &held, err);
-      if (st != SFC_OK) return st;
-      if (held) continue;
-      st = read_saved(g, saved, err);
-      if (st != SFC_OK) return st;
-      if (pass == 1 || saved->mark <= now) return SFC_OK;
-      release(g);
-    }
+  for (uint64_t v = 0; v <= f->max; v++) {
+    node->value[node->auto_slot] = v;
+    set_stem(g);
+    bool held;
+    sfc_status st = try_lock(g, &held, err);
+    if (st != SFC_OK) return st;
+    if (held) continue;
+    st = read_saved(g, saved, err);
+    if (st != SFC_OK) return st;
+    if (saved->mark < below) return SFC_OK;
+    sfc_fd_close(g->state.lock_fd);
+    sfc_host_unlock(g->state.host_fd);
+    g->state.lock_fd = SFC_NO_FD;
+    g->state.host_fd = -1;
   }
+  return SFC_RETRY;
+}
+
+/* Takes the first free value of the auto field. A value whose mark is still
+ * ahead of the clock (its last holder crashed a moment ago) would start with
+ * a rollback, so it is taken only when every other one is held. */
+static sfc_status take_from_pool(sfc_generator *g, sfc_saved *saved,
+                                 sfc_error *err) {
+  sfc_status st = take_free(g, now_tick(g) + 1, saved, err);
+  if (st == SFC_RETRY) st = take_free(g, INT64_MAX, saved, err);
+  if (st != SFC_RETRY) return st;
+  const sfc_field *f = &g->layout.fields[g->node.field[g->node.auto_slot]];
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
                   "all %llu values of %s in the pool %s are held by live "
                   "processes: stop some, or widen the field",
@@ -501,31 +513,6 @@ static void unpark(sfc_generator *g) {
   }
 }
 
-/* A free value of the pool (not the one in use, which we hold) whose IDs
- * are all behind `tick`: locked, its state in *saved. SFC_RETRY when there
- * is none. */
-static sfc_status take_behind(sfc_generator *g, int64_t tick, sfc_saved *saved,
-                              sfc_error *err) {
-  sfc_node *node = &g->node;
-  const sfc_field *f = &g->layout.fields[node->field[node->auto_slot]];
-  for (uint64_t v = 0; v <= f->max; v++) {
-    node->value[node->auto_slot] = v;
-    set_stem(g);
-    bool held;
-    sfc_status st = try_lock(g, &held, err);
-    if (st != SFC_OK) return st;
-    if (held) continue;
-    st = read_saved(g, saved, err);
-    if (st == SFC_OK && saved->mark < tick) return SFC_OK;
-    sfc_fd_close(g->state.lock_fd);
-    sfc_host_unlock(g->state.host_fd);
-    g->state.lock_fd = SFC_NO_FD;
-    g->state.host_fd = -1;
-    if (st != SFC_OK) return st;
-  }
-  return SFC_RETRY;
-}
-
 sfc_status sfc_state_switch(sfc_generator *g, int64_t tick, uint64_t *first,
                             sfc_error *err) {
   const sfc_packing *p = &g->pack;
@@ -563,20 +550,19 @@ sfc_status sfc_state_switch(sfc_generator *g, int64_t tick, uint64_t *first,
   s->host_fd = -1;
   sfc_saved saved;
   sfc_error e;
-  sfc_status st = take_behind(g, tick, &saved, &e);
+  /* A value whose IDs are all behind the clock. */
+  sfc_status st = take_free(g, tick, &saved, &e);
   int64_t mark = tick + s->reserve_ticks;
-  if (mark < old_mark) mark = old_mark; /* the fast path may reach it */
-  if (mark < saved.mark) mark = saved.mark;
-  if ((uint64_t)mark > p->time_max) mark = (int64_t)p->time_max;
   if (st == SFC_OK) {
+    if (mark < old_mark) mark = old_mark; /* the fast path may reach it */
+    if (mark < saved.mark) mark = saved.mark;
+    if ((uint64_t)mark > p->time_max) mark = (int64_t)p->time_max;
     memcpy(g->last, saved.last, sizeof g->last);
     st = sfc_state_write(g, mark, saved.clock, &e);
-    if (st != SFC_OK) {
-      sfc_fd_close(s->lock_fd);
-      sfc_host_unlock(s->host_fd);
-    }
   }
-  if (st != SFC_OK) { /* keep the value in use */
+  if (st != SFC_OK) {         /* keep the value in use */
+    sfc_fd_close(s->lock_fd); /* the other value, if one was taken */
+    sfc_host_unlock(s->host_fd);
     g->node.value[g->node.auto_slot] = old_value;
     set_stem(g);
     s->lock_fd = old_lock;
