@@ -106,6 +106,45 @@ static inline sfc_layout check_layout(const char *spec, int64_t epoch_ms) {
   return l;
 }
 
+/* A new folder of this run under the temporary folder, on every platform:
+ * "<tmp>/sfc-<what>-<unique>" in buf. */
+static inline void check_temp_folder(const char *what, char *buf, size_t cap) {
+#if defined(_WIN32)
+  char tmp[MAX_PATH];
+  GetTempPathA(sizeof tmp, tmp);
+  snprintf(buf, cap, "%ssfc-%s-%lu-%llu", tmp, what,
+           (unsigned long)GetCurrentProcessId(),
+           (unsigned long long)GetTickCount64());
+  if (!CreateDirectoryA(buf, NULL)) {
+#else
+  snprintf(buf, cap, "/tmp/sfc-%s-XXXXXX", what);
+  if (!mkdtemp(buf)) {
+#endif
+    fprintf(stderr, "cannot create a folder %s\n", buf);
+    exit(1);
+  }
+}
+
+/* Issues n IDs at an injected clock reading, riding out the waits (for
+ * the keeper's reservation, for the next tick) for real. */
+static inline sfc_status check_issue_at(sfc_generator *g, int64_t now_us,
+                                        uint64_t *ids, size_t n,
+                                        sfc_error *err) {
+  size_t done = 0;
+  while (done < n) {
+    size_t got = 0;
+    int64_t wait = 0;
+    sfc_status st =
+        sfc_next_ids_at(g, now_us, ids + done, n - done, &got, &wait, err);
+    done += got;
+    if (st == SFC_WAIT)
+      sfc_pause(wait < 100000 ? wait : 100000);
+    else if (st != SFC_OK)
+      return st;
+  }
+  return SFC_OK;
+}
+
 #endif
 
 #ifdef CHECK_WANT_PROCESS

@@ -13,22 +13,6 @@
 
 static char folder[512];
 
-static void make_folder(void) {
-#if defined(_WIN32)
-  char tmp[MAX_PATH];
-  GetTempPathA(sizeof tmp, tmp);
-  snprintf(folder, sizeof folder, "%ssfc-folder-%lu-%llu", tmp,
-           (unsigned long)GetCurrentProcessId(),
-           (unsigned long long)GetTickCount64());
-#else
-  snprintf(folder, sizeof folder, "/tmp/sfc-folder-%ld-XXXXXX", (long)getpid());
-  if (!mkdtemp(folder)) {
-    perror("mkdtemp");
-    exit(1);
-  }
-#endif
-}
-
 static void file_in_folder(const char *name, char *buf, size_t cap) {
   snprintf(buf, cap, "%s/%s", folder, name);
 }
@@ -119,25 +103,6 @@ static void pool(const sfc_layout *l) {
     sfc_generator_free(g[i]);
 }
 
-/* Issues n IDs at an injected clock reading, riding out waits for the
- * keeper's reservation. */
-static sfc_status issue_at(sfc_generator *g, int64_t now_us, uint64_t *ids,
-                           size_t n, sfc_error *err) {
-  size_t done = 0;
-  while (done < n) {
-    size_t got = 0;
-    int64_t wait = 0;
-    sfc_status st =
-        sfc_next_ids_at(g, now_us, ids + done, n - done, &got, &wait, err);
-    done += got;
-    if (st == SFC_WAIT)
-      sfc_pause(wait < 100000 ? wait : 100000);
-    else if (st != SFC_OK)
-      return st;
-  }
-  return SFC_OK;
-}
-
 static uint64_t worker_in(const sfc_layout *l, uint64_t id) {
   sfc_parts p;
   sfc_decode(l, id, &p, NULL);
@@ -161,9 +126,10 @@ static void switch_on_rollback(const sfc_layout *l) {
   CHECK_STATUS(sfc_generator_new(l, &opts, &g, &err), SFC_OK, err);
   if (!g) return;
   const int64_t now = sfc_generator_now_us(g);
-  CHECK_STATUS(issue_at(g, now, ids, N, &err), SFC_OK, err);
-  CHECK_STATUS(issue_at(g, now - 3000000, ids + N, N, &err), SFC_OK, err);
-  CHECK_STATUS(issue_at(g, now - 6000000, ids + 2 * N, N, &err), SFC_OK, err);
+  CHECK_STATUS(check_issue_at(g, now, ids, N, &err), SFC_OK, err);
+  CHECK_STATUS(check_issue_at(g, now - 3000000, ids + N, N, &err), SFC_OK, err);
+  CHECK_STATUS(check_issue_at(g, now - 6000000, ids + 2 * N, N, &err), SFC_OK,
+               err);
   uint64_t w0 = worker_in(l, ids[0]), w1 = worker_in(l, ids[N]),
            w2 = worker_in(l, ids[2 * N]);
   CHECK(w0 != w1 && w1 != w2 && w0 != w2, "three values: %llu %llu %llu",
@@ -236,7 +202,7 @@ static void clean_folder(void) {
 
 int main(void) {
   sfc_layout l = check_layout("time:41@1ms,worker:6,seq:16", 1704067200000);
-  make_folder();
+  check_temp_folder("folder", folder, sizeof folder);
   held_value(&l);
   pool(&l);
   switch_on_rollback(&l);

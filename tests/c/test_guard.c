@@ -14,22 +14,6 @@
 
 static char folder[512];
 
-static void make_folder(void) {
-#if defined(_WIN32)
-  char tmp[MAX_PATH];
-  GetTempPathA(sizeof tmp, tmp);
-  snprintf(folder, sizeof folder, "%ssfc-guard-%lu-%llu", tmp,
-           (unsigned long)GetCurrentProcessId(),
-           (unsigned long long)GetTickCount64());
-#else
-  snprintf(folder, sizeof folder, "/tmp/sfc-guard-%ld-XXXXXX", (long)getpid());
-  if (!mkdtemp(folder)) {
-    perror("mkdtemp");
-    exit(1);
-  }
-#endif
-}
-
 static long own_pid(void) {
 #if defined(_WIN32)
   return (long)GetCurrentProcessId();
@@ -199,7 +183,7 @@ static void folder_left_clean(void) {
 }
 
 int main(void) {
-  make_folder();
+  check_temp_folder("guard", folder, sizeof folder);
   same_value_refused();
   /* 1 ms ticks: the generator leaves once the clock passed its last tick;
    * 10 ms ticks: its lock file keeps the last tick for the next holder. */

@@ -11,25 +11,6 @@ static int64_t wall_us(void) {
   return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Issues n IDs at an injected clock reading, waiting (really) for the keeper
- * to reserve that far ahead. */
-static sfc_status issue_at(sfc_generator *g, int64_t now_us, uint64_t *ids,
-                           size_t n, sfc_error *err) {
-  size_t done = 0;
-  while (done < n) {
-    size_t got = 0;
-    int64_t wait = 0;
-    sfc_status st =
-        sfc_next_ids_at(g, now_us, ids + done, n - done, &got, &wait, err);
-    done += got;
-    if (st == SFC_WAIT)
-      sfc_pause(wait < 100000 ? wait : 100000);
-    else if (st != SFC_OK)
-      return st;
-  }
-  return SFC_OK;
-}
-
 static void restart_after_rollback(void) {
   char *dir = check_tmpdir();
   sfc_layout l;
@@ -42,7 +23,8 @@ static void restart_after_rollback(void) {
   sfc_generator *g =
       check_generator(&l, "worker", 5, dir, SFC_ROLLBACK_ERROR, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
-  CHECK_STATUS(issue_at(g, wall_us() + 5000000, ids, 1000, &err), SFC_OK, err);
+  CHECK_STATUS(check_issue_at(g, wall_us() + 5000000, ids, 1000, &err), SFC_OK,
+               err);
   sfc_generator_free(g);
 
   g = check_generator(&l, "worker", 5, dir, SFC_ROLLBACK_ERROR, &st, &err);
