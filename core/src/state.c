@@ -427,6 +427,12 @@ static const char *dir_of(const sfc_generator *g) {
 /* Says who holds the value: a live generator with the same layout and node
  * values, in this process or another. */
 static sfc_status held_elsewhere(sfc_generator *g, sfc_error *err) {
+  /* A holder that has just taken the lock names itself a moment later (its
+   * host-wide name, its pid in the lock file): look again, 20 ms at most. */
+  for (int i = 0; i < 20 && !g->state.holder; i++) {
+    sfc_pause(1000);
+    find_holder(g);
+  }
   char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
   sfc_node_text(&g->layout, &g->node, text, sizeof text);
   char by[48] = "another live process";
