@@ -106,6 +106,10 @@ static inline sfc_layout check_layout(const char *spec, int64_t epoch_ms) {
   return l;
 }
 
+#if !defined(_WIN32)
+#include <unistd.h> /* mkdtemp, on macOS */
+#endif
+
 /* A new folder of this run under the temporary folder, on every platform:
  * "<tmp>/sfc-<what>-<unique>" in buf. */
 static inline void check_temp_folder(const char *what, char *buf, size_t cap) {
