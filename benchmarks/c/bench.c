@@ -162,7 +162,7 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
       fprintf(stderr, "%s\n", err.message);
       exit(1);
     }
-    sfc_node_value node[] = {{"worker", 1}};
+    sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
     sfc_options opts;
     sfc_options_init(&opts);
     opts.node = node;

@@ -47,16 +47,6 @@ static const char usage[] =
     "                     or env:NAME);\n"
     "                     unset fields come from SNOWFLAKE_<FIELD>\n"
     "  -n, --count N      IDs to generate (gen; default 1)\n"
-    "  --rollback S       default, error, wait, clock, borrow or switch\n"
-    "  --max-wait MS      longest wait for the clock to catch up\n"
-    "  --max-drift MS     how far IDs may run ahead of the clock\n"
-    "  --random-start     start each tick's sequence at a random value\n"
-    "  --monotonic        use the monotonic clock after start\n"
-    "  --state-dir DIR    lock and state files (needed by auto)\n"
-    "  --guard-dir DIR    the host-wide guard's folder (default: the user's\n"
-    "                     runtime folder)\n"
-    "  --no-guard         let another live generator share these node "
-    "values\n"
     "  --time T           the time of encode: Unix ms or ISO-8601 UTC\n"
     "  --json             canonical JSON, one line per ID\n"
     "  --format ENC       gen: print IDs in dec, hex, base32, base36, base58 "
@@ -67,13 +57,43 @@ static const char usage[] =
     "  --shortest         with --format or --to: no left padding\n"
     "  --stats            print the generator's counters to stderr (gen)\n"
     "  -h, --help         this text\n"
-    "  -V, --version      the version\n";
+    "  -V, --version      the version\n"
+    "\n"
+    "generator options (gen), durations in ms or with a unit (1.5s, 800us):\n";
+
+/* The generator options are the core's table: each is --NAME VALUE (words
+ * joined by '-'); a flag (true/false) is --NAME, or --no-NAME when on by
+ * default. */
+static void print_usage(FILE *out) {
+  fputs(usage, out);
+  for (size_t i = 0; sfc_option_at(i); i++) {
+    const sfc_option_info *o = sfc_option_at(i);
+    char flag[48];
+    bool on = o->type == SFC_TYPE_BOOL && strcmp(o->default_text, "true") == 0;
+    snprintf(flag, sizeof flag, "--%s%s", on ? "no-" : "", o->name);
+    for (char *p = flag; *p; p++)
+      if (*p == '_') *p = '-';
+    fprintf(out, "  %s%s", flag,
+            o->type == SFC_TYPE_DURATION ? " MS"
+            : o->type == SFC_TYPE_PATH   ? " DIR"
+            : o->type == SFC_TYPE_CHOICE ? " NAME"
+                                         : "");
+    for (int k = 0; o->type == SFC_TYPE_CHOICE && o->choices[k]; k++)
+      fprintf(out, "%s%s", k ? ", " : ": ", o->choices[k]);
+    fprintf(out, "\n      %s%s (default: %s)\n",
+            on ? "turns off what is on by default: " : "", o->doc,
+            o->default_text);
+  }
+  fputs("  --monotonic\n      --time-source monotonic\n", out);
+}
+
+#define OPTION_MAX 32 /* room for the core's option table */
 
 typedef struct cli {
-  const char *preset, *spec, *epoch, *node, *rollback, *state_dir, *guard_dir,
-      *time;
-  long long count, max_wait, max_drift;
-  bool json, random_start, monotonic, stats, shortest, no_guard;
+  const char *preset, *spec, *epoch, *node, *time;
+  const char *option[OPTION_MAX]; /* generator options as given, by index */
+  long long count;
+  bool json, stats, shortest;
   /* --format, --from, --to: given or not, and the encoding */
   bool format_set, from_set, to_set;
   sfc_encoding format, from, to;
@@ -100,21 +120,18 @@ static bool parse_count(const char *text, long long min, long long max,
   return true;
 }
 
+/* getopt_long's codes: the core's options from OPTION_CODE up; a flag's
+ * --no-NAME is OPTION_CODE + OPTION_MAX up. */
+enum { OPTION_CODE = 1000 };
+
 static int parse_options(int argc, char **argv, cli *c) {
-  static const struct option longs[] = {
+  static const struct option fixed[] = {
       {"preset", required_argument, 0, 'p'},
       {"layout", required_argument, 0, 'l'},
       {"epoch", required_argument, 0, 'e'},
       {"node", required_argument, 0, 'N'},
       {"count", required_argument, 0, 'n'},
-      {"rollback", required_argument, 0, 'r'},
-      {"max-wait", required_argument, 0, 'w'},
-      {"max-drift", required_argument, 0, 'd'},
-      {"random-start", no_argument, 0, 'R'},
       {"monotonic", no_argument, 0, 'M'},
-      {"state-dir", required_argument, 0, 's'},
-      {"guard-dir", required_argument, 0, 'G'},
-      {"no-guard", no_argument, 0, 'g'},
       {"time", required_argument, 0, 't'},
       {"json", no_argument, 0, 'j'},
       {"stats", no_argument, 0, 'S'},
@@ -123,7 +140,25 @@ static int parse_options(int argc, char **argv, cli *c) {
       {"to", required_argument, 0, 'T'},
       {"shortest", no_argument, 0, 'H'},
       {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
+  };
+  enum { FIXED = sizeof fixed / sizeof fixed[0] };
+  static char names[2 * OPTION_MAX][48];
+  struct option longs[FIXED + 2 * OPTION_MAX + 1];
+  memcpy(longs, fixed, sizeof fixed);
+  size_t n = FIXED;
+  for (size_t i = 0; sfc_option_at(i) && i < OPTION_MAX; i++) {
+    const sfc_option_info *o = sfc_option_at(i);
+    for (int no = 0; no <= (o->type == SFC_TYPE_BOOL); no++) {
+      char *name = names[2 * i + (size_t)no];
+      snprintf(name, sizeof names[0], "%s%s", no ? "no-" : "", o->name);
+      for (char *p = name; *p; p++)
+        if (*p == '_') *p = '-';
+      longs[n++] = (struct option){
+          name, o->type == SFC_TYPE_BOOL ? no_argument : required_argument, 0,
+          OPTION_CODE + (no ? OPTION_MAX : 0) + (int)i};
+    }
+  }
+  longs[n] = (struct option){0, 0, 0, 0};
   int opt;
   sfc_error err;
   opterr = 0;
@@ -141,29 +176,14 @@ static int parse_options(int argc, char **argv, cli *c) {
     case 'N':
       c->node = optarg;
       break;
-    case 'r':
-      c->rollback = optarg;
-      break;
-    case 's':
-      c->state_dir = optarg;
-      break;
-    case 'G':
-      c->guard_dir = optarg;
-      break;
-    case 'g':
-      c->no_guard = true;
-      break;
     case 't':
       c->time = optarg;
       break;
     case 'j':
       c->json = true;
       break;
-    case 'R':
-      c->random_start = true;
-      break;
     case 'M':
-      c->monotonic = true;
+      c->option[SFC_OPTION_TIME_SOURCE] = "monotonic";
       break;
     case 'S':
       c->stats = true;
@@ -188,18 +208,18 @@ static int parse_options(int argc, char **argv, cli *c) {
       if (!parse_count(optarg, 0, 1000000000000LL, &c->count))
         return usage_error("--count takes a whole number from 0");
       break;
-    case 'w':
-      if (!parse_count(optarg, 0, 86400000, &c->max_wait))
-        return usage_error("--max-wait takes milliseconds, 0 to 86400000");
-      break;
-    case 'd':
-      if (!parse_count(optarg, 0, 86400000, &c->max_drift))
-        return usage_error("--max-drift takes milliseconds, 0 to 86400000");
-      break;
     case 'h':
-      fputs(usage, stdout);
+      print_usage(stdout);
       exit(0);
     default: {
+      if (opt >= OPTION_CODE && opt < OPTION_CODE + 2 * OPTION_MAX) {
+        int i = (opt - OPTION_CODE) % OPTION_MAX;
+        bool no = opt - OPTION_CODE >= OPTION_MAX;
+        c->option[i] = sfc_option_at((size_t)i)->type == SFC_TYPE_BOOL
+                           ? (no ? "false" : "true")
+                           : optarg;
+        break;
+      }
       char msg[200];
       snprintf(msg, sizeof msg, "unknown or incomplete option '%s'",
                argv[optind - 1]);
@@ -207,21 +227,13 @@ static int parse_options(int argc, char **argv, cli *c) {
     }
     }
   }
-  if (c->preset && c->spec)
-    return usage_error("give --preset or --layout, not both");
-  if (c->spec && !c->epoch)
-    return usage_error("--layout needs --epoch (Unix ms or ISO-8601 UTC)");
-  if (c->epoch && !c->spec) return usage_error("--epoch goes with --layout");
   if (c->json && c->format_set)
     return usage_error("give --format or --json, not both");
-  sfc_status st;
-  if (c->spec) {
-    int64_t epoch;
-    st = sfc_epoch_parse(c->epoch, &epoch, &err);
-    if (st == SFC_OK) st = sfc_layout_parse(c->spec, epoch, &c->layout, &err);
-  } else {
-    st = sfc_layout_preset(c->preset ? c->preset : "default", &c->layout, &err);
-  }
+  /* A mistake in combining --preset, --layout and --epoch is a usage
+   * error; a bad preset, spec or epoch is the layout's. */
+  sfc_status st =
+      sfc_layout_resolve(c->preset, c->spec, c->epoch, &c->layout, &err);
+  if (st == SFC_INVALID_ARGUMENT) return usage_error(err.message);
   return st == SFC_OK ? 0 : fail(&err);
 }
 
@@ -238,9 +250,9 @@ static int parse_pairs(char *text, const char *what, sfc_node_value *out,
     }
     *eq = '\0';
     sfc_error err;
-    if (sfc_node_value_parse(eq + 1, &out[*count].value, &err) != SFC_OK)
+    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, eq + 1, strlen(eq + 1), 0};
+    if (sfc_node_value_set(&out[*count], item, &v, &err) != SFC_OK)
       return fail(&err);
-    out[*count].name = item;
     (*count)++;
   }
   return 0;
@@ -269,20 +281,33 @@ static void print_parts(const sfc_layout *l, const sfc_parts *p, bool json) {
   putchar('\n');
 }
 
+/* One stats value on the --stats line: text in quotes when it has a
+ * space. */
+static void print_stat(const sfc_value *v) {
+  if (v->type == SFC_TYPE_TEXT)
+    fprintf(stderr, strchr(v->text, ' ') ? "\"%s\"" : "%s", v->text);
+  else if (v->type == SFC_TYPE_INT)
+    fprintf(stderr, "%" PRId64, v->i);
+  else
+    fprintf(stderr, "%" PRIu64, v->u);
+}
+
+/* The core's stats table on one line: name=value, then each node field as
+ * field=value(source). */
 static void print_stats(const sfc_generator *g) {
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  fprintf(stderr,
-          "ids_issued=%" PRIu64 " waits=%" PRIu64 " borrowed_ticks=%" PRIu64
-          " rollbacks=%" PRIu64 " rollbacks_waited=%" PRIu64
-          " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64
-          " node_switches=%" PRIu64 " rollback=%s guard=\"%s\"",
-          s.ids_issued, s.waits, s.borrowed_ticks, s.rollbacks,
-          s.rollbacks_waited, s.rollbacks_refused, s.clock_bumps,
-          s.node_switches, sfc_rollback_name(s.rollback), s.guard);
-  for (unsigned i = 0; i < s.node_count; i++)
-    fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[i], s.node_values[i],
-            sfc_node_source_name(s.node_sources[i]));
+  const sfc_fact_info *f;
+  for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
+    sfc_value v;
+    sfc_stats_fact(&s, i, &v);
+    if (v.type == SFC_TYPE_MAP) continue;
+    fprintf(stderr, "%s%s=", i ? " " : "", f->name);
+    print_stat(&v);
+  }
+  for (unsigned j = 0; j < s.node_count; j++)
+    fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[j], s.node_values[j],
+            sfc_node_source_name(s.node_sources[j]));
   fputc('\n', stderr);
 }
 
@@ -301,18 +326,20 @@ static int cmd_gen(cli *c, int argc, char **argv) {
     return rc;
   }
   opts.node = node;
-  if (c->rollback &&
-      sfc_rollback_parse(c->rollback, &opts.rollback, &err) != SFC_OK) {
-    free(node_text);
-    return fail(&err);
+  for (size_t i = 0; i < OPTION_MAX && sfc_option_at(i); i++) {
+    const char *text = c->option[i];
+    if (!text) continue;
+    /* Named as on the command line: "max-wait must be …". */
+    char name[48];
+    snprintf(name, sizeof name, "%s", sfc_option_at(i)->name);
+    for (char *p = name; *p; p++)
+      if (*p == '_') *p = '-';
+    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, text, strlen(text), 0};
+    if (sfc_options_set(&opts, name, strlen(name), &v, &err) != SFC_OK) {
+      free(node_text);
+      return fail(&err);
+    }
   }
-  opts.max_wait_ms = c->max_wait;
-  opts.max_drift_ms = c->max_drift;
-  opts.random_start = c->random_start;
-  opts.time_source = c->monotonic ? SFC_TIME_MONOTONIC : SFC_TIME_WALL;
-  opts.state_dir = c->state_dir;
-  opts.guard_dir = c->guard_dir;
-  opts.guard_off = c->no_guard;
   sfc_generator *g;
   sfc_status st = sfc_generator_new(&c->layout, &opts, &g, &err);
   free(node_text);
@@ -519,6 +546,54 @@ static int cmd_range(cli *c, int argc, char **argv) {
   return 0;
 }
 
+/* One JSON value of a fact: integers as decimal strings (JSON readers lose
+ * precision above 2^53), as everywhere in the project's JSON. */
+static void print_value(const sfc_value *v) {
+  switch (v->type) {
+  case SFC_TYPE_TEXT:
+    printf("\"%s\"", v->text);
+    break;
+  case SFC_TYPE_INT:
+    printf("\"%" PRId64 "\"", v->i);
+    break;
+  case SFC_TYPE_UINT:
+    printf("\"%" PRIu64 "\"", v->u);
+    break;
+  case SFC_TYPE_DOUBLE:
+    printf("%.17g", v->d);
+    break;
+  default:
+    fputs("null", stdout);
+  }
+}
+
+/* The layout's description: the core's table of facts, in its order. */
+static void print_layout_json(const sfc_layout *l) {
+  const sfc_fact_info *f;
+  char buf[SFC_SPEC_MAX];
+  for (size_t i = 0; (f = sfc_layout_fact_at(i)); i++) {
+    sfc_value v;
+    sfc_layout_fact(l, i, &v, buf, sizeof buf);
+    printf("%s\"%s\":", i ? "," : "{", f->name);
+    if (v.type != SFC_TYPE_LIST) {
+      print_value(&v);
+      continue;
+    }
+    for (unsigned j = 0; j < l->field_count; j++) {
+      const sfc_fact_info *g;
+      for (size_t k = 0; (g = sfc_field_fact_at(k)); k++) {
+        sfc_value fv;
+        sfc_field_fact(&l->fields[j], k, &fv);
+        printf("%s\"%s\":", k ? "," : j ? ",{" : "[{", g->name);
+        print_value(&fv);
+      }
+      putchar('}');
+    }
+    putchar(']');
+  }
+  puts("}");
+}
+
 static int cmd_layout(cli *c, int argc, char **argv) {
   (void)argv;
   if (optind < argc) return usage_error("layout takes no arguments");
@@ -530,21 +605,7 @@ static int cmd_layout(cli *c, int argc, char **argv) {
   sfc_format_iso(l->epoch_ms, epoch, sizeof epoch);
   sfc_format_iso(info.time_end_ms, end, sizeof end);
   if (c->json) {
-    printf("{\"spec\":\"%s\",\"epoch_ms\":\"%" PRId64 "\",\"epoch\":\"%s\","
-           "\"unit_us\":\"%" PRId64 "\",\"total_bits\":%u,\"fields\":[",
-           spec, l->epoch_ms, epoch, l->unit_us, l->total_bits);
-    for (unsigned i = 0; i < l->field_count; i++) {
-      const sfc_field *f = &l->fields[i];
-      printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"bits\":%u,\"shift\":%u,"
-             "\"max\":\"%" PRIu64 "\"}",
-             i ? "," : "", f->name, sfc_field_kind_name(f->kind), f->bits,
-             f->shift, f->max);
-    }
-    printf("],\"ids_per_second\":%.0f,\"node_capacity\":%.0f,"
-           "\"time_end_ms\":\"%" PRId64 "\",\"time_end\":\"%s\","
-           "\"max_id\":\"%" PRIu64 "\"}\n",
-           info.ids_per_second, info.node_capacity, info.time_end_ms, end,
-           info.max_id);
+    print_layout_json(l);
     return 0;
   }
   printf("layout          %s\nepoch           %" PRId64 " (%s)\n"
@@ -584,12 +645,12 @@ int main(int argc, char **argv) {
   _setmode(_fileno(stdout), _O_BINARY);
 #endif
   if (argc < 2) {
-    fputs(usage, stderr);
+    print_usage(stderr);
     return 2;
   }
   const char *cmd = argv[1];
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-    fputs(usage, stdout);
+    print_usage(stdout);
     return 0;
   }
   if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
@@ -609,7 +670,6 @@ int main(int argc, char **argv) {
     cli c;
     memset(&c, 0, sizeof c);
     c.count = 1;
-    c.max_wait = c.max_drift = -1;
     int rc = parse_options(argc - 1, argv + 1, &c);
     if (rc) return rc;
     const char *takes = commands[i].takes;

@@ -89,11 +89,12 @@ typedef enum sfc_status {
   SFC_GENERATOR_FORKED = 5,      /* GeneratorForked */
   SFC_WORKER_UNAVAILABLE = 6,    /* WorkerUnavailable */
   SFC_STATE_ERROR = 7,           /* StateError */
-  SFC_WAIT = 8 /* not an error: the deterministic entries ask the caller to
-                  wait `*wait_us` and call again */
+  SFC_WAIT = 8, /* not an error: the deterministic entries ask the caller to
+                   wait `*wait_us` and call again */
+  SFC_OUT_OF_MEMORY = 9 /* OutOfMemory: an allocation failed */
 } sfc_status;
 
-#define SFC_STATUS_COUNT 9
+#define SFC_STATUS_COUNT 10
 #define SFC_MESSAGE_MAX 320
 
 /* The detail of a failure. `message` is a complete sentence (or two): what
@@ -110,6 +111,17 @@ SFC_API const char *sfc_status_name(sfc_status status);
 /* A static one-line description of the status, for when no sfc_error is at
  * hand. */
 SFC_API const char *sfc_status_message(sfc_status status);
+
+/* The status table, for bindings that make one error class per kind. */
+typedef struct sfc_status_info {
+  sfc_status status;
+  const char *name;    /* sfc_status_name */
+  const char *message; /* sfc_status_message */
+  int is_error;        /* 0 for SFC_OK and SFC_WAIT */
+} sfc_status_info;
+
+/* The i-th status (i is its number), or NULL past the last. Static. */
+SFC_API const sfc_status_info *sfc_status_at(size_t i);
 
 /* ===================================================================== */
 /* Layout                                                                */
@@ -206,11 +218,27 @@ SFC_API void sfc_layout_describe(const sfc_layout *layout,
 /* Decode, encode, range                                                 */
 /* ===================================================================== */
 
-/* A value by field name: node values for a generator (also SFC_NODE_AUTO
- * or SFC_NODE_HOST, below), field values for sfc_encode_named. */
+/* Where a node field's value comes from. */
+typedef enum sfc_node_source {
+  SFC_SOURCE_EXPLICIT = 0, /* the number given */
+  SFC_SOURCE_ENV = 1,      /* an environment variable: SNOWFLAKE_<FIELD>, or
+                              NAME of a value "env:NAME" */
+  SFC_SOURCE_HOST = 2,     /* the ordinal at the end of the host name
+                              ("orders-7" → 7), for Kubernetes StatefulSets */
+  SFC_SOURCE_POOL = 3      /* the first free value of the field's range, held
+                              by a lock file in state_dir ("auto") */
+} sfc_node_source;
+
+/* "explicit", "env", "host", "pool". */
+SFC_API const char *sfc_node_source_name(sfc_node_source source);
+
+/* A value by field name: node values for a generator, field values for
+ * sfc_encode_named. A brace list {"worker", 3} is an explicit value. */
 typedef struct sfc_node_value {
-  const char *name; /* a field of the layout */
-  int64_t value;    /* 0..max, SFC_NODE_AUTO or SFC_NODE_HOST */
+  const char *name;       /* a field of the layout; for a generator, NULL means
+                             the layout's only node field */
+  int64_t value;          /* 0..max (SFC_SOURCE_EXPLICIT and SFC_SOURCE_ENV) */
+  sfc_node_source source; /* HOST and POOL: resolved by sfc_generator_new */
 } sfc_node_value;
 
 /* The parts of one ID. `values[i]` belongs to `layout.fields[i]`; for the
@@ -384,45 +412,25 @@ SFC_API const char *sfc_time_source_name(sfc_time_source source);
 SFC_API sfc_status sfc_time_source_parse(const char *name, sfc_time_source *out,
                                          sfc_error *err);
 
-/* Special node values: where the value comes from, resolved by
- * sfc_generator_new. */
-#define SFC_NODE_AUTO                                                          \
-  (-1) /* first free value of the field's range, held by a                     \
-          lock file in state_dir (the local pool) */
-#define SFC_NODE_HOST                                                          \
-  (-2) /* the ordinal at the end of the host name                              \
-          ("orders-7" → 7), for Kubernetes StatefulSets */
-
-/* Parses "3", "auto", "host" or "env:NAME" into a node value. "env:NAME"
- * reads the environment variable NAME now, a decimal number: Kubernetes'
- * JOB_COMPLETION_INDEX in an Indexed Job, or a pod's
- * apps.kubernetes.io/pod-index label exposed through the Downward API. */
-SFC_API sfc_status sfc_node_value_parse(const char *text, int64_t *value,
-                                        sfc_error *err);
-
-/* Where a node field's value came from. */
-typedef enum sfc_node_source {
-  SFC_SOURCE_EXPLICIT = 0, /* given in sfc_options.node */
-  SFC_SOURCE_ENV = 1,      /* SNOWFLAKE_<FIELD> environment variable */
-  SFC_SOURCE_HOST = 2,     /* ordinal at the end of the host name */
-  SFC_SOURCE_POOL = 3      /* taken from the pool in state_dir */
-} sfc_node_source;
-
-SFC_API const char *sfc_node_source_name(sfc_node_source source);
-
 typedef struct sfc_options {
-  /* Node values, by field name. A node field not listed here is read from
-   * the environment variable SNOWFLAKE_<FIELD> (upper case: SNOWFLAKE_WORKER),
-   * which may also hold "auto" or "host". A field with no value fails with
-   * SFC_INVALID_ARGUMENT: there is no silent default. */
+  /* Node values, by field name (sfc_node_value_set makes them from a
+   * binding's value). A node field not listed here is read from the
+   * environment variable SNOWFLAKE_<FIELD> (upper case: SNOWFLAKE_WORKER),
+   * which may hold what sfc_node_value_set takes as text. A field with no
+   * value fails with SFC_INVALID_ARGUMENT: there is no silent default. */
   const sfc_node_value *node;
   size_t node_count;
 
+  /* The options below are the table of sfc_option_at: its entry gives each
+   * one's default, range and meaning, and sfc_options_set sets one by name.
+   * The one convention for "the default": an option left as
+   * sfc_options_init made it (durations: SFC_UNSET). */
   sfc_rollback rollback;
-  int64_t max_wait_ms;  /* -1: the strategy's default */
+  int64_t max_wait_ms;  /* ms; SFC_UNSET: the strategy's default */
   int64_t max_drift_ms; /* how far ahead of the clock IDs may be issued when a
                            tick's sequence runs out or the clock steps back;
-                           -1: the strategy's default (0, borrow: 1000) */
+                           SFC_UNSET: the strategy's default (0, borrow:
+                           1000) */
   int random_start;     /* non-zero: each tick's sequence starts at a
                            pseudo-random value in its lower half, so that
                            `id % N` spreads evenly at low rates */
@@ -430,9 +438,9 @@ typedef struct sfc_options {
 
   /* Persisted state: a lock file and a state file per node value, holding a
    * high-water mark reserved `state_reserve_ms` ahead (default 1000) and the
-   * clock table. NULL: none (and SFC_NODE_AUTO is unavailable). */
+   * clock table. NULL: none (and the pool, "auto", is unavailable). */
   const char *state_dir;
-  int64_t state_reserve_ms;
+  int64_t state_reserve_ms; /* 1..SFC_STATE_RESERVE_MS_MAX; SFC_UNSET: 1000 */
 
   /* The host-wide guard, on by default: a generator registers its layout
    * and node values under a lock that the OS releases when the process
@@ -455,8 +463,11 @@ typedef struct sfc_options {
   int guard_off;
 } sfc_options;
 
+/* "Not given" for a duration option: the option's default applies. */
+#define SFC_UNSET INT64_MIN
+
 /* Fills `opts` with the defaults: no node values, default rollback, wall
- * clock, no state directory. */
+ * clock, durations SFC_UNSET, no state directory, the guard on. */
 SFC_API void sfc_options_init(sfc_options *opts);
 
 /* Largest values of the duration options, in ms. */
@@ -470,8 +481,10 @@ SFC_API void sfc_options_init(sfc_options *opts);
  * any casing a binding uses ("maxWait", "MaxWait"). The one rule for every
  * language: a duration is rounded UP to the next whole millisecond (1 ns ->
  * 1 ms, 1.0000001 ms -> 2 ms) and zero stays zero. SFC_INVALID_ARGUMENT,
- * naming the option as given, for a negative duration, one past the option's
- * maximum (above), nanos out of range or an unknown option. */
+ * naming the option as given, for a negative duration, one outside the
+ * option's range (sfc_option_at: state_reserve is at least 1 ms), nanos out
+ * of range or an unknown option. sfc_options_set applies the same rule to
+ * every type of value. */
 SFC_API sfc_status sfc_duration_ms(const char *option, int64_t seconds,
                                    int64_t nanos, int64_t *ms, sfc_error *err);
 
@@ -492,7 +505,8 @@ SFC_API sfc_status sfc_duration_ms_from_double(const char *option, double ms,
  *   SFC_STATE_ERROR         the state directory or a state file cannot be
  *                           read or written, or holds something unexpected
  *                           (corrupt, truncated, another layout) — the message
- *                           names the path; nothing is reset silently */
+ *                           names the path; nothing is reset silently
+ *   SFC_OUT_OF_MEMORY       an allocation failed */
 SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
                                      const sfc_options *opts,
                                      sfc_generator **out, sfc_error *err);
@@ -504,6 +518,13 @@ SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
  * (with the guard off, nothing does). No call may be running on `gen`. NULL
  * is ignored. */
 SFC_API void sfc_generator_free(sfc_generator *gen);
+
+/* SFC_OK for a generator, SFC_INVALID_ARGUMENT ("the generator is closed")
+ * for NULL: the one answer of every language to a call on a closed
+ * generator, since a binding holds NULL once it is closed. The sfc_next
+ * family checks this itself. */
+SFC_API sfc_status sfc_generator_check(const sfc_generator *gen,
+                                       sfc_error *err);
 
 /* The next ID: reads the clock once and, when the tick's sequence has run
  * out or the clock went back a little, waits (short spin, then sleep).
@@ -585,6 +606,163 @@ typedef struct sfc_stats {
 } sfc_stats;
 
 SFC_API void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out);
+
+/* ===================================================================== */
+/* Binding contract                                                      */
+/* ===================================================================== */
+
+/* What a binding walks instead of re-coding policy (DESIGN §7): the options
+ * of a generator, the facts of a layout and the stats, each a table with
+ * names, types, ranges and one-line docs, and the helpers that turn a
+ * language's values into the core's with the same rules and messages
+ * everywhere. Names are words in snake_case ("max_wait"); a binding writes
+ * them in its own casing ("maxWait"), and every *_find accepts any casing.
+ * Tables are static: walk them with i = 0, 1, … until NULL. */
+
+/* The type of a value in the tables, and of a value a binding hands over. */
+typedef enum sfc_type {
+  SFC_TYPE_NONE = 0,     /* no value: None, null, undefined — the default */
+  SFC_TYPE_BOOL = 1,     /* i: 0 or 1 */
+  SFC_TYPE_INT = 2,      /* i */
+  SFC_TYPE_UINT = 3,     /* u: IDs and counters, up to 2^64 - 1 */
+  SFC_TYPE_DOUBLE = 4,   /* d */
+  SFC_TYPE_TEXT = 5,     /* text, len bytes (NULL text: none) */
+  SFC_TYPE_DURATION = 6, /* i whole seconds + nanos (0..999999999): a
+                            language's duration object; options hold ms */
+  SFC_TYPE_CHOICE = 7,   /* an option that is one of its `choices` (text) */
+  SFC_TYPE_PATH = 8,     /* an option that names a folder (text) */
+  SFC_TYPE_LIST = 9,     /* a layout's fields: u records, see sfc_field_fact */
+  SFC_TYPE_MAP = 10      /* a stats map by node field: see sfc_stats_entry */
+} sfc_type;
+
+/* "none", "bool", "int", "uint", "double", "text", "duration", "choice",
+ * "path", "list", "map". */
+SFC_API const char *sfc_type_name(sfc_type type);
+
+/* One value, tagged by `type`; unused members are ignored. */
+typedef struct sfc_value {
+  sfc_type type;
+  int64_t i;
+  uint64_t u;
+  double d;
+  const char *text;
+  size_t len;    /* TEXT given to the core: its length (no NUL needed at the
+                    end, except for a PATH option, which is kept) */
+  int64_t nanos; /* DURATION */
+} sfc_value;
+
+/* ---- Options ---------------------------------------------------------- */
+
+typedef enum sfc_option {
+  SFC_OPTION_ROLLBACK = 0,
+  SFC_OPTION_MAX_WAIT = 1,
+  SFC_OPTION_MAX_DRIFT = 2,
+  SFC_OPTION_RANDOM_START = 3,
+  SFC_OPTION_TIME_SOURCE = 4,
+  SFC_OPTION_STATE_DIR = 5,
+  SFC_OPTION_STATE_RESERVE = 6,
+  SFC_OPTION_GUARD = 7,
+  SFC_OPTION_GUARD_DIR = 8
+} sfc_option;
+
+typedef struct sfc_option_info {
+  sfc_option option;
+  const char *name;           /* "max_wait" */
+  sfc_type type;              /* BOOL, DURATION (ms), CHOICE or PATH */
+  const char *default_text;   /* the default, in words */
+  int64_t min, max;           /* DURATION: the range in ms */
+  const char *const *choices; /* CHOICE: the names, NULL-terminated */
+  const char *doc;            /* one line */
+} sfc_option_info;
+
+/* The i-th option, or NULL past the last. */
+SFC_API const sfc_option_info *sfc_option_at(size_t i);
+
+/* The option called `name` (`len` bytes) in any casing: "max_wait",
+ * "maxWait", "MaxWait", "max-wait". NULL when there is none. */
+SFC_API const sfc_option_info *sfc_option_find(const char *name, size_t len);
+
+/* Sets the option called `name` (any casing, `len` bytes) in `opts` from a
+ * binding's value; SFC_TYPE_NONE restores its default. What each type of
+ * option takes:
+ *   BOOL      BOOL, or TEXT "true"/"false" — never a number
+ *   DURATION  INT or UINT (ms), DOUBLE (ms, a fraction rounds up to the
+ *             next whole ms), DURATION (rounds up likewise), or TEXT: a
+ *             number with an optional unit, "250", "250ms", "1.5s", "800us"
+ *   CHOICE    TEXT, one of the choices
+ *   PATH      TEXT, kept by pointer until sfc_generator_new: NUL-terminated
+ *             at `len`, no NUL inside, not empty
+ * SFC_INVALID_ARGUMENT, naming the option as given, for an unknown option,
+ * a value of another type, a negative or too large duration, an unknown
+ * choice (listing them). `opts` is unchanged then. */
+SFC_API sfc_status sfc_options_set(sfc_options *opts, const char *name,
+                                   size_t len, const sfc_value *value,
+                                   sfc_error *err);
+
+/* Makes a node value for field `name` (NULL: the layout's only node field)
+ * from a binding's value: INT or UINT 0..2^63 - 1, or TEXT "3", "auto" (the
+ * pool), "host" (the host-name ordinal) or "env:NAME" (the environment
+ * variable NAME, read now: Kubernetes' JOB_COMPLETION_INDEX in an Indexed
+ * Job, or a pod's apps.kubernetes.io/pod-index label exposed through the
+ * Downward API). The range of the field is checked by sfc_generator_new.
+ * SFC_INVALID_ARGUMENT for a negative number, other text or another type. */
+SFC_API sfc_status sfc_node_value_set(sfc_node_value *out, const char *name,
+                                      const sfc_value *value, sfc_error *err);
+
+/* ---- Layouts ---------------------------------------------------------- */
+
+/* The layout of a binding's three arguments, by the one rule of every
+ * language (NULL: not given):
+ *   neither preset nor spec   the "default" preset
+ *   preset                    that preset, with its own epoch
+ *   spec and epoch            sfc_layout_parse
+ * SFC_INVALID_ARGUMENT for a preset with a spec, a preset with an epoch (a
+ * preset carries its epoch; give its spec with the new epoch instead), or a
+ * spec without its epoch. `epoch` is text as sfc_epoch_parse takes it; a
+ * binding writes a number in decimal. */
+SFC_API sfc_status sfc_layout_resolve(const char *preset, const char *spec,
+                                      const char *epoch, sfc_layout *out,
+                                      sfc_error *err);
+
+/* The name of the preset this layout is (same spec and epoch), or NULL. */
+SFC_API const char *sfc_layout_preset_name(const sfc_layout *layout);
+
+/* A named, typed fact: a row of the layout, field and stats tables. */
+typedef struct sfc_fact_info {
+  const char *name; /* "ids_per_second" */
+  sfc_type type;    /* INT, UINT, DOUBLE, TEXT, LIST or MAP */
+  const char *doc;  /* one line */
+} sfc_fact_info;
+
+/* A layout's description: "name" (TEXT, none unless a preset), "spec",
+ * "epoch_ms", "unit_us", "total_bits", "ids_per_second", "node_capacity",
+ * "time_end_ms", "max_id", "fields" (LIST). NULL past the last. */
+SFC_API const sfc_fact_info *sfc_layout_fact_at(size_t i);
+
+/* Fact i of `layout` into `out`; TEXT is written to buf (SFC_SPEC_MAX is
+ * enough) or points to static text. SFC_INVALID_ARGUMENT past the last. */
+SFC_API sfc_status sfc_layout_fact(const sfc_layout *layout, size_t i,
+                                   sfc_value *out, char *buf, size_t cap);
+
+/* The record of each element of the "fields" list: "name", "kind",
+ * "bits", "shift", "max". NULL past the last. */
+SFC_API const sfc_fact_info *sfc_field_fact_at(size_t i);
+SFC_API sfc_status sfc_field_fact(const sfc_field *field, size_t i,
+                                  sfc_value *out);
+
+/* ---- Stats ------------------------------------------------------------ */
+
+/* The stats, in sfc_stats order: the counters (UINT), "last_time_ms",
+ * "clock", "rollback" (TEXT), "max_wait_ms", "max_drift_ms", "node" and
+ * "node_sources" (MAP by node field), "guard" (TEXT). NULL past the last. */
+SFC_API const sfc_fact_info *sfc_stats_fact_at(size_t i);
+SFC_API sfc_status sfc_stats_fact(const sfc_stats *stats, size_t i,
+                                  sfc_value *out);
+
+/* Entry j of the MAP fact i: its key (a node field's name) and value.
+ * Returns 0 past the last entry. */
+SFC_API int sfc_stats_entry(const sfc_stats *stats, size_t i, size_t j,
+                            const char **key, sfc_value *out);
 
 #ifdef __cplusplus
 }

@@ -6,33 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct {
-  const char *name; /* canonical, without '_' */
-  int64_t max_ms;
-} duration_options[] = {
-    {"maxwait", SFC_MAX_WAIT_MS_MAX},
-    {"maxdrift", SFC_MAX_DRIFT_MS_MAX},
-    {"statereserve", SFC_STATE_RESERVE_MS_MAX},
-};
-
-/* "max_wait", "maxWait", "MaxWait" (and "max_wait_ms", "maxWaitMs": the
- * names of options given in ms) all match "maxwait". */
-static bool same_option(const char *given, const char *canonical) {
-  for (;; given++) {
-    if (*given == '_') continue;
-    if (*canonical == '\0') {
-      while (*given == '_')
-        given++;
-      if (tolower((unsigned char)given[0]) == 'm' &&
-          tolower((unsigned char)given[1]) == 's')
-        given += 2;
-      return *given == '\0';
-    }
-    if (tolower((unsigned char)*given) != *canonical) return false;
-    canonical++;
-  }
-}
-
 /* A duration for a message: "-0.5 ms", "1.000001 ms", or in seconds when
  * too long to count in ns. */
 static void format_duration(int64_t seconds, int64_t nanos, char *buf,
@@ -51,19 +24,37 @@ static void format_duration(int64_t seconds, int64_t nanos, char *buf,
            (unsigned long long)(mag / 1000000), frac);
 }
 
+/* The duration option called `option` in any casing, or NULL. */
+static const sfc_option_info *duration_option(const char *option) {
+  const sfc_option_info *o =
+      option ? sfc_option_find(option, strlen(option)) : NULL;
+  return o && o->type == SFC_TYPE_DURATION ? o : NULL;
+}
+
+static sfc_status not_duration(const char *option, sfc_error *err) {
+  return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "'%s' is not a duration option: use max_wait, max_drift "
+                  "or state_reserve",
+                  option ? option : "(null)");
+}
+
 sfc_status sfc_duration_ms(const char *option, int64_t seconds, int64_t nanos,
                            int64_t *ms, sfc_error *err) {
-  const char *name = option ? option : "(null)";
-  int64_t max_ms = -1;
-  for (size_t i = 0; i < sizeof duration_options / sizeof *duration_options;
-       i++)
-    if (option && same_option(option, duration_options[i].name))
-      max_ms = duration_options[i].max_ms;
-  if (max_ms < 0)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "'%s' is not a duration option: use max_wait, max_drift "
-                    "or state_reserve",
-                    name);
+  const sfc_option_info *o = duration_option(option);
+  if (!o) return not_duration(option, err);
+  return sfc_duration_check(option, o->min, o->max, seconds, nanos, ms, err);
+}
+
+sfc_status sfc_duration_ms_from_double(const char *option, double ms,
+                                       int64_t *out, sfc_error *err) {
+  const sfc_option_info *o = duration_option(option);
+  if (!o) return not_duration(option, err);
+  return sfc_duration_check_double(option, o->min, o->max, ms, out, err);
+}
+
+sfc_status sfc_duration_check(const char *name, int64_t min_ms, int64_t max_ms,
+                              int64_t seconds, int64_t nanos, int64_t *ms,
+                              sfc_error *err) {
   if (nanos < 0 || nanos > 999999999)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "%s: nanoseconds %lld are outside 0..999999999", name,
@@ -72,8 +63,8 @@ sfc_status sfc_duration_ms(const char *option, int64_t seconds, int64_t nanos,
     char text[48];
     format_duration(seconds, nanos, text, sizeof text);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "%s must not be negative (got %s): give 0 to %lld ms", name,
-                    text, (long long)max_ms);
+                    "%s must not be negative (got %s): give %lld to %lld ms",
+                    name, text, (long long)min_ms, (long long)max_ms);
   }
   /* Rounded up: any part of a millisecond counts as a whole one. */
   int64_t extra_ms = (nanos + 999999) / 1000000;
@@ -81,19 +72,25 @@ sfc_status sfc_duration_ms(const char *option, int64_t seconds, int64_t nanos,
     char text[48];
     format_duration(seconds, nanos, text, sizeof text);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "%s is %s, past its maximum of %lld ms: give 0 to %lld ms",
-                    name, text, (long long)max_ms, (long long)max_ms);
+                    "%s is %s, past its maximum of %lld ms: give %lld to %lld "
+                    "ms",
+                    name, text, (long long)max_ms, (long long)min_ms,
+                    (long long)max_ms);
   }
+  if (seconds * 1000 + extra_ms < min_ms)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "%s must be at least %lld ms: give %lld to %lld ms", name,
+                    (long long)min_ms, (long long)min_ms, (long long)max_ms);
   *ms = seconds * 1000 + extra_ms;
   return SFC_OK;
 }
 
-sfc_status sfc_duration_ms_from_double(const char *option, double ms,
-                                       int64_t *out, sfc_error *err) {
+sfc_status sfc_duration_check_double(const char *name, int64_t min_ms,
+                                     int64_t max_ms, double ms, int64_t *out,
+                                     sfc_error *err) {
   if (ms != ms || ms - ms != 0) /* NaN, or an infinity */
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "%s must be a finite number of milliseconds",
-                    option ? option : "(null)");
+                    "%s must be a finite number of milliseconds", name);
   /* The magnitude as whole ms and the rest in ns (ms - whole is exact).
    * A positive rest is rounded up, as the rule says; a negative duration
    * is refused anyway, its rest rounded to nearest for the message. */
@@ -122,5 +119,5 @@ sfc_status sfc_duration_ms_from_double(const char *option, double ms,
     seconds = -((t + 999999999) / 1000000000);
     nanos = -seconds * 1000000000 - t;
   }
-  return sfc_duration_ms(option, seconds, nanos, out, err);
+  return sfc_duration_check(name, min_ms, max_ms, seconds, nanos, out, err);
 }

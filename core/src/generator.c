@@ -42,8 +42,9 @@ uint64_t sfc_seq_start(const sfc_generator *g, uint64_t tick) {
 void sfc_options_init(sfc_options *opts) {
   memset(opts, 0, sizeof *opts);
   opts->rollback = SFC_ROLLBACK_DEFAULT;
-  opts->max_wait_ms = -1;
-  opts->max_drift_ms = -1;
+  opts->max_wait_ms = SFC_UNSET;
+  opts->max_drift_ms = SFC_UNSET;
+  opts->state_reserve_ms = SFC_UNSET;
   opts->time_source = SFC_TIME_WALL;
 }
 
@@ -70,6 +71,16 @@ static uint64_t bits_max(unsigned bits) {
   return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
 }
 
+/* A duration option set in sfc_options directly to a value outside its
+ * range (sfc_options_set refuses these before). */
+static sfc_status out_of_range(const char *name, int64_t ms, int64_t min,
+                               int64_t max, sfc_error *err) {
+  return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "%s must be between %lld and %lld ms (SFC_UNSET for its "
+                  "default), not %lld",
+                  name, (long long)min, (long long)max, (long long)ms);
+}
+
 static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
                                    const sfc_options *opts, sfc_error *err) {
   sfc_rollback r = opts->rollback;
@@ -82,21 +93,19 @@ static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
                     "rollback 'clock' needs a clock field in the layout: add "
                     "clock:BITS (as the default preset does) or choose wait, "
                     "borrow or error");
-  if (wait_ms < -1 || wait_ms > SFC_MAX_WAIT_MS_MAX || drift_ms < -1 ||
-      drift_ms > SFC_MAX_DRIFT_MS_MAX)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "max_wait and max_drift must be between 0 and %d ms "
-                    "(got %lld and %lld)",
-                    SFC_MAX_WAIT_MS_MAX, (long long)wait_ms,
-                    (long long)drift_ms);
+  if (wait_ms != SFC_UNSET && (wait_ms < 0 || wait_ms > SFC_MAX_WAIT_MS_MAX))
+    return out_of_range("max_wait", wait_ms, 0, SFC_MAX_WAIT_MS_MAX, err);
+  if (drift_ms != SFC_UNSET &&
+      (drift_ms < 0 || drift_ms > SFC_MAX_DRIFT_MS_MAX))
+    return out_of_range("max_drift", drift_ms, 0, SFC_MAX_DRIFT_MS_MAX, err);
   if (r == SFC_ROLLBACK_DEFAULT) {
     r = layout->clock_index >= 0 ? SFC_ROLLBACK_CLOCK : SFC_ROLLBACK_WAIT;
-    if (wait_ms < 0) wait_ms = 5;
+    if (wait_ms == SFC_UNSET) wait_ms = 5;
   }
-  if (r == SFC_ROLLBACK_SWITCH && wait_ms < 0) wait_ms = 5;
-  if (wait_ms < 0)
+  if (r == SFC_ROLLBACK_SWITCH && wait_ms == SFC_UNSET) wait_ms = 5;
+  if (wait_ms == SFC_UNSET)
     wait_ms = (r == SFC_ROLLBACK_WAIT || r == SFC_ROLLBACK_BORROW) ? 1000 : 0;
-  if (drift_ms < 0) drift_ms = r == SFC_ROLLBACK_BORROW ? 1000 : 0;
+  if (drift_ms == SFC_UNSET) drift_ms = r == SFC_ROLLBACK_BORROW ? 1000 : 0;
   g->rollback = r;
   g->max_wait_us = wait_ms * 1000;
   g->drift_ticks = drift_ms * 1000 / layout->unit_us;
@@ -143,15 +152,15 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   if (opts->state_dir && strlen(opts->state_dir) > 3000)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "state_dir is longer than 3000 characters");
-  if (opts->state_reserve_ms < 0 ||
-      opts->state_reserve_ms > SFC_STATE_RESERVE_MS_MAX)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "state_reserve must be between 1 and %d ms (0 for the "
-                    "default), not %lld",
-                    SFC_STATE_RESERVE_MS_MAX,
-                    (long long)opts->state_reserve_ms);
+  if (opts->state_reserve_ms != SFC_UNSET &&
+      (opts->state_reserve_ms < 1 ||
+       opts->state_reserve_ms > SFC_STATE_RESERVE_MS_MAX))
+    return out_of_range("state_reserve", opts->state_reserve_ms, 1,
+                        SFC_STATE_RESERVE_MS_MAX, err);
   sfc_generator *g = sfc_os_aligned_alloc(64, sizeof *g);
-  if (!g) return sfc_fail(err, SFC_INVALID_ARGUMENT, "out of memory");
+  if (!g)
+    return sfc_fail(err, SFC_OUT_OF_MEMORY,
+                    "out of memory: a generator needs %zu bytes", sizeof *g);
   memset(g, 0, sizeof *g);
   g->layout = *layout;
   g->opts = *opts;
@@ -446,12 +455,14 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
 
 sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
                        int64_t *wait_us, sfc_error *err) {
+  if (SFC_UNLIKELY(!gen)) return sfc_generator_check(gen, err);
   return next_one(gen, now_us, false, id, wait_us, err);
 }
 
 sfc_status sfc_next_now(sfc_generator *gen, uint64_t *id, int64_t *wait_us,
                         sfc_error *err) {
   int64_t read_us = 0;
+  if (SFC_UNLIKELY(!gen)) return sfc_generator_check(gen, err);
   if (SFC_LIKELY(next_fast(gen, id, &read_us))) return SFC_OK;
   return next_one(gen, read_us, true, id, wait_us, err);
 }
@@ -480,11 +491,19 @@ next_many(sfc_generator *gen, int64_t now_us, bool live, uint64_t *ids,
 sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us, uint64_t *ids,
                            size_t n, size_t *filled, int64_t *wait_us,
                            sfc_error *err) {
+  if (SFC_UNLIKELY(!gen)) {
+    if (filled) *filled = 0;
+    return sfc_generator_check(gen, err);
+  }
   return next_many(gen, now_us, false, ids, n, filled, wait_us, err);
 }
 
 sfc_status sfc_next_ids_now(sfc_generator *gen, uint64_t *ids, size_t n,
                             size_t *filled, int64_t *wait_us, sfc_error *err) {
+  if (SFC_UNLIKELY(!gen)) {
+    if (filled) *filled = 0;
+    return sfc_generator_check(gen, err);
+  }
   return next_many(gen, 0, true, ids, n, filled, wait_us, err);
 }
 
@@ -501,14 +520,25 @@ static __attribute__((noinline)) sfc_status next_general(sfc_generator *gen,
   }
 }
 
+sfc_status sfc_generator_check(const sfc_generator *gen, sfc_error *err) {
+  if (gen) return SFC_OK;
+  return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "the generator is closed: create a new one");
+}
+
 sfc_status sfc_next(sfc_generator *gen, uint64_t *id, sfc_error *err) {
   int64_t read_us = 0;
+  if (SFC_UNLIKELY(!gen)) return sfc_generator_check(gen, err);
   if (SFC_LIKELY(next_fast(gen, id, &read_us))) return SFC_OK;
   return next_general(gen, read_us, id, err);
 }
 
 sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
                         size_t *filled, sfc_error *err) {
+  if (SFC_UNLIKELY(!gen)) {
+    if (filled) *filled = 0;
+    return sfc_generator_check(gen, err);
+  }
   size_t done = 0;
   sfc_status st = SFC_OK;
   while (done < n) {

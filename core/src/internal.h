@@ -32,6 +32,22 @@ __extension__ typedef unsigned __int128 sfc_u128;
 SFC_INTERNAL sfc_status sfc_fail(sfc_error *err, sfc_status status,
                                  const char *fmt, ...) SFC_PRINTF(3, 4);
 
+/* duration.c: the one rounding rule (up to the next whole ms) and the range
+ * min_ms..max_ms, the option named as `name` in messages. */
+SFC_INTERNAL sfc_status sfc_duration_check(const char *name, int64_t min_ms,
+                                           int64_t max_ms, int64_t seconds,
+                                           int64_t nanos, int64_t *ms,
+                                           sfc_error *err);
+SFC_INTERNAL sfc_status sfc_duration_check_double(const char *name,
+                                                  int64_t min_ms,
+                                                  int64_t max_ms, double ms,
+                                                  int64_t *out, sfc_error *err);
+
+/* options.c: `given` (len bytes) is `canonical` ("max_wait") in any casing:
+ * "maxWait", "MaxWait", "max-wait". */
+SFC_INTERNAL bool sfc_same_words(const char *given, size_t len,
+                                 const char *canonical);
+
 /* FNV-1a, 64 bits, continued from `h` (SFC_FNV_OFFSET to start): the state
  * file's checksum and the host-wide names' hashes. */
 #define SFC_FNV_OFFSET UINT64_C(0xcbf29ce484222325)

@@ -43,6 +43,44 @@ sfc_status sfc_layout_preset(const char *name, sfc_layout *out,
 }
 
 /* Parses a decimal number of at most `max_digits` digits ending at `end`. */
+const char *sfc_layout_preset_name(const sfc_layout *layout) {
+  char spec[SFC_SPEC_MAX];
+  sfc_layout_spec(layout, spec, sizeof spec);
+  for (size_t i = 0; i < PRESET_COUNT; i++) {
+    sfc_layout p;
+    if (presets[i].epoch_ms == layout->epoch_ms &&
+        sfc_layout_parse(presets[i].spec, presets[i].epoch_ms, &p, NULL) ==
+            SFC_OK) {
+      char preset_spec[SFC_SPEC_MAX];
+      sfc_layout_spec(&p, preset_spec, sizeof preset_spec);
+      if (strcmp(spec, preset_spec) == 0) return presets[i].name;
+    }
+  }
+  return NULL;
+}
+
+sfc_status sfc_layout_resolve(const char *preset, const char *spec,
+                              const char *epoch, sfc_layout *out,
+                              sfc_error *err) {
+  if (preset && spec)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "give a preset or a layout, not both");
+  if (spec) {
+    int64_t epoch_ms;
+    if (!epoch)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "a layout needs its epoch: give epoch (Unix ms or an "
+                      "ISO-8601 UTC instant such as 2024-01-01)");
+    sfc_status st = sfc_epoch_parse(epoch, &epoch_ms, err);
+    return st == SFC_OK ? sfc_layout_parse(spec, epoch_ms, out, err) : st;
+  }
+  if (epoch)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "a preset carries its own epoch: to change it, give the "
+                    "preset's layout with the new epoch");
+  return sfc_layout_preset(preset ? preset : "default", out, err);
+}
+
 static bool parse_uint(const char *s, const char *end, int64_t *out) {
   if (s == end || end - s > 12) return false;
   int64_t v = 0;

@@ -14,15 +14,19 @@ const char *sfc_node_source_name(sfc_node_source source) {
 }
 
 /* A decimal node value: digits only, at most 18 of them. */
-static bool parse_digits(const char *p, int64_t *value) {
-  if (!p || !*p || strlen(p) > 18) return false;
+static bool parse_digits_n(const char *p, size_t len, int64_t *value) {
+  if (!p || len == 0 || len > 18) return false;
   int64_t v = 0;
-  for (; *p; p++) {
-    if (*p < '0' || *p > '9') return false;
-    v = v * 10 + (*p - '0');
+  for (size_t i = 0; i < len; i++) {
+    if (p[i] < '0' || p[i] > '9') return false;
+    v = v * 10 + (p[i] - '0');
   }
   *value = v;
   return true;
+}
+
+static bool parse_digits(const char *p, int64_t *value) {
+  return p && parse_digits_n(p, strlen(p), value);
 }
 
 /* "env:JOB_COMPLETION_INDEX": a value Kubernetes puts in the environment
@@ -48,23 +52,75 @@ static sfc_status from_env(const char *name, int64_t *value, sfc_error *err) {
   return SFC_OK;
 }
 
-sfc_status sfc_node_value_parse(const char *text, int64_t *value,
-                                sfc_error *err) {
-  if (text && strncmp(text, "env:", 4) == 0)
-    return from_env(text + 4, value, err);
-  if (text && strcmp(text, "auto") == 0) {
-    *value = SFC_NODE_AUTO;
+/* Text of a node value: "3", "auto", "host" or "env:NAME". */
+static sfc_status parse_text(const char *text, size_t len, sfc_node_value *out,
+                             sfc_error *err) {
+  if (len > 4 && memcmp(text, "env:", 4) == 0) {
+    char name[128];
+    if (len - 4 >= sizeof name)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "node value env:NAME: the name is too long");
+    memcpy(name, text + 4, len - 4);
+    name[len - 4] = '\0';
+    out->source = SFC_SOURCE_ENV;
+    return from_env(name, &out->value, err);
+  }
+  if (len == 4 && memcmp(text, "env:", 4) == 0) return from_env("", NULL, err);
+  out->value = 0;
+  if (len == 4 && memcmp(text, "auto", 4) == 0) {
+    out->source = SFC_SOURCE_POOL;
     return SFC_OK;
   }
-  if (text && strcmp(text, "host") == 0) {
-    *value = SFC_NODE_HOST;
+  if (len == 4 && memcmp(text, "host", 4) == 0) {
+    out->source = SFC_SOURCE_HOST;
     return SFC_OK;
   }
-  if (!parse_digits(text, value))
+  out->source = SFC_SOURCE_EXPLICIT;
+  if (!parse_digits_n(text, len, &out->value))
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "node value '%s' is not a number, 'auto', 'host' or "
+                    "node value '%.*s' is not a number, 'auto', 'host' or "
                     "'env:NAME'",
-                    text ? text : "(null)");
+                    (int)(len > 40 ? 40 : len), text);
+  return SFC_OK;
+}
+
+sfc_status sfc_node_value_set(sfc_node_value *out, const char *name,
+                              const sfc_value *value, sfc_error *err) {
+  sfc_node_value v = {name, 0, SFC_SOURCE_EXPLICIT};
+  const char *shown = name ? name : "node";
+  sfc_status st = SFC_OK;
+  switch (value ? value->type : SFC_TYPE_NONE) {
+  case SFC_TYPE_INT:
+    if (value->i < 0)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "node value %s=%lld is negative: give 0..max, \"auto\", "
+                      "\"host\" or \"env:NAME\"",
+                      shown, (long long)value->i);
+    v.value = value->i;
+    break;
+  case SFC_TYPE_UINT:
+    if (value->u > (uint64_t)INT64_MAX)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "node value %s=%llu is too large", shown,
+                      (unsigned long long)value->u);
+    v.value = (int64_t)value->u;
+    break;
+  case SFC_TYPE_TEXT:
+    if (!value->text)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT, "node value %s: no text",
+                      shown);
+    if ((st = sfc_text_check(shown, value->text, value->len, err)) != SFC_OK)
+      return st;
+    if ((st = parse_text(value->text, value->len, &v, err)) != SFC_OK)
+      return st;
+    break;
+  default:
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "node value for %s must be a number, \"auto\", \"host\" "
+                    "or \"env:NAME\", not a %s",
+                    shown, sfc_type_name(value ? value->type : SFC_TYPE_NONE));
+  }
+  *out = v;
   return SFC_OK;
 }
 
@@ -108,81 +164,113 @@ static sfc_status missing(const sfc_layout *layout, const char *field,
                   field, field, env, field, field);
 }
 
+/* The layout field of opts->node[k]: by name, or the only node field for a
+ * value without one. -1 after filling err. */
+static int node_field_of(const sfc_layout *layout, const char *name,
+                         sfc_error *err) {
+  if (!name) {
+    int index = -1, nodes = 0;
+    for (unsigned i = 0; i < layout->field_count; i++)
+      if (layout->fields[i].kind == SFC_FIELD_NODE) {
+        nodes++;
+        index = (int)i;
+      }
+    if (nodes == 1) return index;
+    sfc_fail(err, SFC_INVALID_ARGUMENT,
+             "a single node value needs a layout with exactly one node "
+             "field, and this one has %d: give the values by field name",
+             nodes);
+    return -1;
+  }
+  int idx = sfc_layout_field_index(layout, name);
+  if (idx < 0 || layout->fields[idx].kind != SFC_FIELD_NODE) {
+    char spec[SFC_SPEC_MAX];
+    sfc_layout_spec(layout, spec, sizeof spec);
+    sfc_fail(err, SFC_INVALID_ARGUMENT, "'%s' is not a node field of layout %s",
+             name, spec);
+    return -1;
+  }
+  return idx;
+}
+
+/* The value of node field f from SNOWFLAKE_<FIELD>. */
+static sfc_status node_from_env(const sfc_layout *layout, const sfc_field *f,
+                                sfc_node_value *v, sfc_error *err) {
+  char env[SFC_NAME_MAX + 16];
+  env_name(f->name, env, sizeof env);
+  const char *text = getenv(env);
+  if (!text || !*text) return missing(layout, f->name, err);
+  sfc_error e;
+  if (parse_text(text, strlen(text), v, &e) != SFC_OK)
+    return strncmp(text, "env:", 4) == 0
+               ? sfc_fail(err, SFC_INVALID_ARGUMENT, "%s: %s", env, e.message)
+               : sfc_fail(err, SFC_INVALID_ARGUMENT,
+                          "%s='%s' is not a number, 'auto', 'host' or "
+                          "'env:NAME'",
+                          env, text);
+  if (v->source == SFC_SOURCE_EXPLICIT) v->source = SFC_SOURCE_ENV;
+  return SFC_OK;
+}
+
 sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
                             sfc_node *out, sfc_error *err) {
   sfc_node n;
   memset(&n, 0, sizeof n);
   n.auto_slot = -1;
+  int given[SFC_MAX_FIELDS]; /* layout field -> index in opts->node, or -1 */
+  for (unsigned i = 0; i < SFC_MAX_FIELDS; i++)
+    given[i] = -1;
   for (size_t k = 0; k < opts->node_count; k++) {
-    const char *name = opts->node[k].name;
-    int idx = sfc_layout_field_index(layout, name);
-    if (idx < 0 || layout->fields[idx].kind != SFC_FIELD_NODE) {
-      char spec[SFC_SPEC_MAX];
-      sfc_layout_spec(layout, spec, sizeof spec);
+    int idx = node_field_of(layout, opts->node[k].name, err);
+    if (idx < 0) return SFC_INVALID_ARGUMENT;
+    if (given[idx] >= 0)
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "'%s' is not a node field of layout %s",
-                      name ? name : "(null)", spec);
-    }
-    for (size_t j = 0; j < k; j++)
-      if (strcmp(opts->node[j].name, name) == 0)
-        return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                        "node field '%s' is given twice", name);
+                      "node field '%s' is given twice",
+                      layout->fields[idx].name);
+    if ((unsigned)opts->node[k].source > SFC_SOURCE_POOL)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "node field '%s': unknown source %d",
+                      layout->fields[idx].name, (int)opts->node[k].source);
+    given[idx] = (int)k;
   }
   for (unsigned i = 0; i < layout->field_count; i++) {
     const sfc_field *f = &layout->fields[i];
     if (f->kind != SFC_FIELD_NODE) continue;
     unsigned slot = n.count++;
     n.field[slot] = (int)i;
-    int64_t v = 0;
-    bool found = false;
-    for (size_t k = 0; k < opts->node_count; k++)
-      if (strcmp(opts->node[k].name, f->name) == 0) {
-        v = opts->node[k].value;
-        n.source[slot] = SFC_SOURCE_EXPLICIT;
-        found = true;
-      }
-    if (!found) {
-      char env[SFC_NAME_MAX + 16];
-      env_name(f->name, env, sizeof env);
-      const char *text = getenv(env);
-      if (!text || !*text) return missing(layout, f->name, err);
-      sfc_error e;
-      if (sfc_node_value_parse(text, &v, &e) != SFC_OK)
-        return strncmp(text, "env:", 4) == 0
-                   ? sfc_fail(err, SFC_INVALID_ARGUMENT, "%s: %s", env,
-                              e.message)
-                   : sfc_fail(err, SFC_INVALID_ARGUMENT,
-                              "%s='%s' is not a number, 'auto', 'host' or "
-                              "'env:NAME'",
-                              env, text);
-      n.source[slot] = SFC_SOURCE_ENV;
-    }
-    if (v == SFC_NODE_HOST) {
-      sfc_status st = host_ordinal(f->name, &v, err);
+    sfc_node_value v;
+    if (given[i] >= 0) {
+      v = opts->node[given[i]];
+    } else {
+      sfc_status st = node_from_env(layout, f, &v, err);
       if (st != SFC_OK) return st;
-      n.source[slot] = SFC_SOURCE_HOST;
-    } else if (v == SFC_NODE_AUTO) {
+    }
+    n.source[slot] = v.source;
+    if (v.source == SFC_SOURCE_HOST) {
+      sfc_status st = host_ordinal(f->name, &v.value, err);
+      if (st != SFC_OK) return st;
+    } else if (v.source == SFC_SOURCE_POOL) {
       if (n.auto_slot >= 0)
         return sfc_fail(err, SFC_INVALID_ARGUMENT,
                         "only one node field can be 'auto' ('%s' and '%s' "
                         "are)",
                         layout->fields[n.field[n.auto_slot]].name, f->name);
       n.auto_slot = (int)slot;
-      n.source[slot] = SFC_SOURCE_POOL;
-      v = 0;
-    } else if (v < 0) {
+      v.value = 0;
+    } else if (v.value < 0) {
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "node value %lld for '%s' is negative", (long long)v,
-                      f->name);
+                      "node value %s=%lld is negative: give 0..%llu, "
+                      "\"auto\", \"host\" or \"env:NAME\"",
+                      f->name, (long long)v.value, (unsigned long long)f->max);
     }
-    if ((uint64_t)v > f->max)
+    if ((uint64_t)v.value > f->max)
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "%s %lld does not fit in %u bits (0 to %llu)%s", f->name,
-                      (long long)v, f->bits, (unsigned long long)f->max,
+                      (long long)v.value, f->bits, (unsigned long long)f->max,
                       n.source[slot] == SFC_SOURCE_HOST
                           ? ": the host-name ordinal is too large"
                           : "");
-    n.value[slot] = (uint64_t)v;
+    n.value[slot] = (uint64_t)v.value;
   }
   *out = n;
   return SFC_OK;

@@ -487,8 +487,9 @@ static void init_wake(sfc_generator *g) {
 sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
                           sfc_saved *saved, sfc_error *err) {
   g->state.dir = strdup(opts->state_dir);
-  if (!g->state.dir) return sfc_fail(err, SFC_STATE_ERROR, "out of memory");
-  int64_t reserve_ms = opts->state_reserve_ms ? opts->state_reserve_ms : 1000;
+  if (!g->state.dir) return sfc_fail(err, SFC_OUT_OF_MEMORY, "out of memory");
+  int64_t reserve_ms =
+      opts->state_reserve_ms == SFC_UNSET ? 1000 : opts->state_reserve_ms;
   g->state.reserve_ticks = reserve_ms * 1000 / g->unit_us;
   if (g->state.reserve_ticks < 2) g->state.reserve_ticks = 2;
   init_wake(g);

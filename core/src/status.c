@@ -4,38 +4,35 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static const char *const names[SFC_STATUS_COUNT] = {
-    "Ok",
-    "InvalidLayout",
-    "InvalidArgument",
-    "ClockMovedBackwards",
-    "TimeExhausted",
-    "GeneratorForked",
-    "WorkerUnavailable",
-    "StateError",
-    "Wait",
+static const sfc_status_info statuses[SFC_STATUS_COUNT] = {
+    {SFC_OK, "Ok", "success", 0},
+    {SFC_INVALID_LAYOUT, "InvalidLayout", "the layout is invalid", 1},
+    {SFC_INVALID_ARGUMENT, "InvalidArgument", "an argument is invalid", 1},
+    {SFC_CLOCK_MOVED_BACKWARDS, "ClockMovedBackwards",
+     "the clock moved backwards", 1},
+    {SFC_TIME_EXHAUSTED, "TimeExhausted", "the layout's time field has run out",
+     1},
+    {SFC_GENERATOR_FORKED, "GeneratorForked",
+     "the generator was used in a forked child", 1},
+    {SFC_WORKER_UNAVAILABLE, "WorkerUnavailable", "no node value is available",
+     1},
+    {SFC_STATE_ERROR, "StateError", "the state directory could not be used", 1},
+    {SFC_WAIT, "Wait", "not yet: wait and call again", 0},
+    {SFC_OUT_OF_MEMORY, "OutOfMemory", "out of memory", 1},
 };
 
-static const char *const messages[SFC_STATUS_COUNT] = {
-    "success",
-    "the layout is invalid",
-    "an argument is invalid",
-    "the clock moved backwards",
-    "the layout's time field has run out",
-    "the generator was used in a forked child",
-    "no node value is available",
-    "the state directory could not be used",
-    "not yet: wait and call again",
-};
+const sfc_status_info *sfc_status_at(size_t i) {
+  return i < SFC_STATUS_COUNT ? &statuses[i] : NULL;
+}
 
 const char *sfc_status_name(sfc_status status) {
   if ((unsigned)status >= SFC_STATUS_COUNT) return "Unknown";
-  return names[status];
+  return statuses[status].name;
 }
 
 const char *sfc_status_message(sfc_status status) {
   if ((unsigned)status >= SFC_STATUS_COUNT) return "unknown status";
-  return messages[status];
+  return statuses[status].message;
 }
 
 sfc_status sfc_fail(sfc_error *err, sfc_status status, const char *fmt, ...) {

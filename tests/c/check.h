@@ -181,10 +181,11 @@ static inline int check_wait(pid_t pid) {
 }
 
 static inline sfc_generator *
-check_generator(const sfc_layout *l, const char *field, int64_t value,
-                const char *state_dir, sfc_rollback rollback,
-                sfc_status *status, sfc_error *err) {
-  sfc_node_value node[] = {{field, value}};
+check_generator_from(const sfc_layout *l, const char *field, int64_t value,
+                     sfc_node_source source, const char *state_dir,
+                     sfc_rollback rollback, sfc_status *status,
+                     sfc_error *err) {
+  sfc_node_value node[] = {{field, value, source}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
@@ -194,6 +195,24 @@ check_generator(const sfc_layout *l, const char *field, int64_t value,
   sfc_generator *g = NULL;
   *status = sfc_generator_new(l, &opts, &g, err);
   return *status == SFC_OK ? g : NULL;
+}
+
+/* A generator with `field` = value (none when field is NULL). */
+static inline sfc_generator *
+check_generator(const sfc_layout *l, const char *field, int64_t value,
+                const char *state_dir, sfc_rollback rollback,
+                sfc_status *status, sfc_error *err) {
+  return check_generator_from(l, field, value, SFC_SOURCE_EXPLICIT, state_dir,
+                              rollback, status, err);
+}
+
+/* A generator taking `field` from the pool in state_dir ("auto"). */
+static inline sfc_generator *
+check_pool_generator(const sfc_layout *l, const char *field,
+                     const char *state_dir, sfc_rollback rollback,
+                     sfc_status *status, sfc_error *err) {
+  return check_generator_from(l, field, 0, SFC_SOURCE_POOL, state_dir, rollback,
+                              status, err);
 }
 
 static inline uint64_t check_field(const sfc_layout *l, uint64_t id,

@@ -85,8 +85,12 @@ int main(void) {
 
   /* Durations: rounded up to whole ms; the message names the option. */
   int64_t dms = -1;
-  CHECK_STATUS(sfc_duration_ms("max_wait_ms", 0, 1, &dms, &err), SFC_OK, err);
+  CHECK_STATUS(sfc_duration_ms("max_wait", 0, 1, &dms, &err), SFC_OK, err);
   CHECK(dms == 1, "%" PRId64, dms);
+  /* One name per option: no "_ms" variant. */
+  CHECK(sfc_duration_ms("max_wait_ms", 0, 1, &dms, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "%s", err.message);
   CHECK(sfc_duration_ms("maxWait", -1, 999500000, &dms, &err) ==
                 SFC_INVALID_ARGUMENT &&
             strstr(err.message, "maxWait") && strstr(err.message, "-0.5 ms"),
@@ -136,7 +140,8 @@ int main(void) {
   /* What a binding reports to its garbage collector per generator. */
   {
     sfc_layout tw;
-    sfc_node_value nv[] = {{"datacenter", 1}, {"worker", 3}};
+    sfc_node_value nv[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
+                           {"worker", 3, SFC_SOURCE_EXPLICIT}};
     sfc_options o;
     sfc_generator *g = NULL;
     sfc_options_init(&o);

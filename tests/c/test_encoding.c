@@ -289,7 +289,7 @@ static void test_sort_order(void) {
   /* Another test process may hold a shard of this layout: take the next. */
   for (int64_t shard = 977; st == SFC_WORKER_UNAVAILABLE && shard < 1024;
        shard++) {
-    sfc_node_value node[] = {{"shard", shard}};
+    sfc_node_value node[] = {{"shard", shard, SFC_SOURCE_EXPLICIT}};
     sfc_options opts;
     sfc_options_init(&opts);
     opts.node = node;

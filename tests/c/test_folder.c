@@ -5,6 +5,8 @@
  * mark survives a restart, and bad folders and files are refused. */
 #include "check.h"
 
+#include <stdbool.h>
+
 #if defined(_WIN32)
 #include <windows.h>
 #else
@@ -25,10 +27,12 @@ static void write_file(const char *path, const char *text) {
   }
 }
 
-static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
-                               const char *dir, sfc_status *st,
-                               sfc_error *err) {
-  sfc_node_value node[] = {{"worker", worker}};
+/* A generator with worker = `worker`, or from the pool when `pool`. */
+static sfc_generator *open_node(const sfc_layout *l, int64_t worker, bool pool,
+                                const char *dir, sfc_status *st,
+                                sfc_error *err) {
+  sfc_node_value node[] = {
+      {"worker", worker, pool ? SFC_SOURCE_POOL : SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
@@ -37,6 +41,17 @@ static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
   sfc_generator *g = NULL;
   *st = sfc_generator_new(l, &opts, &g, err);
   return *st == SFC_OK ? g : NULL;
+}
+
+static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
+                               const char *dir, sfc_status *st,
+                               sfc_error *err) {
+  return open_node(l, worker, false, dir, st, err);
+}
+
+static sfc_generator *open_pool(const sfc_layout *l, const char *dir,
+                                sfc_status *st, sfc_error *err) {
+  return open_node(l, 0, true, dir, st, err);
 }
 
 static uint64_t worker_of(const sfc_layout *l, sfc_generator *g) {
@@ -82,7 +97,7 @@ static void pool(const sfc_layout *l) {
   for (int i = 0; i < N; i++) {
     sfc_status st;
     sfc_error err;
-    g[i] = open_gen(l, SFC_NODE_AUTO, folder, &st, &err);
+    g[i] = open_pool(l, folder, &st, &err);
     CHECK_STATUS(st, SFC_OK, err);
     if (!g[i]) return;
     uint64_t w = worker_of(l, g[i]);
@@ -95,7 +110,7 @@ static void pool(const sfc_layout *l) {
   sfc_generator_free(g[1]);
   sfc_status st;
   sfc_error err;
-  g[1] = open_gen(l, SFC_NODE_AUTO, folder, &st, &err);
+  g[1] = open_pool(l, folder, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   if (g[1])
     CHECK(worker_of(l, g[1]) == freed, "the freed value is taken again");
@@ -114,7 +129,7 @@ static uint64_t worker_in(const sfc_layout *l, uint64_t id) {
 static void switch_on_rollback(const sfc_layout *l) {
   enum { N = 1000 };
   static uint64_t ids[3 * N];
-  sfc_node_value node[] = {{"worker", SFC_NODE_AUTO}};
+  sfc_node_value node[] = {{"worker", 0, SFC_SOURCE_POOL}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
@@ -156,6 +171,7 @@ static void switch_on_rollback(const sfc_layout *l) {
 
   /* Only for pool generators. */
   node[0].value = 3;
+  node[0].source = SFC_SOURCE_EXPLICIT;
   opts.rollback = SFC_ROLLBACK_SWITCH;
   sfc_status st = sfc_generator_new(l, &opts, &g, &err);
   CHECK(st == SFC_INVALID_ARGUMENT && strstr(err.message, "auto"),

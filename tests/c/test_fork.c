@@ -45,8 +45,8 @@ static void pool_renews(void) {
   sfc_error err;
   sfc_status st;
   sfc_layout_preset("default", &l, &err);
-  sfc_generator *g = check_generator(&l, "worker", SFC_NODE_AUTO, dir,
-                                     SFC_ROLLBACK_DEFAULT, &st, &err);
+  sfc_generator *g =
+      check_pool_generator(&l, "worker", dir, SFC_ROLLBACK_DEFAULT, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   if (!g) return;
   uint64_t *parent = malloc(N * sizeof *parent);
@@ -83,8 +83,8 @@ static void pool_renews(void) {
   memcpy(all, parent, N * sizeof *all);
 
   /* The child released its worker; the parent still holds 0. */
-  sfc_generator *g2 = check_generator(&l, "worker", SFC_NODE_AUTO, dir,
-                                      SFC_ROLLBACK_DEFAULT, &st, &err);
+  sfc_generator *g2 =
+      check_pool_generator(&l, "worker", dir, SFC_ROLLBACK_DEFAULT, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   if (g2) {
     sfc_next_ids(g2, all + 2 * N, N, &filled, &err);

@@ -25,7 +25,7 @@ static long own_pid(void) {
 static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
                                const char *guard_dir, int guard_off,
                                sfc_status *st, sfc_error *err) {
-  sfc_node_value node[] = {{"worker", worker}};
+  sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;

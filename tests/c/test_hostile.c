@@ -255,7 +255,7 @@ static void bump_vs_keeper(void) {
   char *dir = check_tmpdir();
   snprintf(bump_state, sizeof bump_state, "%s/worker-3.state", dir);
   sfc_layout l = preset();
-  sfc_node_value node[] = {{"worker", 3}};
+  sfc_node_value node[] = {{"worker", 3, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;

@@ -11,8 +11,8 @@ static int child(const sfc_layout *l, const char *dir, const char *out,
                  int ready, int go) {
   sfc_error err;
   sfc_status st;
-  sfc_generator *g = check_generator(l, "worker", SFC_NODE_AUTO, dir,
-                                     SFC_ROLLBACK_DEFAULT, &st, &err);
+  sfc_generator *g =
+      check_pool_generator(l, "worker", dir, SFC_ROLLBACK_DEFAULT, &st, &err);
   if (!g) {
     fprintf(stderr, "child: %s\n", err.message);
     return 1;
@@ -88,13 +88,13 @@ int main(void) {
   sfc_layout small = check_layout("time:41@1ms,worker:1,seq:12", 1704067200000);
   sfc_error err;
   sfc_status st;
-  sfc_generator *a = check_generator(&small, "worker", SFC_NODE_AUTO, dir,
-                                     SFC_ROLLBACK_DEFAULT, &st, &err);
-  sfc_generator *b = check_generator(&small, "worker", SFC_NODE_AUTO, dir,
-                                     SFC_ROLLBACK_DEFAULT, &st, &err);
+  sfc_generator *a = check_pool_generator(&small, "worker", dir,
+                                          SFC_ROLLBACK_DEFAULT, &st, &err);
+  sfc_generator *b = check_pool_generator(&small, "worker", dir,
+                                          SFC_ROLLBACK_DEFAULT, &st, &err);
   CHECK(a && b, "two takers of a two-value pool");
-  sfc_generator *c = check_generator(&small, "worker", SFC_NODE_AUTO, dir,
-                                     SFC_ROLLBACK_DEFAULT, &st, &err);
+  sfc_generator *c = check_pool_generator(&small, "worker", dir,
+                                          SFC_ROLLBACK_DEFAULT, &st, &err);
   CHECK(c == NULL && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, dir),
         "third taker: %s %s", sfc_status_name(st), err.message);
   c = check_generator(&small, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st,
@@ -110,8 +110,8 @@ int main(void) {
   sfc_generator_free(c);
 
   /* auto needs a state directory. */
-  c = check_generator(&small, "worker", SFC_NODE_AUTO, NULL,
-                      SFC_ROLLBACK_DEFAULT, &st, &err);
+  c = check_pool_generator(&small, "worker", NULL, SFC_ROLLBACK_DEFAULT, &st,
+                           &err);
   CHECK(c == NULL && st == SFC_INVALID_ARGUMENT, "auto without state_dir");
   check_rmdir(dir);
   return check_summary();

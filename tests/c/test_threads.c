@@ -39,7 +39,7 @@ static void *work(void *arg) {
 
 static void run(const char *spec, int threads, int mixed, size_t per) {
   sfc_layout l = check_layout(spec, 1704067200000);
-  sfc_node_value node[] = {{"worker", 1}};
+  sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;

@@ -507,6 +507,28 @@ static void clear_snowflake_env(void) {
 
 #define MAX_NODES SFC_MAX_FIELDS
 
+/* A JSON value as a binding hands it to the core: null, a boolean, an
+ * integer, a number with a fraction, text. */
+static sfc_value json_value(const cJSON *v) {
+  sfc_value out = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
+  int64_t i;
+  if (cJSON_IsBool(v)) {
+    out.type = SFC_TYPE_BOOL;
+    out.i = cJSON_IsTrue(v);
+  } else if (get_int(v, &i)) {
+    out.type = SFC_TYPE_INT;
+    out.i = i;
+  } else if (cJSON_IsNumber(v)) {
+    out.type = SFC_TYPE_DOUBLE;
+    out.d = v->valuedouble;
+  } else if (cJSON_IsString(v)) {
+    out.type = SFC_TYPE_TEXT;
+    out.text = v->valuestring;
+    out.len = strlen(v->valuestring);
+  }
+  return out;
+}
+
 static int options_from(const cJSON *o, sfc_options *opts,
                         sfc_node_value nodes[MAX_NODES]) {
   sfc_options_init(opts);
@@ -516,17 +538,12 @@ static int options_from(const cJSON *o, sfc_options *opts,
   cJSON_ArrayForEach(v, node) {
     if (count == MAX_NODES)
       return fail("expected at most %d node values in the vector", MAX_NODES);
-    nodes[count].name = v->string;
-    if (cJSON_IsString(v)) {
-      sfc_error err;
-      sfc_status st =
-          sfc_node_value_parse(v->valuestring, &nodes[count].value, &err);
-      if (st != SFC_OK)
-        return fail("expected node value \"%s\" to parse; got %s",
-                    v->valuestring, status_text(st, &err));
-    } else if (!get_int(v, &nodes[count].value)) {
-      return fail("expected node value %s to be an integer", v->string);
-    }
+    sfc_value value = json_value(v);
+    sfc_error err;
+    sfc_status st = sfc_node_value_set(&nodes[count], v->string, &value, &err);
+    if (st != SFC_OK)
+      return fail("expected node value %s to be taken; got %s", v->string,
+                  status_text(st, &err));
     count++;
   }
   opts->node = nodes;
@@ -733,7 +750,11 @@ static int run_duration(const cJSON *c) {
     if (!strstr(err.message, option))
       return fail("expected the message to name %s; got %s", option,
                   err.message);
-    return 1;
+    sfc_options opts;
+    sfc_options_init(&opts);
+    sfc_value v = {SFC_TYPE_DURATION, seconds, 0, 0, NULL, 0, nanos};
+    st = sfc_options_set(&opts, option, strlen(option), &v, &err);
+    return check_error(want_err, st, &err, "sfc_options_set");
   }
   int64_t want = 0;
   if (!get_i64(c, "ms", &want)) return fail("expected \"ms\" in the vector");
@@ -757,6 +778,17 @@ static int run_duration(const cJSON *c) {
   if (st != SFC_OK || ms2 != want)
     return fail("expected %s to give %" PRId64 " ms as well; got %s", camel,
                 want, status_text(st, &err));
+  /* And set by name, as every binding sets it. */
+  sfc_options opts;
+  sfc_options_init(&opts);
+  sfc_value v = {SFC_TYPE_DURATION, seconds, 0, 0, NULL, 0, nanos};
+  st = sfc_options_set(&opts, camel, strlen(camel), &v, &err);
+  int64_t set = strcmp(option, "max_wait") == 0    ? opts.max_wait_ms
+                : strcmp(option, "max_drift") == 0 ? opts.max_drift_ms
+                                                   : opts.state_reserve_ms;
+  if (st != SFC_OK || set != want)
+    return fail("expected sfc_options_set(%s) to give %" PRId64 " ms; got %s",
+                camel, want, status_text(st, &err));
   return 1;
 }
 
@@ -827,6 +859,237 @@ static int run_encoding(const cJSON *c) {
          parses_to(enc, shortest, strlen(shortest), id);
 }
 
+/* ------------------------------------------------------------------ */
+/* contract.json                                                      */
+/* ------------------------------------------------------------------ */
+
+/* A value of the stats or a description as the vectors write it. */
+static void value_text(const sfc_value *v, char *buf, size_t cap) {
+  if (v->type == SFC_TYPE_TEXT)
+    snprintf(buf, cap, "%s", v->text);
+  else if (v->type == SFC_TYPE_INT)
+    snprintf(buf, cap, "%" PRId64, v->i);
+  else if (v->type == SFC_TYPE_UINT)
+    snprintf(buf, cap, "%" PRIu64, v->u);
+  else
+    snprintf(buf, cap, "(none)");
+}
+
+/* Every key of `want` equals the generator's stat of that name, found by
+ * walking the core's table; a MAP by walking its entries. */
+static int check_stats(sfc_generator *g, const cJSON *want) {
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  const cJSON *w;
+  cJSON_ArrayForEach(w, want) {
+    const sfc_fact_info *f = NULL;
+    size_t i = 0;
+    while ((f = sfc_stats_fact_at(i)) && strcmp(f->name, w->string) != 0)
+      i++;
+    if (!f) return fail("expected a stat called %s", w->string);
+    sfc_value v;
+    sfc_stats_fact(&s, i, &v);
+    char got[SFC_MESSAGE_MAX], expect[SFC_MESSAGE_MAX];
+    if (v.type != SFC_TYPE_MAP) {
+      value_text(&v, got, sizeof got);
+      if (!cJSON_IsString(w) || strcmp(got, w->valuestring) != 0)
+        return fail("expected %s %s; got %s", w->string,
+                    cJSON_IsString(w) ? w->valuestring : "(not text)", got);
+      continue;
+    }
+    const char *key;
+    size_t j = 0;
+    for (; sfc_stats_entry(&s, i, j, &key, &v); j++) {
+      const cJSON *e = cJSON_GetObjectItemCaseSensitive(w, key);
+      value_text(&v, got, sizeof got);
+      if (cJSON_IsString(e))
+        snprintf(expect, sizeof expect, "%s", e->valuestring);
+      else if (cJSON_IsNumber(e))
+        snprintf(expect, sizeof expect, "%.0f", e->valuedouble);
+      else
+        return fail("%s has %s=%s, which the vector does not", w->string, key,
+                    got);
+      if (strcmp(got, expect) != 0)
+        return fail("expected %s.%s %s; got %s", w->string, key, expect, got);
+    }
+    if ((int)j != cJSON_GetArraySize(w))
+      return fail("expected %d entries in %s; got %zu", cJSON_GetArraySize(w),
+                  w->string, j);
+  }
+  return 1;
+}
+
+static int check_describe(const sfc_layout *l, const cJSON *want) {
+  const sfc_fact_info *f;
+  char buf[SFC_SPEC_MAX], got[SFC_SPEC_MAX];
+  for (size_t i = 0; (f = sfc_layout_fact_at(i)); i++) {
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(want, f->name);
+    if (!w) continue;
+    sfc_value v;
+    sfc_layout_fact(l, i, &v, buf, sizeof buf);
+    if (cJSON_IsNull(w) ? v.type != SFC_TYPE_NONE
+                        : (value_text(&v, got, sizeof got),
+                           !cJSON_IsString(w) || strcmp(got, w->valuestring)))
+      return fail("expected describe %s %s; got %s", f->name,
+                  cJSON_IsString(w) ? w->valuestring : "null",
+                  v.type == SFC_TYPE_NONE ? "null" : got);
+  }
+  return 1;
+}
+
+/* The twitter preset, {"datacenter": 1, "worker": 1}, the guard off. */
+static sfc_status base_generator(sfc_options *opts, sfc_generator **g,
+                                 sfc_error *err) {
+  static const sfc_node_value node[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
+                                        {"worker", 1, SFC_SOURCE_EXPLICIT}};
+  sfc_layout l;
+  sfc_layout_preset("twitter", &l, NULL);
+  opts->node = node;
+  opts->node_count = 2;
+  return sfc_generator_new(&l, opts, g, err);
+}
+
+static int contract_option(const cJSON *c) {
+  const char *name = str(c, "option");
+  const char *want_err = expected_error(c);
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.guard_off = 1;
+  sfc_value v = json_value(cJSON_GetObjectItemCaseSensitive(c, "value"));
+  sfc_error err;
+  sfc_status st = sfc_options_set(&opts, name, strlen(name), &v, &err);
+  sfc_generator *g = NULL;
+  if (st == SFC_OK) st = base_generator(&opts, &g, &err);
+  if (want_err) {
+    sfc_generator_free(g);
+    return check_error(want_err, st, &err, name);
+  }
+  if (st != SFC_OK)
+    return fail("expected %s to be taken; got %s", name, status_text(st, &err));
+  int ok = check_stats(g, cJSON_GetObjectItemCaseSensitive(c, "stats"));
+  sfc_generator_free(g);
+  return ok;
+}
+
+static int contract_layout(const cJSON *c) {
+  const cJSON *args = cJSON_GetObjectItemCaseSensitive(c, "args");
+  const cJSON *node = cJSON_GetObjectItemCaseSensitive(c, "node");
+  const char *want_err = expected_error(c);
+  sfc_layout l;
+  sfc_error err;
+  sfc_node_value nodes[MAX_NODES];
+  size_t count = 0;
+  sfc_generator *g = NULL;
+  clear_snowflake_env();
+  sfc_status st = sfc_layout_resolve(str(args, "preset"), str(args, "layout"),
+                                     str(args, "epoch"), &l, &err);
+  if (st == SFC_OK && !cJSON_IsObject(node)) {
+    sfc_value v = json_value(node);
+    st = sfc_node_value_set(&nodes[count++], NULL, &v, &err);
+  }
+  const cJSON *n;
+  if (cJSON_IsObject(node)) cJSON_ArrayForEach(n, node) {
+      sfc_value v = json_value(n);
+      if (st == SFC_OK && count < MAX_NODES)
+        st = sfc_node_value_set(&nodes[count++], n->string, &v, &err);
+    }
+  if (st == SFC_OK) {
+    sfc_options opts;
+    sfc_options_init(&opts);
+    opts.guard_off = 1;
+    opts.node = nodes;
+    opts.node_count = count;
+    st = sfc_generator_new(&l, &opts, &g, &err);
+  }
+  if (want_err) {
+    sfc_generator_free(g);
+    return check_error(want_err, st, &err, "the generator");
+  }
+  if (st != SFC_OK)
+    return fail("expected a generator; got %s", status_text(st, &err));
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "describe");
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "stats");
+  int ok = (!d || check_describe(sfc_generator_layout(g), d)) &&
+           (!s || check_stats(g, s));
+  sfc_generator_free(g);
+  return ok;
+}
+
+static int contract_call(const cJSON *c) {
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.guard_off = 1;
+  sfc_generator *g = NULL;
+  sfc_error err;
+  sfc_status st = base_generator(&opts, &g, &err);
+  if (st != SFC_OK)
+    return fail("expected a generator; got %s", status_text(st, &err));
+  sfc_generator_free(g);
+  g = NULL; /* what a binding holds once closed */
+  const char *call = str(c, "call");
+  uint64_t ids[10];
+  size_t filled = 99;
+  if (strcmp(call, "next_id") == 0)
+    st = sfc_next(g, ids, &err);
+  else if (strcmp(call, "next_ids") == 0)
+    st = sfc_next_ids(g, ids, 10, &filled, &err);
+  else if (strcmp(call, "stats") == 0)
+    st = sfc_generator_check(g, &err);
+  else
+    sfc_generator_free(g);
+  if (strcmp(call, "next_ids") == 0 && filled != 0)
+    return fail("expected no IDs from a closed generator; got %zu", filled);
+  const char *want_err = expected_error(c);
+  if (want_err) return check_error(want_err, st, &err, call);
+  return st == SFC_OK ? 1
+                      : fail("expected nothing; got %s", status_text(st, &err));
+}
+
+static const char *table_name(const char *table, size_t i) {
+  if (strcmp(table, "options") == 0)
+    return sfc_option_at(i) ? sfc_option_at(i)->name : NULL;
+  if (strcmp(table, "stats") == 0)
+    return sfc_stats_fact_at(i) ? sfc_stats_fact_at(i)->name : NULL;
+  if (strcmp(table, "describe") == 0)
+    return sfc_layout_fact_at(i) ? sfc_layout_fact_at(i)->name : NULL;
+  if (strcmp(table, "fields") == 0)
+    return sfc_field_fact_at(i) ? sfc_field_fact_at(i)->name : NULL;
+  return NULL;
+}
+
+static int contract_table(const cJSON *c) {
+  const char *table = str(c, "table");
+  const cJSON *names = cJSON_GetObjectItemCaseSensitive(c, "names");
+  const char *got[64];
+  size_t n = 0;
+  if (strcmp(table, "errors") == 0) {
+    const sfc_status_info *s;
+    for (size_t i = 0; (s = sfc_status_at(i)) && n < 64; i++)
+      if (s->is_error) got[n++] = s->name;
+  } else {
+    while (n < 64 && (got[n] = table_name(table, n)))
+      n++;
+  }
+  if ((int)n != cJSON_GetArraySize(names))
+    return fail("expected %d %s; the core has %zu", cJSON_GetArraySize(names),
+                table, n);
+  for (size_t i = 0; i < n; i++) {
+    const cJSON *w = cJSON_GetArrayItem(names, (int)i);
+    if (!cJSON_IsString(w) || strcmp(w->valuestring, got[i]) != 0)
+      return fail("expected %s[%zu] %s; the core has %s", table, i,
+                  cJSON_IsString(w) ? w->valuestring : "?", got[i]);
+  }
+  return 1;
+}
+
+static int run_contract(const cJSON *c) {
+  if (str(c, "option")) return contract_option(c);
+  if (cJSON_GetObjectItemCaseSensitive(c, "args")) return contract_layout(c);
+  if (str(c, "call")) return contract_call(c);
+  if (str(c, "table")) return contract_table(c);
+  return fail("unknown contract case");
+}
+
 typedef int (*runner)(const cJSON *c);
 
 static const struct {
@@ -836,7 +1099,7 @@ static const struct {
     {"layouts.json", run_layout},     {"decode.json", run_decode},
     {"encode.json", run_encode},      {"range.json", run_range},
     {"generate.json", run_generate},  {"durations.json", run_duration},
-    {"encodings.json", run_encoding},
+    {"encodings.json", run_encoding}, {"contract.json", run_contract},
 };
 
 static char *read_file(const char *path) {

@@ -107,12 +107,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   sfc_rollback rb;
   st = sfc_rollback_parse(text, &rb, &err);
   if (st != SFC_OK) check_error(st, &err);
-  int64_t node;
-  st = sfc_node_value_parse(text, &node, &err);
+  sfc_value as_text = {SFC_TYPE_TEXT, 0, 0, 0, text, strlen(text), 0};
+  sfc_node_value node;
+  st = sfc_node_value_set(&node, "worker", &as_text, &err);
   if (st != SFC_OK)
     check_error(st, &err);
   else
-    CHECK(node >= 0 || node == SFC_NODE_AUTO || node == SFC_NODE_HOST);
+    CHECK(node.value >= 0 && (unsigned)node.source <= SFC_SOURCE_POOL);
+  /* Every option takes the same text, as the CLI hands it over. */
+  const sfc_option_info *o;
+  for (size_t i = 0; (o = sfc_option_at(i)); i++) {
+    sfc_options opts;
+    sfc_options_init(&opts);
+    st = sfc_options_set(&opts, o->name, strlen(o->name), &as_text, &err);
+    if (st != SFC_OK) check_error(st, &err);
+  }
   uint64_t id;
   st = sfc_id_parse(text, &id, &err);
   if (st != SFC_OK) check_error(st, &err);

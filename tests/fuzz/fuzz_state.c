@@ -112,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   close(fd);
   text[n] = '\0';
 
-  sfc_node_value node[] = {{"worker", 1}};
+  sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;

@@ -32,7 +32,7 @@ static sfc_generator *open_gen(const char *dir) {
   sfc_layout l;
   sfc_error err;
   must(sfc_layout_preset("default", &l, &err), &err, "preset");
-  sfc_node_value node[] = {{"worker", 4}};
+  sfc_node_value node[] = {{"worker", 4, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;

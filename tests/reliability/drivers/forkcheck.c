@@ -29,7 +29,8 @@ static sfc_generator *make(bool pool) {
   sfc_layout l;
   sfc_error err;
   must(sfc_layout_preset("default", &l, &err), &err, "preset");
-  sfc_node_value node[] = {{"worker", pool ? SFC_NODE_AUTO : 11}};
+  sfc_node_value node[] = {
+      {"worker", pool ? 0 : 11, pool ? SFC_SOURCE_POOL : SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;

@@ -30,7 +30,7 @@ static const char *guard_dir;
 static sfc_status make(int64_t worker, sfc_generator **g, sfc_error *err) {
   sfc_layout l;
   must(sfc_layout_preset("default", &l, err), err, "preset");
-  sfc_node_value node[] = {{"worker", worker}};
+  sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;

@@ -25,7 +25,7 @@ static sfc_generator *make(const char *spec, int64_t epoch_ms, sfc_rollback rb,
                            sfc_layout *layout) {
   sfc_error err;
   must(sfc_layout_parse(spec, epoch_ms, layout, &err), &err, spec);
-  sfc_node_value node[] = {{"worker", 3}};
+  sfc_node_value node[] = {{"worker", 3, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
@@ -109,7 +109,7 @@ static void time_limit(result *r) {
   /* A preset whose time field has run out (baidu, 2024): the live entry. */
   sfc_layout baidu;
   must(sfc_layout_preset("baidu", &baidu, &err), &err, "baidu");
-  sfc_node_value node[] = {{"worker", 1}};
+  sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;

@@ -109,13 +109,15 @@ int main(int argc, char **argv) {
   must(sfc_layout_preset(argv[1], &layout, &err), &err, "preset");
   sfc_options opts;
   sfc_options_init(&opts);
-  sfc_node_value node[] = {{"worker", 7}, {"datacenter", 1}};
+  sfc_node_value node[] = {{"worker", 7, SFC_SOURCE_EXPLICIT},
+                           {"datacenter", 1, SFC_SOURCE_EXPLICIT}};
   opts.node = node;
   opts.node_count = sfc_layout_field_index(&layout, "datacenter") >= 0 ? 2 : 1;
   must(sfc_rollback_parse(argv[2], &opts.rollback, &err), &err, "rollback");
   if (opts.rollback == SFC_ROLLBACK_SWITCH) {
     /* A pool generator: another value is taken at the step. */
-    node[0].value = SFC_NODE_AUTO;
+    node[0].value = 0;
+    node[0].source = SFC_SOURCE_POOL;
     opts.state_dir = getenv("STEPGEN_STATE_DIR");
     if (!opts.state_dir) {
       fprintf(stderr, "stepgen: rollback=switch needs STEPGEN_STATE_DIR\n");

@@ -1491,6 +1491,7 @@ def generate_cases():
 # --------------------------------------------------------------------------
 
 DURATION_MAX_MS = {"max_wait": 86400000, "max_drift": 86400000, "state_reserve": 3600000}
+DURATION_MIN_MS = {"state_reserve": 1}
 
 
 def duration_cases():
@@ -1503,7 +1504,7 @@ def duration_cases():
         c = {"description": desc, "option": option, "seconds": str(seconds), "nanos": nanos}
         total_ns = seconds * 1_000_000_000 + nanos
         ms = -(-total_ns // 1_000_000)  # ceiling
-        if total_ns < 0 or ms > DURATION_MAX_MS[option]:
+        if total_ns < 0 or ms > DURATION_MAX_MS[option] or ms < DURATION_MIN_MS.get(option, 0):
             c["error"] = "InvalidArgument"
         else:
             c["ms"] = str(ms)
@@ -1531,7 +1532,7 @@ def duration_cases():
     case("max_drift at its maximum, 1 day", "max_drift", 86400, 0)
     case("max_drift 1 day + 1 us is past the maximum", "max_drift", 86400, 1_000)
     case("max_drift negative by 1 ms", "max_drift", -1, 999_000_000)
-    case("state_reserve zero stays zero (the default)", "state_reserve", 0, 0)
+    case("state_reserve 0 is refused: no default hides in 0", "state_reserve", 0, 0)
     case("state_reserve 1 ns rounds up to 1 ms", "state_reserve", 0, 1)
     case("state_reserve 500 us rounds up to 1 ms, not 0 (the default 1 s)", "state_reserve", 0, 500_000)
     case("state_reserve at its maximum, 1 hour", "state_reserve", 3600, 0)
@@ -1782,6 +1783,240 @@ def encoding_cases():
     return out
 
 
+# --------------------------------------------------------------------------
+# The binding contract (DESIGN §7): options by name, the layout trio, node
+# values, a closed generator, and the tables every binding walks
+# --------------------------------------------------------------------------
+
+# The options, in the core's table order: name -> (type, choices).
+OPTIONS = {
+    "rollback": ("choice", ["default", "error", "wait", "clock", "borrow", "switch"]),
+    "max_wait": ("duration", None),
+    "max_drift": ("duration", None),
+    "random_start": ("bool", None),
+    "time_source": ("choice", ["wall", "monotonic"]),
+    "state_dir": ("path", None),
+    "state_reserve": ("duration", None),
+    "guard": ("bool", None),
+    "guard_dir": ("path", None),
+}
+STATUS_NAMES = ["Ok", "InvalidLayout", "InvalidArgument", "ClockMovedBackwards",
+                "TimeExhausted", "GeneratorForked", "WorkerUnavailable",
+                "StateError", "Wait", "OutOfMemory"]
+ERROR_STATUSES = [n for n in STATUS_NAMES if n not in ("Ok", "Wait")]
+STATS_KEYS = ["ids_issued", "waits", "borrowed_ticks", "rollbacks", "rollbacks_waited",
+              "rollbacks_refused", "clock_bumps", "node_switches", "last_time_ms",
+              "clock", "rollback", "max_wait_ms", "max_drift_ms", "node",
+              "node_sources", "guard"]
+DESCRIBE_KEYS = ["name", "spec", "epoch_ms", "unit_us", "total_bits", "ids_per_second",
+                 "node_capacity", "time_end_ms", "max_id", "fields"]
+FIELD_KEYS = ["name", "kind", "bits", "shift", "max"]
+
+
+def duration_text_ns(text: str):
+    """The model of a duration given as text: "250", "250ms", "1.5s", "800us"."""
+    import re
+    m = re.fullmatch(r"(\d*)(?:\.(\d+))?(ms|s|us)?", text)
+    if not m or not (m.group(1) or m.group(2)):
+        return None
+    unit_ns = {"ms": 10**6, "s": 10**9, "us": 10**3, None: 10**6}[m.group(3)]
+    from fractions import Fraction
+    value = Fraction(m.group(1) or "0") + (Fraction(int(m.group(2)), 10 ** len(m.group(2))) if m.group(2) else 0)
+    ns = value * unit_ns
+    return -(-ns.numerator // ns.denominator)  # a fraction of a ns rounds up
+
+
+def option_outcome(name: str, value):
+    """The model of sfc_options_set: the ms/choice/flag set, or an error."""
+    kind, choices = OPTIONS[name]
+    if value is None:
+        return ("default", None)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return ("ok", value)
+        if value in ("true", "false"):
+            return ("ok", value == "true")
+        return ("error", None)
+    if kind == "choice":
+        return ("ok", value) if isinstance(value, str) and value in choices else ("error", None)
+    if kind == "path":
+        return ("ok", value) if isinstance(value, str) and value and "\0" not in value else ("error", None)
+    # duration
+    if isinstance(value, bool):
+        return ("error", None)
+    if isinstance(value, int):
+        ns = value * 10**6
+    elif isinstance(value, float):
+        from fractions import Fraction
+        ns = Fraction(value) * 10**6
+        ns = -(-ns.numerator // ns.denominator)
+    elif isinstance(value, str):
+        ns = duration_text_ns(value)
+        if ns is None:
+            return ("error", None)
+    else:
+        return ("error", None)
+    ms = -(-ns // 10**6)
+    if ns < 0 or ms > DURATION_MAX_MS[name] or ms < DURATION_MIN_MS.get(name, 0):
+        return ("error", None)
+    return ("ok", ms)
+
+
+def strategy_stats(rollback: str, has_clock: bool, max_wait=None, max_drift=None):
+    """The model of the strategy in force: rollback, max_wait_ms, max_drift_ms."""
+    r = rollback
+    if r == "default":
+        r = "clock" if has_clock else "wait"
+        if max_wait is None:
+            max_wait = 5
+    if r == "switch" and max_wait is None:
+        max_wait = 5
+    if max_wait is None:
+        max_wait = 1000 if r in ("wait", "borrow") else 0
+    if max_drift is None:
+        max_drift = 1000 if r == "borrow" else 0
+    return {"rollback": r, "max_wait_ms": str(max_wait), "max_drift_ms": str(max_drift)}
+
+
+def contract_cases():
+    """One rule per policy for every language: options set by name from a
+    language's value, the preset/layout/epoch trio, node values, a closed
+    generator, and the names of the tables bindings walk."""
+    out = []
+    base_node = {"datacenter": 1, "worker": 1}  # the twitter preset, no clock field
+
+    def option(desc, name, value, rollback="default"):
+        c = {"description": desc, "option": name, "value": value}
+        result, got = option_outcome(name, value)
+        if result == "error":
+            c["error"] = "InvalidArgument"
+            out.append(c)
+            return
+        if name in ("max_wait", "max_drift") or name == "rollback":
+            wait = got if name == "max_wait" and result == "ok" else None
+            drift = got if name == "max_drift" and result == "ok" else None
+            r = got if name == "rollback" and result == "ok" else rollback
+            c["stats"] = strategy_stats(r, False, wait, drift)
+        elif name == "guard":
+            c["stats"] = {"guard": "off"} if got is False else {}
+        else:
+            c["stats"] = {}
+        out.append(c)
+
+    option("max_wait 5 ms as a whole number", "max_wait", 5)
+    option("max_wait 0 ms: do not wait", "max_wait", 0)
+    option("max_wait 2.5 ms rounds up to 3 ms", "max_wait", 2.5)
+    option("max_wait as text with a unit: 1.5s", "max_wait", "1.5s")
+    option("max_wait as text: 250us rounds up to 1 ms", "max_wait", "250us")
+    option("max_wait as text without a unit is ms", "max_wait", "40")
+    option("max_wait -1 is refused: no default hides in a negative number", "max_wait", -1)
+    option("max_wait past its maximum of 1 day", "max_wait", 86400001)
+    option("max_wait none: the strategy's default", "max_wait", None)
+    option("max_wait true is not a duration", "max_wait", True)
+    option("max_wait as text that is no duration", "max_wait", "soon")
+    option("max_wait as text with an unknown unit", "max_wait", "5m")
+    option("max_drift 10 ms", "max_drift", 10)
+    option("max_drift -5 is refused", "max_drift", -5)
+    option("rollback borrow: its defaults 1000 ms", "rollback", "borrow")
+    option("rollback error", "rollback", "error")
+    option("rollback by an unknown name", "rollback", "sometimes")
+    option("rollback by number is refused", "rollback", 3)
+    option("rollback none: the default strategy", "rollback", None)
+    option("guard false: no guard", "guard", False)
+    option("guard as text false", "guard", "false")
+    option("guard 0 is not false: only true or false", "guard", 0)
+    option("guard none: the default, on", "guard", None)
+    option("random_start true", "random_start", True)
+    option("random_start 1 is not true", "random_start", 1)
+    option("time_source monotonic", "time_source", "monotonic")
+    option("time_source by an unknown name", "time_source", "solar")
+    option("state_reserve 0 is refused", "state_reserve", 0)
+    option("state_reserve past its maximum of 1 hour", "state_reserve", 3600001)
+    option("state_reserve 250 ms", "state_reserve", 250)
+    option("guard_dir empty is refused", "guard_dir", "")
+    option("state_dir as a number is refused", "state_dir", 5)
+    out.append({"description": "an unknown option is refused, not ignored",
+                "option": "max_waits", "value": 5, "error": "InvalidArgument"})
+
+    def layout(desc, args, node, expect=None, error=None):
+        c = {"description": desc, "args": args, "node": node}
+        if error:
+            c["error"] = error
+        else:
+            if "layout" in args:
+                lay = resolve({"spec": args["layout"], "epoch": args["epoch"]})
+            else:
+                lay = resolve({"preset": args.get("preset", "default")})
+            c["describe"] = {"name": expect, "spec": lay.canonical_spec(),
+                             "epoch_ms": str(lay.epoch_ms)}
+        out.append(c)
+
+    spec = "time:41@1ms,worker:10,seq:12"
+    layout("nothing given: the default preset", {}, {"worker": 1}, "default")
+    layout("a preset", {"preset": "twitter"}, base_node, "twitter")
+    layout("a layout with its epoch as Unix ms", {"layout": spec, "epoch": "1704067200000"},
+           {"worker": 1}, None)
+    layout("a layout with its epoch as an ISO-8601 date", {"layout": spec, "epoch": "2024-01-01"},
+           {"worker": 1}, None)
+    layout("a preset's own spec and epoch make that preset",
+           {"layout": "time:41@1ms,datacenter:5,worker:5,seq:12", "epoch": "1288834974657"},
+           base_node, "twitter")
+    layout("a preset with an epoch is refused: a preset carries its epoch",
+           {"preset": "twitter", "epoch": "1704067200000"}, base_node, error="InvalidArgument")
+    layout("a preset and a layout together are refused",
+           {"preset": "twitter", "layout": spec}, base_node, error="InvalidArgument")
+    layout("a layout without its epoch is refused", {"layout": spec}, {"worker": 1},
+           error="InvalidArgument")
+    layout("an unknown preset", {"preset": "nope"}, {"worker": 1}, error="InvalidLayout")
+    layout("an invalid layout", {"layout": "time:41@1ms,seq:12,worker:0", "epoch": "0"},
+           {"worker": 1}, error="InvalidLayout")
+    layout("an epoch that is no time", {"layout": spec, "epoch": "yesterday"}, {"worker": 1},
+           error="InvalidLayout")
+
+    def node(desc, args, value, stats=None, error=None):
+        c = {"description": desc, "args": args, "node": value}
+        if error:
+            c["error"] = error
+        else:
+            c["stats"] = stats
+        out.append(c)
+
+    one = {"layout": spec, "epoch": "1704067200000"}
+    node("one value for the only node field", one, 3,
+         {"node": {"worker": 3}, "node_sources": {"worker": "explicit"}})
+    node("a value as decimal text", one, "12",
+         {"node": {"worker": 12}, "node_sources": {"worker": "explicit"}})
+    node("values by name", {"preset": "twitter"}, {"datacenter": 2, "worker": 31},
+         {"node": {"datacenter": 2, "worker": 31},
+          "node_sources": {"datacenter": "explicit", "worker": "explicit"}})
+    node("a negative value is refused", one, -1, error="InvalidArgument")
+    node("-2 is a number, not the host name", one, -2, error="InvalidArgument")
+    node("a value past the field's width", one, 1024, error="InvalidArgument")
+    node("text that is no value", one, "three", error="InvalidArgument")
+    node("env:NAME of an unset variable", one, "env:SNOWFLAKE_C_CONTRACT_UNSET",
+         error="InvalidArgument")
+    node("one value for a layout with two node fields", {"preset": "twitter"}, 3,
+         error="InvalidArgument")
+    node("a field the layout does not have", one, {"shard": 1}, error="InvalidArgument")
+    node("auto without a state folder", one, "auto", error="InvalidArgument")
+
+    for call in ("next_id", "next_ids", "stats"):
+        out.append({"description": f"{call} on a closed generator", "call": call,
+                    "error": "InvalidArgument"})
+    out.append({"description": "closing a closed generator does nothing", "call": "close"})
+
+    out.append({"description": "the options, in the core's table order", "table": "options",
+                "names": list(OPTIONS)})
+    out.append({"description": "the error kinds", "table": "errors", "names": ERROR_STATUSES})
+    out.append({"description": "the keys of a generator's stats", "table": "stats",
+                "names": STATS_KEYS})
+    out.append({"description": "the keys of a layout's description", "table": "describe",
+                "names": DESCRIBE_KEYS})
+    out.append({"description": "the keys of each field in a layout's description",
+                "table": "fields", "names": FIELD_KEYS})
+    return out
+
+
 FILES = {
     "layouts.json": layouts_cases,
     "decode.json": decode_cases,
@@ -1790,6 +2025,7 @@ FILES = {
     "generate.json": generate_cases,
     "durations.json": duration_cases,
     "encodings.json": encoding_cases,
+    "contract.json": contract_cases,
 }
 
 

@@ -1,0 +1,279 @@
+/* The binding contract beyond the shared vectors (contract.json): option
+ * names in every casing, each value type against each option type, the
+ * text forms of durations, node values, the trio rule, the tables' shape,
+ * and a closed generator. */
+#include "check.h"
+
+static sfc_value text(const char *t) {
+  sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, t, strlen(t), 0};
+  return v;
+}
+
+static sfc_value integer(int64_t i) {
+  sfc_value v = {SFC_TYPE_INT, i, 0, 0, NULL, 0, 0};
+  return v;
+}
+
+static sfc_value real(double d) {
+  sfc_value v = {SFC_TYPE_DOUBLE, 0, 0, d, NULL, 0, 0};
+  return v;
+}
+
+static sfc_value flag(int on) {
+  sfc_value v = {SFC_TYPE_BOOL, on, 0, 0, NULL, 0, 0};
+  return v;
+}
+
+/* sfc_options_set by a NUL-terminated name; the status. */
+static sfc_status set(sfc_options *o, const char *name, sfc_value v,
+                      sfc_error *err) {
+  return sfc_options_set(o, name, strlen(name), &v, err);
+}
+
+static void names(void) {
+  const char *same[] = {"max_wait", "maxWait", "MaxWait", "max-wait",
+                        "MAX_WAIT"};
+  for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+    const sfc_option_info *o = sfc_option_find(same[i], strlen(same[i]));
+    CHECK(o && o->option == SFC_OPTION_MAX_WAIT, "%s", same[i]);
+  }
+  const char *other[] = {"maxwaits", "max_wait_ms", "max__wait", "_max_wait",
+                         "",         "max"};
+  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+    CHECK(!sfc_option_find(other[i], strlen(other[i])), "'%s'", other[i]);
+  /* A name of known length needs no NUL. */
+  CHECK(sfc_option_find("guard_dirXYZ", 9)->option == SFC_OPTION_GUARD_DIR,
+        "guard_dir by length");
+  CHECK(!sfc_option_find(NULL, 0), "NULL");
+
+  /* The table: every entry's enum is its position, names are snake_case,
+   * ranges hold their defaults. */
+  const sfc_option_info *o;
+  size_t n = 0;
+  for (; (o = sfc_option_at(n)); n++) {
+    CHECK(o->option == (sfc_option)n, "%s at %zu", o->name, n);
+    CHECK(o->doc && o->doc[0] && o->default_text, "%s documented", o->name);
+    CHECK(o->type != SFC_TYPE_CHOICE || (o->choices && o->choices[0]), "%s",
+          o->name);
+    for (const char *p = o->name; *p; p++)
+      CHECK((*p >= 'a' && *p <= 'z') || *p == '_', "%s", o->name);
+  }
+  CHECK(n == 9, "%zu options", n);
+
+  /* The message names the option as given. */
+  sfc_options opts;
+  sfc_options_init(&opts);
+  sfc_error err;
+  CHECK(set(&opts, "maxDrift", integer(-3), &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "maxDrift"),
+        "%s", err.message);
+  CHECK(set(&opts, "frobnicate", integer(1), &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "frobnicate") &&
+            strstr(err.message, "guard_dir"),
+        "%s", err.message);
+}
+
+static void values(void) {
+  sfc_options opts;
+  sfc_options_init(&opts);
+  sfc_error err;
+  /* Durations: each value type, the one rounding rule. */
+  struct {
+    sfc_value v;
+    int64_t ms; /* -1: refused */
+  } d[] = {
+      {integer(7), 7},          {real(0.000001), 1},
+      {real(2.0), 2},           {text("0"), 0},
+      {text("2.5"), 3},         {text("1s"), 1000},
+      {text("1.0000001ms"), 2}, {text("0.0000000001s"), 1},
+      {text("999us"), 1},       {text("1001us"), 2},
+      {text(".5"), 1},          {text("-0"), 0},
+      {text(""), -1},           {text("1."), -1},
+      {text("1 ms"), -1},       {text("1e3"), -1},
+      {text("+1"), -1},         {text("ms"), -1},
+      {real(-0.1), -1},         {flag(1), -1},
+  };
+  for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+    opts.max_wait_ms = 12345;
+    sfc_status st = set(&opts, "max_wait", d[i].v, &err);
+    if (d[i].ms < 0)
+      CHECK(st == SFC_INVALID_ARGUMENT && opts.max_wait_ms == 12345,
+            "case %zu: %s", i, sfc_status_name(st));
+    else
+      CHECK(st == SFC_OK && opts.max_wait_ms == d[i].ms,
+            "case %zu: %s, %lld ms", i, err.message,
+            (long long)opts.max_wait_ms);
+  }
+  sfc_value dur = {SFC_TYPE_DURATION, 1, 0, 0, NULL, 0, 1};
+  CHECK_STATUS(set(&opts, "state_reserve", dur, &err), SFC_OK, err);
+  CHECK(opts.state_reserve_ms == 1001, "%lld",
+        (long long)opts.state_reserve_ms);
+  sfc_value none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
+  CHECK_STATUS(set(&opts, "state_reserve", none, &err), SFC_OK, err);
+  CHECK(opts.state_reserve_ms == SFC_UNSET, "none restores the default");
+  sfc_value big = {SFC_TYPE_UINT, 0, UINT64_MAX, 0, NULL, 0, 0};
+  CHECK(set(&opts, "max_wait", big, &err) == SFC_INVALID_ARGUMENT, "%s",
+        err.message);
+
+  /* Choices, flags and paths. */
+  CHECK_STATUS(set(&opts, "rollback", text("switch"), &err), SFC_OK, err);
+  CHECK(opts.rollback == SFC_ROLLBACK_SWITCH, "switch");
+  CHECK(set(&opts, "rollback", text("Switch"), &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "borrow"),
+        "%s", err.message);
+  CHECK_STATUS(set(&opts, "guard", flag(0), &err), SFC_OK, err);
+  CHECK(opts.guard_off == 1, "guard off");
+  CHECK_STATUS(set(&opts, "guard", none, &err), SFC_OK, err);
+  CHECK(opts.guard_off == 0, "guard on by default");
+  CHECK(set(&opts, "random_start", text("yes"), &err) == SFC_INVALID_ARGUMENT,
+        "yes is not a flag");
+  const char *dir = "/tmp/some folder";
+  CHECK_STATUS(set(&opts, "state_dir", text(dir), &err), SFC_OK, err);
+  CHECK(opts.state_dir == dir, "the path is kept, not copied");
+  sfc_value cut = {SFC_TYPE_TEXT, 0, 0, 0, dir, 4, 0};
+  CHECK(sfc_options_set(&opts, "state_dir", 9, &cut, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "NUL"),
+        "a path must end at its length: %s", err.message);
+  sfc_value nul = {SFC_TYPE_TEXT, 0, 0, 0, "ab\0cd", 5, 0};
+  CHECK(sfc_options_set(&opts, "guard_dir", 9, &nul, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "a NUL inside: %s", err.message);
+  CHECK(opts.state_dir == dir && opts.guard_dir == NULL, "unchanged");
+}
+
+static void node_values(void) {
+  sfc_node_value n;
+  sfc_error err;
+  sfc_value v = text("auto");
+  CHECK_STATUS(sfc_node_value_set(&n, "worker", &v, &err), SFC_OK, err);
+  CHECK(n.source == SFC_SOURCE_POOL && !strcmp(n.name, "worker"), "auto");
+  v = text("host");
+  CHECK_STATUS(sfc_node_value_set(&n, NULL, &v, &err), SFC_OK, err);
+  CHECK(n.source == SFC_SOURCE_HOST && n.name == NULL, "host");
+  setenv("SFC_CONTRACT_INDEX", "12", 1);
+  v = text("env:SFC_CONTRACT_INDEX");
+  CHECK_STATUS(sfc_node_value_set(&n, "worker", &v, &err), SFC_OK, err);
+  CHECK(n.source == SFC_SOURCE_ENV && n.value == 12, "env");
+  v = integer(-2);
+  CHECK(sfc_node_value_set(&n, "worker", &v, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "negative"),
+        "%s", err.message);
+  v = flag(1);
+  CHECK(sfc_node_value_set(&n, "worker", &v, &err) == SFC_INVALID_ARGUMENT,
+        "a flag is no node value");
+
+  /* The range is the generator's to check, with the field named. */
+  sfc_layout l;
+  sfc_layout_parse("time:41@1ms,worker:4,seq:12", 1704067200000, &l, &err);
+  sfc_node_value node[] = {{NULL, 16, SFC_SOURCE_EXPLICIT}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.guard_off = 1;
+  opts.node = node;
+  opts.node_count = 1;
+  sfc_generator *g = NULL;
+  CHECK(sfc_generator_new(&l, &opts, &g, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "worker"),
+        "%s", err.message);
+  node[0].value = 15;
+  CHECK_STATUS(sfc_generator_new(&l, &opts, &g, &err), SFC_OK, err);
+  sfc_generator_free(g);
+  node[0].source = (sfc_node_source)9;
+  CHECK(sfc_generator_new(&l, &opts, &g, &err) == SFC_INVALID_ARGUMENT,
+        "unknown source");
+}
+
+static void layouts(void) {
+  sfc_layout l;
+  sfc_error err;
+  CHECK_STATUS(sfc_layout_resolve(NULL, NULL, NULL, &l, &err), SFC_OK, err);
+  CHECK(!strcmp(sfc_layout_preset_name(&l), "default"), "default");
+  for (size_t i = 0; i < sfc_preset_count(); i++) {
+    const char *name, *spec;
+    int64_t epoch;
+    sfc_preset_at(i, &name, &spec, &epoch);
+    char epoch_text[24];
+    snprintf(epoch_text, sizeof epoch_text, "%lld", (long long)epoch);
+    CHECK_STATUS(sfc_layout_resolve(NULL, spec, epoch_text, &l, &err), SFC_OK,
+                 err);
+    CHECK(!strcmp(sfc_layout_preset_name(&l), name), "%s", name);
+    /* One ms off the preset's epoch is another layout. */
+    snprintf(epoch_text, sizeof epoch_text, "%lld", (long long)epoch - 1);
+    CHECK_STATUS(sfc_layout_resolve(NULL, spec, epoch_text, &l, &err), SFC_OK,
+                 err);
+    CHECK(sfc_layout_preset_name(&l) == NULL, "%s - 1 ms", name);
+  }
+  CHECK(sfc_layout_resolve("twitter", NULL, "0", &l, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "epoch"),
+        "%s", err.message);
+}
+
+static void tables(void) {
+  sfc_layout l;
+  sfc_layout_preset("discord", &l, NULL);
+  char buf[SFC_SPEC_MAX];
+  sfc_value v;
+  size_t i = 0;
+  for (; sfc_layout_fact_at(i); i++)
+    CHECK_STATUS(sfc_layout_fact(&l, i, &v, buf, sizeof buf), SFC_OK,
+                 (sfc_error){0});
+  CHECK(sfc_layout_fact(&l, i, &v, buf, sizeof buf) == SFC_INVALID_ARGUMENT,
+        "past the end");
+  CHECK(sfc_layout_fact(&l, 9, &v, buf, sizeof buf) == SFC_OK &&
+            v.type == SFC_TYPE_LIST && v.u == l.field_count,
+        "fields");
+  CHECK(sfc_field_fact(&l.fields[2], 1, &v) == SFC_OK &&
+            !strcmp(v.text, "node"),
+        "worker is a node field");
+  sfc_layout_fact(&l, 8, &v, buf, sizeof buf);
+  CHECK(v.type == SFC_TYPE_UINT && v.u == UINT64_MAX, "max_id of 64 bits");
+
+  const sfc_status_info *s;
+  size_t errors = 0;
+  for (i = 0; (s = sfc_status_at(i)); i++) {
+    CHECK(s->status == (sfc_status)i &&
+              !strcmp(s->name, sfc_status_name(s->status)),
+          "%zu", i);
+    errors += (size_t)s->is_error;
+  }
+  CHECK(i == SFC_STATUS_COUNT && errors == SFC_STATUS_COUNT - 2, "%zu", errors);
+  CHECK(!strcmp(sfc_status_name(SFC_OUT_OF_MEMORY), "OutOfMemory"), "OOM");
+}
+
+static void closed(void) {
+  sfc_error err;
+  uint64_t id = 7, ids[4];
+  size_t filled = 9;
+  int64_t wait = 0;
+  CHECK(sfc_next(NULL, &id, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "closed") && id == 7,
+        "%s", err.message);
+  CHECK(sfc_next_ids(NULL, ids, 4, &filled, &err) == SFC_INVALID_ARGUMENT &&
+            filled == 0,
+        "next_ids");
+  CHECK(sfc_next_now(NULL, &id, &wait, &err) == SFC_INVALID_ARGUMENT,
+        "next_now");
+  CHECK(sfc_next_at(NULL, 0, &id, &wait, &err) == SFC_INVALID_ARGUMENT,
+        "next_at");
+  filled = 9;
+  CHECK(sfc_next_ids_now(NULL, ids, 4, &filled, &wait, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            filled == 0,
+        "next_ids_now");
+  CHECK(sfc_next_ids_at(NULL, 0, ids, 4, NULL, &wait, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "next_ids_at");
+  CHECK(sfc_generator_check(NULL, NULL) == SFC_INVALID_ARGUMENT, "check");
+}
+
+int main(void) {
+  names();
+  values();
+  node_values();
+  layouts();
+  tables();
+  closed();
+  return check_summary();
+}
