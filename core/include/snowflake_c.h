@@ -27,7 +27,8 @@
  *   sfc_layout layout;
  *   sfc_error err;
  *   sfc_generator *gen;
- *   sfc_node_value node[] = {{"datacenter", 1}, {"worker", 3}};
+ *   sfc_node_value node[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
+ *                            {"worker", 3, SFC_SOURCE_EXPLICIT}};
  *   sfc_options opts;
  *   sfc_options_init(&opts);
  *   opts.node = node;

@@ -151,7 +151,11 @@ static void node_values(void) {
   v = text("host");
   CHECK_STATUS(sfc_node_value_set(&n, NULL, &v, &err), SFC_OK, err);
   CHECK(n.source == SFC_SOURCE_HOST && n.name == NULL, "host");
+#if defined(_WIN32)
+  _putenv_s("SFC_CONTRACT_INDEX", "12");
+#else
   setenv("SFC_CONTRACT_INDEX", "12", 1);
+#endif
   v = text("env:SFC_CONTRACT_INDEX");
   CHECK_STATUS(sfc_node_value_set(&n, "worker", &v, &err), SFC_OK, err);
   CHECK(n.source == SFC_SOURCE_ENV && n.value == 12, "env");
