@@ -1,9 +1,10 @@
 <?php
 
 /*
- * The PHP runner of the SWIG module: every case of tests/vectors/*.json, the
- * canonical JSON compared with the CLI's, a generation test, the host-wide
- * guard (across processes) and bad input.
+ * The PHP runner of the SWIG module: every case of tests/vectors/*.json
+ * (contract.json included), the canonical JSON compared with the CLI's, a
+ * generation test, the host-wide guard (across processes) and bad input
+ * (../tests/bad_input.json, shared with the Ruby runner).
  * Ends with "N passed, N failed"; exits 1 on any failure.
  *
  *   php -d extension=<builddir>/bindings/swig/php/snowflake_c.so \
@@ -239,11 +240,16 @@ function run_generate(array $c): void
         }
     }
     $layout = layout_of($c['layout']);
+    // The vectors give durations in ms as max_wait_ms: the option is max_wait.
+    $options = [];
+    foreach ($c['options'] ?? [] as $k => $v) {
+        $options[preg_replace('/_ms$/', '', $k)] = $v;
+    }
     if (isset($c['error'])) {
-        expect_error($c['error'], fn () => new SfcGenerator($layout, $c['options']));
+        expect_error($c['error'], fn () => new SfcGenerator($layout, $options));
         return;
     }
-    $g = new SfcGenerator($layout, $c['options']);
+    $g = new SfcGenerator($layout, $options);
     try {
         foreach ($c['steps'] as $i => $s) {
             try {
@@ -261,7 +267,7 @@ function run_generate(array $c): void
  * the stats for max_wait_ms and max_drift_ms. */
 function run_duration(array $c): void
 {
-    $key = $c['option'] . '_ms';
+    $key = $c['option'];
     $ms = (int) $c['seconds'] * 1000 + $c['nanos'] / 1e6;
     $make = fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => 0, 'worker' => 0], $key => $ms]);
     if (isset($c['error'])) {
@@ -273,8 +279,8 @@ function run_duration(array $c): void
     }
     $g = $make();
     try {
-        if ($key !== 'state_reserve_ms') {
-            expect_eq($key, $g->stats()[$key], (int) $c['ms']);
+        if ($key !== 'state_reserve') {
+            expect_eq($key, $g->stats()[$key . '_ms'], (int) $c['ms']);
         }
     } finally {
         $g->close();
@@ -335,11 +341,123 @@ function string_forms(): void
     });
 }
 
+/* contract.json: the answers every language gives alike. */
+
+/* A value of a stats or describe vector: ms values and IDs as decimal
+ * strings, maps by name. */
+function same(mixed $got, mixed $want): bool
+{
+    if (is_array($want)) {
+        if (!is_array($got) || count($got) !== count($want)) {
+            return false;
+        }
+        foreach ($want as $k => $v) {
+            if (!array_key_exists($k, $got) || !same($got[$k], $v)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    return is_string($want) && is_int($got) ? (string) $got === $want : $got === $want;
+}
+
+function expect_facts(string $what, array $got, array $want): void
+{
+    foreach ($want as $k => $v) {
+        if (!array_key_exists($k, $got) || !same($got[$k], $v)) {
+            throw new Mismatch("$what $k: got " . json_encode($got[$k] ?? null) . ', want ' . json_encode($v));
+        }
+    }
+}
+
+/* A twitter generator of datacenter 1, worker 1, the guard off; $extra
+ * options on top. */
+function contract_generator(array $extra = []): SfcGenerator
+{
+    return new SfcGenerator('twitter', $extra + ['node' => ['datacenter' => 1, 'worker' => 1], 'guard' => false]);
+}
+
+/* The error classes of the module, in the order of the core's statuses. */
+function error_names(): array
+{
+    $names = [];
+    for ($i = 0; ($s = sfc_status_at($i)) !== null; $i++) {
+        if ($s->is_error) {
+            if (get_parent_class('SnowflakeC\\' . $s->name) !== SnowflakeError::class) {
+                throw new Mismatch("SnowflakeC\\{$s->name} is not a SnowflakeError");
+            }
+            $names[] = $s->name;
+        }
+    }
+    return $names;
+}
+
+function table_names(string $table): array
+{
+    switch ($table) {
+        case 'options':
+            $names = [];
+            for ($i = 0; ($o = sfc_option_at($i)) !== null; $i++) {
+                $names[] = $o->name;
+            }
+            return $names;
+        case 'errors':
+            return error_names();
+        case 'stats':
+            $g = contract_generator();
+            $keys = array_keys($g->stats());
+            $g->close();
+            return $keys;
+        case 'describe':
+            return array_keys(sfc_describe('twitter'));
+        case 'fields':
+            return array_keys(sfc_describe('twitter')['fields'][0]);
+    }
+    throw new Mismatch("unknown table $table");
+}
+
+function run_contract(array $c): void
+{
+    putenv('SNOWFLAKE_C_CONTRACT_UNSET');
+    if (isset($c['table'])) {
+        expect_eq($c['table'], table_names($c['table']), $c['names']);
+        return;
+    }
+    if (isset($c['call'])) {
+        $g = contract_generator();
+        $g->close();
+        $make = fn () => $c['call'] === 'next_ids' ? $g->next_ids(10) : $g->{$c['call']}();
+    } elseif (array_key_exists('option', $c)) {
+        $make = fn () => contract_generator([$c['option'] => $c['value']]);
+    } else {
+        $make = fn () => new SfcGenerator($c['args'] + ['node' => $c['node'], 'guard' => false]);
+    }
+    if (isset($c['error'])) {
+        expect_error($c['error'], $make);
+        return;
+    }
+    $g = $make();
+    if (!$g instanceof SfcGenerator) {
+        return;
+    }
+    try {
+        if (isset($c['stats'])) {
+            expect_facts('stats', $g->stats(), $c['stats']);
+        }
+        if (isset($c['describe'])) {
+            expect_facts('describe', sfc_describe($g->layout()), $c['describe']);
+        }
+    } finally {
+        $g->close();
+    }
+}
+
 function kind_of_case(array $c): ?string
 {
     return match (true) {
         isset($c['encoding']) => 'encoding',
         isset($c['option'], $c['nanos']) => 'duration',
+        isset($c['table']) || isset($c['call']) || isset($c['args']) || isset($c['option']) => 'contract',
         isset($c['steps']) || isset($c['options']) => 'generate',
         isset($c['t0_ms']) => 'range',
         isset($c['time_ms']) => 'encode',
@@ -371,6 +489,7 @@ function run_vectors(string $dir): void
                     'generate' => run_generate($c),
                     'duration' => run_duration($c),
                     'encoding' => run_encoding($c),
+                    'contract' => run_contract($c),
                     default => throw new Mismatch('unknown case shape'),
                 };
             });
@@ -435,9 +554,9 @@ function generation_smoke(): void
         $dir = sys_get_temp_dir() . '/snowflake-c-swig-' . getmypid();
         mkdir($dir);
         try {
-            $opts = ['node' => ['worker' => SFC_NODE_AUTO], 'state_dir' => $dir];
+            $opts = ['node' => ['worker' => 'auto'], 'state_dir' => $dir];
             $a = new SfcGenerator('default', $opts);
-            $b = new SfcGenerator('default', ['node' => ['worker' => 'auto']] + $opts);
+            $b = new SfcGenerator(['preset' => 'default'] + $opts);
             expect_eq('sources', [$a->stats()['node_sources'], $b->stats()['node_sources']], [['worker' => 'pool'], ['worker' => 'pool']]);
             $values = [$a->stats()['node']['worker'], $b->stats()['node']['worker']];
             if ($values[0] === $values[1]) {
@@ -611,54 +730,13 @@ function waiting(): void
 function bad_input(): void
 {
     $gen = fn () => new SfcGenerator('default', ['node' => ['worker' => 1]]);
+    // Bad input only PHP can give, beside the shared list.
     $cases = [
-        ['decode a negative int', 'InvalidArgument', fn () => sfc_decode('discord', -1)],
-        ['decode text that is not a number', 'InvalidArgument', fn () => sfc_decode('discord', '12ab')],
-        ['a NUL inside a layout spec', 'InvalidArgument', fn () => sfc_layout_parse("time:41@1ms,seq:12\0,x:1", 0)],
-        ['a NUL inside an epoch', 'InvalidArgument', fn () => sfc_layout_parse('time:41@1ms,seq:12', "2024-01-01\0x")],
-        ['a NUL inside a preset name', 'InvalidArgument', fn () => sfc_decode("discord\0x", 1)],
-        ['a NUL inside a rollback name', 'InvalidArgument', fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'rollback' => "wait\0x"])],
-        ['a NUL inside a state_dir', 'InvalidArgument', fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'state_dir' => "/tmp/x\0y"])],
-        ['a NUL inside a node value', 'InvalidArgument', fn () => new SfcGenerator('default', ['node' => ['worker' => "1\0x"]])],
-        ['a negative max_wait_ms', 'InvalidArgument', fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'max_wait_ms' => -0.001])],
-        ['decode an ID above 2^64-1', 'InvalidArgument', fn () => sfc_decode('discord', '18446744073709551616')],
-        ['decode an ID too wide for the layout', 'InvalidArgument', fn () => sfc_decode('twitter', '9223372036854775808')],
-        ['decode a float', 'InvalidArgument', fn () => sfc_decode('discord', 1.5)],
-        ['decode with a null layout', 'InvalidArgument', fn () => sfc_decode(null, 1)],
-        ['decode with an unknown preset', 'InvalidLayout', fn () => sfc_decode('flickr', 1)],
-        ['parse a layout without seq', 'InvalidLayout', fn () => sfc_layout_parse('time:41,worker:10', 0)],
-        ['parse a layout with a bad epoch', 'InvalidLayout', fn () => sfc_layout_parse('time:41,seq:12', 'yesterday')],
         ['encode null parts', 'InvalidArgument', fn () => sfc_encode('twitter', null)],
         ['set an unknown field', 'InvalidArgument', fn () => (new SfcParts())->set_value('twitter', 'shard', 1)],
-        ['sfc_encode_named without a field', 'InvalidArgument',
-         fn () => sfc_encode_named('discord', 1500000000000000, ['worker' => 1, 'seq' => 0])],
-        ['sfc_encode_named with a list', 'InvalidArgument', fn () => sfc_encode_named('discord', 1500000000000000, [1, 2])],
-        ['an unknown time source', 'InvalidArgument',
-         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'time_source' => 'sundial'])],
         ['a layout field index out of range', 'InvalidArgument', fn () => sfc_layout_preset('twitter')->field(9)],
-        ['a range before the epoch', 'InvalidArgument', fn () => sfc_range('twitter', 0, 1)],
-        ['a generator without node values', 'InvalidArgument', fn () => new SfcGenerator('twitter')],
-        ['a node value out of range', 'InvalidArgument',
-         fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => 32, 'worker' => 1]])],
-        ['a negative node value', 'InvalidArgument',
-         fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => -3, 'worker' => 1]])],
-        ['a node value that is no number', 'InvalidArgument',
-         fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => 'one', 'worker' => 1]])],
-        ['an unknown option', 'InvalidArgument', fn () => new SfcGenerator('twitter', ['colour' => 'red'])],
-        ['an unknown rollback strategy', 'InvalidArgument',
-         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'rollback' => 'ignore'])],
-        ['options that are not an array', 'InvalidArgument', fn () => new SfcGenerator('default', 'worker=1')],
-        ['options that are a list', 'InvalidArgument', fn () => new SfcGenerator('default', [1, 2])],
-        ['a pool node value without a state_dir', 'InvalidArgument',
-         fn () => new SfcGenerator('default', ['node' => ['worker' => 'auto']])],
-        ['guard that is not true or false', 'InvalidArgument',
-         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'guard' => 'no'])],
-        ['a guard_dir that is not text', 'InvalidArgument',
-         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'guard_dir' => 42])],
-        ['a NUL inside a guard_dir', 'InvalidArgument',
-         fn () => new SfcGenerator('default', ['node' => ['worker' => 1], 'guard_dir' => "/tmp/x\0y"])],
-        ['a node value from an unset variable', 'InvalidArgument',
-         fn () => new SfcGenerator('default', ['node' => ['worker' => 'env:SNOWFLAKE_C_SWIG_UNSET']])],
+        ['a node value that is an object', 'InvalidArgument',
+         fn () => new SfcGenerator('default', ['node' => ['worker' => new stdClass()]])],
         ['a negative batch', 'InvalidArgument', fn () => $gen()->next_ids(-1)],
         ['a batch too large', 'InvalidArgument', fn () => $gen()->next_ids(1 << 40)],
         ['a closed generator', 'InvalidArgument', function () use ($gen) {
@@ -666,11 +744,17 @@ function bad_input(): void
             $g->close();
             $g->next_id();
         }],
-        ['a preset index out of range', 'InvalidArgument', fn () => sfc_preset_at(99)],
-        ['a time that is not an integer', 'InvalidArgument', fn () => sfc_range('twitter', '1e12', [])],
         ['a clock reading that is not an integer', 'InvalidArgument', fn () => $gen()->next_at('soon')],
         ['a layout that is a SWIG pointer object', 'InvalidArgument', fn () => sfc_decode(new SWIG\_p_int(), 1)],
     ];
+    // A case of bad_input.json: a function of the module, or the constructor.
+    $shared = json_decode(file_get_contents(dirname(__DIR__) . '/tests/bad_input.json'), true, 512, JSON_THROW_ON_ERROR);
+    foreach ($shared as $c) {
+        $call = $c['call'] === 'generator'
+            ? fn () => (new SfcGenerator(...$c['args']))->close()
+            : fn () => ('sfc_' . $c['call'])(...$c['args']);
+        $cases[] = [$c['name'], $c['error'], $call];
+    }
     foreach ($cases as [$name, $kind, $call]) {
         check("bad input: $name throws $kind", fn () => expect_error($kind, $call));
     }

@@ -1,8 +1,10 @@
 # frozen_string_literal: true
 
-# The Ruby runner of the SWIG module: every case of tests/vectors/*.json,
-# the canonical JSON compared with the CLI's, a two-thread generation test,
-# the host-wide guard (across processes) and bad input. Ends with "N passed, N failed"; exits 1 on any failure.
+# The Ruby runner of the SWIG module: every case of tests/vectors/*.json
+# (contract.json included), the canonical JSON compared with the CLI's, a
+# two-thread generation test, the host-wide guard (across processes) and bad
+# input (../tests/bad_input.json, shared with the PHP runner). Ends with
+# "N passed, N failed"; exits 1 on any failure.
 #
 #   ruby -I <builddir>/bindings/swig/ruby bindings/swig/ruby/test_vectors.rb \
 #        [VECTORS_DIR]        # SNOWFLAKE_C_CLI=<builddir>/core/cli/snowflake-c
@@ -15,6 +17,7 @@ require 'tmpdir'
 require 'snowflake_c'
 
 VECTORS = ARGV[0] || File.expand_path('../../../tests/vectors', __dir__)
+BAD_INPUT = File.expand_path('../tests/bad_input.json', __dir__)
 CLI = ENV.fetch('SNOWFLAKE_C_CLI', nil)
 KINDS = {
   SnowflakeC::FIELD_TIME => 'time', SnowflakeC::FIELD_SEQ => 'seq',
@@ -177,14 +180,16 @@ def run_step(g, s)
   end
 end
 
+# The vectors give durations in ms as max_wait_ms: the option is max_wait.
 def run_generate(c)
   ENV.each_key { |k| ENV.delete(k) if k.start_with?('SNOWFLAKE_') }
   layout = layout_of(c['layout'])
+  options = c['options']&.transform_keys { |k| k.delete_suffix('_ms') }
   if c.key?('error')
-    expect_error(c['error']) { SnowflakeC::Generator.new(layout, c['options']) }
+    expect_error(c['error']) { SnowflakeC::Generator.new(layout, options) }
     return
   end
-  g = SnowflakeC::Generator.new(layout, c['options'])
+  g = SnowflakeC::Generator.new(layout, options)
   begin
     c['steps'].each_with_index do |s, i|
       run_step(g, s)
@@ -199,7 +204,7 @@ end
 # A duration option as a Float of ms (fractions allowed), read back from the
 # stats for max_wait_ms and max_drift_ms.
 def run_duration(c)
-  key = "#{c['option']}_ms"
+  key = c['option']
   ms = Integer(c['seconds']) * 1000 + c['nanos'] / 1e6
   make = -> { SnowflakeC::Generator.new('twitter', { node: { datacenter: 0, worker: 0 }, key.to_sym => ms }) }
   if c.key?('error')
@@ -210,7 +215,7 @@ def run_duration(c)
   end
   g = make.call
   begin
-    expect_eq(key, g.stats[key.to_sym], Integer(c['ms'])) unless key == 'state_reserve_ms'
+    expect_eq(key, g.stats[:"#{key}_ms"], Integer(c['ms'])) unless key == 'state_reserve'
   ensure
     g.close
   end
@@ -240,9 +245,81 @@ def run_encoding(c)
   expect_eq('parse shortest', SnowflakeC.parse_id(c['shortest'], enc), id)
 end
 
+# contract.json: the answers every language gives alike.
+
+# A value of a stats or describe vector: ms values and IDs as decimal
+# strings, maps by name.
+def same?(got, want)
+  return got.is_a?(Hash) && got.size == want.size && want.all? { |k, v| same?(got[k] || got[k.to_sym], v) } if want.is_a?(Hash)
+  return got.to_s == want if want.is_a?(String) && got.is_a?(Integer)
+
+  got == want
+end
+
+def expect_facts(what, got, want)
+  want.each do |k, v|
+    raise Mismatch, "#{what} #{k}: got #{got[k.to_sym].inspect}, want #{v.inspect}" unless same?(got[k.to_sym], v)
+  end
+end
+
+# A twitter generator of datacenter 1, worker 1, the guard off; `extra`
+# options on top.
+def contract_generator(extra = {})
+  SnowflakeC::Generator.new('twitter', { node: { datacenter: 1, worker: 1 }, guard: false }.merge(extra))
+end
+
+def table_names(table)
+  case table
+  when 'options' then (0..).lazy.map { |i| SnowflakeC.option_at(i) }.take_while(&:itself).map(&:name).to_a
+  when 'errors' then error_classes.map { |c| c.name.delete_prefix('SnowflakeC::') }
+  when 'stats' then with_generator { |g| g.stats.keys.map(&:to_s) }
+  when 'describe' then SnowflakeC.describe('twitter').keys.map(&:to_s)
+  when 'fields' then SnowflakeC.describe('twitter')[:fields].first.keys.map(&:to_s)
+  else raise Mismatch, "unknown table #{table}"
+  end
+end
+
+# The error classes of the module, in the order of the core's statuses.
+def error_classes
+  (0..).lazy.map { |i| SnowflakeC.status_at(i) }.take_while(&:itself).select { |s| s.is_error != 0 }.map do |s|
+    cls = SnowflakeC.const_get(s.name)
+    raise Mismatch, "#{cls} is not a SnowflakeC::Error" unless cls.superclass == SnowflakeC::Error
+
+    cls
+  end.to_a
+end
+
+def run_contract(c)
+  ENV.delete('SNOWFLAKE_C_CONTRACT_UNSET')
+  return expect_eq(c['table'], table_names(c['table']), c['names']) if c.key?('table')
+
+  make = if c.key?('call')
+           g = contract_generator
+           g.close
+           -> { c['call'] == 'next_ids' ? g.next_ids(10) : g.public_send(c['call']) }
+         elsif c.key?('option')
+           -> { contract_generator(c['option'].to_sym => c['value']) }
+         else
+           args = c['args'].transform_keys(&:to_sym)
+           -> { SnowflakeC::Generator.new(**args, node: c['node'], guard: false) }
+         end
+  return expect_error(c['error'], &make) if c.key?('error')
+
+  g = make.call
+  return unless g.is_a?(SnowflakeC::Generator)
+
+  begin
+    expect_facts('stats', g.stats, c['stats']) if c.key?('stats')
+    expect_facts('describe', SnowflakeC.describe(g.layout), c['describe']) if c.key?('describe')
+  ensure
+    g.close
+  end
+end
+
 def kind_of_case(c)
   return :encoding if c.key?('encoding')
   return :duration if c.key?('option') && c.key?('nanos')
+  return :contract if %w[table call args option].any? { |k| c.key?(k) }
   return :generate if c.key?('steps') || c.key?('options')
   return :range if c.key?('t0_ms')
   return :encode if c.key?('time_ms')
@@ -271,6 +348,7 @@ def run_vectors
         when :generate then run_generate(c)
         when :duration then run_duration(c)
         when :encoding then run_encoding(c)
+        when :contract then run_contract(c)
         else raise Mismatch, 'unknown case shape'
         end
       end
@@ -329,9 +407,9 @@ def generation_smoke
   end
   check('node values from the pool of a state directory: distinct, released on close') do
     Dir.mktmpdir('snowflake-c-swig') do |dir|
-      opts = { node: { worker: SnowflakeC::NODE_AUTO }, state_dir: dir }
+      opts = { node: { worker: 'auto' }, state_dir: dir }
       a = SnowflakeC::Generator.new('default', opts)
-      b = SnowflakeC::Generator.new('default', opts.merge(node: { worker: 'auto' }))
+      b = SnowflakeC::Generator.new(preset: 'default', **opts)
       expect_eq('sources', [a.stats[:node_sources], b.stats[:node_sources]], [{ 'worker' => 'pool' }] * 2)
       values = [a.stats[:node]['worker'], b.stats[:node]['worker']]
       raise Mismatch, "both generators hold worker #{values[0]}" if values[0] == values[1]
@@ -526,70 +604,29 @@ ensure
   g&.close
 end
 
-BAD_INPUT = [
-  ['decode a negative Integer', 'InvalidArgument', -> { SnowflakeC.decode('discord', -1) }],
-  ['decode text that is not a number', 'InvalidArgument', -> { SnowflakeC.decode('discord', '12ab') }],
-  ['a NUL inside a layout spec', 'InvalidArgument', -> { SnowflakeC.layout_parse("time:41@1ms,seq:12\0,x:1", 0) }],
-  ['a NUL inside an epoch', 'InvalidArgument', -> { SnowflakeC.layout_parse('time:41@1ms,seq:12', "2024-01-01\0x") }],
-  ['a NUL inside a preset name', 'InvalidArgument', -> { SnowflakeC.decode("discord\0x", 1) }],
-  ['a NUL inside a rollback name', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, rollback: "wait\0x") }],
-  ['a NUL inside a state_dir', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, state_dir: "/tmp/x\0y") }],
-  ['a NUL inside a node value', 'InvalidArgument', -> { SnowflakeC::Generator.new('default', node: { worker: "1\0x" }) }],
-  ['a negative max_wait_ms', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, max_wait_ms: -0.001) }],
-  ['decode an ID above 2^64-1', 'InvalidArgument', -> { SnowflakeC.decode('discord', 2**64) }],
-  ['decode an ID too wide for the layout', 'InvalidArgument', -> { SnowflakeC.decode('twitter', 2**63) }],
-  ['decode with a nil layout', 'InvalidArgument', -> { SnowflakeC.decode(nil, 1) }],
-  ['decode with an unknown preset', 'InvalidLayout', -> { SnowflakeC.decode('flickr', 1) }],
-  ['parse a layout without seq', 'InvalidLayout', -> { SnowflakeC.layout_parse('time:41,worker:10', 0) }],
-  ['parse a layout with a bad epoch', 'InvalidLayout', -> { SnowflakeC.layout_parse('time:41,seq:12', 'yesterday') }],
+# Bad input only Ruby can give, beside the shared list.
+RUBY_BAD_INPUT = [
+  ['decode an ID above 2^64 - 1 as an Integer', 'InvalidArgument', -> { SnowflakeC.decode('discord', 2**64) }],
   ['encode nil parts', 'InvalidArgument', -> { SnowflakeC.encode('twitter', nil) }],
   ['set an unknown field', 'InvalidArgument', -> { SnowflakeC::Parts.new.set_value('twitter', 'shard', 1) }],
-  ['encode_named without a field', 'InvalidArgument',
-   -> { SnowflakeC.encode_named('discord', 1_500_000_000_000_000, { worker: 1, seq: 0 }) }],
-  ['encode_named with fields that are not a Hash', 'InvalidArgument',
-   -> { SnowflakeC.encode_named('discord', 1_500_000_000_000_000, [1, 2, 3]) }],
-  ['an unknown time source', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, time_source: 'sundial') }],
   ['a layout field index out of range', 'InvalidArgument', -> { SnowflakeC.layout_preset('twitter').field(9) }],
-  ['a range before the epoch', 'InvalidArgument', -> { SnowflakeC.range('twitter', 0, 1) }],
-  ['a generator without node values', 'InvalidArgument', -> { SnowflakeC::Generator.new('twitter') }],
-  ['a node value out of range', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('twitter', node: { datacenter: 32, worker: 1 }) }],
-  ['a negative node value', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('twitter', node: { datacenter: -3, worker: 1 }) }],
-  ['a node value that is no number', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('twitter', node: { datacenter: 'one', worker: 1 }) }],
-  ['an unknown option', 'InvalidArgument', -> { SnowflakeC::Generator.new('twitter', colour: 'red') }],
-  ['an unknown rollback strategy', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, rollback: 'ignore') }],
-  ['options that are not a Hash', 'InvalidArgument', -> { SnowflakeC::Generator.new('default', [1, 2]) }],
-  ['a pool node value without a state_dir', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 'auto' }) }],
+  ['a node value that is an object', 'InvalidArgument',
+   -> { SnowflakeC::Generator.new('default', node: { worker: Object.new }) }],
   ['a negative batch', 'InvalidArgument', -> { with_generator { |g| g.next_ids(-1) } }],
   ['a batch too large', 'InvalidArgument', -> { with_generator { |g| g.next_ids(2**40) } }],
   ['a closed generator', 'InvalidArgument', lambda {
     g = SnowflakeC::Generator.new('default', node: { worker: 1 })
     g.close
     g.next_id
-  }],
-  ['guard that is not true or false', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, guard: 'no') }],
-  ['a guard_dir that is not text', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, guard_dir: 42) }],
-  ['a NUL inside a guard_dir', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 1 }, guard_dir: "/tmp/x\0y") }],
-  ['a node value from an unset variable', 'InvalidArgument',
-   -> { SnowflakeC::Generator.new('default', node: { worker: 'env:SNOWFLAKE_C_SWIG_UNSET' }) }],
-  ['a preset index out of range', 'InvalidArgument', -> { SnowflakeC.preset_at(99) }],
-  ['format_id in an unknown encoding', 'InvalidArgument', -> { SnowflakeC.format_id(1, 'base64') }],
-  ['format_id of a negative ID', 'InvalidArgument', -> { SnowflakeC.format_id(-1, 'hex') }],
-  ['parse_id of a bad character', 'InvalidArgument', -> { SnowflakeC.parse_id('0Czk-', 'base62') }],
-  ['decode_as text that is not in the encoding', 'InvalidArgument',
-   -> { SnowflakeC.decode_as('discord', '0Czks0tP37X', 'hex') }]
+  }]
 ].freeze
+
+# A case of bad_input.json: a function of the module, or the constructor.
+def bad_call(c)
+  return -> { SnowflakeC::Generator.new(*c['args']).close } if c['call'] == 'generator'
+
+  -> { SnowflakeC.public_send(c['call'], *c['args']) }
+end
 
 def string_forms
   check('decode_as gives the parts of the number, in every encoding') do
@@ -609,7 +646,8 @@ def string_forms
 end
 
 def bad_input
-  BAD_INPUT.each do |name, kind, call|
+  shared = JSON.parse(File.read(BAD_INPUT)).map { |c| [c['name'], c['error'], bad_call(c)] }
+  (shared + RUBY_BAD_INPUT).each do |name, kind, call|
     check("bad input: #{name} raises #{kind}") { expect_error(kind, &call) }
   end
   check('bad input: wrong types raise a Ruby error, not a crash') do
@@ -621,7 +659,7 @@ def bad_input
      -> { with_generator { |g| g.dup.next_id } }].each do |call|
       call.call
       raise Mismatch, 'no error'
-    rescue TypeError, ArgumentError, ObjectPreviouslyDeleted, SnowflakeC::Error
+    rescue SnowflakeC::Error, TypeError, ArgumentError, ObjectPreviouslyDeleted
       nil
     end
   end
