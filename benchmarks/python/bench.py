@@ -183,6 +183,26 @@ def encoding_cases(g: snowflake_c.Generator, n: int) -> list[Case]:
     return cases
 
 
+def decode_cases(g: snowflake_c.Generator, n: int) -> list[Case]:
+    """decode(): IDs split per second, as a Parts and as its canonical JSON."""
+    ids = g.next_ids(min(n, 200_000))
+    layout = g.layout
+    inputs = [(i, layout) for i in ids]
+
+    def to_json(i: int, layout: snowflake_c.Layout) -> str:
+        return snowflake_c.decode(i, layout).to_json()
+
+    def decoded(f: Callable[..., Any]) -> Callable[[int], list[Any]]:
+        # The sample is the IDs read back, so that the uniqueness check has hashable values.
+        return lambda k: [snowflake_c.decode(i, layout).id for i in ids[:k] if f(i, layout)]
+
+    cases = []
+    for name, f in (("decode(id, layout)", snowflake_c.decode), ("decode(id, layout).to_json()", to_json)):
+        run, _ = converted(f, inputs)
+        cases.append(Case("decode", f"snowflake-c {name}", run, decoded(f), n))
+    return cases
+
+
 def snowflake_c_cases(n: int, seconds: float) -> list[Case]:
     wide = snowflake_c.Generator(layout=WIDE, epoch=EPOCH, node={"worker": 1})
     classic = snowflake_c.Generator(layout=CLASSIC, epoch=EPOCH, node={"worker": 1})
@@ -214,7 +234,7 @@ def snowflake_c_cases(n: int, seconds: float) -> list[Case]:
         )
     except ImportError:
         pass
-    return cases + encoding_cases(wide, n)
+    return cases + encoding_cases(wide, n) + decode_cases(wide, n)
 
 
 def peer_cases(n: int) -> tuple[list[Case], list[str]]:
@@ -305,7 +325,7 @@ def main() -> int:
     print(f"wide layout {WIDE}; classic layout {CLASSIC} (limit {classic_limit / 1e6:.3f} M/s)")
     print()
     print(f"{'contender':<56} {'median':>12} {'min':>12} {'max':>12}  unique")
-    for group in ("single", "batch", "buffer", "limit", "encode"):
+    for group in ("single", "batch", "buffer", "limit", "encode", "decode"):
         for c in cases:
             if c.group != group:
                 continue

@@ -14,35 +14,38 @@ bindings.
 True
 """
 
-import os as _os
-
+from ._encode import encode, format_time, range
+from ._generator import Generator
+from ._layout import Field, Layout, presets
+from ._parts import Parts, decode
 from ._snowflake_c import (
     CORE_VERSION,
+    ERRORS,
     ClockMovedBackwards,
-    Field,
-    Generator,
     GeneratorForked,
     InvalidArgument,
     InvalidLayout,
-    Layout,
-    Parts,
+    OutOfMemory,
     SnowflakeError,
     StateError,
     TimeExhausted,
     WorkerUnavailable,
-    __version__,
-    _after_fork_child,
-    decode,
-    encode,
     format_id,
-    format_time,
     parse_id,
-    presets,
-    range,
 )
+from ._snowflake_c import names as _names
+
+__version__ = CORE_VERSION
+
+
+def options() -> list[str]:
+    """The names of Generator()'s options, in the core's table order."""
+    return _names()[1]
+
 
 __all__ = [
     "CORE_VERSION",
+    "ERRORS",
     "ClockMovedBackwards",
     "Field",
     "Generator",
@@ -50,6 +53,7 @@ __all__ = [
     "InvalidArgument",
     "InvalidLayout",
     "Layout",
+    "OutOfMemory",
     "Parts",
     "SnowflakeError",
     "StateError",
@@ -60,15 +64,8 @@ __all__ = [
     "encode",
     "format_id",
     "format_time",
+    "options",
     "parse_id",
     "presets",
     "range",
 ]
-
-# A forked child has only the thread that forked: forget the calls other
-# threads had in progress in the parent. The core itself notices the fork
-# (pthread_atfork): a pool-mode generator (node "auto" with a state_dir)
-# takes a fresh worker on its next call, a static one raises
-# GeneratorForked.
-if hasattr(_os, "register_at_fork"):
-    _os.register_at_fork(after_in_child=_after_fork_child)

@@ -6,6 +6,7 @@ import json
 import pickle
 from array import array
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -217,3 +218,21 @@ def test_package_docstring_examples() -> None:
 
     failures, tried = doctest.testmod(sfc, verbose=False)
     assert tried >= 3 and failures == 0
+
+
+def test_the_typed_shapes_name_the_core_tables() -> None:
+    """The types for checkers (snowflake_c._types, Field) name exactly what the runtime walks."""
+    from snowflake_c import _types
+
+    layout = sfc.Layout.preset("twitter")
+    described = layout.describe()
+    assert list(_types.LayoutDescription.__annotations__) == list(described)
+    assert list(_types.FieldDescription.__annotations__) == list(described["fields"][0]) == list(sfc.Field._fields)
+    assert list(_types.GeneratorOptions.__annotations__) == sfc.options()
+    with sfc.Generator(preset="twitter", node={"datacenter": 1, "worker": 2}, guard=False) as g:
+        assert list(_types.Stats.__annotations__) == list(g.stats())
+
+
+def test_a_path_object_is_taken_as_file_system_bytes(tmp_path: Path) -> None:
+    with sfc.Generator(preset="default", node={"worker": "auto"}, state_dir=tmp_path) as g:
+        assert g.stats()["node_sources"] == {"worker": "pool"}

@@ -176,6 +176,9 @@ def _init_pool(state_dir: str) -> None:
 def _pool_task(n: int) -> tuple[int, list[int]]:
     g = _pool_gen if _pool_gen is not None else _inherited
     assert g is not None
+    # Long enough that the workers started last get tasks too: the first one
+    # up would otherwise take all of them on a busy machine.
+    time.sleep(0.05)
     return os.getpid(), g.next_ids(n)
 
 

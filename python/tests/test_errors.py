@@ -16,6 +16,7 @@ ERRORS = [
     "GeneratorForked",
     "WorkerUnavailable",
     "StateError",
+    "OutOfMemory",
 ]
 
 
@@ -25,7 +26,13 @@ def test_error_classes(name: str) -> None:
     assert issubclass(cls, sfc.SnowflakeError)
     assert cls.status == cls.code == name
     assert issubclass(cls, ValueError) == (name in ("InvalidLayout", "InvalidArgument"))
+    assert issubclass(cls, MemoryError) == (name == "OutOfMemory")
     assert cls.__module__ == "snowflake_c"
+
+
+def test_error_classes_are_the_core_status_table() -> None:
+    assert [cls.__name__ for cls in sfc.ERRORS] == ERRORS
+    assert all(getattr(sfc, cls.__name__) is cls and cls.__doc__ for cls in sfc.ERRORS)
 
 
 TWITTER_NODE = {"datacenter": 1, "worker": 1}
@@ -82,7 +89,8 @@ CASES: list[tuple[str, Any, type[BaseException]]] = [
         lambda: sfc.Generator(preset="twitter", node={"datacenter": "one", "worker": 1}),
         sfc.InvalidArgument,
     ),
-    ("node type", lambda: sfc.Generator(preset="twitter", node={"datacenter": 1.0, "worker": 1}), TypeError),  # type: ignore[dict-item]
+    ("node float", lambda: sfc.Generator(preset="twitter", node={"datacenter": 1.0, "worker": 1}), sfc.InvalidArgument),  # type: ignore[dict-item]
+    ("node type", lambda: sfc.Generator(preset="twitter", node={"datacenter": [1], "worker": 1}), TypeError),  # type: ignore[dict-item]
     ("single node, two fields", lambda: sfc.Generator(preset="twitter", node=1), sfc.InvalidArgument),
     ("auto without state_dir", lambda: sfc.Generator(preset="default", node={"worker": "auto"}), sfc.InvalidArgument),
     ("rollback name", lambda: sfc.Generator(preset="default", node=1, rollback="never"), sfc.InvalidArgument),  # type: ignore[arg-type]
@@ -92,12 +100,20 @@ CASES: list[tuple[str, Any, type[BaseException]]] = [
         sfc.InvalidArgument,
     ),
     ("negative max_wait", lambda: sfc.Generator(preset="default", node=1, max_wait=-1), sfc.InvalidArgument),
-    ("max_wait type", lambda: sfc.Generator(preset="default", node=1, max_wait="1s"), TypeError),  # type: ignore[arg-type]
+    ("max_wait text", lambda: sfc.Generator(preset="default", node=1, max_wait="soon"), sfc.InvalidArgument),
+    ("max_wait type", lambda: sfc.Generator(preset="default", node=1, max_wait=[1]), TypeError),  # type: ignore[arg-type]
     ("time_source", lambda: sfc.Generator(preset="default", node=1, time_source="tsc"), sfc.InvalidArgument),  # type: ignore[arg-type]
     ("positional", lambda: sfc.Generator("twitter"), TypeError),  # type: ignore[call-arg]
-    ("unknown keyword", lambda: sfc.Generator(preset="default", worker=1), TypeError),  # type: ignore[call-arg]
+    ("unknown option", lambda: sfc.Generator(preset="default", worker=1), sfc.InvalidArgument),  # type: ignore[call-arg]
+    ("closed", lambda: _closed().stats(), sfc.InvalidArgument),
     ("state_dir is a file", lambda: sfc.Generator(preset="default", node=1, state_dir=__file__), sfc.StateError),
 ]
+
+
+def _closed() -> sfc.Generator:
+    g = sfc.Generator(preset="default", node=1)
+    g.close()
+    return g
 
 
 @pytest.mark.parametrize(("what", "call", "exc"), CASES, ids=[c[0] for c in CASES])
@@ -170,12 +186,25 @@ def test_nul_inside_a_field_name_names_no_field() -> None:
         lambda g: g.next_ids(True),
         lambda g: g.next_ids_at(1704067200000000, True),
         lambda g: g.next_id_at(True),
-        lambda g: sfc.Generator(**TWITTER, max_wait=True),
     ],
 )
 def test_bool_is_not_an_int(call: Any) -> None:
     with sfc.Generator(**TWITTER) as g, pytest.raises(TypeError, match="bool"):
         call(g)
+
+
+def test_a_bool_is_no_duration_and_a_number_no_bool() -> None:
+    with pytest.raises(sfc.InvalidArgument, match="max_wait"):
+        sfc.Generator(**TWITTER, max_wait=True)
+    with pytest.raises(sfc.InvalidArgument, match="random_start"):
+        sfc.Generator(**TWITTER, random_start=1)  # type: ignore[arg-type]
+
+
+def test_options_take_any_casing_and_name_it_in_messages() -> None:
+    with sfc.Generator(**TWITTER, maxWait=7) as g:  # type: ignore[call-arg]
+        assert g.stats()["max_wait_ms"] == 7
+    with pytest.raises(sfc.InvalidArgument, match="maxWait"):
+        sfc.Generator(**TWITTER, maxWait=-1)  # type: ignore[call-arg]
 
 
 def test_durations_round_up_to_whole_ms() -> None:
@@ -187,11 +216,13 @@ def test_durations_round_up_to_whole_ms() -> None:
         (timedelta(milliseconds=1, microseconds=1), 2),
         (timedelta(0), 0),
         (2, 2),
+        (2.5, 3),
+        ("1.5s", 1500),
     ]
     for given, ms in cases:
         with sfc.Generator(**TWITTER, max_wait=given, max_drift=given) as g:
             assert (g.stats()["max_wait_ms"], g.stats()["max_drift_ms"]) == (ms, ms)
-    # 500 µs of state_reserve is 1 ms, not 0 (which means the default 1000 ms).
+    # 500 µs of state_reserve is 1 ms; 0 is refused (no default hides in it).
     with sfc.Generator(**TWITTER, state_reserve=timedelta(microseconds=500)):
         pass
     bad_cases: list[tuple[str, Any]] = [
@@ -200,6 +231,7 @@ def test_durations_round_up_to_whole_ms() -> None:
         ("max_drift", timedelta(days=1, microseconds=1)),
         ("state_reserve", timedelta(hours=1, microseconds=1)),
         ("state_reserve", 3600001),
+        ("state_reserve", 0),
     ]
     for option, bad in bad_cases:
         with pytest.raises(sfc.InvalidArgument, match=option):

@@ -136,10 +136,15 @@ def test_guard_false_shares_a_value_on_purpose(tmp_path: Path) -> None:
         assert g.stats()["guard"].startswith("held: ")
 
 
-@pytest.mark.parametrize("value", [None, 0, 1, "no"])
+@pytest.mark.parametrize("value", [0, 1, "no"])
 def test_guard_takes_only_a_bool(tmp_path: Path, value: Any) -> None:
-    with pytest.raises(TypeError, match="guard must be True or False"):
+    with pytest.raises(sfc.InvalidArgument, match="guard must be true or false"):
         sfc.Generator(**guarded(tmp_path, worker=1), guard=value)
+
+
+def test_guard_none_is_the_default_on(tmp_path: Path) -> None:
+    with sfc.Generator(**guarded(tmp_path, worker=1), guard=None) as g:
+        assert g.stats()["guard"].startswith("held: ")
 
 
 def test_guard_dir_takes_paths_and_refuses_a_nul(tmp_path: Path) -> None:
@@ -148,7 +153,7 @@ def test_guard_dir_takes_paths_and_refuses_a_nul(tmp_path: Path) -> None:
             assert g.stats()["guard"].startswith("held: ")
     with pytest.raises(sfc.InvalidArgument, match="guard_dir.*NUL byte at position"):
         sfc.Generator(**LAYOUT, node=1, guard_dir=str(tmp_path) + "\0x")
-    with pytest.raises(TypeError):
+    with pytest.raises(sfc.InvalidArgument, match="guard_dir"):
         sfc.Generator(**LAYOUT, node=1, guard_dir=3)  # type: ignore[arg-type]
 
 

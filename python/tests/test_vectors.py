@@ -12,7 +12,7 @@ import pytest
 import snowflake_c as sfc
 from conftest import VECTORS, layout_kwargs
 
-KINDS = ("layouts", "decode", "encodings", "encode", "range", "generate", "durations")
+KINDS = ("layouts", "decode", "encodings", "encode", "range", "generate", "durations", "contract")
 
 
 def _kind(path: Path, case: dict[str, Any]) -> str | None:
@@ -20,6 +20,8 @@ def _kind(path: Path, case: dict[str, Any]) -> str | None:
         if path.stem.startswith(kind):
             return kind
     # A file named otherwise: recognise the case by its shape.
+    if {"table", "call", "args"} & set(case) or ("option" in case and "value" in case):
+        return "contract"
     if "encoding" in case:
         return "encodings"
     if "option" in case and "nanos" in case:
@@ -238,3 +240,65 @@ def _run_step(g: sfc.Generator, index: int, step: dict[str, Any]) -> None:
     ids, wait = g.next_ids_at(now, step["n"])
     assert [str(i) for i in ids] == want["ids"], where
     assert wait == int(want.get("wait_us", 0)), where
+
+
+# --- contract.json: the binding contract, walked from the core's tables ----
+
+CONTRACT_NODE = {"datacenter": 1, "worker": 1}
+
+
+def _same(got: Any, want: Any) -> bool:
+    """A stats or describe value against the vector's (ms values as decimal strings)."""
+    if isinstance(want, str) and isinstance(got, int) and not isinstance(got, bool):
+        return str(got) == want
+    return bool(got == want)
+
+
+def _run_contract(case: dict[str, Any]) -> None:
+    if "table" in case:
+        assert _table(case["table"]) == case["names"]
+        return
+    if "call" in case:
+        g = sfc.Generator(preset="twitter", node=CONTRACT_NODE, guard=False)
+        g.close()
+        calls = {"next_id": g.next_id, "next_ids": lambda: g.next_ids(10), "stats": g.stats, "close": g.close}
+        if "error" in case:
+            with _raises(case["error"]) as info:
+                calls[case["call"]]()
+            assert "closed" in str(info.value)
+        else:
+            calls[case["call"]]()
+        return
+    if "option" in case:
+        kwargs: dict[str, Any] = {"preset": "twitter", "node": CONTRACT_NODE, "guard": False}
+        kwargs[case["option"]] = case["value"]
+    else:
+        kwargs = {**case["args"], "node": case["node"], "guard": False}
+    if "error" in case:
+        with _raises(case["error"]) as info:
+            sfc.Generator(**kwargs)
+        if "option" in case:
+            assert case["option"] in str(info.value), "the message names the option as given"
+        return
+    with sfc.Generator(**kwargs) as g:
+        got: dict[str, Any] = dict(g.layout.describe()) if "describe" in case else dict(g.stats())
+        want = case.get("describe", case.get("stats"))
+        assert want is not None
+        for key, value in want.items():
+            assert _same(got[key], value), f"{key}: {got[key]!r} != {value!r}"
+
+
+def _table(name: str) -> list[str]:
+    """The names this binding gets by walking the core's tables."""
+    layout = sfc.Layout.preset("twitter")
+    if name == "options":
+        return sfc.options()
+    if name == "errors":
+        return [cls.__name__ for cls in sfc.ERRORS]
+    if name == "describe":
+        return list(layout.describe())
+    if name == "fields":
+        return list(layout.describe()["fields"][0])
+    assert name == "stats", name
+    with sfc.Generator(preset="twitter", node=CONTRACT_NODE, guard=False) as g:
+        return list(g.stats())

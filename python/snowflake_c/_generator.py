@@ -1,0 +1,168 @@
+"""The generator: the core's, with Python's buffers, batches and fork hook."""
+
+from __future__ import annotations
+
+import os
+import sys
+import weakref
+from array import array
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import _snowflake_c as _c
+from ._layout import Layout, resolve
+from ._types import Epoch, NodeValue
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer, Self, Unpack
+
+    from ._types import GeneratorOptions
+
+# Fill() asks the core for this many IDs at a time.
+_FILL_CHUNK = 65536
+# Buffer formats of 64-bit integers and of bytes, in native byte order.
+_NATIVE = ("", "@", "=", "<" if sys.byteorder == "little" else ">")
+_UNSIGNED = frozenset(p + c for p in _NATIVE for c in "QLN")
+_SIGNED = frozenset(p + c for p in _NATIVE for c in "qln")
+_BYTES = frozenset(p + c for p in _NATIVE for c in "Bbc")
+
+_live: weakref.WeakSet[Generator] = weakref.WeakSet()
+
+
+def _node_pairs(node: Mapping[str, NodeValue] | NodeValue | None) -> list[tuple[str | None, Any]]:
+    """Node values as (field, value) pairs; None names the layout's only node field."""
+    if node is None:
+        return []
+    if isinstance(node, Mapping):
+        return list(node.items())
+    return [(None, node)]
+
+
+class Generator(_c.CoreGenerator):
+    """Issues unique, time-ordered IDs for one layout and one node value.
+
+    Thread-safe and lock-free. The layout comes from ``preset=``, or
+    ``layout=`` (a Layout, or a spec with ``epoch=``), else the "default"
+    preset; ``node=`` gives the node values (a dict by field, or one value for
+    a layout with one node field: a number, "auto", "host" or "env:NAME").
+    Every other keyword is an option of the core's table (see ``options()``),
+    None meaning its default; an unknown one is InvalidArgument. Durations
+    are milliseconds, text with a unit ("1.5s") or a timedelta. The guard (on
+    unless guard=False) refuses a second live generator with the same layout
+    and node values with WorkerUnavailable.
+    """
+
+    __slots__ = ("_layout", "__weakref__")
+
+    _layout: Layout
+
+    def __new__(
+        cls,
+        *,
+        preset: str | None = None,
+        layout: Layout | str | None = None,
+        epoch: Epoch | None = None,
+        node: Mapping[str, NodeValue] | NodeValue | None = None,
+        **options: Unpack[GeneratorOptions],
+    ) -> Self:
+        found = resolve(layout, preset, epoch)
+        # A path object as the bytes the file system uses.
+        given = {k: os.fsencode(v) if isinstance(v, os.PathLike) else v for k, v in options.items()}
+        self = _c.generator(cls, found._core, _node_pairs(node), given)
+        self._layout = found
+        _live.add(self)
+        return self
+
+    @property
+    def layout(self) -> Layout:
+        """The generator's Layout."""
+        return self._layout
+
+    @property
+    def node(self) -> dict[str, int]:
+        """The node values in force, by field name (after auto, host and env)."""
+        return self.stats()["node"]
+
+    def next_ids(self, n: int, /) -> list[int]:
+        """A list of n consecutive IDs, each tick's run reserved at once. On
+        failure the exception's `ids` holds the IDs already issued."""
+        return array("Q", self._ids(n)).tolist()
+
+    def next_id_at(self, now_us: int, /) -> tuple[int | None, int]:
+        """The deterministic entry: takes the clock reading (Unix µs), never
+        sleeps. Returns (id, 0), or (None, wait_us) when the caller must wait."""
+        issued, wait_us = self._ids(1, now_us)
+        return (array("Q", issued)[0], 0) if issued else (None, wait_us)
+
+    def next_ids_at(self, now_us: int, n: int, /) -> tuple[list[int], int]:
+        """The deterministic batch entry: (ids, wait_us), wait_us 0 when all n
+        were issued. On failure the exception's `ids` holds the IDs issued."""
+        issued, wait_us = self._ids(n, now_us)
+        return array("Q", issued).tolist(), wait_us
+
+    def fill(self, buffer: Buffer, /) -> int:
+        """Fills a writable buffer of 64-bit integers (array('Q'), a numpy.uint64
+        array, or a bytearray whose length is a multiple of 8; native byte
+        order) with IDs, making no Python ints. Returns the number written; on
+        failure the IDs issued before it are written too."""
+        with memoryview(buffer) as view:
+            target = self._fill_target(view)
+            count = target.nbytes // 8
+            for start in range(0, count, _FILL_CHUNK):
+                try:
+                    ids = self._ids(min(_FILL_CHUNK, count - start))
+                except _c.SnowflakeError as e:
+                    issued = array("Q", getattr(e, "ids", ())).tobytes()
+                    target[start * 8 : start * 8 + len(issued)] = issued
+                    raise
+                target[start * 8 : start * 8 + len(ids)] = ids
+            return count
+
+    def _fill_target(self, view: memoryview) -> memoryview:
+        """A byte view of what fill() can write to, or the reason it cannot."""
+        if view.readonly:
+            raise BufferError("fill() needs a writable buffer; this one is read-only")
+        if not view.c_contiguous:
+            raise BufferError("fill() needs a C-contiguous buffer")
+        fmt = view.format
+        if view.itemsize == 8 and fmt in _SIGNED and self._layout.total_bits > 63:
+            raise _c.InvalidArgument(
+                "this layout's IDs use all 64 bits and do not fit a signed buffer; use array('Q') or numpy.uint64"
+            )
+        if not (view.itemsize == 8 and fmt in _UNSIGNED | _SIGNED) and not (view.itemsize == 1 and fmt in _BYTES):
+            raise TypeError(
+                "fill() needs a writable buffer of 64-bit integers (array('Q'), numpy.uint64) "
+                f"or bytes (bytearray), not format {fmt}"
+            )
+        if view.nbytes % 8:
+            raise _c.InvalidArgument(
+                f"a byte buffer for fill() needs a length that is a multiple of 8, got {view.nbytes}"
+            )
+        return view.cast("B") if view.nbytes else view
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError(
+            "a Generator cannot be pickled: create one in each process "
+            '(node={"worker": "auto"} with a state_dir gives each process its own worker)'
+        )
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return f"<snowflake_c.Generator {self._layout!r} closed>"
+        return f"<snowflake_c.Generator {self._layout!r} node={self.node!r}>"
+
+
+def _after_fork_child() -> None:
+    # A forked child has only the thread that forked: the calls other threads
+    # had in progress in the parent are gone. The core itself notices the
+    # fork: a pool-mode generator takes a fresh worker on its next call, a
+    # static one raises GeneratorForked.
+    for generator in list(_live):
+        generator._after_fork_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_child)
