@@ -1,31 +1,70 @@
 /*
  * snowflake_c_jni.c — the JNI glue of the Java binding (io.snowflakec).
  *
- * Converts types and maps errors, nothing else: every rule lives in the core.
- * The natives belong to io.snowflakec.Native and are registered in JNI_OnLoad;
- * the library exports only JNI_OnLoad and JNI_OnUnload (see
- * snowflake_c_jni.map).
+ * Converts types and maps errors, nothing else: every rule lives in the core,
+ * and the policy a binding would otherwise re-code comes from the core's
+ * tables (snowflake_c.h, "Binding contract"): the exception class of each
+ * status, the options set by name, node values, the preset/layout/epoch trio,
+ * the layout description and the stats. The natives belong to
+ * io.snowflakec.Native and are registered in JNI_OnLoad; the library exports
+ * only JNI_OnLoad and JNI_OnUnload (see snowflake_c_jni.map).
  *
  * A layout travels to Java as an opaque byte[] holding the sfc_layout value
  * (layouts are plain values in the core): the natives copy it back, check its
- * size and pass it on. A generator travels as its address in a jlong; the Java
- * side guarantees that no call runs once sfc_generator_free has been called.
+ * size and pass it on. A generator travels as its address in a jlong, 0 once
+ * closed (the core answers every call on NULL); the Java side guarantees that
+ * no call runs once sfc_generator_free has been called.
+ *
+ * Values of the tables go to Java as Long (BigInteger above Long.MAX_VALUE),
+ * Double, Boolean, byte[] for text (decoded by Java with the platform's
+ * charset, as a guard's path is bytes of the file system) and null; a LIST
+ * fact as Object[][] (one row per element), a MAP fact as Object[]{String[]
+ * keys, Object[] values}.
  */
 #include <jni.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "snowflake_c.h"
 
-static jclass exception_class; /* io.snowflakec.SnowflakeException */
-static jmethodID exception_factory;
+/* The exception class of each error status, from the core's status table
+ * (io.snowflakec.<Name>Exception); SnowflakeException for any other. */
+static jclass exception_classes[SFC_STATUS_COUNT];
+static jclass base_exception;
+
 static jclass string_class;
 static jclass object_class;
+static jclass rows_class; /* Object[] */
+static jclass bytes_class;
+static jclass boolean_class;
+static jclass long_class;
+static jclass double_class;
+static jclass duration_class;
+static jclass big_integer_class;
+static jmethodID boolean_value;
+static jmethodID boolean_of;
+static jmethodID long_value;
+static jmethodID long_of;
+static jmethodID double_value;
+static jmethodID double_of;
+static jmethodID duration_seconds;
+static jmethodID duration_nano;
+static jmethodID big_integer_new;
 
 /* "Read the generator's own clock" for the now_us argument of next/nextIds. */
 #define NOW_FROM_CLOCK INT64_MIN
+
+/* The tables whose names Java reads (Native.TABLE_*). */
+enum {
+  TABLE_OPTIONS = 0,
+  TABLE_STATUSES = 1,
+  TABLE_LAYOUT = 2,
+  TABLE_FIELDS = 3,
+  TABLE_STATS = 4
+};
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -33,19 +72,10 @@ static void throw_status(JNIEnv *env, sfc_status status, const char *message) {
   if ((*env)->ExceptionCheck(env)) {
     return;
   }
-  jstring name = (*env)->NewStringUTF(env, sfc_status_name(status));
-  if (name == NULL) {
-    return;
-  }
-  jstring msg = (*env)->NewStringUTF(env, message);
-  if (msg == NULL) {
-    return;
-  }
-  jobject ex = (*env)->CallStaticObjectMethod(
-      env, exception_class, exception_factory, (jint)status, name, msg);
-  if (ex != NULL && !(*env)->ExceptionCheck(env)) {
-    (*env)->Throw(env, (jthrowable)ex);
-  }
+  jclass cls = (unsigned)status < SFC_STATUS_COUNT && exception_classes[status]
+                   ? exception_classes[status]
+                   : base_exception;
+  (*env)->ThrowNew(env, cls, message);
 }
 
 static void throw_error(JNIEnv *env, const sfc_error *err) {
@@ -54,6 +84,10 @@ static void throw_error(JNIEnv *env, const sfc_error *err) {
 
 static void throw_invalid(JNIEnv *env, const char *message) {
   throw_status(env, SFC_INVALID_ARGUMENT, message);
+}
+
+static void throw_out_of_memory(JNIEnv *env) {
+  throw_status(env, SFC_OUT_OF_MEMORY, sfc_status_message(SFC_OUT_OF_MEMORY));
 }
 
 /* ---- conversions -------------------------------------------------------- */
@@ -111,7 +145,7 @@ static char *get_text(JNIEnv *env, jstring jtext, const char *what,
   }
   (*env)->ReleaseStringUTFChars(env, jtext, m);
   if (s == NULL) {
-    throw_invalid(env, "Out of memory.");
+    throw_out_of_memory(env);
     return NULL;
   }
   sfc_error err;
@@ -126,27 +160,164 @@ static char *get_text(JNIEnv *env, jstring jtext, const char *what,
   return s;
 }
 
-/* A NUL-terminated copy of a byte[] (malloc'd), or NULL with an exception. */
-static char *get_cstring(JNIEnv *env, jbyteArray bytes, const char *what) {
+/* A NUL-terminated copy of a byte[] (malloc'd, `*len` bytes before the
+ * terminator), or NULL with an exception. */
+static char *get_bytes(JNIEnv *env, jbyteArray bytes, size_t *len) {
   jsize n = (*env)->GetArrayLength(env, bytes);
   char *s = malloc((size_t)n + 1);
   if (s == NULL) {
-    throw_invalid(env, "Out of memory.");
+    throw_out_of_memory(env);
     return NULL;
   }
   (*env)->GetByteArrayRegion(env, bytes, 0, n, (jbyte *)s);
   s[n] = '\0';
-  sfc_error err;
-  if (sfc_text_check(what, s, (size_t)n, &err) != SFC_OK) {
-    free(s);
-    throw_error(env, &err);
-    return NULL;
-  }
+  *len = (size_t)n;
   return s;
+}
+
+/* Short ASCII text read without allocating, for the hot parse paths. */
+enum { SHORT_TEXT = 32 };
+
+/* Copies a string of at most SHORT_TEXT chars, all ASCII (U+0000 included),
+ * into buf as bytes. False for any other string: the caller takes get_text,
+ * so that the core's messages quote it as before. */
+static int get_short_ascii(JNIEnv *env, jstring jtext, char *buf, size_t *len) {
+  if (jtext == NULL) {
+    return 0;
+  }
+  jsize n = (*env)->GetStringLength(env, jtext);
+  if (n > SHORT_TEXT) {
+    return 0;
+  }
+  jchar chars[SHORT_TEXT];
+  (*env)->GetStringRegion(env, jtext, 0, n, chars);
+  for (jsize i = 0; i < n; i++) {
+    if (chars[i] > 0x7F) {
+      return 0;
+    }
+    buf[i] = (char)chars[i];
+  }
+  *len = (size_t)n;
+  return 1;
 }
 
 static jstring new_string(JNIEnv *env, const char *s) {
   return (*env)->NewStringUTF(env, s);
+}
+
+static jbyteArray new_bytes(JNIEnv *env, const char *s, size_t len) {
+  jbyteArray out = (*env)->NewByteArray(env, (jsize)len);
+  if (out != NULL) {
+    (*env)->SetByteArrayRegion(env, out, 0, (jsize)len, (const jbyte *)s);
+  }
+  return out;
+}
+
+/* A value of the core's tables as a Java object (see the top of the file);
+ * NULL for none, or with an exception. */
+static jobject box(JNIEnv *env, const sfc_value *v) {
+  switch (v->type) {
+  case SFC_TYPE_BOOL:
+    return (*env)->CallStaticObjectMethod(env, boolean_class, boolean_of,
+                                          (jboolean)(v->i != 0));
+  case SFC_TYPE_INT:
+    return (*env)->CallStaticObjectMethod(env, long_class, long_of,
+                                          (jlong)v->i);
+  case SFC_TYPE_UINT:
+    if (v->u <= (uint64_t)INT64_MAX) {
+      return (*env)->CallStaticObjectMethod(env, long_class, long_of,
+                                            (jlong)v->u);
+    } else {
+      char digits[24];
+      snprintf(digits, sizeof digits, "%llu", (unsigned long long)v->u);
+      jstring s = new_string(env, digits);
+      return s == NULL ? NULL
+                       : (*env)->NewObject(env, big_integer_class,
+                                           big_integer_new, s);
+    }
+  case SFC_TYPE_DOUBLE:
+    return (*env)->CallStaticObjectMethod(env, double_class, double_of,
+                                          (jdouble)v->d);
+  case SFC_TYPE_TEXT:
+    return v->text ? new_bytes(env, v->text, v->len) : NULL;
+  default:
+    return NULL;
+  }
+}
+
+/* Sets out[i] to `item` and drops the local reference; false when an
+ * exception is pending. */
+static int put(JNIEnv *env, jobjectArray out, jsize i, jobject item) {
+  if ((*env)->ExceptionCheck(env)) {
+    return 0;
+  }
+  (*env)->SetObjectArrayElement(env, out, i, item);
+  if (item != NULL) {
+    (*env)->DeleteLocalRef(env, item);
+  }
+  return 1;
+}
+
+/* Texts handed to the core, freed together once it has used them. */
+typedef struct text_pool {
+  char **items;
+  size_t count;
+} text_pool;
+
+static char *pool_keep(text_pool *pool, char *text) {
+  if (text != NULL) {
+    pool->items[pool->count++] = text;
+  }
+  return text;
+}
+
+static void pool_free(text_pool *pool) {
+  for (size_t i = 0; i < pool->count; i++) {
+    free(pool->items[i]);
+  }
+  free(pool->items);
+}
+
+/* A Java value as the core's sfc_value: null (none), Boolean, Long, Double,
+ * String, byte[] (a path in the platform's encoding) or java.time.Duration;
+ * Generator.Builder turns the other types it takes into these. Text stays in
+ * `pool`. False with an exception. */
+static int get_value(JNIEnv *env, jobject obj, text_pool *pool,
+                     sfc_value *out) {
+  memset(out, 0, sizeof *out);
+  out->type = SFC_TYPE_NONE;
+  if (obj == NULL) {
+    return 1;
+  }
+  if ((*env)->IsInstanceOf(env, obj, boolean_class)) {
+    out->type = SFC_TYPE_BOOL;
+    out->i = (*env)->CallBooleanMethod(env, obj, boolean_value) ? 1 : 0;
+  } else if ((*env)->IsInstanceOf(env, obj, long_class)) {
+    out->type = SFC_TYPE_INT;
+    out->i = (int64_t)(*env)->CallLongMethod(env, obj, long_value);
+  } else if ((*env)->IsInstanceOf(env, obj, double_class)) {
+    out->type = SFC_TYPE_DOUBLE;
+    out->d = (double)(*env)->CallDoubleMethod(env, obj, double_value);
+  } else if ((*env)->IsInstanceOf(env, obj, string_class)) {
+    out->type = SFC_TYPE_TEXT;
+    out->text = pool_keep(pool, get_text(env, obj, NULL, &out->len));
+    return out->text != NULL;
+  } else if ((*env)->IsInstanceOf(env, obj, bytes_class)) {
+    out->type = SFC_TYPE_TEXT;
+    out->text = pool_keep(pool, get_bytes(env, obj, &out->len));
+    return out->text != NULL;
+  } else if ((*env)->IsInstanceOf(env, obj, duration_class)) {
+    out->type = SFC_TYPE_DURATION;
+    out->i = (int64_t)(*env)->CallLongMethod(env, obj, duration_seconds);
+    if ((*env)->ExceptionCheck(env)) {
+      return 0;
+    }
+    out->nanos = (int64_t)(*env)->CallIntMethod(env, obj, duration_nano);
+  } else {
+    throw_invalid(env, "A value of a type the library does not take.");
+    return 0;
+  }
+  return !(*env)->ExceptionCheck(env);
 }
 
 /* Java longs are signed: an ID with its top bit set cannot be one. */
@@ -165,7 +336,7 @@ static int check_signed(JNIEnv *env, uint64_t id, const char *what,
   return 1;
 }
 
-/* ---- version ------------------------------------------------------------ */
+/* ---- version and tables ------------------------------------------------- */
 
 static jstring n_version(JNIEnv *env, jclass cls) {
   (void)cls;
@@ -184,70 +355,106 @@ static jint n_header_version_number(JNIEnv *env, jclass cls) {
   return (jint)SFC_VERSION_NUMBER;
 }
 
-static jstring n_status_name(JNIEnv *env, jclass cls, jint status) {
+static int fact_row(const sfc_fact_info *fact, const char **name) {
+  *name = fact ? fact->name : NULL;
+  return fact != NULL;
+}
+
+/* Row i's name in a table; false past its end. A status that is no error
+ * has no name (NULL), so that a status's row is its number. */
+static int table_row(jint table, size_t i, const char **name) {
+  switch (table) {
+  case TABLE_OPTIONS: {
+    const sfc_option_info *o = sfc_option_at(i);
+    *name = o ? o->name : NULL;
+    return o != NULL;
+  }
+  case TABLE_STATUSES: {
+    const sfc_status_info *s = sfc_status_at(i);
+    *name = s && s->is_error ? s->name : NULL;
+    return s != NULL;
+  }
+  case TABLE_LAYOUT:
+    return fact_row(sfc_layout_fact_at(i), name);
+  case TABLE_FIELDS:
+    return fact_row(sfc_field_fact_at(i), name);
+  case TABLE_STATS:
+    return fact_row(sfc_stats_fact_at(i), name);
+  default:
+    return 0;
+  }
+}
+
+static jobjectArray n_table_names(JNIEnv *env, jclass cls, jint table) {
   (void)cls;
-  return new_string(env, sfc_status_name((sfc_status)status));
+  const char *name;
+  size_t n = 0;
+  while (table_row(table, n, &name)) {
+    n++;
+  }
+  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, string_class, NULL);
+  for (size_t i = 0; out != NULL && i < n; i++) {
+    table_row(table, i, &name);
+    if (!put(env, out, (jsize)i, name ? new_string(env, name) : NULL)) {
+      return NULL;
+    }
+  }
+  return out;
 }
 
 /* ---- layouts ------------------------------------------------------------ */
 
-static jbyteArray n_layout_parse(JNIEnv *env, jclass cls, jstring jspec,
-                                 jlong epoch_ms) {
-  (void)cls;
-  char *spec = get_text(env, jspec, "layout spec", NULL);
-  if (spec == NULL) {
-    return NULL;
+/* The trio's texts (null: not given) through sfc_layout_resolve; false with
+ * an exception. */
+static int resolve_layout(JNIEnv *env, jstring jpreset, jstring jspec,
+                          jstring jepoch, sfc_layout *out) {
+  static const char *const what[3] = {"preset", "layout spec", "epoch"};
+  jstring given[3] = {jpreset, jspec, jepoch};
+  char *text[3] = {NULL, NULL, NULL};
+  int ok = 1;
+  for (int i = 0; ok && i < 3; i++) {
+    if (given[i] != NULL) {
+      text[i] = get_text(env, given[i], what[i], NULL);
+      ok = text[i] != NULL;
+    }
   }
-  sfc_layout layout;
   sfc_error err;
-  sfc_status st = sfc_layout_parse(spec, (int64_t)epoch_ms, &layout, &err);
-  free(spec);
-  if (st != SFC_OK) {
+  if (ok &&
+      sfc_layout_resolve(text[0], text[1], text[2], out, &err) != SFC_OK) {
     throw_error(env, &err);
+    ok = 0;
+  }
+  for (int i = 0; i < 3; i++) {
+    free(text[i]);
+  }
+  return ok;
+}
+
+static jbyteArray n_layout_resolve(JNIEnv *env, jclass cls, jstring jpreset,
+                                   jstring jspec, jstring jepoch) {
+  (void)cls;
+  sfc_layout layout;
+  if (!resolve_layout(env, jpreset, jspec, jepoch, &layout)) {
     return NULL;
   }
   return new_layout(env, &layout);
 }
 
-static jbyteArray n_layout_preset(JNIEnv *env, jclass cls, jstring jname) {
+static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
   (void)cls;
-  char *name = get_text(env, jname, "preset", NULL);
-  if (name == NULL) {
-    return NULL;
-  }
-  sfc_layout layout;
-  sfc_error err;
-  sfc_status st = sfc_layout_preset(name, &layout, &err);
-  free(name);
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return NULL;
-  }
-  return new_layout(env, &layout);
-}
-
-/* A Java string through one of the core's text-to-int64 parsers. */
-static jlong parse_int64(JNIEnv *env, jstring jtext, const char *what,
-                         sfc_status (*parse)(const char *, int64_t *,
-                                             sfc_error *)) {
-  char *text = get_text(env, jtext, what, NULL);
+  char *text = get_text(env, jtext, "epoch", NULL);
   if (text == NULL) {
     return 0;
   }
   int64_t value = 0;
   sfc_error err;
-  sfc_status st = parse(text, &value, &err);
+  sfc_status st = sfc_epoch_parse(text, &value, &err);
   free(text);
   if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
   }
   return (jlong)value;
-}
-
-static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
-  (void)cls;
-  return parse_int64(env, jtext, "epoch", sfc_epoch_parse);
 }
 
 static jobjectArray n_preset_names(JNIEnv *env, jclass cls) {
@@ -261,96 +468,60 @@ static jobjectArray n_preset_names(JNIEnv *env, jclass cls) {
     if (sfc_preset_at(i, &name, &spec, &epoch_ms) != SFC_OK) {
       break;
     }
-    jstring s = new_string(env, name);
-    if (s == NULL) {
+    if (!put(env, out, (jsize)i, new_string(env, name))) {
       return NULL;
     }
-    (*env)->SetObjectArrayElement(env, out, (jsize)i, s);
-    (*env)->DeleteLocalRef(env, s);
   }
   return out;
 }
 
-static jstring n_layout_spec(JNIEnv *env, jclass cls, jbyteArray jlayout) {
-  (void)cls;
-  sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout)) {
-    return NULL;
+/* One row per field, its values in the order of the field table. */
+static jobjectArray field_rows(JNIEnv *env, const sfc_layout *layout) {
+  size_t facts = 0;
+  while (sfc_field_fact_at(facts) != NULL) {
+    facts++;
   }
-  char buf[SFC_SPEC_MAX];
-  sfc_layout_spec(&layout, buf, sizeof buf);
-  return new_string(env, buf);
+  jobjectArray rows =
+      (*env)->NewObjectArray(env, (jsize)layout->field_count, rows_class, NULL);
+  for (unsigned f = 0; rows != NULL && f < layout->field_count; f++) {
+    jobjectArray row =
+        (*env)->NewObjectArray(env, (jsize)facts, object_class, NULL);
+    for (size_t j = 0; row != NULL && j < facts; j++) {
+      sfc_value v;
+      sfc_field_fact(&layout->fields[f], j, &v);
+      if (!put(env, row, (jsize)j, box(env, &v))) {
+        return NULL;
+      }
+    }
+    if (row == NULL || !put(env, rows, (jsize)f, row)) {
+      return NULL;
+    }
+  }
+  return rows;
 }
 
-static jobjectArray n_layout_names(JNIEnv *env, jclass cls,
+/* The layout's description: its values in the order of the layout table. */
+static jobjectArray n_layout_facts(JNIEnv *env, jclass cls,
                                    jbyteArray jlayout) {
   (void)cls;
   sfc_layout layout;
   if (!get_layout(env, jlayout, &layout)) {
     return NULL;
   }
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)layout.field_count,
-                                            string_class, NULL);
-  for (unsigned i = 0; out != NULL && i < layout.field_count; i++) {
-    jstring s = new_string(env, layout.fields[i].name);
-    if (s == NULL) {
+  size_t n = 0;
+  while (sfc_layout_fact_at(n) != NULL) {
+    n++;
+  }
+  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, object_class, NULL);
+  for (size_t i = 0; out != NULL && i < n; i++) {
+    sfc_value v;
+    char buf[SFC_SPEC_MAX];
+    sfc_layout_fact(&layout, i, &v, buf, sizeof buf);
+    jobject item =
+        v.type == SFC_TYPE_LIST ? field_rows(env, &layout) : box(env, &v);
+    if (!put(env, out, (jsize)i, item)) {
       return NULL;
     }
-    (*env)->SetObjectArrayElement(env, out, (jsize)i, s);
-    (*env)->DeleteLocalRef(env, s);
-  }
-  return out;
-}
-
-/* [epoch_ms, unit_us, total_bits, time_end_ms, max_id, field_count,
- *  seq_index, clock_index, then kind, bits, shift, max per field] */
-enum { LAYOUT_HEADER = 8, LAYOUT_PER_FIELD = 4 };
-
-static jlongArray n_layout_numbers(JNIEnv *env, jclass cls,
-                                   jbyteArray jlayout) {
-  (void)cls;
-  sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout)) {
-    return NULL;
-  }
-  sfc_layout_info info;
-  sfc_layout_describe(&layout, &info);
-  jlong v[LAYOUT_HEADER + LAYOUT_PER_FIELD * SFC_MAX_FIELDS];
-  jsize n = 0;
-  v[n++] = (jlong)layout.epoch_ms;
-  v[n++] = (jlong)layout.unit_us;
-  v[n++] = (jlong)layout.total_bits;
-  v[n++] = (jlong)info.time_end_ms;
-  v[n++] = (jlong)info.max_id;
-  v[n++] = (jlong)layout.field_count;
-  v[n++] = (jlong)layout.seq_index;
-  v[n++] = (jlong)layout.clock_index;
-  for (unsigned i = 0; i < layout.field_count && i < SFC_MAX_FIELDS; i++) {
-    v[n++] = (jlong)layout.fields[i].kind;
-    v[n++] = (jlong)layout.fields[i].bits;
-    v[n++] = (jlong)layout.fields[i].shift;
-    v[n++] = (jlong)layout.fields[i].max;
-  }
-  jlongArray out = (*env)->NewLongArray(env, n);
-  if (out != NULL) {
-    (*env)->SetLongArrayRegion(env, out, 0, n, v);
-  }
-  return out;
-}
-
-static jdoubleArray n_layout_capacity(JNIEnv *env, jclass cls,
-                                      jbyteArray jlayout) {
-  (void)cls;
-  sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout)) {
-    return NULL;
-  }
-  sfc_layout_info info;
-  sfc_layout_describe(&layout, &info);
-  jdouble v[2] = {info.ids_per_second, info.node_capacity};
-  jdoubleArray out = (*env)->NewDoubleArray(env, 2);
-  if (out != NULL) {
-    (*env)->SetDoubleArrayRegion(env, out, 0, 2, v);
   }
   return out;
 }
@@ -386,18 +557,23 @@ static jlongArray n_decode(JNIEnv *env, jclass cls, jbyteArray jlayout,
   return out;
 }
 
+/* A decimal ID. Short ASCII text is read without allocating. */
 static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
   (void)cls;
+  char small[SHORT_TEXT];
   size_t len = 0;
-  char *text = get_text(env, jtext, NULL, &len);
-  if (text == NULL) {
+  char *text = small;
+  if (!get_short_ascii(env, jtext, small, &len) &&
+      (text = get_text(env, jtext, NULL, &len)) == NULL) {
     return 0;
   }
   uint64_t id = 0;
   sfc_error err;
   /* By its real length: a NUL inside is refused, never the end. */
   sfc_status st = sfc_id_parse_n(text, len, &id, &err);
-  free(text);
+  if (text != small) {
+    free(text);
+  }
   if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
@@ -410,55 +586,74 @@ static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
 
 /* ---- string forms ------------------------------------------------------- */
 
-/* An encoding by name; false (with an exception) when it is none. */
-static int get_encoding(JNIEnv *env, jstring jname, sfc_encoding *out) {
+/* The encodings' names by number, for Java to pass the number. */
+static jobjectArray n_encoding_names(JNIEnv *env, jclass cls) {
+  (void)cls;
+  jsize n = 0;
+  while (sfc_encoding_name((sfc_encoding)n) != NULL) {
+    n++;
+  }
+  jobjectArray out = (*env)->NewObjectArray(env, n, string_class, NULL);
+  for (jsize i = 0; out != NULL && i < n; i++) {
+    if (!put(env, out, i,
+             new_string(env, sfc_encoding_name((sfc_encoding)i)))) {
+      return NULL;
+    }
+  }
+  return out;
+}
+
+/* The number of an encoding that is not one of the names: the core's
+ * answer (an exception listing the names). */
+static jint n_encoding_number(JNIEnv *env, jclass cls, jstring jname) {
+  (void)cls;
   size_t len = 0;
   char *name = get_text(env, jname, "encoding", &len);
   if (name == NULL) {
     return 0;
   }
+  sfc_encoding enc = SFC_ENCODING_DEC;
   sfc_error err;
-  sfc_status st = sfc_encoding_by_name(name, len, out, &err);
+  sfc_status st = sfc_encoding_by_name(name, len, &enc, &err);
   free(name);
   if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
   }
-  return 1;
+  return (jint)enc;
 }
 
 /* The long's 64 bits are the ID, read unsigned as Long.toUnsignedString
  * does. */
-static jstring n_format_id(JNIEnv *env, jclass cls, jlong id, jstring jenc,
+static jstring n_format_id(JNIEnv *env, jclass cls, jlong id, jint enc,
                            jboolean shortest) {
   (void)cls;
-  sfc_encoding enc;
-  if (!get_encoding(env, jenc, &enc)) {
+  char buf[SFC_ENCODED_MAX];
+  if (sfc_id_format((uint64_t)id, (sfc_encoding)enc,
+                    shortest ? SFC_FORMAT_SHORTEST : 0, buf, sizeof buf) == 0) {
+    throw_invalid(env, "Unknown encoding number.");
     return NULL;
   }
-  char buf[SFC_ENCODED_MAX];
-  sfc_id_format((uint64_t)id, enc, shortest ? SFC_FORMAT_SHORTEST : 0, buf,
-                sizeof buf);
   return new_string(env, buf);
 }
 
-static jlong n_parse_id_as(JNIEnv *env, jclass cls, jstring jtext,
-                           jstring jenc) {
+/* Short ASCII text is read without allocating. */
+static jlong n_parse_id_as(JNIEnv *env, jclass cls, jstring jtext, jint enc) {
   (void)cls;
-  sfc_encoding enc;
-  if (!get_encoding(env, jenc, &enc)) {
-    return 0;
-  }
+  char small[SHORT_TEXT];
   size_t len = 0;
-  char *text = get_text(env, jtext, NULL, &len);
-  if (text == NULL) {
+  char *text = small;
+  if (!get_short_ascii(env, jtext, small, &len) &&
+      (text = get_text(env, jtext, NULL, &len)) == NULL) {
     return 0;
   }
   uint64_t id = 0;
   sfc_error err;
   /* By its real length: a NUL inside is refused, never the end. */
-  sfc_status st = sfc_id_parse_as(text, len, enc, &id, &err);
-  free(text);
+  sfc_status st = sfc_id_parse_as(text, len, (sfc_encoding)enc, &id, &err);
+  if (text != small) {
+    free(text);
+  }
   if (st != SFC_OK) {
     throw_error(env, &err);
     return 0;
@@ -586,130 +781,128 @@ static sfc_generator *gen_of(jlong handle) {
   return (sfc_generator *)(intptr_t)handle;
 }
 
-static jlong n_node_value_parse(JNIEnv *env, jclass cls, jstring jtext) {
-  (void)cls;
-  return parse_int64(env, jtext, "node value", sfc_node_value_parse);
-}
-
-static jint n_rollback_parse(JNIEnv *env, jclass cls, jstring jname) {
-  (void)cls;
-  char *name = get_text(env, jname, "rollback", NULL);
-  if (name == NULL) {
-    return 0;
-  }
-  sfc_rollback rollback = SFC_ROLLBACK_DEFAULT;
+/* False, with the core's exception, for a closed generator (handle 0). */
+static int check_open(JNIEnv *env, jlong handle) {
   sfc_error err;
-  sfc_status st = sfc_rollback_parse(name, &rollback, &err);
-  free(name);
-  if (st != SFC_OK) {
+  if (sfc_generator_check(gen_of(handle), &err) != SFC_OK) {
     throw_error(env, &err);
     return 0;
   }
-  return (jint)rollback;
+  return 1;
 }
 
-static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jlayout,
-                             jobjectArray jnames, jlongArray jvalues,
-                             jint rollback, jlong max_wait_ms,
-                             jlong max_drift_ms, jboolean random_start,
-                             jint time_source, jbyteArray jstate_dir,
-                             jlong state_reserve_ms, jboolean guard,
-                             jbyteArray jguard_dir) {
+/* Sets one option by its name as given, through sfc_options_set. */
+static int set_option(JNIEnv *env, jstring jname, jobject given, size_t i,
+                      text_pool *pool, void *target) {
+  (void)i;
+  size_t len = 0;
+  char *name = pool_keep(pool, get_text(env, jname, NULL, &len));
+  sfc_value value;
+  sfc_error err;
+  if (name == NULL || !get_value(env, given, pool, &value)) {
+    return 0;
+  }
+  if (sfc_options_set(target, name, len, &value, &err) != SFC_OK) {
+    throw_error(env, &err);
+    return 0;
+  }
+  return 1;
+}
+
+/* Makes node value i from its field's name (null: the layout's only node
+ * field) and value, through sfc_node_value_set. */
+static int set_node_value(JNIEnv *env, jstring jname, jobject given, size_t i,
+                          text_pool *pool, void *target) {
+  char *name = NULL;
+  if (jname != NULL &&
+      (name = pool_keep(pool, get_text(env, jname, "node field", NULL))) ==
+          NULL) {
+    return 0;
+  }
+  sfc_value value;
+  sfc_error err;
+  if (!get_value(env, given, pool, &value)) {
+    return 0;
+  }
+  if (sfc_node_value_set((sfc_node_value *)target + i, name, &value, &err) !=
+      SFC_OK) {
+    throw_error(env, &err);
+    return 0;
+  }
+  return 1;
+}
+
+typedef int (*pair_setter)(JNIEnv *env, jstring jname, jobject given, size_t i,
+                           text_pool *pool, void *target);
+
+/* Hands each name of `jnames` with the value beside it in `jvalues` to
+ * `set`; false at the first that fails (with its exception). */
+static int set_pairs(JNIEnv *env, jobjectArray jnames, jobjectArray jvalues,
+                     text_pool *pool, void *target, pair_setter set) {
+  jsize n = (*env)->GetArrayLength(env, jnames);
+  int ok = 1;
+  for (jsize i = 0; ok && i < n; i++) {
+    jstring jname = (jstring)(*env)->GetObjectArrayElement(env, jnames, i);
+    jobject given = (*env)->GetObjectArrayElement(env, jvalues, i);
+    ok = set(env, jname, given, (size_t)i, pool, target);
+    if (jname != NULL) {
+      (*env)->DeleteLocalRef(env, jname);
+    }
+    if (given != NULL) {
+      (*env)->DeleteLocalRef(env, given);
+    }
+  }
+  return ok;
+}
+
+/* A generator from the trio, node values and options as the Java builder
+ * holds them: names and values side by side. */
+static jlong n_generator_new(JNIEnv *env, jclass cls, jstring jpreset,
+                             jstring jspec, jstring jepoch,
+                             jobjectArray jnode_names,
+                             jobjectArray jnode_values,
+                             jobjectArray joption_names,
+                             jobjectArray joption_values) {
   (void)cls;
   sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout)) {
+  if (!resolve_layout(env, jpreset, jspec, jepoch, &layout)) {
     return 0;
   }
-  jsize n = (*env)->GetArrayLength(env, jnames);
-  if (n != (*env)->GetArrayLength(env, jvalues) || n > SFC_MAX_FIELDS) {
-    throw_invalid(env, "Too many node values for a layout.");
+  jsize nodes = (*env)->GetArrayLength(env, jnode_names);
+  jsize options = (*env)->GetArrayLength(env, joption_names);
+  if ((*env)->GetArrayLength(env, jnode_values) != nodes ||
+      (*env)->GetArrayLength(env, joption_values) != options) {
+    throw_invalid(env, "Names and values differ in number.");
     return 0;
   }
-  jlong values[SFC_MAX_FIELDS];
-  (*env)->GetLongArrayRegion(env, jvalues, 0, n, values);
-  jstring names[SFC_MAX_FIELDS];
-  sfc_node_value node[SFC_MAX_FIELDS];
-  char *state_dir = NULL;
-  char *guard_dir = NULL;
+  /* At most a name and a text value per node value and per option. */
+  text_pool pool = {
+      calloc(2 * ((size_t)nodes + (size_t)options) + 1, sizeof(char *)), 0};
+  sfc_node_value *node = calloc((size_t)nodes + 1, sizeof *node);
   jlong handle = 0;
-  jsize got = 0;
-  for (; got < n; got++) {
-    names[got] = (jstring)(*env)->GetObjectArrayElement(env, jnames, got);
-    node[got].name =
-        names[got] ? (*env)->GetStringUTFChars(env, names[got], NULL) : NULL;
-    node[got].value = (int64_t)values[got];
-    if (node[got].name == NULL) {
-      if (names[got] == NULL) {
-        throw_invalid(env, "A node field name is null.");
-      } else {
-        (*env)->DeleteLocalRef(env, names[got]);
-      }
-      goto done;
-    }
-  }
-  if (jstate_dir != NULL) {
-    state_dir = get_cstring(env, jstate_dir, "state directory");
-    if (state_dir == NULL) {
-      goto done;
-    }
-  }
-  if (jguard_dir != NULL) {
-    guard_dir = get_cstring(env, jguard_dir, "guard folder");
-    if (guard_dir == NULL) {
-      goto done;
-    }
-  }
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = (size_t)n;
-  opts.rollback = (sfc_rollback)rollback;
-  opts.max_wait_ms = (int64_t)max_wait_ms;
-  opts.max_drift_ms = (int64_t)max_drift_ms;
-  opts.random_start = random_start ? 1 : 0;
-  opts.time_source = (sfc_time_source)time_source;
-  opts.state_dir = state_dir;
-  if (state_reserve_ms >= 0) {
-    opts.state_reserve_ms = (int64_t)state_reserve_ms;
+  if (pool.items == NULL || node == NULL) {
+    throw_out_of_memory(env);
+  } else if (set_pairs(env, jnode_names, jnode_values, &pool, node,
+                       set_node_value) &&
+             set_pairs(env, joption_names, joption_values, &pool, &opts,
+                       set_option)) {
+    opts.node = node;
+    opts.node_count = (size_t)nodes;
+    sfc_generator *gen = NULL;
+    sfc_error err;
+    if (sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
+      throw_error(env, &err);
+    } else {
+      handle = (jlong)(intptr_t)gen;
+    }
   }
-  opts.guard_off = guard ? 0 : 1;
-  opts.guard_dir = guard_dir;
-  sfc_generator *gen = NULL;
-  sfc_error err;
-  if (sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
-    throw_error(env, &err);
-  } else {
-    handle = (jlong)(intptr_t)gen;
+  free(node);
+  if (pool.items != NULL) {
+    pool_free(&pool);
   }
-done:
-  for (jsize i = 0; i < got; i++) {
-    (*env)->ReleaseStringUTFChars(env, names[i], node[i].name);
-    (*env)->DeleteLocalRef(env, names[i]);
-  }
-  free(state_dir);
-  free(guard_dir);
   return handle;
-}
-
-/* A java.time.Duration (seconds, nanos) as the whole ms of an option: the
- * core rounds up and checks the range. */
-static jlong n_duration_ms(JNIEnv *env, jclass cls, jstring joption,
-                           jlong seconds, jint nanos) {
-  (void)cls;
-  char *option = get_text(env, joption, "option", NULL);
-  if (option == NULL) {
-    return 0;
-  }
-  int64_t ms = 0;
-  sfc_error err;
-  sfc_status st =
-      sfc_duration_ms(option, (int64_t)seconds, (int64_t)nanos, &ms, &err);
-  free(option);
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return 0;
-  }
-  return (jlong)ms;
 }
 
 static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
@@ -720,12 +913,17 @@ static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
 
 static jbyteArray n_generator_layout(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
+  if (!check_open(env, handle)) {
+    return NULL;
+  }
   return new_layout(env, sfc_generator_layout(gen_of(handle)));
 }
 
 static jlong n_now_us(JNIEnv *env, jclass cls, jlong handle) {
-  (void)env;
   (void)cls;
+  if (!check_open(env, handle)) {
+    return 0;
+  }
   return (jlong)sfc_generator_now_us(gen_of(handle));
 }
 
@@ -821,64 +1019,55 @@ static jint n_next_ids(JNIEnv *env, jclass cls, jlong handle, jlong now_us,
   return (jint)done;
 }
 
-/* [numbers, strings, guard]: numbers = ids_issued, waits, borrowed_ticks,
- * rollbacks, rollbacks_waited, rollbacks_refused, clock_bumps, last_time_ms,
- * clock, max_wait_ms, max_drift_ms, then one value per node field; strings =
- * rollback name, then name and source name per node field; guard = the
- * guard's text as bytes, since it may hold a path in the platform's own
- * encoding (Java decodes it as it encoded the folder). */
-static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
-  (void)cls;
-  sfc_stats s;
-  sfc_generator_stats(gen_of(handle), &s);
-  unsigned nodes =
-      s.node_count < SFC_MAX_FIELDS ? s.node_count : SFC_MAX_FIELDS;
-  jlong v[11 + SFC_MAX_FIELDS];
+/* A MAP fact of the stats: Object[]{String[] keys, Object[] values}. */
+static jobjectArray stats_map(JNIEnv *env, const sfc_stats *s, size_t i) {
+  const char *key;
+  sfc_value v;
   jsize n = 0;
-  v[n++] = (jlong)s.ids_issued;
-  v[n++] = (jlong)s.waits;
-  v[n++] = (jlong)s.borrowed_ticks;
-  v[n++] = (jlong)s.rollbacks;
-  v[n++] = (jlong)s.rollbacks_waited;
-  v[n++] = (jlong)s.rollbacks_refused;
-  v[n++] = (jlong)s.clock_bumps;
-  v[n++] = (jlong)s.last_time_ms;
-  v[n++] = (jlong)s.clock;
-  v[n++] = (jlong)s.max_wait_ms;
-  v[n++] = (jlong)s.max_drift_ms;
-  for (unsigned i = 0; i < nodes; i++) {
-    v[n++] = (jlong)s.node_values[i];
+  while (sfc_stats_entry(s, i, (size_t)n, &key, &v)) {
+    n++;
   }
-  const char *guard_text = s.guard ? s.guard : "";
-  jsize guard_len = (jsize)strlen(guard_text);
-  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
-  jlongArray numbers = (*env)->NewLongArray(env, n);
-  jobjectArray strings =
-      (*env)->NewObjectArray(env, (jsize)(1 + 2 * nodes), string_class, NULL);
-  jbyteArray guard = (*env)->NewByteArray(env, guard_len);
-  if (out == NULL || numbers == NULL || strings == NULL || guard == NULL) {
+  jobjectArray pair = (*env)->NewObjectArray(env, 2, object_class, NULL);
+  jobjectArray keys = (*env)->NewObjectArray(env, n, string_class, NULL);
+  jobjectArray values = (*env)->NewObjectArray(env, n, object_class, NULL);
+  if (pair == NULL || keys == NULL || values == NULL) {
     return NULL;
   }
-  (*env)->SetLongArrayRegion(env, numbers, 0, n, v);
-  (*env)->SetByteArrayRegion(env, guard, 0, guard_len,
-                             (const jbyte *)guard_text);
-  const char *texts[1 + 2 * SFC_MAX_FIELDS];
-  texts[0] = sfc_rollback_name(s.rollback);
-  for (unsigned i = 0; i < nodes; i++) {
-    texts[1 + 2 * i] = s.node_names[i];
-    texts[2 + 2 * i] = sfc_node_source_name(s.node_sources[i]);
-  }
-  for (unsigned i = 0; i < 1 + 2 * nodes; i++) {
-    jstring str = new_string(env, texts[i] ? texts[i] : "");
-    if (str == NULL) {
+  for (jsize j = 0; j < n; j++) {
+    sfc_stats_entry(s, i, (size_t)j, &key, &v);
+    if (!put(env, keys, j, new_string(env, key)) ||
+        !put(env, values, j, box(env, &v))) {
       return NULL;
     }
-    (*env)->SetObjectArrayElement(env, strings, (jsize)i, str);
-    (*env)->DeleteLocalRef(env, str);
   }
-  (*env)->SetObjectArrayElement(env, out, 0, numbers);
-  (*env)->SetObjectArrayElement(env, out, 1, strings);
-  (*env)->SetObjectArrayElement(env, out, 2, guard);
+  if (!put(env, pair, 0, keys) || !put(env, pair, 1, values)) {
+    return NULL;
+  }
+  return pair;
+}
+
+/* The stats: their values in the order of the stats table. */
+static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
+  (void)cls;
+  if (!check_open(env, handle)) {
+    return NULL;
+  }
+  sfc_stats s;
+  sfc_generator_stats(gen_of(handle), &s);
+  size_t n = 0;
+  while (sfc_stats_fact_at(n) != NULL) {
+    n++;
+  }
+  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, object_class, NULL);
+  for (size_t i = 0; out != NULL && i < n; i++) {
+    sfc_value v;
+    sfc_stats_fact(&s, i, &v);
+    jobject item =
+        v.type == SFC_TYPE_MAP ? stats_map(env, &s, i) : box(env, &v);
+    if (!put(env, out, (jsize)i, item)) {
+      return NULL;
+    }
+  }
   return out;
 }
 
@@ -886,6 +1075,7 @@ static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
 
 #define LAYOUT "[B"
 #define STR "Ljava/lang/String;"
+#define OBJS "[Ljava/lang/Object;"
 
 /* JNINativeMethod holds functions as void *, which ISO C does not define but
  * every JNI platform does. */
@@ -897,27 +1087,22 @@ static const JNINativeMethod methods[] = {
     {"version", "()" STR, (void *)n_version},
     {"versionNumber", "()I", (void *)n_version_number},
     {"headerVersionNumber", "()I", (void *)n_header_version_number},
-    {"statusName", "(I)" STR, (void *)n_status_name},
-    {"layoutParse", "(" STR "J)" LAYOUT, (void *)n_layout_parse},
-    {"layoutPreset", "(" STR ")" LAYOUT, (void *)n_layout_preset},
+    {"tableNames", "(I)[" STR, (void *)n_table_names},
+    {"layoutResolve", "(" STR STR STR ")" LAYOUT, (void *)n_layout_resolve},
     {"epochParse", "(" STR ")J", (void *)n_epoch_parse},
     {"presetNames", "()[" STR, (void *)n_preset_names},
-    {"layoutSpec", "(" LAYOUT ")" STR, (void *)n_layout_spec},
-    {"layoutNames", "(" LAYOUT ")[" STR, (void *)n_layout_names},
-    {"layoutNumbers", "(" LAYOUT ")[J", (void *)n_layout_numbers},
-    {"layoutCapacity", "(" LAYOUT ")[D", (void *)n_layout_capacity},
+    {"layoutFacts", "(" LAYOUT ")" OBJS, (void *)n_layout_facts},
     {"decode", "(" LAYOUT "J)[J", (void *)n_decode},
     {"parseId", "(" STR ")J", (void *)n_parse_id},
-    {"formatId", "(J" STR "Z)" STR, (void *)n_format_id},
-    {"parseIdAs", "(" STR STR ")J", (void *)n_parse_id_as},
+    {"encodingNames", "()[" STR, (void *)n_encoding_names},
+    {"encodingNumber", "(" STR ")I", (void *)n_encoding_number},
+    {"formatId", "(JIZ)" STR, (void *)n_format_id},
+    {"parseIdAs", "(" STR "I)J", (void *)n_parse_id_as},
     {"partsJson", "(" LAYOUT "J)" STR, (void *)n_parts_json},
     {"formatIso", "(J)" STR, (void *)n_format_iso},
     {"encode", "(" LAYOUT "J[" STR "[J)J", (void *)n_encode},
     {"range", "(" LAYOUT "JJ)[J", (void *)n_range},
-    {"nodeValueParse", "(" STR ")J", (void *)n_node_value_parse},
-    {"rollbackParse", "(" STR ")I", (void *)n_rollback_parse},
-    {"durationMs", "(" STR "JI)J", (void *)n_duration_ms},
-    {"generatorNew", "(" LAYOUT "[" STR "[JIJJZI[BJZ[B)J",
+    {"generatorNew", "(" STR STR STR "[" STR OBJS "[" STR OBJS ")J",
      (void *)n_generator_new},
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},
@@ -925,7 +1110,7 @@ static const JNINativeMethod methods[] = {
     {"pause", "(J)V", (void *)n_pause},
     {"next", "(JJ)J", (void *)n_next},
     {"nextIds", "(JJ[JII[J)I", (void *)n_next_ids},
-    {"stats", "(J)[Ljava/lang/Object;", (void *)n_stats},
+    {"stats", "(J)" OBJS, (void *)n_stats},
 };
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -941,6 +1126,80 @@ static jclass global_class(JNIEnv *env, const char *name) {
   return global;
 }
 
+/* The classes the glue uses, held as global references. */
+static const struct {
+  jclass *slot;
+  const char *name;
+} class_refs[] = {
+    {&base_exception, "io/snowflakec/SnowflakeException"},
+    {&string_class, "java/lang/String"},
+    {&object_class, "java/lang/Object"},
+    {&rows_class, "[Ljava/lang/Object;"},
+    {&bytes_class, "[B"},
+    {&boolean_class, "java/lang/Boolean"},
+    {&long_class, "java/lang/Long"},
+    {&double_class, "java/lang/Double"},
+    {&duration_class, "java/time/Duration"},
+    {&big_integer_class, "java/math/BigInteger"},
+};
+
+static const struct {
+  jmethodID *slot;
+  jclass *cls;
+  int is_static;
+  const char *name;
+  const char *sig;
+} method_refs[] = {
+    {&boolean_value, &boolean_class, 0, "booleanValue", "()Z"},
+    {&boolean_of, &boolean_class, 1, "valueOf", "(Z)Ljava/lang/Boolean;"},
+    {&long_value, &long_class, 0, "longValue", "()J"},
+    {&long_of, &long_class, 1, "valueOf", "(J)Ljava/lang/Long;"},
+    {&double_value, &double_class, 0, "doubleValue", "()D"},
+    {&double_of, &double_class, 1, "valueOf", "(D)Ljava/lang/Double;"},
+    {&duration_seconds, &duration_class, 0, "getSeconds", "()J"},
+    {&duration_nano, &duration_class, 0, "getNano", "()I"},
+    {&big_integer_new, &big_integer_class, 0, "<init>", "(" STR ")V"},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One exception class per error status, by walking the core's table: the
+ * status called Name throws io.snowflakec.NameException. False (with
+ * NoClassDefFoundError pending) when the jar lacks one. */
+static int load_exception_classes(JNIEnv *env) {
+  const sfc_status_info *s;
+  for (size_t i = 0; (s = sfc_status_at(i)) != NULL; i++) {
+    if (!s->is_error) {
+      continue;
+    }
+    if ((unsigned)s->status >= SFC_STATUS_COUNT) {
+      return 0;
+    }
+    char name[SFC_NAME_MAX + 32];
+    snprintf(name, sizeof name, "io/snowflakec/%sException", s->name);
+    exception_classes[s->status] = global_class(env, name);
+    if (exception_classes[s->status] == NULL) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void drop_globals(JNIEnv *env) {
+  for (size_t i = 0; i < COUNT(class_refs); i++) {
+    if (*class_refs[i].slot != NULL) {
+      (*env)->DeleteGlobalRef(env, *class_refs[i].slot);
+      *class_refs[i].slot = NULL;
+    }
+  }
+  for (size_t i = 0; i < SFC_STATUS_COUNT; i++) {
+    if (exception_classes[i] != NULL) {
+      (*env)->DeleteGlobalRef(env, exception_classes[i]);
+      exception_classes[i] = NULL;
+    }
+  }
+}
+
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
   (void)reserved;
   JNIEnv *env;
@@ -951,22 +1210,31 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
   if (native_class == NULL) {
     return JNI_ERR;
   }
-  if ((*env)->RegisterNatives(env, native_class, methods,
-                              (jint)(sizeof methods / sizeof methods[0])) !=
-      JNI_OK) {
-    return JNI_ERR;
-  }
+  jint registered =
+      (*env)->RegisterNatives(env, native_class, methods, (jint)COUNT(methods));
   (*env)->DeleteLocalRef(env, native_class);
-  exception_class = global_class(env, "io/snowflakec/SnowflakeException");
-  string_class = global_class(env, "java/lang/String");
-  object_class = global_class(env, "java/lang/Object");
-  if (exception_class == NULL || string_class == NULL || object_class == NULL) {
+  if (registered != JNI_OK) {
     return JNI_ERR;
   }
-  exception_factory = (*env)->GetStaticMethodID(
-      env, exception_class, "fromStatus",
-      "(I" STR STR ")Lio/snowflakec/SnowflakeException;");
-  if (exception_factory == NULL) {
+  for (size_t i = 0; i < COUNT(class_refs); i++) {
+    *class_refs[i].slot = global_class(env, class_refs[i].name);
+    if (*class_refs[i].slot == NULL) {
+      return JNI_ERR;
+    }
+  }
+  for (size_t i = 0; i < COUNT(method_refs); i++) {
+    jclass cls = *method_refs[i].cls;
+    *method_refs[i].slot =
+        method_refs[i].is_static
+            ? (*env)->GetStaticMethodID(env, cls, method_refs[i].name,
+                                        method_refs[i].sig)
+            : (*env)->GetMethodID(env, cls, method_refs[i].name,
+                                  method_refs[i].sig);
+    if (*method_refs[i].slot == NULL) {
+      return JNI_ERR;
+    }
+  }
+  if (!load_exception_classes(env)) {
     return JNI_ERR;
   }
   return JNI_VERSION_1_8;
@@ -978,10 +1246,5 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved) {
   if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) != JNI_OK) {
     return;
   }
-  (*env)->DeleteGlobalRef(env, exception_class);
-  (*env)->DeleteGlobalRef(env, string_class);
-  (*env)->DeleteGlobalRef(env, object_class);
-  exception_class = NULL;
-  string_class = NULL;
-  object_class = NULL;
+  drop_globals(env);
 }

@@ -4,13 +4,10 @@ package io.snowflakec;
  * The wall clock went backwards further than the rollback strategy allows; the message says by how
  * much.
  *
- * <p>Status {@value #STATUS}, {@code "ClockMovedBackwards"} in every language.
+ * <p>{@code "ClockMovedBackwards"} in every language.
  */
 public class ClockMovedBackwardsException extends SnowflakeException {
   private static final long serialVersionUID = 1L;
-
-  /** The core's status number of this kind. */
-  public static final int STATUS = 3;
 
   /**
    * Creates the exception.
@@ -18,6 +15,6 @@ public class ClockMovedBackwardsException extends SnowflakeException {
    * @param message what was wrong and what to do
    */
   public ClockMovedBackwardsException(String message) {
-    super(STATUS, "ClockMovedBackwards", message);
+    super(message);
   }
 }

@@ -4,14 +4,16 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
-import java.nio.charset.Charset;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -45,7 +47,8 @@ import java.util.function.LongSupplier;
  * Builder#guard(boolean)}.
  *
  * <p>{@link #close()} releases the node value. It waits for calls in progress on other threads;
- * calls made after it throw {@link IllegalStateException}.
+ * calls made after it throw {@link InvalidArgumentException} ("the generator is closed"), the
+ * core's answer in every language.
  */
 public final class Generator implements AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
@@ -105,24 +108,40 @@ public final class Generator implements AutoCloseable {
   }
 
   /**
+   * The options a builder takes, in the core's order and Java's casing: {@code rollback}, {@code
+   * maxWait}, … (see {@link Builder#option(String, Object)}).
+   *
+   * @return the options' names, from the core's table
+   */
+  public static List<String> options() {
+    return Facts.OPTIONS.stream().map(Facts::camelCase).toList();
+  }
+
+  /**
    * The layout of the IDs issued.
    *
    * @return the layout
+   * @throws InvalidArgumentException when the generator is closed
    */
   public Layout layout() {
+    if (closed) {
+      Native.generatorLayout(0); // throws the core's answer for a closed generator
+    }
     return layout;
   }
 
   // ---- hot path -------------------------------------------------------------------------
 
+  /** Counts a call in; then {@link #handle()} stays valid until {@link #exit(int)}. */
   private int enter() {
     int slot = (int) (Thread.currentThread().getId() & (STRIPES - 1)) * PAD;
     inflight.getAndIncrement(slot);
-    if (closed) {
-      inflight.getAndDecrement(slot);
-      throw new IllegalStateException("This generator is closed.");
-    }
     return slot;
+  }
+
+  /** The native generator, or 0 once closed: the core answers every call on it. */
+  private long handle() {
+    return closed ? 0 : handle;
   }
 
   private void exit(int slot) {
@@ -133,7 +152,7 @@ public final class Generator implements AutoCloseable {
   private long next(long nowUs) {
     int slot = enter();
     try {
-      return Native.next(handle, nowUs);
+      return Native.next(handle(), nowUs);
     } finally {
       exit(slot);
     }
@@ -149,7 +168,7 @@ public final class Generator implements AutoCloseable {
    *     strategy allows
    * @throws TimeExhaustedException when the layout's time field has run out
    * @throws GeneratorForkedException when used in a forked child with a static node value
-   * @throws IllegalStateException when the generator is closed
+   * @throws InvalidArgumentException when the generator is closed
    */
   public long nextId() {
     long r = next(Native.NOW_FROM_CLOCK);
@@ -221,7 +240,7 @@ public final class Generator implements AutoCloseable {
     out[1] = -1;
     int slot = enter();
     try {
-      return Native.nextIds(handle, nowUs, dst, off, len, out);
+      return Native.nextIds(handle(), nowUs, dst, off, len, out);
     } finally {
       exit(slot);
     }
@@ -323,11 +342,12 @@ public final class Generator implements AutoCloseable {
    * The generator's clock: Unix microseconds from its time source.
    *
    * @return the clock reading
+   * @throws InvalidArgumentException when the generator is closed
    */
   public long nowUs() {
     int slot = enter();
     try {
-      return Native.nowUs(handle);
+      return Native.nowUs(handle());
     } finally {
       exit(slot);
     }
@@ -346,45 +366,23 @@ public final class Generator implements AutoCloseable {
    * The counters.
    *
    * @return a snapshot
+   * @throws InvalidArgumentException when the generator is closed
    */
   public Stats stats() {
-    Object[] r;
+    Object[] values;
     int slot = enter();
     try {
-      r = Native.stats(handle);
+      values = Native.stats(handle());
     } finally {
       exit(slot);
     }
-    long[] n = (long[]) r[0];
-    String[] s = (String[]) r[1];
-    Map<String, Long> nodes = new LinkedHashMap<>();
-    Map<String, String> sources = new LinkedHashMap<>();
-    for (int i = 0; 1 + 2 * i < s.length; i++) {
-      nodes.put(s[1 + 2 * i], n[11 + i]);
-      sources.put(s[1 + 2 * i], s[2 + 2 * i]);
-    }
-    return new Stats(
-        n[0],
-        n[1],
-        n[2],
-        n[3],
-        n[4],
-        n[5],
-        n[6],
-        n[7],
-        n[8],
-        s[0],
-        n[9],
-        n[10],
-        Collections.unmodifiableMap(nodes),
-        Collections.unmodifiableMap(sources),
-        new String((byte[]) r[2], Builder.nativeCharset()));
+    return new Stats(Facts.map(Facts.STATS, values));
   }
 
   /**
    * Writes the last time issued to the state file (if any), releases the node value and frees the
-   * native generator. Waits for calls in progress; later calls throw {@link IllegalStateException}.
-   * Closing twice does nothing.
+   * native generator. Waits for calls in progress; later calls throw {@link
+   * InvalidArgumentException}. Closing twice does nothing.
    */
   @Override
   public void close() {
@@ -426,23 +424,20 @@ public final class Generator implements AutoCloseable {
   // ---- builder -----------------------------------------------------------------------------
 
   /**
-   * Configures a {@link Generator}. Values are checked as they are given where the core can check
-   * them alone (names, node values), and by {@link #build()} otherwise.
+   * Configures a {@link Generator}. Every value goes to the core as given and is checked by {@link
+   * #build()}, with the same rules and messages in every language.
+   *
+   * <p>The layout: {@link #preset(String)}, or a spec ({@link #layout(String)}) with its {@link
+   * #epoch(long)}, or a {@link #layout(Layout)}; nothing given is the {@code default} preset. A
+   * preset carries its own epoch: a preset with an epoch, or with a spec, is an {@link
+   * InvalidArgumentException}, as is a spec without its epoch.
    */
   public static final class Builder {
-    private Layout layout;
+    private String preset;
     private String spec;
-    private Long epochMs;
-    private final Map<String, Long> node = new LinkedHashMap<>();
-    private int rollback;
-    private long maxWaitMs = -1;
-    private long maxDriftMs = -1;
-    private boolean randomStart;
-    private TimeSource timeSource = TimeSource.WALL;
-    private Path stateDir;
-    private long stateReserveMs = -1;
-    private boolean guard = true;
-    private Path guardDir;
+    private String epoch;
+    private final Map<String, Object> node = new LinkedHashMap<>();
+    private final Map<String, Object> options = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -452,23 +447,22 @@ public final class Generator implements AutoCloseable {
      *
      * @param name the preset
      * @return this builder
-     * @throws InvalidLayoutException for an unknown preset
      */
     public Builder preset(String name) {
-      this.layout = Layout.preset(name);
-      this.spec = null;
+      this.preset = Objects.requireNonNull(name, "name");
       return this;
     }
 
     /**
-     * Uses a layout.
+     * Uses a layout: its spec and its epoch.
      *
-     * @param layout the layout, with its epoch
+     * @param layout the layout
      * @return this builder
      */
     public Builder layout(Layout layout) {
-      this.layout = Objects.requireNonNull(layout, "layout");
-      this.spec = null;
+      Objects.requireNonNull(layout, "layout");
+      this.spec = layout.spec();
+      this.epoch = Long.toString(layout.epochMs());
       return this;
     }
 
@@ -480,30 +474,28 @@ public final class Generator implements AutoCloseable {
      */
     public Builder layout(String spec) {
       this.spec = Objects.requireNonNull(spec, "spec");
-      this.layout = null;
       return this;
     }
 
     /**
-     * Sets the epoch of the layout spec, or replaces the preset's.
+     * Sets the epoch of the layout spec.
      *
      * @param epochMs Unix milliseconds of time value 0
      * @return this builder
      */
     public Builder epoch(long epochMs) {
-      this.epochMs = epochMs;
+      this.epoch = Long.toString(epochMs);
       return this;
     }
 
     /**
-     * Sets the epoch from text: Unix milliseconds or an ISO-8601 UTC instant.
+     * Sets the epoch of the layout spec from text: Unix milliseconds or an ISO-8601 UTC instant.
      *
      * @param epoch for example {@code "2024-01-01T00:00:00Z"}
      * @return this builder
-     * @throws InvalidLayoutException when it is neither
      */
     public Builder epoch(String epoch) {
-      this.epochMs = Layout.parseEpoch(epoch);
+      this.epoch = Objects.requireNonNull(epoch, "epoch");
       return this;
     }
 
@@ -513,71 +505,99 @@ public final class Generator implements AutoCloseable {
      * @param name a node field of the layout, for example {@code "worker"}
      * @param value from 0 to the field's maximum
      * @return this builder
-     * @throws InvalidArgumentException when the value is negative
      */
     public Builder node(String name, long value) {
-      Objects.requireNonNull(name, "name");
-      if (value < 0) {
-        throw new InvalidArgumentException(
-            "Node field '" + name + "' is " + value + ": a node value is never negative.");
-      }
-      node.put(name, value);
+      node.put(Objects.requireNonNull(name, "name"), value);
       return this;
     }
 
     /**
      * Sets a node field's value from text: a number, {@code "auto"} (the first free value of the
      * pool in {@link #stateDir(Path)}), {@code "host"} (the ordinal ending the host name, {@code
-     * orders-7} → 7) or {@code "env:NAME"} (the number in the environment variable {@code NAME},
-     * read now: Kubernetes' {@code JOB_COMPLETION_INDEX} in an Indexed Job, or a pod index label
-     * exposed through the Downward API).
+     * orders-7} → 7) or {@code "env:NAME"} (the number in the environment variable {@code NAME}:
+     * Kubernetes' {@code JOB_COMPLETION_INDEX} in an Indexed Job, or a pod index label exposed
+     * through the Downward API).
      *
      * @param name a node field of the layout
      * @param value the text
      * @return this builder
-     * @throws InvalidArgumentException when the text is none of these, or the variable is unset or
-     *     not a number
      */
     public Builder node(String name, String value) {
-      Objects.requireNonNull(name, "name");
-      node.put(name, Native.nodeValueParse(Objects.requireNonNull(value, "value")));
+      node.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * Sets the value of the layout's only node field ({@link #build()} refuses it when the layout
+     * has not exactly one).
+     *
+     * @param value from 0 to the field's maximum
+     * @return this builder
+     */
+    public Builder node(long value) {
+      node.put(null, value);
+      return this;
+    }
+
+    /**
+     * Sets the value of the layout's only node field from text, as {@link #node(String, String)}.
+     *
+     * @param value a number, {@code "auto"}, {@code "host"} or {@code "env:NAME"}
+     * @return this builder
+     */
+    public Builder node(String value) {
+      node.put(null, Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * Sets an option by name, in any casing ({@code "maxWait"}, {@code "max_wait"}); {@link
+     * Generator#options()} lists them. The value is a {@link Boolean}, a {@link Number} (a duration
+     * in ms, a fraction rounding up), a {@link String} ({@code "250ms"}, {@code "1.5s"}, {@code
+     * "borrow"}, {@code "true"}), a {@link Duration}, a {@link Path} or a {@link TimeSource};
+     * {@code null} restores the default. The core checks it at {@link #build()}: an unknown option
+     * or a value it does not take is an {@link InvalidArgumentException}.
+     *
+     * @param name the option
+     * @param value its value, or null for the default
+     * @return this builder
+     * @throws InvalidArgumentException for a value of another Java type
+     */
+    public Builder option(String name, Object value) {
+      options.put(Objects.requireNonNull(name, "name"), coreValue(name, value));
       return this;
     }
 
     /**
      * What to do when the wall clock goes backwards: {@code default}, {@code error}, {@code wait},
-     * {@code clock} or {@code borrow}.
+     * {@code clock}, {@code borrow} or {@code switch}.
      *
-     * @param strategy the strategy's name
+     * @param strategy the strategy's name, or null for the default
      * @return this builder
-     * @throws SnowflakeException for an unknown name
      */
     public Builder rollback(String strategy) {
-      this.rollback = Native.rollbackParse(Objects.requireNonNull(strategy, "strategy"));
-      return this;
+      return option("rollback", strategy);
     }
 
     /**
      * The longest wait for the clock to catch up (the strategy's default otherwise).
      *
-     * @param maxWait 0 to 1 day, rounded up to the next whole millisecond
+     * @param maxWait 0 to 1 day, rounded up to the next whole millisecond; null for the default
      * @return this builder
      */
     public Builder maxWait(Duration maxWait) {
-      this.maxWaitMs = millis(maxWait, "maxWait");
-      return this;
+      return option("maxWait", maxWait);
     }
 
     /**
      * How far ahead of the clock IDs may be issued when a tick's sequence runs out or the clock
      * steps back (the strategy's default otherwise).
      *
-     * @param maxDrift 0 to 1 day, rounded up to the next whole millisecond
+     * @param maxDrift 0 to 1 day, rounded up to the next whole millisecond; null for the default
      * @return this builder
      */
     public Builder maxDrift(Duration maxDrift) {
-      this.maxDriftMs = millis(maxDrift, "maxDrift");
-      return this;
+      return option("maxDrift", maxDrift);
     }
 
     /**
@@ -588,8 +608,27 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder randomStart(boolean randomStart) {
-      this.randomStart = randomStart;
-      return this;
+      return option("randomStart", randomStart);
+    }
+
+    /**
+     * Where the generator reads the time.
+     *
+     * @param source the time source
+     * @return this builder
+     */
+    public Builder timeSource(TimeSource source) {
+      return option("timeSource", source);
+    }
+
+    /**
+     * Where the generator reads the time: {@code "wall"} or {@code "monotonic"}.
+     *
+     * @param source the name
+     * @return this builder
+     */
+    public Builder timeSource(String source) {
+      return option("timeSource", source);
     }
 
     /**
@@ -601,8 +640,17 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder stateDir(Path dir) {
-      this.stateDir = Objects.requireNonNull(dir, "dir");
-      return this;
+      return option("stateDir", dir);
+    }
+
+    /**
+     * How far ahead the high-water mark is reserved (default 1 s).
+     *
+     * @param reserve 1 ms to 1 hour, rounded up to the next whole millisecond; null for the default
+     * @return this builder
+     */
+    public Builder stateReserve(Duration reserve) {
+      return option("stateReserve", reserve);
     }
 
     /**
@@ -616,8 +664,7 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder guard(boolean on) {
-      this.guard = on;
-      return this;
+      return option("guard", on);
     }
 
     /**
@@ -632,118 +679,67 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder guardDir(Path dir) {
-      this.guardDir = Objects.requireNonNull(dir, "dir");
-      return this;
-    }
-
-    /**
-     * How far ahead the high-water mark is reserved (default 1 s).
-     *
-     * @param reserve 0 (the default) to 1 hour, rounded up to the next whole millisecond
-     * @return this builder
-     */
-    public Builder stateReserve(Duration reserve) {
-      this.stateReserveMs = millis(reserve, "stateReserve");
-      return this;
-    }
-
-    /**
-     * Where the generator reads the time.
-     *
-     * @param source the time source
-     * @return this builder
-     */
-    public Builder timeSource(TimeSource source) {
-      this.timeSource = Objects.requireNonNull(source, "source");
-      return this;
-    }
-
-    /**
-     * Where the generator reads the time: {@code "wall"} or {@code "monotonic"}.
-     *
-     * @param source the name
-     * @return this builder
-     * @throws InvalidArgumentException for another name
-     */
-    public Builder timeSource(String source) {
-      Objects.requireNonNull(source, "source");
-      try {
-        this.timeSource = TimeSource.valueOf(source.toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new InvalidArgumentException(
-            "Unknown time source '" + source + "': use \"wall\" or \"monotonic\".");
-      }
-      return this;
+      return option("guardDir", dir);
     }
 
     /**
      * Creates the generator.
      *
      * @return the generator; close it to release its node value
-     * @throws InvalidLayoutException when the layout spec or epoch is not valid
-     * @throws InvalidArgumentException when a node value is missing, unknown or out of range, or an
-     *     option is out of range
+     * @throws InvalidLayoutException when the preset, layout spec or epoch is not valid
+     * @throws InvalidArgumentException when the preset, spec and epoch do not go together, a node
+     *     value is missing, unknown or out of range, or an option is unknown or out of range
      * @throws WorkerUnavailableException when the node values are held by another live generator
      *     (the guard, or the state directory's lock) or the pool is full
      * @throws StateErrorException when the state directory cannot be used
      */
     public Generator build() {
-      Layout chosen = layout;
-      if (spec != null) {
-        if (epochMs == null) {
-          throw new InvalidArgumentException(
-              "The layout spec '" + spec + "' needs an epoch: call epoch(...) as well.");
-        }
-        chosen = Layout.parse(spec, epochMs);
-      } else {
-        if (chosen == null) {
-          chosen = Layout.preset("default");
-        }
-        if (epochMs != null && epochMs != chosen.epochMs()) {
-          chosen = Layout.parse(chosen.spec(), epochMs);
-        }
-      }
-      String[] names = node.keySet().toArray(new String[0]);
-      long[] values = new long[names.length];
-      for (int i = 0; i < names.length; i++) {
-        values[i] = node.get(names[i]);
-      }
-      byte[] dir = pathBytes(stateDir);
       long h =
           Native.generatorNew(
-              chosen.raw(),
-              names,
-              values,
-              rollback,
-              maxWaitMs,
-              maxDriftMs,
-              randomStart,
-              timeSource.ordinal(),
-              dir,
-              stateReserveMs,
-              guard,
-              pathBytes(guardDir));
+              preset,
+              spec,
+              epoch,
+              node.keySet().toArray(new String[0]),
+              node.values().toArray(),
+              options.keySet().toArray(new String[0]),
+              options.values().toArray());
       return new Generator(h);
     }
 
-    /** A path as the file-system bytes the core takes, or null. */
-    private static byte[] pathBytes(Path path) {
-      return path == null ? null : path.toString().getBytes(nativeCharset());
-    }
-
-    /** Whole ms, rounded up (1 ns is 1 ms); the core checks the option's range. */
-    private static long millis(Duration d, String what) {
-      Objects.requireNonNull(d, what);
-      return Native.durationMs(what, d.getSeconds(), d.getNano());
-    }
-
-    static Charset nativeCharset() {
-      String name = System.getProperty("sun.jnu.encoding");
-      try {
-        return name != null ? Charset.forName(name) : Charset.defaultCharset();
-      } catch (RuntimeException e) {
-        return Charset.defaultCharset();
+    /**
+     * A Java value as one the natives take: null, Boolean, Long, Double, String, Duration, or a
+     * path as the file-system bytes the core takes.
+     */
+    private static Object coreValue(String name, Object value) {
+      if (value == null
+          || value instanceof Boolean
+          || value instanceof Long
+          || value instanceof Double
+          || value instanceof String
+          || value instanceof Duration) {
+        return value;
       }
+      if (value instanceof Integer
+          || value instanceof Short
+          || value instanceof Byte
+          || value instanceof AtomicInteger
+          || value instanceof AtomicLong
+          || (value instanceof BigInteger b && b.bitLength() < Long.SIZE)) {
+        return ((Number) value).longValue();
+      }
+      if (value instanceof Number n) {
+        return n.doubleValue();
+      }
+      if (value instanceof Path p) {
+        return p.toString().getBytes(Facts.NATIVE_CHARSET);
+      }
+      if (value instanceof Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT);
+      }
+      throw new InvalidArgumentException(
+          name
+              + " must be a Boolean, Number, String, Duration or Path, not a "
+              + value.getClass().getName());
     }
   }
 }

@@ -4,13 +4,10 @@ package io.snowflakec;
  * The generator was created before a {@code fork()}; with a static node value the child must create
  * its own generator with another value.
  *
- * <p>Status {@value #STATUS}, {@code "GeneratorForked"} in every language.
+ * <p>{@code "GeneratorForked"} in every language.
  */
 public class GeneratorForkedException extends SnowflakeException {
   private static final long serialVersionUID = 1L;
-
-  /** The core's status number of this kind. */
-  public static final int STATUS = 5;
 
   /**
    * Creates the exception.
@@ -18,6 +15,6 @@ public class GeneratorForkedException extends SnowflakeException {
    * @param message what was wrong and what to do
    */
   public GeneratorForkedException(String message) {
-    super(STATUS, "GeneratorForked", message);
+    super(message);
   }
 }

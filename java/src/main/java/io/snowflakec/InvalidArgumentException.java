@@ -4,13 +4,10 @@ package io.snowflakec;
  * A value is not valid: a node value missing or out of range, an option out of range, an ID that
  * does not fit the layout or a signed {@code long}, a field that does not fit.
  *
- * <p>Status {@value #STATUS}, {@code "InvalidArgument"} in every language.
+ * <p>{@code "InvalidArgument"} in every language.
  */
 public class InvalidArgumentException extends SnowflakeException {
   private static final long serialVersionUID = 1L;
-
-  /** The core's status number of this kind. */
-  public static final int STATUS = 2;
 
   /**
    * Creates the exception.
@@ -18,6 +15,6 @@ public class InvalidArgumentException extends SnowflakeException {
    * @param message what was wrong and what to do
    */
   public InvalidArgumentException(String message) {
-    super(STATUS, "InvalidArgument", message);
+    super(message);
   }
 }

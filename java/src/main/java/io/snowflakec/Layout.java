@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -46,38 +48,24 @@ public final class Layout {
   public record Field(String name, Kind kind, int bits, int shift, long max) {}
 
   private final byte[] raw;
-  private final String spec;
-  private final long epochMs;
-  private final long unitUs;
-  private final int totalBits;
-  private final long timeEndMs;
-  private final long maxId;
+  private final Map<String, Object> description;
   private final List<Field> fields;
-  private final double idsPerSecond;
-  private final double nodeCapacity;
 
   private Layout(byte[] raw) {
     this.raw = raw;
-    this.spec = Native.layoutSpec(raw);
-    long[] n = Native.layoutNumbers(raw);
-    String[] names = Native.layoutNames(raw);
-    double[] capacity = Native.layoutCapacity(raw);
-    this.epochMs = n[0];
-    this.unitUs = n[1];
-    this.totalBits = (int) n[2];
-    this.timeEndMs = n[3];
-    this.maxId = n[4];
-    int count = (int) n[5];
-    Kind[] kinds = Kind.values();
-    List<Field> list = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      int at = 8 + 4 * i;
+    this.description = Facts.map(Facts.LAYOUT, Native.layoutFacts(raw));
+    List<Field> list = new ArrayList<>();
+    for (Object f : (List<?>) description.get("fields")) {
+      Map<?, ?> m = (Map<?, ?>) f;
       list.add(
-          new Field(names[i], kinds[(int) n[at]], (int) n[at + 1], (int) n[at + 2], n[at + 3]));
+          new Field(
+              (String) m.get("name"),
+              Kind.valueOf(((String) m.get("kind")).toUpperCase(Locale.ROOT)),
+              ((Number) m.get("bits")).intValue(),
+              ((Number) m.get("shift")).intValue(),
+              ((Number) m.get("max")).longValue()));
     }
     this.fields = Collections.unmodifiableList(list);
-    this.idsPerSecond = capacity[0];
-    this.nodeCapacity = capacity[1];
   }
 
   static Layout ofRaw(byte[] raw) {
@@ -86,6 +74,10 @@ public final class Layout {
 
   byte[] raw() {
     return raw;
+  }
+
+  private long number(String key) {
+    return ((Number) description.get(key)).longValue();
   }
 
   /**
@@ -97,8 +89,7 @@ public final class Layout {
    * @throws InvalidLayoutException naming the problem
    */
   public static Layout parse(String spec, long epochMs) {
-    Objects.requireNonNull(spec, "spec");
-    return new Layout(Native.layoutParse(spec, epochMs));
+    return parse(spec, Long.toString(epochMs));
   }
 
   /**
@@ -112,7 +103,8 @@ public final class Layout {
    */
   public static Layout parse(String spec, String epoch) {
     Objects.requireNonNull(spec, "spec");
-    return parse(spec, parseEpoch(epoch));
+    Objects.requireNonNull(epoch, "epoch");
+    return new Layout(Native.layoutResolve(null, spec, epoch));
   }
 
   /**
@@ -137,7 +129,7 @@ public final class Layout {
    */
   public static Layout preset(String name) {
     Objects.requireNonNull(name, "name");
-    return new Layout(Native.layoutPreset(name));
+    return new Layout(Native.layoutResolve(name, null, null));
   }
 
   /**
@@ -155,7 +147,7 @@ public final class Layout {
    * @return the spec
    */
   public String spec() {
-    return spec;
+    return (String) description.get("spec");
   }
 
   /**
@@ -164,7 +156,7 @@ public final class Layout {
    * @return the epoch
    */
   public long epochMs() {
-    return epochMs;
+    return number("epoch_ms");
   }
 
   /**
@@ -173,7 +165,7 @@ public final class Layout {
    * @return the epoch
    */
   public Instant epoch() {
-    return Instant.ofEpochMilli(epochMs);
+    return Instant.ofEpochMilli(epochMs());
   }
 
   /**
@@ -182,7 +174,7 @@ public final class Layout {
    * @return the time unit
    */
   public long unitUs() {
-    return unitUs;
+    return number("unit_us");
   }
 
   /**
@@ -191,7 +183,7 @@ public final class Layout {
    * @return the time unit
    */
   public Duration unit() {
-    return Duration.ofNanos(unitUs * 1000);
+    return Duration.ofNanos(unitUs() * 1000);
   }
 
   /**
@@ -200,7 +192,7 @@ public final class Layout {
    * @return the width of an ID
    */
   public int totalBits() {
-    return totalBits;
+    return (int) number("total_bits");
   }
 
   /**
@@ -228,7 +220,7 @@ public final class Layout {
    * @return IDs per second
    */
   public double idsPerSecond() {
-    return idsPerSecond;
+    return ((Number) description.get("ids_per_second")).doubleValue();
   }
 
   /**
@@ -237,7 +229,7 @@ public final class Layout {
    * @return {@code 2^(sum of node field widths)}
    */
   public double nodeCapacity() {
-    return nodeCapacity;
+    return ((Number) description.get("node_capacity")).doubleValue();
   }
 
   /**
@@ -246,7 +238,7 @@ public final class Layout {
    * @return the end of the layout's life
    */
   public long timeEndMs() {
-    return timeEndMs;
+    return number("time_end_ms");
   }
 
   /**
@@ -255,7 +247,7 @@ public final class Layout {
    * @return the end of the layout's life
    */
   public Instant timeEnd() {
-    return Instant.ofEpochMilli(timeEndMs);
+    return Instant.ofEpochMilli(timeEndMs());
   }
 
   /**
@@ -265,38 +257,46 @@ public final class Layout {
    * @return the largest ID, unsigned
    */
   public long maxId() {
-    return maxId;
+    return number("max_id");
   }
 
   /**
-   * A description: spec, epoch, capacity and life.
+   * The preset this layout is (same spec and epoch), if any.
    *
-   * @return for example {@code "time:41@1ms,worker:10,seq:12 epoch 2024-01-01T00:00:00Z: ..."}
+   * @return the preset's name, or empty
    */
-  public String describe() {
-    return String.format(
-        java.util.Locale.ROOT,
-        "%s epoch %s: %.0f IDs/s per node, %.0f nodes, time runs out at %s",
-        spec,
-        Native.formatIso(epochMs),
-        idsPerSecond,
-        nodeCapacity,
-        Native.formatIso(timeEndMs));
+  public Optional<String> name() {
+    return Optional.ofNullable((String) description.get("name"));
+  }
+
+  /**
+   * The layout's description, the same keys in every language, in the core's order: {@code name}
+   * (the preset's, or null), {@code spec}, {@code epoch_ms}, {@code unit_us}, {@code total_bits},
+   * {@code ids_per_second}, {@code node_capacity}, {@code time_end_ms}, {@code max_id} and {@code
+   * fields} (a map per field: {@code name}, {@code kind}, {@code bits}, {@code shift}, {@code
+   * max}). Integers are {@code Long} ({@code max_id} of a 64-bit layout: a {@code BigInteger}).
+   *
+   * @return an ordered, unmodifiable map
+   */
+  public Map<String, Object> describe() {
+    return description;
   }
 
   /** The spec and epoch. */
   @Override
   public String toString() {
-    return spec + " epoch " + Native.formatIso(epochMs);
+    return spec() + " epoch " + Native.formatIso(epochMs());
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Layout && ((Layout) o).epochMs == epochMs && ((Layout) o).spec.equals(spec);
+    return o instanceof Layout
+        && ((Layout) o).epochMs() == epochMs()
+        && ((Layout) o).spec().equals(spec());
   }
 
   @Override
   public int hashCode() {
-    return spec.hashCode() * 31 + Long.hashCode(epochMs);
+    return spec().hashCode() * 31 + Long.hashCode(epochMs());
   }
 }

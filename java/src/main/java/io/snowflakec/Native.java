@@ -3,11 +3,23 @@ package io.snowflakec;
 /**
  * The natives, registered by {@code JNI_OnLoad} of the JNI library ({@code
  * bindings/java/snowflake_c_jni.c}). Layouts travel as the opaque bytes of the core's {@code
- * sfc_layout} value, generators as their address.
+ * sfc_layout} value, generators as their address (0 once closed: the core answers every call on
+ * it). Values of the core's tables come as {@code Long} ({@code BigInteger} above {@link
+ * Long#MAX_VALUE}), {@code Double}, {@code byte[]} for text and {@code null}; a list as {@code
+ * Object[][]} (a row per element), a map as {@code Object[]{String[] keys, Object[] values}}: see
+ * {@link Facts}.
  */
 final class Native {
   /** {@code now_us} argument meaning "read the generator's own clock". */
   static final long NOW_FROM_CLOCK = Long.MIN_VALUE;
+
+  /** The tables of {@link #tableNames(int)}. */
+  static final int TABLE_OPTIONS = 0;
+
+  static final int TABLE_STATUSES = 1;
+  static final int TABLE_LAYOUT = 2;
+  static final int TABLE_FIELDS = 3;
+  static final int TABLE_STATS = 4;
 
   static {
     NativeLoader.load();
@@ -21,31 +33,35 @@ final class Native {
 
   static native int headerVersionNumber();
 
-  static native String statusName(int status);
+  /**
+   * The names of a table's rows, in the core's order: options (snake_case), statuses (by number,
+   * null for those that are no error), layout facts, field facts, stats.
+   */
+  static native String[] tableNames(int table);
 
-  static native byte[] layoutParse(String spec, long epochMs);
-
-  static native byte[] layoutPreset(String name);
+  /** A layout by the core's one rule for the preset/spec/epoch trio (null: not given). */
+  static native byte[] layoutResolve(String preset, String spec, String epoch);
 
   static native long epochParse(String text);
 
   static native String[] presetNames();
 
-  static native String layoutSpec(byte[] layout);
-
-  static native String[] layoutNames(byte[] layout);
-
-  static native long[] layoutNumbers(byte[] layout);
-
-  static native double[] layoutCapacity(byte[] layout);
+  /** The values of the layout description, in the order of {@link #TABLE_LAYOUT}. */
+  static native Object[] layoutFacts(byte[] layout);
 
   static native long[] decode(byte[] layout, long id);
 
   static native long parseId(String text);
 
-  static native String formatId(long id, String encoding, boolean shortest);
+  /** The encodings' names, by number. */
+  static native String[] encodingNames();
 
-  static native long parseIdAs(String text, String encoding);
+  /** The core's answer for an encoding name: its number, or the exception listing the names. */
+  static native int encodingNumber(String name);
+
+  static native String formatId(long id, int encoding, boolean shortest);
+
+  static native long parseIdAs(String text, int encoding);
 
   static native String partsJson(byte[] layout, long id);
 
@@ -55,26 +71,18 @@ final class Native {
 
   static native long[] range(byte[] layout, long t0Ms, long t1Ms);
 
-  static native long nodeValueParse(String text);
-
-  static native int rollbackParse(String name);
-
-  /** A duration option's whole ms, rounded up; InvalidArgumentException when out of range. */
-  static native long durationMs(String option, long seconds, int nanos);
-
+  /**
+   * A generator from the trio, node values (a null name: the layout's only node field) and options
+   * by name as given; values are null, Boolean, Long, Double, String, byte[] (a path) or Duration.
+   */
   static native long generatorNew(
-      byte[] layout,
+      String preset,
+      String spec,
+      String epoch,
       String[] nodeNames,
-      long[] nodeValues,
-      int rollback,
-      long maxWaitMs,
-      long maxDriftMs,
-      boolean randomStart,
-      int timeSource,
-      byte[] stateDir,
-      long stateReserveMs,
-      boolean guard,
-      byte[] guardDir);
+      Object[] nodeValues,
+      String[] optionNames,
+      Object[] optionValues);
 
   static native void generatorFree(long handle);
 
@@ -93,6 +101,6 @@ final class Native {
    */
   static native int nextIds(long handle, long nowUs, long[] dst, int off, int len, long[] out);
 
-  /** {@code [long[] numbers, String[] strings, byte[] guard]}, see the glue. */
+  /** The values of the stats, in the order of {@link #TABLE_STATS}. */
   static native Object[] stats(long handle);
 }

@@ -18,7 +18,21 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Snowflake {
+  /** The encodings' names by number, from the core: the natives take the number. */
+  private static final String[] ENCODINGS = Native.encodingNames();
+
   private Snowflake() {}
+
+  /** An encoding's number; the core answers for a name that is none. */
+  private static int encoding(String name) {
+    Objects.requireNonNull(name, "encoding");
+    for (int i = 0; i < ENCODINGS.length; i++) {
+      if (ENCODINGS[i].equals(name)) {
+        return i;
+      }
+    }
+    return Native.encodingNumber(name);
+  }
 
   /**
    * Splits an ID into its time and fields.
@@ -107,8 +121,7 @@ public final class Snowflake {
    * @throws InvalidArgumentException for an unknown encoding
    */
   public static String format(long id, String encoding, boolean pad) {
-    Objects.requireNonNull(encoding, "encoding");
-    return Native.formatId(id, encoding, !pad);
+    return Native.formatId(id, encoding(encoding), !pad);
   }
 
   /**
@@ -124,8 +137,7 @@ public final class Snowflake {
    */
   public static long parse(String text, String encoding) {
     Objects.requireNonNull(text, "text");
-    Objects.requireNonNull(encoding, "encoding");
-    return Native.parseIdAs(text, encoding);
+    return Native.parseIdAs(text, encoding(encoding));
   }
 
   /**

@@ -1,12 +1,16 @@
 package io.snowflakec;
 
+import java.util.List;
+import java.util.Objects;
+
 /**
  * The base of every error of the library: one subclass per error kind, the same kinds in every
  * language (C status codes, Python, Node and Java exceptions).
  *
- * <p>{@link #status()} is the core's fixed status number and {@link #statusName()} its name ({@code
- * "InvalidLayout"}, {@code "ClockMovedBackwards"}, …); the message says what was wrong and what to
- * do.
+ * <p>The kinds are the core's error statuses: the status called {@code Name} is thrown as {@code
+ * NameException} ({@link #kinds()} lists them). {@link #status()} is the core's fixed status number
+ * and {@link #statusName()} its name ({@code "InvalidLayout"}, {@code "ClockMovedBackwards"}, …);
+ * the message says what was wrong and what to do.
  *
  * <pre>{@code
  * try {
@@ -19,29 +23,23 @@ package io.snowflakec;
 public class SnowflakeException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  private final int status;
-  private final String statusName;
-
   /**
-   * Creates an exception of the given kind.
+   * Creates an exception of the kind its class names.
    *
-   * @param status the core's status number
-   * @param statusName the status name, e.g. {@code "InvalidArgument"}
    * @param message what was wrong and what to do
    */
-  protected SnowflakeException(int status, String statusName, String message) {
+  protected SnowflakeException(String message) {
     super(message);
-    this.status = status;
-    this.statusName = statusName;
   }
 
   /**
-   * The core's status number (fixed forever: 1 InvalidLayout … 7 StateError).
+   * The error kinds, in the order of their status numbers: {@code "InvalidLayout"}, {@code
+   * "InvalidArgument"}, … — each thrown as the class of its name followed by {@code Exception}.
    *
-   * @return the status number
+   * @return the kinds' names, from the core's status table
    */
-  public int status() {
-    return status;
+  public static List<String> kinds() {
+    return Facts.STATUSES.stream().filter(Objects::nonNull).toList();
   }
 
   /**
@@ -50,35 +48,19 @@ public class SnowflakeException extends RuntimeException {
    * @return for example {@code "ClockMovedBackwards"}
    */
   public String statusName() {
-    return statusName;
+    Class<?> c = getClass();
+    while (c.getSuperclass() != SnowflakeException.class && c != SnowflakeException.class) {
+      c = c.getSuperclass();
+    }
+    return c.getSimpleName().replaceFirst("Exception$", "");
   }
 
   /**
-   * The exception for a status of the core; called by the JNI glue.
+   * The core's status number of this kind (fixed forever).
    *
-   * @param status the core's status number
-   * @param statusName its name
-   * @param message the core's message
-   * @return the subclass for that kind of error
+   * @return the status number, or -1 for a kind the core does not have
    */
-  static SnowflakeException fromStatus(int status, String statusName, String message) {
-    switch (status) {
-      case InvalidLayoutException.STATUS:
-        return new InvalidLayoutException(message);
-      case InvalidArgumentException.STATUS:
-        return new InvalidArgumentException(message);
-      case ClockMovedBackwardsException.STATUS:
-        return new ClockMovedBackwardsException(message);
-      case TimeExhaustedException.STATUS:
-        return new TimeExhaustedException(message);
-      case GeneratorForkedException.STATUS:
-        return new GeneratorForkedException(message);
-      case WorkerUnavailableException.STATUS:
-        return new WorkerUnavailableException(message);
-      case StateErrorException.STATUS:
-        return new StateErrorException(message);
-      default:
-        return new SnowflakeException(status, statusName, message);
-    }
+  public int status() {
+    return Facts.STATUSES.indexOf(statusName());
   }
 }

@@ -4,13 +4,10 @@ package io.snowflakec;
  * The state directory or a state file cannot be read or written, or holds something unexpected; the
  * message names the path.
  *
- * <p>Status {@value #STATUS}, {@code "StateError"} in every language.
+ * <p>{@code "StateError"} in every language.
  */
 public class StateErrorException extends SnowflakeException {
   private static final long serialVersionUID = 1L;
-
-  /** The core's status number of this kind. */
-  public static final int STATUS = 7;
 
   /**
    * Creates the exception.
@@ -18,6 +15,6 @@ public class StateErrorException extends SnowflakeException {
    * @param message what was wrong and what to do
    */
   public StateErrorException(String message) {
-    super(STATUS, "StateError", message);
+    super(message);
   }
 }

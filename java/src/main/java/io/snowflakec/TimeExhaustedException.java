@@ -4,13 +4,10 @@ package io.snowflakec;
  * The layout's time field has run out (its epoch's life is over), or an ID no longer fits a signed
  * {@code long}.
  *
- * <p>Status {@value #STATUS}, {@code "TimeExhausted"} in every language.
+ * <p>{@code "TimeExhausted"} in every language.
  */
 public class TimeExhaustedException extends SnowflakeException {
   private static final long serialVersionUID = 1L;
-
-  /** The core's status number of this kind. */
-  public static final int STATUS = 4;
 
   /**
    * Creates the exception.
@@ -18,6 +15,6 @@ public class TimeExhaustedException extends SnowflakeException {
    * @param message what was wrong and what to do
    */
   public TimeExhaustedException(String message) {
-    super(STATUS, "TimeExhausted", message);
+    super(message);
   }
 }

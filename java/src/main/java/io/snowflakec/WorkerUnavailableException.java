@@ -5,13 +5,10 @@ package io.snowflakec;
  * found by the host-wide guard or the state directory's lock — or the pool in the state directory
  * is full. The message names the value, the holder's pid and the folder, and what to do.
  *
- * <p>Status {@value #STATUS}, {@code "WorkerUnavailable"} in every language.
+ * <p>{@code "WorkerUnavailable"} in every language.
  */
 public class WorkerUnavailableException extends SnowflakeException {
   private static final long serialVersionUID = 1L;
-
-  /** The core's status number of this kind. */
-  public static final int STATUS = 6;
 
   /**
    * Creates the exception.
@@ -19,6 +16,6 @@ public class WorkerUnavailableException extends SnowflakeException {
    * @param message what was wrong and what to do
    */
   public WorkerUnavailableException(String message) {
-    super(STATUS, "WorkerUnavailable", message);
+    super(message);
   }
 }

@@ -102,7 +102,7 @@ class ConcurrencyTest {
                       g.stats();
                       issued.addAndGet(65);
                     }
-                  } catch (IllegalStateException e) {
+                  } catch (InvalidArgumentException e) {
                     // closed: the expected end
                   } catch (Throwable e) {
                     unexpected.compareAndSet(null, e);
@@ -122,9 +122,11 @@ class ConcurrencyTest {
         throw new AssertionError(unexpected.get());
       }
       assertTrue(g.isClosed());
-      assertThrows(IllegalStateException.class, g::nextId);
-      assertThrows(IllegalStateException.class, () -> g.nextIds(3));
-      assertThrows(IllegalStateException.class, g::stats);
+      assertThrows(InvalidArgumentException.class, g::nextId);
+      assertThrows(InvalidArgumentException.class, () -> g.nextIds(3));
+      assertThrows(InvalidArgumentException.class, g::stats);
+      assertThrows(InvalidArgumentException.class, g::nowUs);
+      assertThrows(InvalidArgumentException.class, g::layout);
     }
   }
 

@@ -53,7 +53,10 @@ class ErrorTest {
     InvalidLayoutException p =
         expect(InvalidLayoutException.class, "InvalidLayout", () -> Layout.preset("snowflake"));
     assertTrue(p.getMessage().contains("twitter"), "lists the presets: " + p.getMessage());
-    expect(InvalidLayoutException.class, "InvalidLayout", () -> Generator.builder().preset("nope"));
+    expect(
+        InvalidLayoutException.class,
+        "InvalidLayout",
+        () -> Generator.builder().preset("nope").build());
     expect(
         InvalidLayoutException.class,
         "InvalidLayout",
@@ -134,23 +137,23 @@ class ErrorTest {
     expect(
         InvalidArgumentException.class,
         "InvalidArgument",
-        () -> Generator.builder().preset("twitter").node("worker", -1));
+        () -> Generator.builder().preset("twitter").node("worker", -1).build());
     expect(
         InvalidArgumentException.class,
         "InvalidArgument",
-        () -> Generator.builder().preset("twitter").node("worker", "seven"));
+        () -> Generator.builder().preset("twitter").node("worker", "seven").build());
     expect(
         SnowflakeException.class,
         "InvalidArgument",
-        () -> Generator.builder().preset("twitter").rollback("sometimes"));
+        () -> Generator.builder().preset("twitter").rollback("sometimes").build());
     expect(
         InvalidArgumentException.class,
         "InvalidArgument",
-        () -> Generator.builder().preset("twitter").timeSource("sundial"));
+        () -> Generator.builder().preset("twitter").timeSource("sundial").build());
     expect(
         InvalidArgumentException.class,
         "InvalidArgument",
-        () -> Generator.builder().preset("twitter").maxWait(Duration.ofMillis(-1)));
+        () -> Generator.builder().preset("twitter").maxWait(Duration.ofMillis(-1)).build());
     expect(
         InvalidArgumentException.class,
         "InvalidArgument",
@@ -270,8 +273,8 @@ class ErrorTest {
       () -> Layout.parse("time:41@1ms,worker:10,seq:12\0,x:1", 0L),
       () -> Layout.preset("twitter\0x"),
       () -> Layout.parse("time:41@1ms,worker:10,seq:12", "2024-01-01\0x"),
-      () -> Generator.builder().rollback("wait\0x"),
-      () -> Generator.builder().node("worker", "3\0x"),
+      () -> Generator.builder().node("worker", 1).rollback("wait\0x").build(),
+      () -> Generator.builder().node("worker", "3\0x").build(),
     };
     for (org.junit.jupiter.api.function.Executable call : calls) {
       InvalidArgumentException e = expect(InvalidArgumentException.class, "InvalidArgument", call);
@@ -289,9 +292,10 @@ class ErrorTest {
               .preset("twitter")
               .node("datacenter", 1)
               .node("worker", 3)
+              .guard(false)
               .maxWait(d)
               .maxDrift(d)
-              .stateReserve(d)
+              .stateReserve(c[0] == 0 ? null : d)
               .build()) {
         assertEquals(c[1], g.stats().maxWaitMs(), d.toString());
         assertEquals(c[1], g.stats().maxDriftMs(), d.toString());
@@ -301,13 +305,22 @@ class ErrorTest {
         expect(
             InvalidArgumentException.class,
             "InvalidArgument",
-            () -> Generator.builder().maxWait(Duration.ofNanos(-1)));
+            () -> Generator.builder().node("worker", 1).maxWait(Duration.ofNanos(-1)).build());
     assertTrue(e.getMessage().contains("maxWait"), e.getMessage());
     e =
         expect(
             InvalidArgumentException.class,
             "InvalidArgument",
-            () -> Generator.builder().stateReserve(Duration.ofHours(1).plusNanos(1)));
+            () ->
+                Generator.builder()
+                    .node("worker", 1)
+                    .stateReserve(Duration.ofHours(1).plusNanos(1))
+                    .build());
     assertTrue(e.getMessage().contains("stateReserve"), e.getMessage());
+    // No default hides in 0: a reserve of 0 is refused, null is the default.
+    expect(
+        InvalidArgumentException.class,
+        "InvalidArgument",
+        () -> Generator.builder().node("worker", 1).stateReserve(Duration.ZERO).build());
   }
 }

@@ -33,7 +33,7 @@ public final class GuardHolder {
   }
 
   private static Generator.Builder builder(String[] args) {
-    Generator.Builder b = Generator.builder().preset("twitter");
+    Generator.Builder b = Generator.builder();
     String spec = null;
     long epoch = 0;
     for (String arg : args) {
@@ -53,9 +53,6 @@ public final class GuardHolder {
         }
       }
     }
-    if (spec != null) {
-      b.layout(Layout.parse(spec, epoch));
-    }
-    return b;
+    return spec != null ? b.layout(Layout.parse(spec, epoch)) : b.preset("twitter");
   }
 }

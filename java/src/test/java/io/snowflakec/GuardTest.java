@@ -316,7 +316,8 @@ class GuardTest {
     InvalidArgumentException e =
         assertThrows(
             InvalidArgumentException.class,
-            () -> Generator.builder().node("worker", "env:SNOWFLAKE_C_TEST_UNSET_VARIABLE"));
+            () ->
+                Generator.builder().node("worker", "env:SNOWFLAKE_C_TEST_UNSET_VARIABLE").build());
     assertTrue(e.getMessage().contains("SNOWFLAKE_C_TEST_UNSET_VARIABLE"), e.getMessage());
   }
 
