@@ -1,11 +1,16 @@
 'use strict';
 
 /**
- * The error kinds of snowflake-c, the same names in every language. The
- * native addon picks the kind (the core's status name) and the message; the
- * classes live here so that `instanceof`, `name` and `code` work as usual.
- * `status` is the core's fixed sfc_status number.
+ * The error kinds of snowflake-c, the same names in every language: one
+ * class per error status of the core's table (`InvalidLayout`,
+ * `InvalidArgument`, …), all under `SnowflakeError`. The native addon picks
+ * the kind and the message; the classes live in JavaScript so that
+ * `instanceof`, `name` and `code` work as usual. `status` is the core's fixed
+ * sfc_status number.
  */
+
+const binding = require('./binding').load(__dirname);
+
 class SnowflakeError extends Error {
   /**
    * @param {string} message what was wrong and what to do
@@ -19,43 +24,22 @@ class SnowflakeError extends Error {
   }
 }
 
-/** A layout spec, preset name or epoch that cannot be used. */
-class InvalidLayout extends SnowflakeError {}
-/** A bad argument: an ID that does not fit, a missing node value, … */
-class InvalidArgument extends SnowflakeError {}
-/** The clock went backwards and the rollback strategy refuses to go on. */
-class ClockMovedBackwards extends SnowflakeError {}
-/** The layout's time field has run out (its epoch's life is over). */
-class TimeExhausted extends SnowflakeError {}
-/** A generator was used in a forked child with a static node value. */
-class GeneratorForked extends SnowflakeError {}
-/** The node value is held by another live process, or the pool is full. */
-class WorkerUnavailable extends SnowflakeError {}
-/** The state directory or a state file cannot be used. */
-class StateError extends SnowflakeError {}
-
-const kinds = [
-  [SnowflakeError, 'SnowflakeError', 0],
-  [InvalidLayout, 'InvalidLayout', 1],
-  [InvalidArgument, 'InvalidArgument', 2],
-  [ClockMovedBackwards, 'ClockMovedBackwards', 3],
-  [TimeExhausted, 'TimeExhausted', 4],
-  [GeneratorForked, 'GeneratorForked', 5],
-  [WorkerUnavailable, 'WorkerUnavailable', 6],
-  [StateError, 'StateError', 7],
-];
-for (const [cls, code, status] of kinds) {
+function define(cls, code, status, description) {
   Object.defineProperty(cls, 'code', { value: code });
   Object.defineProperty(cls, 'status', { value: status });
+  Object.defineProperty(cls, 'description', { value: description });
 }
 
-module.exports = {
-  SnowflakeError,
-  InvalidLayout,
-  InvalidArgument,
-  ClockMovedBackwards,
-  TimeExhausted,
-  GeneratorForked,
-  WorkerUnavailable,
-  StateError,
-};
+define(SnowflakeError, 'SnowflakeError', 0, 'an error of snowflake-c');
+
+const kinds = {};
+for (const { status, name, message, isError } of binding.statuses()) {
+  if (!isError) continue;
+  // A computed key names the class: `InvalidLayout.name === 'InvalidLayout'`.
+  const cls = { [name]: class extends SnowflakeError {} }[name];
+  define(cls, name, status, message);
+  kinds[name] = cls;
+}
+binding.setErrorClasses(kinds);
+
+module.exports = { SnowflakeError, ...kinds };

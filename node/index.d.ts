@@ -47,23 +47,31 @@ export interface Field {
   readonly max: bigint;
 }
 
-/** What a layout can do. */
+/**
+ * What a layout can do: the core's layout facts, keys in its order (the same
+ * facts as in every language, in JavaScript's casing).
+ */
 export interface LayoutDescription {
+  /** The preset's name when the layout is one (same spec and epoch), else null. */
+  name: PresetName | null;
+  /** The canonical spec, the time unit always given. */
   spec: string;
+  /** Unix ms of time value 0. */
   epochMs: number;
+  /** Length of one tick, in microseconds. */
   unitUs: number;
+  /** Bits used by the fields (at most 64). */
   totalBits: number;
-  fields: Field[];
   /** Per node: (seq max + 1) ticks per second. */
   idsPerSecond: number;
   /** Distinct node values: 2^(sum of node bits). */
   nodeCapacity: number;
   /** First instant the time field cannot hold, Unix ms. */
   timeEndMs: number;
-  /** The same, ISO-8601 UTC. */
-  timeEnd: string;
   /** Largest ID the layout can hold. */
   maxId: bigint;
+  /** The fields, most significant first. */
+  fields: Field[];
 }
 
 /** How IDs are packed: ordered fields plus an epoch. Immutable. */
@@ -76,6 +84,8 @@ export class Layout {
   static parse(spec: string, epoch: EpochInput): Layout;
   /** A preset: `default`, `twitter`, `discord`, `sonyflake`, `baidu`, `instagram`. */
   static preset(name: PresetName | string): Layout;
+  /** The preset's name when the layout is one (same spec and epoch), else null. */
+  readonly name: PresetName | null;
   /** The canonical spec, the time unit always given. */
   readonly spec: string;
   /** Unix ms of time value 0. */
@@ -175,6 +185,26 @@ export function range(
 /** The presets. */
 export function presets(): { name: PresetName; spec: string; epochMs: number }[];
 
+/** One option of a Generator, from the core's table. */
+export interface OptionInfo {
+  /** The option's name as a Generator takes it, e.g. `'maxWait'`. */
+  name: keyof GeneratorSettings;
+  type: 'bool' | 'duration' | 'choice' | 'path';
+  /** The default, in words. */
+  default: string;
+  /** A duration's smallest value, ms. */
+  min?: number;
+  /** A duration's largest value, ms. */
+  max?: number;
+  /** A choice's names. */
+  choices?: string[];
+  /** One line. */
+  doc: string;
+}
+
+/** The options a Generator takes besides its layout and node values. */
+export function options(): OptionInfo[];
+
 /** The C core's version. */
 export const version: string;
 
@@ -185,61 +215,100 @@ export const version: string;
  */
 export type NodeValue = number | bigint | 'auto' | 'host' | `env:${string}` | `${number}`;
 
-export type GeneratorOptions = LayoutOptions & {
-  /**
-   * Node values by field name, e.g. `{ worker: 3 }` or `{ worker: 'auto' }`. A
-   * field not given is read from `SNOWFLAKE_<FIELD>`; with no value at all,
-   * the constructor throws: there is no silent default.
-   */
-  node?: Record<string, NodeValue>;
+/**
+ * A duration: ms as a number (a fraction rounds up to the next whole ms) or a
+ * bigint, or text with an optional unit: `'250'`, `'250ms'`, `'1.5s'`, `'800us'`.
+ */
+export type Duration = number | bigint | `${number}` | `${number}${'ms' | 's' | 'us'}`;
+
+/**
+ * The options of the core's table ({@link options}); `undefined` or `null`
+ * is the option's default. The core checks each one and throws
+ * {@link InvalidArgument} naming it, for an unknown option too.
+ */
+export interface GeneratorSettings {
   /** What to do when the clock goes backwards. */
-  rollback?: 'default' | 'error' | 'wait' | 'clock' | 'borrow' | 'switch';
-  /** Longest wait for the clock, ms (default: the strategy's). */
-  maxWait?: number;
-  /** How far ahead of the clock IDs may be issued, ms. */
-  maxDrift?: number;
+  rollback?: 'default' | 'error' | 'wait' | 'clock' | 'borrow' | 'switch' | null;
+  /** Longest wait for the clock to catch up (default: the strategy's), at most a day. */
+  maxWait?: Duration | null;
+  /** How far ahead of the clock IDs may be issued (default: the strategy's). */
+  maxDrift?: Duration | null;
   /** Start each tick's sequence at a random value (even `id % N` at low rates). */
-  randomStart?: boolean;
-  /** Lock and state files: needed for `'auto'`, and to survive a clock reset across restarts. */
-  stateDir?: string;
-  /** How far ahead the persisted high-water mark is reserved, ms (default 1000). */
-  stateReserve?: number;
+  randomStart?: boolean | null;
   /** `'wall'` (default) or `'monotonic'`. */
-  timeSource?: 'wall' | 'monotonic';
+  timeSource?: 'wall' | 'monotonic' | null;
+  /** Lock and state files: needed for `'auto'`, and to survive a clock reset across restarts. */
+  stateDir?: string | null;
+  /** How far ahead the persisted high-water mark is reserved: 1 ms to 1 hour (default 1000 ms). */
+  stateReserve?: Duration | null;
   /**
    * The host-wide guard, on by default: a second live generator with the same
    * layout and node values, in this process or another of the host or
    * container, throws {@link WorkerUnavailable}. `false` only where sharing a
    * value is meant.
    */
-  guard?: boolean;
+  guard?: boolean | null;
   /**
    * The guard's folder (default: `$XDG_RUNTIME_DIR/snowflake-c`, else
    * `/dev/shm/snowflake-c-<uid>`, else the temp folder's). Not used with a
    * `stateDir`, whose lock files are the guard.
    */
-  guardDir?: string;
-};
+  guardDir?: string | null;
+}
 
-/** The counters of a generator and its node identity. */
+export type GeneratorOptions = LayoutOptions &
+  GeneratorSettings & {
+    /**
+     * Node values by field name, e.g. `{ worker: 3 }` or `{ worker: 'auto' }`,
+     * or one value for the layout's only node field (`node: 3`). A field not
+     * given is read from `SNOWFLAKE_<FIELD>`; with no value at all, the
+     * constructor throws: there is no silent default.
+     */
+    node?: NodeValue | Record<string, NodeValue> | null;
+  };
+
+/** Where a node value came from. */
+export type NodeSource = 'explicit' | 'env' | 'host' | 'pool';
+
+/**
+ * The counters of a generator and its node identity: the core's stats, keys
+ * in its order (the same stats as in every language, in JavaScript's
+ * casing). Counters are exact up to 2^53.
+ */
 export interface GeneratorStats {
+  /** IDs issued. */
   idsIssued: number;
+  /** Times a call waited for the next tick. */
   waits: number;
+  /** Ticks issued ahead of the clock. */
   borrowedTicks: number;
+  /** Clock steps backwards beyond maxDrift. */
   rollbacks: number;
+  /** Rollbacks waited out. */
   rollbacksWaited: number;
+  /** Rollbacks answered with an error. */
   rollbacksRefused: number;
+  /** Times the clock field was bumped. */
   clockBumps: number;
+  /** Pool values taken by `rollback: 'switch'`. */
+  nodeSwitches: number;
+  /** Unix ms of the last tick issued. */
   lastTimeMs: number;
+  /** The clock field's value (0 without one). */
   clock: number;
+  /** The rollback strategy in force. */
   rollback: 'error' | 'wait' | 'clock' | 'borrow' | 'switch';
-  maxWait: number;
-  maxDrift: number;
+  /** The longest wait in force, ms. */
+  maxWaitMs: number;
+  /** The drift allowed, ms. */
+  maxDriftMs: number;
   /**
-   * Each node field's value and where it came from. The value is a number, or
-   * a bigint for a field wider than 53 bits (as in decoded parts).
+   * Each node field's value: a number, or a bigint for a field wider than 53
+   * bits (as in decoded parts).
    */
-  node: Record<string, { value: number | bigint; source: 'explicit' | 'env' | 'host' | 'pool' }>;
+  node: Record<string, number | bigint>;
+  /** Where each node field's value came from. */
+  nodeSources: Record<string, NodeSource>;
   /**
    * The host-wide guard: `'held: <lock file>'`, `'off'`, or
    * `'unavailable: <why>'` when no guard folder could be used (the generator
@@ -288,34 +357,50 @@ export class Generator {
   [Symbol.dispose](): void;
 }
 
-/** Base of every error of this package. */
+/**
+ * Base of every error of this package: one subclass per error status of the
+ * core's table.
+ */
 export class SnowflakeError extends Error {
   /** The kind's name, the same in every language, e.g. `'InvalidLayout'`. */
   readonly code: string;
   /** The core's fixed status number. */
   static readonly status: number;
   static readonly code: string;
+  /** The core's one-line description of the kind. */
+  static readonly description: string;
   /** On a failed batch: the IDs issued before the error (still unique). */
   ids?: BigUint64Array;
 }
+/** A layout spec, preset name or epoch that cannot be used. */
 export class InvalidLayout extends SnowflakeError {
   readonly code: 'InvalidLayout';
 }
+/** A bad argument: an ID that does not fit, a missing node value, a bad option, a closed generator, … */
 export class InvalidArgument extends SnowflakeError {
   readonly code: 'InvalidArgument';
 }
+/** The clock went backwards and the rollback strategy refuses to go on. */
 export class ClockMovedBackwards extends SnowflakeError {
   readonly code: 'ClockMovedBackwards';
 }
+/** The layout's time field has run out (its epoch's life is over). */
 export class TimeExhausted extends SnowflakeError {
   readonly code: 'TimeExhausted';
 }
+/** A generator was used in a forked child with a static node value. */
 export class GeneratorForked extends SnowflakeError {
   readonly code: 'GeneratorForked';
 }
+/** The node value is held by another live generator, or the pool is full. */
 export class WorkerUnavailable extends SnowflakeError {
   readonly code: 'WorkerUnavailable';
 }
+/** The state directory or a state file cannot be used. */
 export class StateError extends SnowflakeError {
   readonly code: 'StateError';
+}
+/** An allocation failed. */
+export class OutOfMemory extends SnowflakeError {
+  readonly code: 'OutOfMemory';
 }

@@ -1,16 +1,15 @@
 'use strict';
 
 // snowflake-c for Node.js: a thin layer over the C core. Layout parsing,
-// generation, decoding and the canonical JSON all happen in the core; this
-// file resolves options, converts types and shapes the results.
+// generation, decoding, the canonical JSON and every rule about options,
+// node values and the preset/layout/epoch trio live in the core; this file
+// converts types, wraps the results in classes and waits with timers.
 
 const { setTimeout: sleep } = require('node:timers/promises');
 const binding = require('./binding').load(__dirname);
 const errors = require('./errors');
 
 const { InvalidArgument } = errors;
-
-binding.setErrorClasses(errors);
 
 const MAX_BATCH = 2 ** 32 - 1;
 
@@ -38,7 +37,7 @@ function toMs(value, what) {
     // The core's instant parser, the same as for epochs; here a bad instant
     // is a bad argument, not a bad layout.
     try {
-      return binding.epochParse(value);
+      return binding.instantParse(value);
     } catch (error) {
       if (error instanceof errors.InvalidLayout) {
         throw invalid(`${what}: ${error.message}`, { cause: error });
@@ -69,6 +68,13 @@ function checkCount(n) {
   }
 }
 
+/** An epoch as the core takes it: text, a number or a Date written in decimal ms. */
+function epochText(epoch) {
+  if (epoch instanceof Date) return String(epoch.getTime());
+  if (typeof epoch === 'number' || typeof epoch === 'bigint') return String(epoch);
+  return epoch;
+}
+
 function checkKeys(object, allowed, what) {
   for (const key of Object.keys(object)) {
     if (!allowed.includes(key)) {
@@ -97,7 +103,7 @@ class Layout {
       throw invalid('use Layout.parse(spec, epoch) or Layout.preset(name).');
     }
     this.#handle = handle;
-    this.#info = binding.layoutInfo(handle);
+    this.#info = binding.layoutDescribe(handle);
     for (const field of this.#info.fields) Object.freeze(field);
     Object.freeze(this.#info.fields);
     Object.freeze(this);
@@ -105,25 +111,24 @@ class Layout {
 
   /** Parses a spec such as `'time:41@1ms,worker:10,seq:12'` with its epoch. */
   static parse(spec, epoch) {
-    if (epoch === undefined) {
-      throw invalid(
-        `the layout ${show(spec)} needs an epoch: Unix milliseconds or an ISO-8601 UTC instant.`,
-      );
+    if (typeof spec !== 'string') {
+      throw invalid(`a layout spec must be a string, not ${show(spec)}.`);
     }
-    const epochArg = epoch instanceof Date ? toMs(epoch, 'epoch') : epoch;
-    return new Layout(binding.layoutParse(spec, epochArg), handleOf);
+    return layoutOf(undefined, spec, epochText(epoch));
   }
 
   /** One of the presets: see `presets()`. */
   static preset(name) {
-    let layout = presetCache.get(name);
-    if (layout === undefined) {
-      layout = new Layout(binding.layoutPreset(name), handleOf);
-      presetCache.set(name, layout);
+    if (typeof name !== 'string') {
+      throw invalid(`a preset name must be a string, not ${show(name)}.`);
     }
-    return layout;
+    return layoutOf(name, undefined, undefined);
   }
 
+  /** The preset's name when the layout is one (same spec and epoch), else null. */
+  get name() {
+    return this.#info.name;
+  }
   /** The canonical spec, the time unit always given. */
   get spec() {
     return this.#info.spec;
@@ -144,22 +149,9 @@ class Layout {
     return this.#info.fields;
   }
 
-  /** What the layout can do: capacity, rate, the end of its time field. */
+  /** What the layout can do, with the core's facts in its order. */
   describe() {
-    const { spec, epochMs, unitUs, totalBits, fields } = this.#info;
-    const { idsPerSecond, nodeCapacity, timeEndMs, timeEnd, maxId } = this.#info;
-    return {
-      spec,
-      epochMs,
-      unitUs,
-      totalBits,
-      fields: fields.map((f) => ({ ...f })),
-      idsPerSecond,
-      nodeCapacity,
-      timeEndMs,
-      timeEnd,
-      maxId,
-    };
+    return { ...this.#info, fields: this.#info.fields.map((f) => ({ ...f })) };
   }
 
   toString() {
@@ -175,43 +167,58 @@ class Layout {
   }
 }
 
-const presetCache = new Map();
-const parsedCache = new Map();
-const PARSED_CACHE_MAX = 64;
+// Layouts by their trio (preset → spec → epoch, undefined where not given),
+// so that decode(id, { preset }) parses nothing. Only text is a key.
+const layoutCache = new Map();
+const LAYOUT_CACHE_MAX = 64;
+let layoutCount = 0;
+
+const isKey = (value) => value === undefined || typeof value === 'string';
+
+function remember(preset, spec, epoch, layout) {
+  if (layoutCount >= LAYOUT_CACHE_MAX) {
+    layoutCache.clear();
+    layoutCount = 0;
+  }
+  let bySpec = layoutCache.get(preset);
+  if (bySpec === undefined) layoutCache.set(preset, (bySpec = new Map()));
+  let byEpoch = bySpec.get(spec);
+  if (byEpoch === undefined) bySpec.set(spec, (byEpoch = new Map()));
+  byEpoch.set(epoch, layout);
+  layoutCount++;
+}
+
+/** The layout of the trio, by the core's one rule (sfc_layout_resolve); null is not given. */
+function layoutOf(preset, spec, epoch) {
+  const p = preset ?? undefined;
+  const s = spec ?? undefined;
+  const e = epoch ?? undefined;
+  const keep = isKey(p) && isKey(s) && isKey(e);
+  let layout = keep ? layoutCache.get(p)?.get(s)?.get(e) : undefined;
+  if (layout === undefined) {
+    layout = new Layout(binding.layoutResolve(p, s, e), handleOf);
+    if (keep) remember(p, s, e, layout);
+  }
+  return layout;
+}
 
 /** The layout named by `{ preset }`, `{ layout, epoch }`, a Layout or a preset name. */
 function resolveLayout(options, what) {
-  if (options === undefined || options === null) return Layout.preset('default');
+  if (options === undefined || options === null) return layoutOf();
   if (options instanceof Layout) return options;
-  if (typeof options === 'string') return Layout.preset(options);
+  if (typeof options === 'string') return layoutOf(options);
   if (typeof options !== 'object') {
     throw invalid(`${what} takes { preset } or { layout, epoch }.`);
   }
   const { preset, layout, epoch } = options;
-  if (layout !== undefined) {
-    if (preset !== undefined) throw invalid('give either preset or layout, not both.');
-    if (layout instanceof Layout) {
-      if (epoch !== undefined) throw invalid('a Layout carries its epoch: do not give one.');
-      return layout;
+  if (layout instanceof Layout) {
+    // A Layout object is a whole layout, epoch included: nothing goes with it.
+    if (preset !== undefined || epoch !== undefined) {
+      throw invalid('a Layout carries its epoch: give it alone, without preset or epoch.');
     }
-    if (typeof layout !== 'string') throw invalid('layout must be a spec string or a Layout.');
-    const key = ['string', 'number', 'bigint'].includes(typeof epoch)
-      ? `${layout}\u0000${typeof epoch}:${epoch}`
-      : undefined;
-    let parsed = key === undefined ? undefined : parsedCache.get(key);
-    if (parsed === undefined) {
-      parsed = Layout.parse(layout, epoch);
-      if (key !== undefined) {
-        if (parsedCache.size >= PARSED_CACHE_MAX) parsedCache.clear();
-        parsedCache.set(key, parsed);
-      }
-    }
-    return parsed;
+    return layout;
   }
-  if (epoch !== undefined) {
-    throw invalid('epoch goes with layout; a preset has its own epoch.');
-  }
-  return Layout.preset(preset === undefined ? 'default' : preset);
+  return layoutOf(preset, layout, epochText(epoch));
 }
 
 /**
@@ -380,26 +387,18 @@ function presets() {
   return binding.presets();
 }
 
+/**
+ * The options a Generator takes besides its layout and node values, from the
+ * core's table: `[{ name, type, default, min?, max?, choices?, doc }]`.
+ */
+function options() {
+  return binding.options();
+}
+
 /** Waits without blocking the event loop. */
 function pause(us) {
   return us < 1000 ? new Promise((resolve) => setImmediate(resolve)) : sleep(Math.ceil(us / 1000));
 }
-
-const GENERATOR_OPTIONS = [
-  'preset',
-  'layout',
-  'epoch',
-  'node',
-  'rollback',
-  'maxWait',
-  'maxDrift',
-  'randomStart',
-  'stateDir',
-  'stateReserve',
-  'timeSource',
-  'guard',
-  'guardDir',
-];
 
 /**
  * Issues unique, time-ordered IDs for one layout and one node value.
@@ -418,51 +417,20 @@ class Generator {
    * @param {string} [options.preset] a preset name (default `'default'`)
    * @param {string|Layout} [options.layout] a spec or a Layout, instead of a preset
    * @param {number|bigint|string|Date} [options.epoch] with a layout spec
-   * @param {Record<string, number|bigint|string>} [options.node] node values by field:
-   *   a number, `'auto'` (the pool in stateDir), `'host'` (host-name ordinal) or
+   * @param {number|bigint|string|Record<string, number|bigint|string>} [options.node]
+   *   node values by field, or one value for the layout's only node field: a
+   *   number, `'auto'` (the pool in stateDir), `'host'` (host-name ordinal) or
    *   `'env:NAME'` (the environment variable NAME, read now)
-   * @param {'default'|'error'|'wait'|'clock'|'borrow'|'switch'} [options.rollback]
-   * @param {number} [options.maxWait] ms
-   * @param {number} [options.maxDrift] ms
-   * @param {boolean} [options.randomStart]
-   * @param {string} [options.stateDir]
-   * @param {number} [options.stateReserve] ms
-   * @param {'wall'|'monotonic'} [options.timeSource]
-   * @param {boolean} [options.guard] the host-wide guard (default true): a second
-   *   live generator with the same layout and node values throws WorkerUnavailable
-   * @param {string} [options.guardDir] the guard's folder (default: the user's
-   *   runtime folder); not used with a stateDir, whose lock files are the guard
+   * Every other key is an option of the core's table (see `options()`): it
+   * goes to the core by name, which checks it and refuses an unknown one.
    */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') {
       throw invalid('Generator takes an options object.');
     }
-    checkKeys(options, GENERATOR_OPTIONS, 'Generator option');
-    this.#layout = resolveLayout(options, 'Generator');
-    const {
-      node,
-      rollback,
-      maxWait,
-      maxDrift,
-      randomStart,
-      stateDir,
-      stateReserve,
-      timeSource,
-      guard,
-      guardDir,
-    } = options;
-    this.#h = binding.generatorNew(handleOf(this.#layout), {
-      node,
-      rollback,
-      maxWait,
-      maxDrift,
-      randomStart,
-      stateDir,
-      stateReserve,
-      timeSource,
-      guard,
-      guardDir,
-    });
+    const { preset, layout, epoch, node, ...rest } = options;
+    this.#layout = resolveLayout({ preset, layout, epoch }, 'Generator');
+    this.#h = binding.generatorNew(handleOf(this.#layout), node, rest);
   }
 
   /** The generator's layout. */
@@ -594,6 +562,7 @@ module.exports = {
   parseId,
   range,
   presets,
+  options,
   version: binding.version,
   ...errors,
 };

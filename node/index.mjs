@@ -15,6 +15,7 @@ export const {
   parseId,
   range,
   presets,
+  options,
   version,
   SnowflakeError,
   InvalidLayout,
@@ -24,6 +25,7 @@ export const {
   GeneratorForked,
   WorkerUnavailable,
   StateError,
+  OutOfMemory,
 } = snowflake;
 
 export default snowflake;

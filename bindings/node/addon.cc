@@ -8,10 +8,12 @@
 #include <napi.h>
 #include <snowflake_c.h>
 
+#include <cctype>
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -19,8 +21,6 @@ namespace {
 
 constexpr double kMaxSafeInteger = 9007199254740991.0; // 2^53 - 1
 constexpr int64_t kSyncWaitUs = 10000;
-constexpr const char *kClosedMessage =
-    "the generator is closed: create a new one.";
 constexpr napi_type_tag kLayoutTag = {0x5f1c0d3e5b9f4a21ULL,
                                       0x9e02c4b6f1d83a57ULL};
 
@@ -185,6 +185,155 @@ Napi::Value Arg(const Napi::CallbackInfo &info, size_t i) {
   return i < info.Length() ? info[i] : info.Env().Undefined();
 }
 
+// --- The core's tables -------------------------------------------------------
+
+// A table name in JavaScript's casing: "max_wait_ms" → "maxWaitMs".
+std::string Camel(const char *name) {
+  std::string out;
+  for (bool upper = false; *name != '\0'; name++) {
+    if (*name == '_') {
+      upper = true;
+    } else {
+      out += upper ? static_cast<char>(
+                         std::toupper(static_cast<unsigned char>(*name)))
+                   : *name;
+      upper = false;
+    }
+  }
+  return out;
+}
+
+// A bigint beyond 64 bits as the double nearest it, so that the core, not
+// the glue, says that it is too large (or negative) for what it was given to.
+double BigIntDouble(Napi::BigInt value) {
+  size_t count = value.WordCount();
+  std::vector<uint64_t> words(count);
+  int sign = 0;
+  value.ToWords(&sign, &count, words.data());
+  double d = 0;
+  for (size_t i = count; i-- > 0;) {
+    d = d * 18446744073709551616.0 + static_cast<double>(words[i]);
+  }
+  return sign != 0 ? -d : d;
+}
+
+// A JavaScript value as the core takes one (sfc_options_set,
+// sfc_node_value_set): undefined and null are "not given", a safe integer is
+// INT and any other Number DOUBLE, a bigint INT or UINT, a string TEXT (kept
+// in `keep`, which must outlive the value: a path is held by pointer until
+// sfc_generator_new). An array or an object has no such type: it goes as a
+// LIST or MAP, which the core refuses, naming the option.
+sfc_value ToValue(const Napi::Value &value, std::deque<std::string> &keep) {
+  sfc_value v = {SFC_TYPE_NONE, 0, 0, 0, nullptr, 0, 0};
+  switch (value.Type()) {
+  case napi_undefined:
+  case napi_null:
+    break;
+  case napi_boolean:
+    v.type = SFC_TYPE_BOOL;
+    v.i = value.As<Napi::Boolean>().Value() ? 1 : 0;
+    break;
+  case napi_number:
+    v.d = value.As<Napi::Number>().DoubleValue();
+    v.type = IsSafeInteger(v.d) ? SFC_TYPE_INT : SFC_TYPE_DOUBLE;
+    v.i = v.type == SFC_TYPE_INT ? static_cast<int64_t>(v.d) : 0;
+    break;
+  case napi_bigint: {
+    bool lossless = false;
+    auto big = value.As<Napi::BigInt>();
+    if ((v.i = big.Int64Value(&lossless)), lossless) {
+      v.type = SFC_TYPE_INT;
+    } else if ((v.u = big.Uint64Value(&lossless)), lossless) {
+      v.type = SFC_TYPE_UINT;
+    } else {
+      v.type = SFC_TYPE_DOUBLE;
+      v.d = BigIntDouble(big);
+    }
+    break;
+  }
+  case napi_string:
+    keep.push_back(value.As<Napi::String>().Utf8Value());
+    v.type = SFC_TYPE_TEXT;
+    v.text = keep.back().c_str();
+    v.len = keep.back().size();
+    break;
+  default:
+    v.type = value.IsArray() ? SFC_TYPE_LIST : SFC_TYPE_MAP;
+  }
+  return v;
+}
+
+// A value from the core's tables. UINT is a bigint where it holds IDs and
+// field maxima (`wide`), else a Number as counters have always been.
+Napi::Value FromValue(Napi::Env env, const sfc_value &v, bool wide) {
+  switch (v.type) {
+  case SFC_TYPE_BOOL:
+    return Napi::Boolean::New(env, v.i != 0);
+  case SFC_TYPE_INT:
+    return Napi::Number::New(env, static_cast<double>(v.i));
+  case SFC_TYPE_UINT:
+    return wide ? FromU64(env, v.u)
+                : Napi::Number::New(env, static_cast<double>(v.u));
+  case SFC_TYPE_DOUBLE:
+    return Napi::Number::New(env, v.d);
+  case SFC_TYPE_TEXT:
+    return v.text != nullptr ? Napi::String::New(env, v.text, v.len)
+                             : env.Null();
+  default:
+    return env.Null();
+  }
+}
+
+// The rows of one of the core's static tables, walked with `at` (0, 1, …
+// until NULL), each made an object by `fill`.
+template <typename Info, typename Fill>
+Napi::Array TableRows(Napi::Env env, const Info *(*at)(size_t), Fill fill) {
+  Napi::Array out = Napi::Array::New(env);
+  const Info *info = nullptr;
+  for (uint32_t i = 0; (info = at(i)) != nullptr; i++) {
+    Napi::Object row = Napi::Object::New(env);
+    fill(row, *info);
+    out.Set(i, row);
+  }
+  return out;
+}
+
+// statuses() → [{ status, name, message, isError }]: errors.js makes one
+// class per error kind from it.
+Napi::Value Statuses(const Napi::CallbackInfo &info) {
+  return TableRows(info.Env(), sfc_status_at,
+                   [](Napi::Object row, const sfc_status_info &s) {
+                     row.Set("status", static_cast<double>(s.status));
+                     row.Set("name", s.name);
+                     row.Set("message", s.message);
+                     row.Set("isError", s.is_error != 0);
+                   });
+}
+
+// options() → the generator's options, named in JavaScript's casing:
+// [{ name, type, default, min?, max?, choices?, doc }]
+Napi::Value Options(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  return TableRows(env, sfc_option_at,
+                   [env](Napi::Object row, const sfc_option_info &o) {
+                     row.Set("name", Camel(o.name));
+                     row.Set("type", sfc_type_name(o.type));
+                     row.Set("default", o.default_text);
+                     if (o.type == SFC_TYPE_DURATION) {
+                       row.Set("min", static_cast<double>(o.min));
+                       row.Set("max", static_cast<double>(o.max));
+                     }
+                     if (o.choices != nullptr) {
+                       Napi::Array choices = Napi::Array::New(env);
+                       for (uint32_t c = 0; o.choices[c] != nullptr; c++) {
+                         choices.Set(c, o.choices[c]);
+                       }
+                       row.Set("choices", choices);
+                     }
+                     row.Set("doc", o.doc);
+                   });
+}
+
 // --- Layouts ---------------------------------------------------------------
 
 // A layout travels to JavaScript as an External holding a copy, tagged so
@@ -209,82 +358,73 @@ const sfc_layout &GetLayout(const Napi::Value &value) {
   return *value.As<Napi::External<sfc_layout>>().Data();
 }
 
-int64_t ToEpochMs(const Napi::Value &value) {
-  if (value.IsString()) {
-    std::string text = ToText(value, "epoch");
-    int64_t epoch_ms = 0;
-    sfc_error err;
-    if (sfc_epoch_parse(text.c_str(), &epoch_ms, &err) != SFC_OK) {
-      Throw(value.Env(), err);
+// One of the trio's texts; undefined and null are "not given".
+const char *OptionalText(const Napi::Value &value, const char *what,
+                         std::string &text) {
+  if (value.IsUndefined() || value.IsNull()) {
+    return nullptr;
+  }
+  text = ToText(value, what);
+  return text.c_str();
+}
+
+// layoutResolve(preset, spec, epoch) → handle, by the core's one rule for
+// the trio (epoch as text: index.js writes a number or a Date in decimal ms).
+Napi::Value LayoutResolve(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  std::string preset;
+  std::string spec;
+  std::string epoch;
+  sfc_layout layout;
+  sfc_error err;
+  if (sfc_layout_resolve(OptionalText(Arg(info, 0), "preset", preset),
+                         OptionalText(Arg(info, 1), "layout", spec),
+                         OptionalText(Arg(info, 2), "epoch", epoch), &layout,
+                         &err) != SFC_OK) {
+    Throw(env, err);
+  }
+  return WrapLayout(env, layout);
+}
+
+// layoutDescribe(handle) → the core's layout facts, keys in its order and in
+// JavaScript's casing; "fields" is a list of field records.
+Napi::Value LayoutDescribe(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  const sfc_layout &layout = GetLayout(Arg(info, 0));
+  Napi::Object out = Napi::Object::New(env);
+  char buf[SFC_SPEC_MAX];
+  const sfc_fact_info *fact = nullptr;
+  for (size_t i = 0; (fact = sfc_layout_fact_at(i)) != nullptr; i++) {
+    sfc_value v;
+    if (sfc_layout_fact(&layout, i, &v, buf, sizeof buf) != SFC_OK) {
+      Throw(env, SFC_INVALID_ARGUMENT, "the layout facts table is broken.");
     }
-    return epoch_ms;
+    if (fact->type != SFC_TYPE_LIST) {
+      out.Set(Camel(fact->name), FromValue(env, v, true));
+      continue;
+    }
+    Napi::Array fields = Napi::Array::New(env, layout.field_count);
+    for (unsigned f = 0; f < layout.field_count; f++) {
+      Napi::Object field = Napi::Object::New(env);
+      const sfc_fact_info *ff = nullptr;
+      for (size_t j = 0; (ff = sfc_field_fact_at(j)) != nullptr; j++) {
+        sfc_value fv;
+        if (sfc_field_fact(&layout.fields[f], j, &fv) != SFC_OK) {
+          Throw(env, SFC_INVALID_ARGUMENT, "the field facts table is broken.");
+        }
+        field.Set(Camel(ff->name), FromValue(env, fv, true));
+      }
+      fields.Set(f, field);
+    }
+    out.Set(Camel(fact->name), fields);
   }
-  return ToI64(value, "epoch");
-}
-
-// layoutParse(spec, epoch) → handle
-Napi::Value LayoutParse(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  std::string spec = ToText(Arg(info, 0), "layout");
-  int64_t epoch_ms = ToEpochMs(Arg(info, 1));
-  sfc_layout layout;
-  sfc_error err;
-  if (sfc_layout_parse(spec.c_str(), epoch_ms, &layout, &err) != SFC_OK) {
-    Throw(env, err);
-  }
-  return WrapLayout(env, layout);
-}
-
-// layoutPreset(name) → handle
-Napi::Value LayoutPreset(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  std::string name = ToText(Arg(info, 0), "preset");
-  sfc_layout layout;
-  sfc_error err;
-  if (sfc_layout_preset(name.c_str(), &layout, &err) != SFC_OK) {
-    Throw(env, err);
-  }
-  return WrapLayout(env, layout);
+  return out;
 }
 
 Napi::String IsoString(Napi::Env env, int64_t unix_ms) {
   char iso[SFC_ISO_MAX];
   size_t n = sfc_format_iso(unix_ms, iso, sizeof iso);
   return Napi::String::New(env, iso, n < sizeof iso ? n : sizeof iso - 1);
-}
-
-// layoutInfo(handle) → everything a layout says about itself
-Napi::Value LayoutInfo(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  char spec[SFC_SPEC_MAX];
-  size_t n = sfc_layout_spec(&layout, spec, sizeof spec);
-  sfc_layout_info about;
-  sfc_layout_describe(&layout, &about);
-
-  Napi::Array fields = Napi::Array::New(env, layout.field_count);
-  for (unsigned i = 0; i < layout.field_count; i++) {
-    const sfc_field &f = layout.fields[i];
-    Napi::Object field = Napi::Object::New(env);
-    field.Set("name", f.name);
-    field.Set("kind", sfc_field_kind_name(f.kind));
-    field.Set("bits", f.bits);
-    field.Set("shift", f.shift);
-    field.Set("max", FromU64(env, f.max));
-    fields.Set(i, field);
-  }
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("spec", Napi::String::New(env, spec, n < sizeof spec ? n : 0));
-  out.Set("epochMs", static_cast<double>(layout.epoch_ms));
-  out.Set("unitUs", static_cast<double>(layout.unit_us));
-  out.Set("totalBits", layout.total_bits);
-  out.Set("fields", fields);
-  out.Set("idsPerSecond", about.ids_per_second);
-  out.Set("nodeCapacity", about.node_capacity);
-  out.Set("timeEndMs", static_cast<double>(about.time_end_ms));
-  out.Set("timeEnd", IsoString(env, about.time_end_ms));
-  out.Set("maxId", FromU64(env, about.max_id));
-  return out;
 }
 
 // presets() → [{ name, spec, epochMs }]
@@ -308,10 +448,16 @@ Napi::Value Presets(const Napi::CallbackInfo &info) {
   return out;
 }
 
-// epochParse(text) → Unix ms
-Napi::Value EpochParse(const Napi::CallbackInfo &info) {
-  return Napi::Number::New(info.Env(),
-                           static_cast<double>(ToEpochMs(Arg(info, 0))));
+// instantParse(text) → Unix ms of "2024-01-01T00:00:00Z" or "1704067200000"
+Napi::Value InstantParse(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  std::string text = ToText(Arg(info, 0), "time");
+  int64_t ms = 0;
+  sfc_error err;
+  if (sfc_epoch_parse(text.c_str(), &ms, &err) != SFC_OK) {
+    Throw(env, err);
+  }
+  return Napi::Number::New(env, static_cast<double>(ms));
 }
 
 // --- Decode, encode, range -------------------------------------------------
@@ -461,7 +607,8 @@ Napi::Value Encode(const Napi::CallbackInfo &info) {
   for (uint32_t i = 0; i < keys.Length(); i++) {
     Napi::Value key = keys.Get(i);
     names.push_back(ToText(key, "field name"));
-    values.push_back({nullptr, ToFieldValue(fields.Get(key), names.back())});
+    values.push_back({nullptr, ToFieldValue(fields.Get(key), names.back()),
+                      SFC_SOURCE_EXPLICIT});
   }
   for (size_t i = 0; i < values.size(); i++) {
     values[i].name = names[i].c_str();
@@ -522,10 +669,12 @@ void ReleaseBox(Napi::Env env, GenBox *box) {
   }
 }
 
+// The generator, or the core's answer for a closed one (close() leaves NULL).
 sfc_generator *Live(const Napi::CallbackInfo &info) {
   auto *box = static_cast<GenBox *>(info.Data());
-  if (box->gen == nullptr) {
-    Invalid(info.Env(), kClosedMessage);
+  sfc_error err;
+  if (sfc_generator_check(box->gen, &err) != SFC_OK) {
+    Throw(info.Env(), err);
   }
   return box->gen;
 }
@@ -585,7 +734,8 @@ uint64_t NextSync(const Napi::CallbackInfo &info) {
 
 // nextId(), the hot path, in the plain C API: one attempt, and only when it
 // does not issue an ID the C++ path above (whose exceptions become pending
-// JavaScript exceptions here).
+// JavaScript exceptions here). A closed generator is NULL, which the core
+// answers.
 napi_value GenNext(napi_env env, napi_callback_info info) {
   void *data = nullptr;
   if (napi_get_cb_info(env, info, nullptr, nullptr, nullptr, &data) !=
@@ -597,13 +747,9 @@ napi_value GenNext(napi_env env, napi_callback_info info) {
   uint64_t id = 0;
   int64_t wait_us = 0;
   sfc_error err;
-  sfc_status status = SFC_INVALID_ARGUMENT;
-  if (box->gen == nullptr ||
-      (status = sfc_next_now(box->gen, &id, &wait_us, &err)) != SFC_OK) {
+  sfc_status status = sfc_next_now(box->gen, &id, &wait_us, &err);
+  if (status != SFC_OK) {
     try {
-      if (box->gen == nullptr) {
-        Invalid(Napi::Env(env), kClosedMessage);
-      }
       id = NextAfter(Napi::Env(env), box, status, wait_us, err);
     } catch (const Napi::Error &error) {
       napi_throw(env, error.Value());
@@ -728,37 +874,36 @@ Napi::Value GenNowUs(const Napi::CallbackInfo &info) {
   return Napi::BigInt::New(info.Env(), sfc_generator_now_us(Live(info)));
 }
 
+// stats() → the core's stats, keys in its order and in JavaScript's casing.
+// A node value is a Number, or a bigint for a field wider than 53 bits (as
+// in decoded parts).
 Napi::Value GenStats(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   sfc_generator *gen = Live(info);
   const sfc_layout *layout = sfc_generator_layout(gen);
   sfc_stats s;
   sfc_generator_stats(gen, &s);
-  Napi::Object node = Napi::Object::New(env);
-  for (unsigned i = 0; i < s.node_count; i++) {
-    int index = sfc_layout_field_index(layout, s.node_names[i]);
-    Napi::Object entry = Napi::Object::New(env);
-    entry.Set("value", index >= 0 ? FieldValue(env, layout->fields[index],
-                                               s.node_values[i])
-                                  : FromU64(env, s.node_values[i]));
-    entry.Set("source", sfc_node_source_name(s.node_sources[i]));
-    node.Set(s.node_names[i], entry);
-  }
   Napi::Object out = Napi::Object::New(env);
-  out.Set("idsIssued", static_cast<double>(s.ids_issued));
-  out.Set("waits", static_cast<double>(s.waits));
-  out.Set("borrowedTicks", static_cast<double>(s.borrowed_ticks));
-  out.Set("rollbacks", static_cast<double>(s.rollbacks));
-  out.Set("rollbacksWaited", static_cast<double>(s.rollbacks_waited));
-  out.Set("rollbacksRefused", static_cast<double>(s.rollbacks_refused));
-  out.Set("clockBumps", static_cast<double>(s.clock_bumps));
-  out.Set("lastTimeMs", static_cast<double>(s.last_time_ms));
-  out.Set("clock", static_cast<double>(s.clock));
-  out.Set("rollback", sfc_rollback_name(s.rollback));
-  out.Set("maxWait", static_cast<double>(s.max_wait_ms));
-  out.Set("maxDrift", static_cast<double>(s.max_drift_ms));
-  out.Set("node", node);
-  out.Set("guard", s.guard);
+  const sfc_fact_info *fact = nullptr;
+  for (size_t i = 0; (fact = sfc_stats_fact_at(i)) != nullptr; i++) {
+    sfc_value v;
+    if (sfc_stats_fact(&s, i, &v) != SFC_OK) {
+      Throw(env, SFC_INVALID_ARGUMENT, "the stats table is broken.");
+    }
+    if (fact->type != SFC_TYPE_MAP) {
+      out.Set(Camel(fact->name), FromValue(env, v, false));
+      continue;
+    }
+    Napi::Object map = Napi::Object::New(env);
+    const char *key = nullptr;
+    for (size_t j = 0; sfc_stats_entry(&s, i, j, &key, &v) != 0; j++) {
+      int index = sfc_layout_field_index(layout, key);
+      map.Set(key, v.type == SFC_TYPE_UINT && index >= 0
+                       ? FieldValue(env, layout->fields[index], v.u)
+                       : FromValue(env, v, false));
+    }
+    out.Set(Camel(fact->name), map);
+  }
   return out;
 }
 
@@ -770,134 +915,71 @@ Napi::Value GenClose(const Napi::CallbackInfo &info) {
   return info.Env().Undefined();
 }
 
-// A duration option: milliseconds as a Number (fractions allowed) or a
-// bigint; the core rounds it up to whole ms and checks its range.
-int64_t OptionMs(const Napi::Object &opts, const char *key) {
-  Napi::Env env = opts.Env();
-  Napi::Value v = opts.Get(key);
-  if (v.IsUndefined()) {
-    return -1;
-  }
-  double ms = 0;
-  if (v.IsBigInt()) {
-    bool lossless = false;
-    int64_t whole = v.As<Napi::BigInt>().Int64Value(&lossless);
-    if (!lossless) {
-      whole = whole < 0 ? INT64_MIN : INT64_MAX;
-    }
-    ms = static_cast<double>(whole);
-  } else if (v.IsNumber()) {
-    ms = v.As<Napi::Number>().DoubleValue();
-  } else {
-    Invalid(env, "%s must be a number of milliseconds.", key);
-  }
-  int64_t out = 0;
+// Node values into `node`: an object by field name, or one value for the
+// layout's only node field; undefined or null gives none (the environment's
+// then). The core reads the value and names the field in its messages.
+void SetNode(const Napi::Value &given, std::vector<sfc_node_value> &node,
+             std::deque<std::string> &keep) {
+  Napi::Env env = given.Env();
   sfc_error err;
-  if (sfc_duration_ms_from_double(key, ms, &out, &err) != SFC_OK) {
-    Throw(env, err);
+  sfc_node_value one;
+  if (given.IsUndefined() || given.IsNull()) {
+    return;
   }
-  return out;
+  if (!given.IsObject() || given.IsArray()) {
+    sfc_value v = ToValue(given, keep);
+    if (sfc_node_value_set(&one, nullptr, &v, &err) != SFC_OK) {
+      Throw(env, err);
+    }
+    node.push_back(one);
+    return;
+  }
+  Napi::Object values = given.As<Napi::Object>();
+  Napi::Array keys = values.GetPropertyNames();
+  for (uint32_t i = 0; i < keys.Length(); i++) {
+    Napi::Value key = keys.Get(i);
+    keep.push_back(ToText(key, "node field name"));
+    const char *name = keep.back().c_str();
+    sfc_value v = ToValue(values.Get(key), keep);
+    if (sfc_node_value_set(&one, name, &v, &err) != SFC_OK) {
+      Throw(env, err);
+    }
+    node.push_back(one);
+  }
 }
 
-// generatorNew(handle, { node, rollback, maxWait, maxDrift, randomStart,
-//                        stateDir, stateReserve, timeSource, guard, guardDir })
-// → { next, nextString, nextIds, nextAt, fillAt, nowUs, stats, close }
+// generatorNew(handle, node, options) → { next, nextString, nextIds, nextAt,
+// fillAt, nowUs, stats, close }. Every key of `options` is handed to the
+// core by name as given ("maxWait"), which knows the options, their types
+// and ranges, and refuses an unknown one.
 Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
-  if (!Arg(info, 1).IsObject()) {
+  if (!Arg(info, 2).IsObject()) {
     Invalid(env, "options must be an object.");
   }
-  Napi::Object opts = Arg(info, 1).As<Napi::Object>();
+  Napi::Object opts = Arg(info, 2).As<Napi::Object>();
 
   sfc_options options;
   sfc_options_init(&options);
   sfc_error err;
-
-  std::vector<std::string> names;
+  // Every text handed to the core lives here until sfc_generator_new: node
+  // field names and paths are held by pointer. A deque never moves them.
+  std::deque<std::string> keep;
   std::vector<sfc_node_value> node;
-  Napi::Value node_value = opts.Get("node");
-  if (!node_value.IsUndefined()) {
-    if (!node_value.IsObject() || node_value.IsArray()) {
-      Invalid(env, "node must be an object of node values by field name, "
-                   "e.g. { worker: 3 } or { worker: 'auto' }.");
-    }
-    Napi::Object values = node_value.As<Napi::Object>();
-    Napi::Array keys = values.GetPropertyNames();
-    names.reserve(keys.Length());
-    for (uint32_t i = 0; i < keys.Length(); i++) {
-      names.push_back(ToText(keys.Get(i), "node field name"));
-      Napi::Value v = values.Get(keys.Get(i));
-      int64_t x = 0;
-      if (v.IsString()) {
-        std::string text = ToText(v, names.back().c_str());
-        if (sfc_node_value_parse(text.c_str(), &x, &err) != SFC_OK) {
-          Throw(env, err);
-        }
-      } else {
-        x = ToI64(v, names.back().c_str());
-        if (x < 0) {
-          Invalid(env,
-                  "node value %s must be a non-negative integer, 'auto' or "
-                  "'host'.",
-                  names.back().c_str());
-        }
-      }
-      node.push_back({nullptr, x});
-    }
-    for (size_t i = 0; i < node.size(); i++) {
-      node[i].name = names[i].c_str();
-    }
-    options.node = node.data();
-    options.node_count = node.size();
-  }
+  SetNode(Arg(info, 1), node, keep);
+  options.node = node.data();
+  options.node_count = node.size();
 
-  Napi::Value rollback = opts.Get("rollback");
-  if (!rollback.IsUndefined()) {
-    std::string name = ToText(rollback, "rollback");
-    if (sfc_rollback_parse(name.c_str(), &options.rollback, &err) != SFC_OK) {
-      Throw(env, err);
-    }
-  }
-  options.max_wait_ms = OptionMs(opts, "maxWait");
-  options.max_drift_ms = OptionMs(opts, "maxDrift");
-  int64_t reserve = OptionMs(opts, "stateReserve");
-  if (reserve >= 0) {
-    options.state_reserve_ms = reserve;
-  }
-  Napi::Value random_start = opts.Get("randomStart");
-  if (!random_start.IsUndefined()) {
-    if (!random_start.IsBoolean()) {
-      Invalid(env, "randomStart must be true or false.");
-    }
-    options.random_start = random_start.As<Napi::Boolean>().Value() ? 1 : 0;
-  }
-  Napi::Value time_source = opts.Get("timeSource");
-  if (!time_source.IsUndefined()) {
-    std::string name = ToText(time_source, "timeSource");
-    if (sfc_time_source_parse(name.c_str(), &options.time_source, &err) !=
+  Napi::Array keys = opts.GetPropertyNames();
+  for (uint32_t i = 0; i < keys.Length(); i++) {
+    Napi::Value key = keys.Get(i);
+    std::string name = ToText(key, "option name");
+    sfc_value v = ToValue(opts.Get(key), keep);
+    if (sfc_options_set(&options, name.data(), name.size(), &v, &err) !=
         SFC_OK) {
       Throw(env, err);
     }
-  }
-  std::string state_dir;
-  Napi::Value state_dir_value = opts.Get("stateDir");
-  if (!state_dir_value.IsUndefined()) {
-    state_dir = ToText(state_dir_value, "stateDir");
-    options.state_dir = state_dir.c_str();
-  }
-  Napi::Value guard = opts.Get("guard");
-  if (!guard.IsUndefined()) {
-    if (!guard.IsBoolean()) {
-      Invalid(env, "guard must be true or false.");
-    }
-    options.guard_off = guard.As<Napi::Boolean>().Value() ? 0 : 1;
-  }
-  std::string guard_dir;
-  Napi::Value guard_dir_value = opts.Get("guardDir");
-  if (!guard_dir_value.IsUndefined()) {
-    guard_dir = ToText(guard_dir_value, "guardDir");
-    options.guard_dir = guard_dir.c_str();
   }
 
   sfc_generator *gen = nullptr;
@@ -946,22 +1028,24 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
 
 // --- Module ----------------------------------------------------------------
 
+// setErrorClasses({ InvalidLayout, … }): the class of each error kind of
+// the core's status table, by name (errors.js made them from statuses()).
 Napi::Value Addon::SetErrorClasses(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   if (!Arg(info, 0).IsObject()) {
     Invalid(env, "expected the error classes by kind name.");
   }
   Napi::Object classes = Arg(info, 0).As<Napi::Object>();
-  for (int s = SFC_OK + 1; s < SFC_STATUS_COUNT; s++) {
-    auto status = static_cast<sfc_status>(s);
-    if (status == SFC_WAIT) {
+  const sfc_status_info *s = nullptr;
+  for (size_t i = 0; (s = sfc_status_at(i)) != nullptr; i++) {
+    if (s->is_error == 0 || s->status >= SFC_STATUS_COUNT) {
       continue;
     }
-    Napi::Value cls = classes.Get(sfc_status_name(status));
+    Napi::Value cls = classes.Get(s->name);
     if (!cls.IsFunction()) {
-      Invalid(env, "no error class for %s.", sfc_status_name(status));
+      Invalid(env, "no error class for %s.", s->name);
     }
-    error_classes[s] = Napi::Persistent(cls.As<Napi::Function>());
+    error_classes[s->status] = Napi::Persistent(cls.As<Napi::Function>());
   }
   return env.Undefined();
 }
@@ -976,13 +1060,15 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
               {
                   InstanceMethod("setErrorClasses", &Addon::SetErrorClasses),
               });
+  exports.Set("statuses", Napi::Function::New(env, Statuses, "statuses"));
+  exports.Set("options", Napi::Function::New(env, Options, "options"));
   exports.Set("presets", Napi::Function::New(env, Presets, "presets"));
-  exports.Set("layoutParse",
-              Napi::Function::New(env, LayoutParse, "layoutParse"));
-  exports.Set("layoutPreset",
-              Napi::Function::New(env, LayoutPreset, "layoutPreset"));
-  exports.Set("layoutInfo", Napi::Function::New(env, LayoutInfo, "layoutInfo"));
-  exports.Set("epochParse", Napi::Function::New(env, EpochParse, "epochParse"));
+  exports.Set("layoutResolve",
+              Napi::Function::New(env, LayoutResolve, "layoutResolve"));
+  exports.Set("layoutDescribe",
+              Napi::Function::New(env, LayoutDescribe, "layoutDescribe"));
+  exports.Set("instantParse",
+              Napi::Function::New(env, InstantParse, "instantParse"));
   exports.Set("decode", Napi::Function::New(env, Decode, "decode"));
   exports.Set("formatId", Napi::Function::New(env, FormatId, "formatId"));
   exports.Set("parseId", Napi::Function::New(env, ParseId, "parseId"));

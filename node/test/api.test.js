@@ -202,8 +202,37 @@ describe('layouts', () => {
       ],
     );
     assert.throws(() => Layout.parse('worker:10,time:41,seq:12', 0), kind('InvalidLayout'));
-    assert.throws(() => Layout.parse('time:41,worker:10,seq:12'), /needs an epoch/);
+    assert.throws(
+      () => Layout.parse('time:41,worker:10,seq:12'),
+      (e) => kind('InvalidArgument')(e) && /needs its epoch/.test(e.message),
+    );
     assert.throws(() => Layout.preset('nope'), /twitter/);
+    assert.equal(Layout.preset('twitter').name, 'twitter');
+    assert.equal(layout.name, null);
+    assert.equal(
+      Layout.parse('time:41@1ms,datacenter:5,worker:5,seq:12', 1288834974657).name,
+      'twitter',
+    );
+    assert.deepEqual(Object.keys(d), [
+      'name',
+      'spec',
+      'epochMs',
+      'unitUs',
+      'totalBits',
+      'idsPerSecond',
+      'nodeCapacity',
+      'timeEndMs',
+      'maxId',
+      'fields',
+    ]);
+    assert.throws(
+      () => decode(1n, { layout: Layout.preset('discord'), epoch: 0 }),
+      kind('InvalidArgument'),
+    );
+    assert.throws(
+      () => decode(1n, { layout: Layout.preset('discord'), preset: 'discord' }),
+      kind('InvalidArgument'),
+    );
     assert.throws(() => new Layout(), kind('InvalidArgument'));
     assert.throws(
       () => decode(1n, { preset: 'discord', layout: 'time:41,seq:22', epoch: 0 }),
@@ -225,7 +254,7 @@ describe('layouts', () => {
 });
 
 describe('Generator', () => {
-  test('issues increasing unique IDs as bigint, strings and batches', () => {
+  test('issues increasing unique IDs as bigint, strings and batches', async () => {
     const g = new Generator({ ...WIDE, node: { worker: 1 }, guardDir });
     const a = g.nextId();
     const s = g.nextIdString();
@@ -240,11 +269,26 @@ describe('Generator', () => {
     assert.equal(g.nextIds(0).length, 0);
     const stats = g.stats();
     assert.equal(stats.idsIssued, 1003);
-    assert.deepEqual(stats.node, { worker: { value: 1, source: 'explicit' } });
+    assert.deepEqual(stats.node, { worker: 1 });
+    assert.deepEqual(stats.nodeSources, { worker: 'explicit' });
     g.close();
     g.close();
-    assert.throws(() => g.nextId(), /closed/);
-    assert.throws(() => g.nextIds(2), kind('InvalidArgument'));
+    // The core's one answer for a closed generator, whatever the call.
+    const closed = (e) => kind('InvalidArgument')(e) && /generator is closed/.test(e.message);
+    for (const call of [
+      () => g.nextId(),
+      () => g.nextIdString(),
+      () => g.nextIds(2),
+      () => g.nextIds(0),
+      () => g.nextIdAt(1700000000000000n),
+      () => g.nextIdsAt(1700000000000000n, 0),
+      () => g.nowUs(),
+      () => g.stats(),
+    ]) {
+      assert.throws(call, closed, String(call));
+    }
+    await assert.rejects(g.nextIdAsync(), closed);
+    await assert.rejects(g.nextIdsAsync(3), closed);
   });
 
   test('the deterministic entries', () => {
@@ -292,7 +336,7 @@ describe('Generator', () => {
     );
     assert.throws(
       () => new Generator({ preset: 'twitter', nodes: {} }),
-      /unknown Generator option 'nodes'/,
+      (e) => kind('InvalidArgument')(e) && e.message.includes("unknown option 'nodes'"),
     );
     assert.throws(
       () =>
@@ -317,10 +361,8 @@ describe('Generator', () => {
         rollback: 'borrow',
         guardDir,
       });
-      assert.deepEqual(g.stats().node, {
-        datacenter: { value: 2, source: 'explicit' },
-        worker: { value: 9, source: 'env' },
-      });
+      assert.deepEqual(g.stats().node, { datacenter: 2, worker: 9 });
+      assert.deepEqual(g.stats().nodeSources, { datacenter: 'explicit', worker: 'env' });
       assert.equal(g.stats().rollback, 'borrow');
       g.close();
     } finally {
@@ -331,7 +373,7 @@ describe('Generator', () => {
     process.env.SFC_TEST_INDEX = '6';
     try {
       const g = new Generator({ ...fromIndex, guardDir });
-      assert.equal(g.stats().node.worker.value, 6);
+      assert.equal(g.stats().node.worker, 6);
       assert.equal(decode(g.nextId(), 'twitter').fields.worker, 6);
       g.close();
     } finally {
@@ -351,13 +393,63 @@ describe('Generator', () => {
       node: { node: big },
       guardDir,
     });
-    assert.equal(g.stats().node.node.value, big);
+    assert.equal(g.stats().node.node, big);
     assert.equal(decode(g.nextId(), g.layout).fields.node, big);
     g.close();
     assert.throws(
       () => new Generator({ layout: 'time:9@1s,node:54,seq:1', epoch: 0, node: { node: 2 ** 54 } }),
       kind('InvalidArgument'),
     );
+  });
+
+  test('one value for the only node field; null gives none', () => {
+    const g = new Generator({ ...WIDE, node: 2, guardDir });
+    assert.deepEqual(g.stats().node, { worker: 2 });
+    g.close();
+    const text = new Generator({ ...WIDE, node: '3', guardDir });
+    assert.deepEqual(text.stats().node, { worker: 3 });
+    text.close();
+    assert.throws(() => new Generator({ preset: 'twitter', node: 3 }), kind('InvalidArgument'));
+    assert.throws(() => new Generator({ ...WIDE, node: null }), /SNOWFLAKE_WORKER/);
+  });
+
+  test('options go to the core by name; undefined and null are the default', () => {
+    const names = sfc.options().map((o) => o.name);
+    assert.deepEqual(names.slice(0, 3), ['rollback', 'maxWait', 'maxDrift']);
+    const maxWait = sfc.options().find((o) => o.name === 'maxWait');
+    assert.equal(maxWait.type, 'duration');
+    assert.equal(maxWait.min, 0);
+    assert.ok(maxWait.max >= 1000);
+    const g = new Generator({
+      preset: 'twitter',
+      node: { datacenter: 1, worker: 3 },
+      guardDir,
+      rollback: null,
+      maxWait: undefined,
+      maxDrift: '2ms',
+      randomStart: null,
+    });
+    const stats = g.stats();
+    assert.deepEqual([stats.rollback, stats.maxWaitMs, stats.maxDriftMs], ['wait', 5, 2]);
+    g.close();
+    for (const [option, value] of [
+      ['maxWait', '5 minutes'],
+      ['maxWait', true],
+      ['randomStart', 1],
+      ['guard', 'no'],
+      ['stateReserve', 0],
+      ['stateDir', ''],
+      ['stateDir', 5],
+      ['guardDir', ['/tmp']],
+      ['max_waits', 1],
+    ]) {
+      assert.throws(
+        () =>
+          new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, [option]: value }),
+        (e) => kind('InvalidArgument')(e) && e.message.includes(option),
+        `${option}: ${String(value)}`,
+      );
+    }
   });
 
   test('the pool: distinct workers from one state directory', () => {
@@ -367,14 +459,14 @@ describe('Generator', () => {
       const gs = [0, 1, 2, 3].map(() => new Generator(opts));
       const workers = gs.map((g) => g.stats().node.worker);
       assert.deepEqual(
-        workers.map((w) => w.source),
+        gs.map((g) => g.stats().nodeSources.worker),
         ['pool', 'pool', 'pool', 'pool'],
       );
-      assert.equal(new Set(workers.map((w) => w.value)).size, 4);
+      assert.equal(new Set(workers).size, 4);
       assert.throws(() => new Generator(opts), kind('WorkerUnavailable'));
       gs[2].close();
       const again = new Generator(opts);
-      assert.equal(again.stats().node.worker.value, workers[2].value);
+      assert.equal(again.stats().node.worker, workers[2]);
       again.close();
       for (const g of gs) g.close();
     } finally {
@@ -404,6 +496,43 @@ describe('packaging entry points', () => {
       assert.equal(sfc.InvalidLayout.status, 1);
       assert.match(error.stack, /InvalidLayout/);
     }
+    // One class per error status of the core's table.
+    assert.equal(sfc.OutOfMemory.status, 9);
+    assert.equal(sfc.OutOfMemory.code, 'OutOfMemory');
+    assert.ok(new sfc.OutOfMemory('x') instanceof sfc.SnowflakeError);
+    assert.equal(typeof sfc.StateError.description, 'string');
+  });
+
+  test("the typings name what the core's tables hold, in their order", () => {
+    const dts = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8');
+    const keys = (name) => {
+      const body = new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n\\}`).exec(dts);
+      assert.ok(body, `index.d.ts has no interface ${name}`);
+      return [...body[1].matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((m) => m[1]);
+    };
+    const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guardDir });
+    try {
+      assert.deepEqual(keys('GeneratorStats'), Object.keys(g.stats()));
+    } finally {
+      g.close();
+    }
+    const about = Layout.preset('default').describe();
+    assert.deepEqual(keys('LayoutDescription'), Object.keys(about));
+    assert.deepEqual(keys('Field'), Object.keys(about.fields[0]));
+    assert.deepEqual(
+      keys('GeneratorSettings'),
+      sfc.options().map((o) => o.name),
+    );
+    for (const [name, value] of Object.entries(sfc)) {
+      if (typeof value === 'function' && value.prototype instanceof sfc.SnowflakeError) {
+        assert.match(dts, new RegExp(`export class ${name} extends SnowflakeError`), name);
+      }
+    }
+  });
+
+  test('the ES module exports every export of the CommonJS entry', async () => {
+    const esm = await import('../index.mjs');
+    for (const name of Object.keys(sfc)) assert.equal(esm[name], sfc[name], name);
   });
 });
 
@@ -450,6 +579,7 @@ test('bad input of any type is a SnowflakeError, never a crash or an ID', () => 
   for (const call of calls) {
     for (const w of weird) {
       if (w === -1 && call === calls[5]) continue; // a valid range start (before the epoch)
+      if (w === null && call === calls[7]) continue; // null is the default rollback
       assert.throws(() => call(w), sfc.SnowflakeError, `${call} with ${typeof w}`);
       checked++;
     }
@@ -508,7 +638,7 @@ describe('adversarial input (issue 16)', () => {
       [2n, 2],
     ]) {
       const g = new Generator({ ...TWITTER, maxWait: given, maxDrift: given });
-      assert.deepEqual([g.stats().maxWait, g.stats().maxDrift], [ms, ms]);
+      assert.deepEqual([g.stats().maxWaitMs, g.stats().maxDriftMs], [ms, ms]);
       g.close();
     }
     new Generator({ ...TWITTER, stateReserve: 0.5 }).close();

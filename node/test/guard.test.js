@@ -218,7 +218,10 @@ test('guard: false shares a value, and says so', (t) => {
     // Unguarded generators hold nothing: the guarded one is still alone.
     assert.throws(() => new Generator(options), WorkerUnavailable);
     assert.throws(() => new Generator({ ...options, guard: 'off' }), /guard must be true or false/);
-    assert.throws(() => new Generator({ ...options, guardDir: 7 }), /guardDir must be a string/);
+    assert.throws(
+      () => new Generator({ ...options, guardDir: 7 }),
+      /guardDir must be a folder's path/,
+    );
   } finally {
     guarded.close();
     for (const g of shared) g.close();

@@ -70,11 +70,11 @@ test(
         `const { parentPort, workerData } = require('node:worker_threads');
        const { Generator } = require(${JSON.stringify(PKG)});
        const g = new Generator(workerData);
-       parentPort.postMessage(g.stats().node.worker.value);`,
+       parentPort.postMessage(g.stats().node.worker);`,
         options,
       );
       const again = new Generator(options);
-      assert.equal(again.stats().node.worker.value, first);
+      assert.equal(again.stats().node.worker, first);
       again.close();
     } finally {
       fs.rmSync(stateDir, { recursive: true, force: true });
@@ -98,7 +98,7 @@ test('a collected generator releases its node value', () => {
          gc();
          setImmediate(() => { gc(); setTimeout(() => {
            const g = new Generator(options);
-           console.log(full, g.stats().node.worker.source);
+           console.log(full, g.stats().nodeSources.worker);
          }, 10); });`,
       ],
       { encoding: 'utf8', timeout: 60000 },

@@ -42,7 +42,61 @@ function assertKind(fn, kind, where) {
   return caught;
 }
 
-const CAMEL = { max_wait: 'maxWait', max_drift: 'maxDrift', state_reserve: 'stateReserve' };
+/** A vector's snake_case name in JavaScript's casing: max_wait_ms → maxWaitMs. */
+const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+/** Asserts every key of `want` (snake_case) in `got` (camelCase); decimal strings stand for numbers. */
+function assertFacts(got, want, where) {
+  for (const [key, value] of Object.entries(want)) {
+    const actual = got[camel(key)];
+    if (typeof value === 'string' && typeof actual !== 'string') {
+      assert.equal(String(actual), value, `${where}: ${key}`);
+    } else {
+      assert.deepEqual(actual, value, `${where}: ${key}`);
+    }
+  }
+}
+
+function clearNodeEnv() {
+  for (const name of Object.keys(process.env)) {
+    if (name.startsWith('SNOWFLAKE_')) delete process.env[name];
+  }
+}
+
+const CONTRACT_NODE = { datacenter: 1, worker: 1 };
+
+/** The generator of the contract's option and call cases: twitter, guard off. */
+function contractGenerator(option, value) {
+  const options = { preset: 'twitter', node: CONTRACT_NODE, guard: false, guardDir };
+  if (option !== undefined) options[camel(option)] = value;
+  return new sfc.Generator(options);
+}
+
+const CONTRACT_CALLS = {
+  next_id: (g) => g.nextId(),
+  next_ids: (g) => g.nextIds(10),
+  stats: (g) => g.stats(),
+  close: (g) => g.close(),
+};
+
+const CONTRACT_TABLES = {
+  options: () => sfc.options().map((o) => o.name),
+  errors: () =>
+    Object.values(sfc)
+      .filter((v) => typeof v === 'function' && v.prototype instanceof sfc.SnowflakeError)
+      .sort((a, b) => a.status - b.status)
+      .map((cls) => cls.name),
+  stats: () => {
+    const g = contractGenerator();
+    try {
+      return Object.keys(g.stats());
+    } finally {
+      g.close();
+    }
+  },
+  describe: () => Object.keys(sfc.Layout.preset('default').describe()),
+  fields: () => Object.keys(sfc.Layout.preset('default').describe().fields[0]),
+};
 
 const runners = {
   'encodings.json'(c) {
@@ -71,8 +125,7 @@ const runners = {
   'durations.json'(c) {
     // The duration as a Number of ms, possibly fractional.
     const ms = Number(c.seconds) * 1000 + c.nanos / 1e6;
-    const option = CAMEL[c.option];
-    assert.ok(option, `unknown option ${c.option}`);
+    const option = camel(c.option);
     const make = () =>
       new sfc.Generator({
         preset: 'twitter',
@@ -87,7 +140,8 @@ const runners = {
     }
     const g = make();
     try {
-      if (option !== 'stateReserve') assert.equal(g.stats()[option], Number(c.ms));
+      const stat = g.stats()[camel(`${c.option}_ms`)];
+      if (option !== 'stateReserve') assert.equal(stat, Number(c.ms));
     } finally {
       g.close();
     }
@@ -101,22 +155,14 @@ const runners = {
       return;
     }
     const d = make().describe();
-    const e = c.expect;
+    // time_end, the ISO form of time_end_ms, is no fact of describe().
+    const { time_end: timeEnd, fields, ...facts } = c.expect;
+    assertFacts(d, facts, 'describe()');
     assert.deepEqual(
-      {
-        spec: d.spec,
-        epoch_ms: String(d.epochMs),
-        unit_us: String(d.unitUs),
-        total_bits: d.totalBits,
-        fields: d.fields.map((f) => ({ ...f, max: String(f.max) })),
-        ids_per_second: d.idsPerSecond,
-        node_capacity: d.nodeCapacity,
-        time_end_ms: String(d.timeEndMs),
-        time_end: d.timeEnd,
-        max_id: String(d.maxId),
-      },
-      e,
+      d.fields.map((f) => ({ ...f, max: String(f.max) })),
+      fields,
     );
+    assert.equal(new Date(d.timeEndMs).toISOString(), timeEnd);
   },
 
   'decode.json'(c) {
@@ -160,21 +206,12 @@ const runners = {
   },
 
   'generate.json'(c) {
-    const OPTION_NAMES = {
-      node: 'node',
-      rollback: 'rollback',
-      max_wait_ms: 'maxWait',
-      max_drift_ms: 'maxDrift',
-      random_start: 'randomStart',
-    };
+    // The vectors name durations in ms (max_wait_ms); the option is maxWait.
     const options = { ...layoutOptions(c.layout), guardDir };
     for (const [key, value] of Object.entries(c.options)) {
-      assert.ok(key in OPTION_NAMES, `unknown vector option '${key}': teach the runner`);
-      options[OPTION_NAMES[key]] = value;
+      options[camel(key.replace(/_ms$/, ''))] = value;
     }
-    for (const name of Object.keys(process.env)) {
-      if (name.startsWith('SNOWFLAKE_')) delete process.env[name];
-    }
+    clearNodeEnv();
     if (c.error !== undefined) {
       assertKind(() => new sfc.Generator(options), c.error, 'creating the generator');
       return;
@@ -208,6 +245,52 @@ const runners = {
           assert.fail(`${where}: unknown call '${step.call}'`);
         }
       });
+    } finally {
+      g.close();
+    }
+  },
+
+  'contract.json'(c) {
+    if (c.table !== undefined) {
+      const names = CONTRACT_TABLES[c.table];
+      assert.ok(names, `unknown table '${c.table}': teach the runner`);
+      const want = c.table === 'errors' ? c.names : c.names.map(camel);
+      assert.deepEqual(names(), want);
+      return;
+    }
+    if (c.call !== undefined) {
+      const call = CONTRACT_CALLS[c.call];
+      assert.ok(call, `unknown call '${c.call}': teach the runner`);
+      const g = contractGenerator();
+      g.close();
+      if (c.error !== undefined) {
+        const error = assertKind(() => call(g), c.error, c.call);
+        assert.match(error.message, /closed/);
+      } else {
+        call(g);
+      }
+      return;
+    }
+    clearNodeEnv();
+    let make;
+    if (c.option !== undefined) {
+      make = () => contractGenerator(c.option, c.value);
+    } else {
+      const options = { node: c.node, guard: false, guardDir };
+      if (c.args.preset !== undefined) options.preset = c.args.preset;
+      if (c.args.layout !== undefined) options.layout = c.args.layout;
+      if (c.args.epoch !== undefined) options.epoch = c.args.epoch;
+      make = () => new sfc.Generator(options);
+    }
+    if (c.error !== undefined) {
+      const error = assertKind(make, c.error, 'creating the generator');
+      if (c.option !== undefined) assert.ok(error.message.includes(camel(c.option)), error.message);
+      return;
+    }
+    const g = make();
+    try {
+      if (c.describe !== undefined) assertFacts(g.layout.describe(), c.describe, 'describe()');
+      if (c.stats !== undefined) assertFacts(g.stats(), c.stats, 'stats()');
     } finally {
       g.close();
     }

@@ -23,7 +23,9 @@ const at = g.nextIdAt(1700000000000000n);
 const waited: number | undefined = 'waitUs' in at ? at.waitUs : undefined;
 const some = g.nextIdsAt('1700000000000000', 3);
 const later: Promise<bigint> = g.nextIdAsync();
-g.stats().node.worker?.source;
+g.stats().nodeSources.worker;
+const maxWaitMs: number = g.stats().maxWaitMs;
+const nodeValue: number | bigint | undefined = g.stats().node.worker;
 g.close();
 
 const pooled = new Generator({
