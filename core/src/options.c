@@ -273,16 +273,38 @@ static sfc_status path_value(const char *name, size_t len, const sfc_value *v,
   return SFC_OK;
 }
 
+/* `words` ("max_wait") as the caller writes names, judged by `given`:
+ * "maxWait" after a camelCase name, "max-wait" after a dashed one, else as
+ * it is. */
+static void in_casing_of(const char *given, size_t len, const char *words,
+                         char *out, size_t cap) {
+  bool camel = false, dashed = false;
+  for (size_t i = 0; given && i < len; i++) {
+    camel |= given[i] >= 'A' && given[i] <= 'Z';
+    dashed |= given[i] == '-';
+  }
+  size_t n = 0;
+  for (const char *p = words; *p && n + 1 < cap; p++) {
+    if (*p == '_' && camel && p[1])
+      out[n++] = (char)toupper((unsigned char)*++p);
+    else
+      out[n++] = *p == '_' && dashed ? '-' : *p;
+  }
+  out[n] = '\0';
+}
+
 sfc_status sfc_options_set(sfc_options *opts, const char *name, size_t len,
                            const sfc_value *value, sfc_error *err) {
   const sfc_option_info *o = sfc_option_find(name, len);
   if (!o) {
-    char list[200] = "";
+    char list[240] = "";
     size_t used = 0;
-    for (size_t i = 0; i < OPTION_COUNT; i++)
-      used += (size_t)snprintf(list + used,
-                               used < sizeof list ? sizeof list - used : 0,
-                               "%s%s", i ? ", " : "", options[i].name);
+    for (size_t i = 0; i < OPTION_COUNT && used < sizeof list; i++) {
+      char word[48];
+      in_casing_of(name, len, options[i].name, word, sizeof word);
+      used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                               i ? ", " : "", word);
+    }
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "unknown option '%s': the options are %s",
                     name ? name_of(name, len).text : "(null)", list);

@@ -71,6 +71,11 @@ static void names(void) {
             strstr(err.message, "frobnicate") &&
             strstr(err.message, "guard_dir"),
         "%s", err.message);
+  /* The list in the casing the caller writes. */
+  CHECK(set(&opts, "maxWaits", integer(1), &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "guardDir, ") == NULL &&
+            strstr(err.message, "stateReserve, guard, guardDir"),
+        "%s", err.message);
 }
 
 static void values(void) {
