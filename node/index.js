@@ -196,7 +196,7 @@ function layoutOf(preset, spec, epoch) {
   const keep = isKey(p) && isKey(s) && isKey(e);
   let layout = keep ? layoutCache.get(p)?.get(s)?.get(e) : undefined;
   if (layout === undefined) {
-    layout = new Layout(binding.layoutResolve(p, s, e), handleOf);
+    layout = new Layout(binding.layoutResolve(undefined, p, s, e), handleOf);
     if (keep) remember(p, s, e, layout);
   }
   return layout;
@@ -212,10 +212,13 @@ function resolveLayout(options, what) {
   }
   const { preset, layout, epoch } = options;
   if (layout instanceof Layout) {
-    // A Layout object is a whole layout, epoch included: nothing goes with it.
-    if (preset !== undefined || epoch !== undefined) {
-      throw invalid('a Layout carries its epoch: give it alone, without preset or epoch.');
-    }
+    // The core's rule: a Layout object goes alone (it carries its epoch).
+    binding.layoutResolve(
+      handleOf(layout),
+      preset ?? undefined,
+      undefined,
+      epochText(epoch ?? undefined),
+    );
     return layout;
   }
   return layoutOf(preset, layout, epochText(epoch));

@@ -404,10 +404,14 @@ static jobjectArray n_table_names(JNIEnv *env, jclass cls, jint table) {
 
 /* ---- layouts ------------------------------------------------------------ */
 
-/* The trio's texts (null: not given) through sfc_layout_resolve; false with
- * an exception. */
-static int resolve_layout(JNIEnv *env, jstring jpreset, jstring jspec,
-                          jstring jepoch, sfc_layout *out) {
+/* A Layout object's bytes (null: none) and the trio's texts (null: not
+ * given) through sfc_layout_resolve; false with an exception. */
+static int resolve_layout(JNIEnv *env, jbyteArray jheld, jstring jpreset,
+                          jstring jspec, jstring jepoch, sfc_layout *out) {
+  sfc_layout held;
+  if (jheld != NULL && !get_layout(env, jheld, &held)) {
+    return 0;
+  }
   static const char *const what[3] = {"preset", "layout spec", "epoch"};
   jstring given[3] = {jpreset, jspec, jepoch};
   char *text[3] = {NULL, NULL, NULL};
@@ -420,7 +424,8 @@ static int resolve_layout(JNIEnv *env, jstring jpreset, jstring jspec,
   }
   sfc_error err;
   if (ok &&
-      sfc_layout_resolve(text[0], text[1], text[2], out, &err) != SFC_OK) {
+      sfc_layout_resolve(jheld != NULL ? &held : NULL, text[0], text[1],
+                         text[2], out, &err) != SFC_OK) {
     throw_error(env, &err);
     ok = 0;
   }
@@ -434,7 +439,7 @@ static jbyteArray n_layout_resolve(JNIEnv *env, jclass cls, jstring jpreset,
                                    jstring jspec, jstring jepoch) {
   (void)cls;
   sfc_layout layout;
-  if (!resolve_layout(env, jpreset, jspec, jepoch, &layout)) {
+  if (!resolve_layout(env, NULL, jpreset, jspec, jepoch, &layout)) {
     return NULL;
   }
   return new_layout(env, &layout);
@@ -857,15 +862,15 @@ static int set_pairs(JNIEnv *env, jobjectArray jnames, jobjectArray jvalues,
 
 /* A generator from the trio, node values and options as the Java builder
  * holds them: names and values side by side. */
-static jlong n_generator_new(JNIEnv *env, jclass cls, jstring jpreset,
-                             jstring jspec, jstring jepoch,
+static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jheld,
+                             jstring jpreset, jstring jspec, jstring jepoch,
                              jobjectArray jnode_names,
                              jobjectArray jnode_values,
                              jobjectArray joption_names,
                              jobjectArray joption_values) {
   (void)cls;
   sfc_layout layout;
-  if (!resolve_layout(env, jpreset, jspec, jepoch, &layout)) {
+  if (!resolve_layout(env, jheld, jpreset, jspec, jepoch, &layout)) {
     return 0;
   }
   jsize nodes = (*env)->GetArrayLength(env, jnode_names);
@@ -1102,7 +1107,7 @@ static const JNINativeMethod methods[] = {
     {"formatIso", "(J)" STR, (void *)n_format_iso},
     {"encode", "(" LAYOUT "J[" STR "[J)J", (void *)n_encode},
     {"range", "(" LAYOUT "JJ)[J", (void *)n_range},
-    {"generatorNew", "(" STR STR STR "[" STR OBJS "[" STR OBJS ")J",
+    {"generatorNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
      (void *)n_generator_new},
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},

@@ -368,18 +368,21 @@ const char *OptionalText(const Napi::Value &value, const char *what,
   return text.c_str();
 }
 
-// layoutResolve(preset, spec, epoch) → handle, by the core's one rule for
-// the trio (epoch as text: index.js writes a number or a Date in decimal ms).
+// layoutResolve(layout, preset, spec, epoch) → handle, by the core's one
+// rule: `layout` a Layout's handle (or undefined), the trio as text
+// (index.js writes a number or a Date in decimal ms).
 Napi::Value LayoutResolve(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   std::string preset;
   std::string spec;
   std::string epoch;
+  const sfc_layout *held =
+      Arg(info, 0).IsUndefined() ? nullptr : &GetLayout(Arg(info, 0));
   sfc_layout layout;
   sfc_error err;
-  if (sfc_layout_resolve(OptionalText(Arg(info, 0), "preset", preset),
-                         OptionalText(Arg(info, 1), "layout", spec),
-                         OptionalText(Arg(info, 2), "epoch", epoch), &layout,
+  if (sfc_layout_resolve(held, OptionalText(Arg(info, 1), "preset", preset),
+                         OptionalText(Arg(info, 2), "layout", spec),
+                         OptionalText(Arg(info, 3), "epoch", epoch), &layout,
                          &err) != SFC_OK) {
     Throw(env, err);
   }

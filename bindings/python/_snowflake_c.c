@@ -210,8 +210,7 @@ static PyObject *id_list(const uint64_t *ids, size_t n) {
   return list;
 }
 
-/* Item i of a list of (name, value) pairs, at most SFC_MAX_FIELDS of them;
- * a None name gives NULL. */
+/* Item i of a list of (name, value) pairs; a None name gives NULL. */
 static int pair_at(module_state *st, PyObject *pairs, Py_ssize_t i,
                    const char **name, PyObject **value) {
   PyObject *key;
@@ -231,20 +230,22 @@ typedef struct {
 
 #define LAYOUT(op) (&((LayoutObject *)(op))->layout)
 
-/* layout(preset, spec, epoch): each a str or None, by the core's one rule
- * (sfc_layout_resolve). */
+/* layout(held, preset, spec, epoch), by the core's rule (sfc_layout_resolve) */
 static PyObject *mod_layout(PyObject *module, PyObject *args) {
   module_state *st = get_state(module);
-  PyObject *preset_obj, *spec_obj, *epoch_obj;
+  PyObject *held, *p, *s, *e;
   const char *preset, *spec, *epoch;
   sfc_layout layout;
   sfc_error err;
-  if (!PyArg_ParseTuple(args, "OOO", &preset_obj, &spec_obj, &epoch_obj) ||
-      optional_text(st, preset_obj, "preset", &preset) < 0 ||
-      optional_text(st, spec_obj, "layout", &spec) < 0 ||
-      optional_text(st, epoch_obj, "epoch", &epoch) < 0)
+  if (!PyArg_ParseTuple(args, "OOOO", &held, &p, &s, &e) ||
+      (held != Py_None && !PyObject_TypeCheck(held, st->layout_type) &&
+       !type_error(held, "layout", "a Layout")) ||
+      optional_text(st, p, "preset", &preset) < 0 ||
+      optional_text(st, s, "layout", &spec) < 0 ||
+      optional_text(st, e, "epoch", &epoch) < 0)
     return NULL;
-  if (sfc_layout_resolve(preset, spec, epoch, &layout, &err) != SFC_OK)
+  if (sfc_layout_resolve(held == Py_None ? NULL : LAYOUT(held), preset, spec,
+                         epoch, &layout, &err) != SFC_OK)
     return raise_error(st, &err);
   LayoutObject *self = PyObject_New(LayoutObject, st->layout_type);
   if (self) self->layout = layout;

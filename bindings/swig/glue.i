@@ -268,6 +268,8 @@ typedef struct sfc_swig_setup {
   sfc_options opts;
   sfc_swig_named node; /* also keeps every text below */
   const char *preset, *spec, *epoch;
+  sfc_layout held; /* a Layout object, when has_held */
+  int has_held;
 } sfc_swig_setup;
 
 /* One of the trio, as text for sfc_layout_resolve (a number in decimal). */
@@ -280,10 +282,7 @@ static int sfc_swig_trio(sfc_swig_setup *s, const char **slot,
   sfc_swig_in(o, &v);
   if (v.type == SFC_TYPE_NONE) return 1;
   if (*slot) {
-    sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                  "%s is given twice (a Layout object carries its spec and "
-                  "epoch)",
-                  key);
+    sfc_swig_fail(err, SFC_INVALID_ARGUMENT, "%s is given twice", key);
     return 0;
   }
   if (v.type == SFC_TYPE_TEXT) {
@@ -303,20 +302,17 @@ static int sfc_swig_trio(sfc_swig_setup *s, const char **slot,
   return (*slot = sfc_swig_keep(&s->node, text, len, err)) != NULL;
 }
 
-/* A Layout object: its spec and epoch, as if given as text. */
+/* A Layout object, which sfc_layout_resolve takes beside the trio (and
+ * refuses with any of it). */
 static int sfc_swig_layout_object(sfc_swig_setup *s, const sfc_layout *l,
                                   sfc_error *err) {
-  char spec[SFC_SPEC_MAX], epoch[32];
-  size_t n = sfc_layout_spec(l, spec, sizeof spec);
-  int e = snprintf(epoch, sizeof epoch, "%lld", (long long)l->epoch_ms);
-  if (s->spec || s->epoch) {
-    sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                  "a Layout object carries its spec and epoch: give it "
-                  "without layout or epoch");
+  if (s->has_held) {
+    sfc_swig_fail(err, SFC_INVALID_ARGUMENT, "layout is given twice");
     return 0;
   }
-  return (s->spec = sfc_swig_keep(&s->node, spec, n, err)) &&
-         (s->epoch = sfc_swig_keep(&s->node, epoch, (size_t)e, err));
+  s->held = *l;
+  s->has_held = 1;
+  return 1;
 }
 
 /* One node value: for the field `key`, or (key NULL) the only one. */

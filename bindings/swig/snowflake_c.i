@@ -326,7 +326,8 @@ struct sfc_swig_generator {};
     memset(&s, 0, sizeof s);
     sfc_options_init(&s.opts);
     if (sfc_swig_setup_read(&s, first, opts, err) &&
-        sfc_layout_resolve(s.preset, s.spec, s.epoch, &layout, err) ==
+        sfc_layout_resolve(s.has_held ? &s.held : NULL, s.preset, s.spec,
+                           s.epoch, &layout, err) ==
             SFC_OK &&
         sfc_generator_new(&layout, &s.opts, &gen, err) == SFC_OK) {
       if ((self = (sfc_swig_generator *)malloc(sizeof *self)) != NULL)

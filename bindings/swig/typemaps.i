@@ -95,7 +95,7 @@ static const sfc_layout *sfc_swig_layout_in(sfc_swig_obj *o,
     return NULL;
   }
   if (!(name = sfc_swig_text_in(o, "preset"))) return NULL;
-  sfc_layout_resolve(name, NULL, NULL, preset, &e.error);
+  sfc_layout_resolve(NULL, name, NULL, NULL, preset, &e.error);
   return sfc_swig_ok(&e) ? preset : NULL;
 }
 

@@ -232,7 +232,7 @@ static int parse_options(int argc, char **argv, cli *c) {
   /* A mistake in combining --preset, --layout and --epoch is a usage
    * error; a bad preset, spec or epoch is the layout's. */
   sfc_status st =
-      sfc_layout_resolve(c->preset, c->spec, c->epoch, &c->layout, &err);
+      sfc_layout_resolve(NULL, c->preset, c->spec, c->epoch, &c->layout, &err);
   if (st == SFC_INVALID_ARGUMENT) return usage_error(err.message);
   return st == SFC_OK ? 0 : fail(&err);
 }

@@ -712,16 +712,20 @@ SFC_API sfc_status sfc_node_value_set(sfc_node_value *out, const char *name,
 
 /* ---- Layouts ---------------------------------------------------------- */
 
-/* The layout of a binding's three arguments, by the one rule of every
- * language (NULL: not given):
- *   neither preset nor spec   the "default" preset
+/* The layout of a binding's arguments, by the one rule of every language
+ * (NULL: not given): `layout`, a layout the caller already holds (a
+ * binding's Layout object), or the trio `preset`, `spec`, `epoch`:
+ *   nothing                   the "default" preset
+ *   layout                    that layout, as it is
  *   preset                    that preset, with its own epoch
  *   spec and epoch            sfc_layout_parse
- * SFC_INVALID_ARGUMENT for a preset with a spec, a preset with an epoch (a
+ * SFC_INVALID_ARGUMENT for a layout with any of the trio (a layout carries
+ * its spec and epoch), a preset with a spec, a preset with an epoch (a
  * preset carries its epoch; give its spec with the new epoch instead), or a
  * spec without its epoch. `epoch` is text as sfc_epoch_parse takes it; a
  * binding writes a number in decimal. */
-SFC_API sfc_status sfc_layout_resolve(const char *preset, const char *spec,
+SFC_API sfc_status sfc_layout_resolve(const sfc_layout *layout,
+                                      const char *preset, const char *spec,
                                       const char *epoch, sfc_layout *out,
                                       sfc_error *err);
 

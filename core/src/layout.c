@@ -59,9 +59,17 @@ const char *sfc_layout_preset_name(const sfc_layout *layout) {
   return NULL;
 }
 
-sfc_status sfc_layout_resolve(const char *preset, const char *spec,
-                              const char *epoch, sfc_layout *out,
-                              sfc_error *err) {
+sfc_status sfc_layout_resolve(const sfc_layout *layout, const char *preset,
+                              const char *spec, const char *epoch,
+                              sfc_layout *out, sfc_error *err) {
+  if (layout && (preset || spec || epoch))
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "a layout object carries its spec and epoch: give it "
+                    "alone, or its spec with another epoch");
+  if (layout) {
+    *out = *layout;
+    return SFC_OK;
+  }
   if (preset && spec)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "give a preset or a layout, not both");

@@ -280,6 +280,16 @@ const runners = {
       if (c.args.preset !== undefined) options.preset = c.args.preset;
       if (c.args.layout !== undefined) options.layout = c.args.layout;
       if (c.args.epoch !== undefined) options.epoch = c.args.epoch;
+      const object = c.args.layout_object;
+      if (object !== undefined) {
+        // The Layout object is made first; the generator takes it as its layout.
+        const held =
+          object.preset !== undefined
+            ? sfc.Layout.preset(object.preset)
+            : sfc.Layout.parse(object.spec, object.epoch);
+        if (options.layout !== undefined) throw new Error('a case gives layout and layout_object');
+        options.layout = held;
+      }
       make = () => new sfc.Generator(options);
     }
     if (c.error !== undefined) {

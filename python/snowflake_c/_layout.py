@@ -39,7 +39,7 @@ class Layout:
     _index: dict[str, int]
 
     def __init__(self, spec: str, epoch: Epoch) -> None:
-        self._adopt(_c.layout(None, spec, epoch_text(epoch)))
+        self._adopt(_c.layout(None, None, spec, epoch_text(epoch)))
 
     def _adopt(self, core: _c.CoreLayout) -> None:
         self._core = core
@@ -150,7 +150,7 @@ def _from_core(core: _c.CoreLayout) -> Layout:
 
 
 def _from_texts(preset: str | None, spec: str | None, epoch: str | None) -> Layout:
-    return _from_core(_c.layout(preset, spec, epoch))
+    return _from_core(_c.layout(None, preset, spec, epoch))
 
 
 _cached = lru_cache(maxsize=256)(_from_texts)
@@ -161,15 +161,14 @@ def resolve(layout: Layout | str | None, preset: str | None, epoch: Epoch | None
     spec with its epoch, or a preset), by the core's one rule. Layouts are
     immutable: one object serves every call that names the same one."""
     if isinstance(layout, Layout):
-        if epoch is not None:
-            raise _c.InvalidArgument("epoch goes with a layout spec: a Layout carries its own epoch")
-        if preset is None:
+        if preset is None and epoch is None:
             return layout
-        layout = layout.spec  # the core refuses a preset beside a layout
+        # The core's rule refuses what comes beside a Layout (it carries its epoch).
+        return _from_core(_c.layout(layout._core, preset, None, epoch_text(epoch)))
     args = (preset, layout, epoch_text(epoch))
     if all(a is None or type(a) is str for a in args):
         return _cached(*args)
-    return _from_core(_c.layout(*args))
+    return _from_core(_c.layout(None, *args))
 
 
 def presets() -> dict[str, Layout]:

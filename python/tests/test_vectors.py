@@ -274,6 +274,10 @@ def _run_contract(case: dict[str, Any]) -> None:
         kwargs[case["option"]] = case["value"]
     else:
         kwargs = {**case["args"], "node": case["node"], "guard": False}
+        ref = kwargs.pop("layout_object", None)
+        if ref is not None:  # the Layout object is made first, then given as the layout
+            held = sfc.Layout.preset(ref["preset"]) if "preset" in ref else sfc.Layout(ref["spec"], ref["epoch"])
+            kwargs["layout"] = held
     if "error" in case:
         with _raises(case["error"]) as info:
             sfc.Generator(**kwargs)

@@ -196,7 +196,8 @@ static void node_values(void) {
 static void layouts(void) {
   sfc_layout l;
   sfc_error err;
-  CHECK_STATUS(sfc_layout_resolve(NULL, NULL, NULL, &l, &err), SFC_OK, err);
+  CHECK_STATUS(sfc_layout_resolve(NULL, NULL, NULL, NULL, &l, &err), SFC_OK,
+               err);
   CHECK(!strcmp(sfc_layout_preset_name(&l), "default"), "default");
   for (size_t i = 0; i < sfc_preset_count(); i++) {
     const char *name, *spec;
@@ -204,19 +205,32 @@ static void layouts(void) {
     sfc_preset_at(i, &name, &spec, &epoch);
     char epoch_text[24];
     snprintf(epoch_text, sizeof epoch_text, "%lld", (long long)epoch);
-    CHECK_STATUS(sfc_layout_resolve(NULL, spec, epoch_text, &l, &err), SFC_OK,
-                 err);
+    CHECK_STATUS(sfc_layout_resolve(NULL, NULL, spec, epoch_text, &l, &err),
+                 SFC_OK, err);
     CHECK(!strcmp(sfc_layout_preset_name(&l), name), "%s", name);
     /* One ms off the preset's epoch is another layout. */
     snprintf(epoch_text, sizeof epoch_text, "%lld", (long long)epoch - 1);
-    CHECK_STATUS(sfc_layout_resolve(NULL, spec, epoch_text, &l, &err), SFC_OK,
-                 err);
+    CHECK_STATUS(sfc_layout_resolve(NULL, NULL, spec, epoch_text, &l, &err),
+                 SFC_OK, err);
     CHECK(sfc_layout_preset_name(&l) == NULL, "%s - 1 ms", name);
   }
-  CHECK(sfc_layout_resolve("twitter", NULL, "0", &l, &err) ==
+  CHECK(sfc_layout_resolve(NULL, "twitter", NULL, "0", &l, &err) ==
                 SFC_INVALID_ARGUMENT &&
             strstr(err.message, "epoch"),
         "%s", err.message);
+  /* A layout object is taken alone. */
+  sfc_layout held, got;
+  sfc_layout_preset("sonyflake", &held, NULL);
+  CHECK_STATUS(sfc_layout_resolve(&held, NULL, NULL, NULL, &got, &err), SFC_OK,
+               err);
+  CHECK(!strcmp(sfc_layout_preset_name(&got), "sonyflake"), "as it is");
+  CHECK(sfc_layout_resolve(&held, NULL, NULL, "0", &got, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "alone"),
+        "%s", err.message);
+  CHECK(sfc_layout_resolve(&held, "twitter", NULL, NULL, &got, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "with a preset");
 }
 
 static void tables(void) {

@@ -981,8 +981,13 @@ static int contract_layout(const cJSON *c) {
   size_t count = 0;
   sfc_generator *g = NULL;
   clear_snowflake_env();
-  sfc_status st = sfc_layout_resolve(str(args, "preset"), str(args, "layout"),
-                                     str(args, "epoch"), &l, &err);
+  /* A layout object: the layout a binding already holds. */
+  const cJSON *object = cJSON_GetObjectItemCaseSensitive(args, "layout_object");
+  sfc_layout held;
+  sfc_status st = object ? layout_from(object, &held, &err) : SFC_OK;
+  if (st == SFC_OK)
+    st = sfc_layout_resolve(object ? &held : NULL, str(args, "preset"),
+                            str(args, "layout"), str(args, "epoch"), &l, &err);
   if (st == SFC_OK && !cJSON_IsObject(node)) {
     sfc_value v = json_value(node);
     st = sfc_node_value_set(&nodes[count++], NULL, &v, &err);

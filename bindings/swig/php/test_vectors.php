@@ -430,7 +430,13 @@ function run_contract(array $c): void
     } elseif (array_key_exists('option', $c)) {
         $make = fn () => contract_generator([$c['option'] => $c['value']]);
     } else {
-        $make = fn () => new SfcGenerator($c['args'] + ['node' => $c['node'], 'guard' => false]);
+        $args = $c['args'];
+        if (isset($args['layout_object'])) {
+            // A Layout object is made first; the generator takes it as its layout.
+            $args['layout'] = layout_of($args['layout_object']);
+            unset($args['layout_object']);
+        }
+        $make = fn () => new SfcGenerator($args + ['node' => $c['node'], 'guard' => false]);
     }
     if (isset($c['error'])) {
         expect_error($c['error'], $make);

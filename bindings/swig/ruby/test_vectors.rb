@@ -301,6 +301,9 @@ def run_contract(c)
            -> { contract_generator(c['option'].to_sym => c['value']) }
          else
            args = c['args'].transform_keys(&:to_sym)
+           # A Layout object is made first; the generator takes it as its layout.
+           object = args.delete(:layout_object)
+           args[:layout] = layout_of(object) if object
            -> { SnowflakeC::Generator.new(**args, node: c['node'], guard: false) }
          end
   return expect_error(c['error'], &make) if c.key?('error')

@@ -1943,7 +1943,9 @@ def contract_cases():
         if error:
             c["error"] = error
         else:
-            if "layout" in args:
+            if "layout_object" in args:
+                lay = resolve(args["layout_object"])
+            elif "layout" in args:
                 lay = resolve({"spec": args["layout"], "epoch": args["epoch"]})
             else:
                 lay = resolve({"preset": args.get("preset", "default")})
@@ -1972,6 +1974,16 @@ def contract_cases():
            {"worker": 1}, error="InvalidLayout")
     layout("an epoch that is no time", {"layout": spec, "epoch": "yesterday"}, {"worker": 1},
            error="InvalidLayout")
+    layout("a layout object alone", {"layout_object": {"preset": "sonyflake"}}, {"machine": 1},
+           "sonyflake")
+    layout("a layout object of a spec", {"layout_object": {"spec": spec, "epoch": "2024-01-01"}},
+           {"worker": 1}, None)
+    layout("a layout object with an epoch is refused: it carries its own",
+           {"layout_object": {"preset": "twitter"}, "epoch": "1704067200000"}, base_node,
+           error="InvalidArgument")
+    layout("a layout object with a preset is refused",
+           {"layout_object": {"spec": spec, "epoch": "2024-01-01"}, "preset": "twitter"},
+           {"worker": 1}, error="InvalidArgument")
 
     def node(desc, args, value, stats=None, error=None):
         c = {"description": desc, "args": args, "node": value}

@@ -433,6 +433,7 @@ public final class Generator implements AutoCloseable {
    * InvalidArgumentException}, as is a spec without its epoch.
    */
   public static final class Builder {
+    private Layout layout;
     private String preset;
     private String spec;
     private String epoch;
@@ -454,15 +455,15 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
-     * Uses a layout: its spec and its epoch.
+     * Uses a layout as it is: it carries its spec and epoch, so a preset, spec or epoch given as
+     * well is refused at {@link #build()}.
      *
      * @param layout the layout
      * @return this builder
      */
     public Builder layout(Layout layout) {
-      Objects.requireNonNull(layout, "layout");
-      this.spec = layout.spec();
-      this.epoch = Long.toString(layout.epochMs());
+      this.layout = Objects.requireNonNull(layout, "layout");
+      this.spec = null;
       return this;
     }
 
@@ -474,6 +475,7 @@ public final class Generator implements AutoCloseable {
      */
     public Builder layout(String spec) {
       this.spec = Objects.requireNonNull(spec, "spec");
+      this.layout = null;
       return this;
     }
 
@@ -696,6 +698,7 @@ public final class Generator implements AutoCloseable {
     public Generator build() {
       long h =
           Native.generatorNew(
+              layout == null ? null : layout.raw(),
               preset,
               spec,
               epoch,

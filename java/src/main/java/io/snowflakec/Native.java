@@ -76,6 +76,7 @@ final class Native {
    * by name as given; values are null, Boolean, Long, Double, String, byte[] (a path) or Duration.
    */
   static native long generatorNew(
+      byte[] layout,
       String preset,
       String spec,
       String epoch,

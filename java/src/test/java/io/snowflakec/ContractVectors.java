@@ -113,6 +113,14 @@ final class ContractVectors {
     if (args.has("epoch")) {
       b.epoch(args.get("epoch").asText());
     }
+    if (args.has("layout_object")) {
+      // The Layout object is made first; the builder takes it as its layout.
+      JsonNode ref = args.get("layout_object");
+      b.layout(
+          ref.has("preset")
+              ? Layout.preset(ref.get("preset").asText())
+              : Layout.parse(ref.get("spec").asText(), ref.get("epoch").asText()));
+    }
     JsonNode node = c.get("node");
     if (node.isObject()) {
       Iterator<Map.Entry<String, JsonNode>> it = node.fields();
