@@ -155,7 +155,7 @@ static void seq_limit(result *r) {
     /* 8 IDs per millisecond per generator; round 1 with random starts. */
     random_start = round;
     sfc_generator *g = make("time:41@1ms,worker:4,seq:3", 1704067200000,
-                            SFC_ROLLBACK_DEFAULT, -1, -1, &l);
+                            SFC_ROLLBACK_DEFAULT, SFC_UNSET, SFC_UNSET, &l);
     worker w[2];
     memset(w, 0, sizeof w);
     pthread_t th[2];
@@ -289,8 +289,9 @@ static void walk(result *r, long steps) {
       if (rb == SFC_ROLLBACK_CLOCK && !has_clock) continue;
       sfc_layout l;
       const int64_t drift_ms = rb == SFC_ROLLBACK_BORROW ? 20 : 0;
-      sfc_generator *g = make(specs[k], 1704067200000, (sfc_rollback)rb,
-                              rb == SFC_ROLLBACK_WAIT ? 50 : -1, drift_ms, &l);
+      sfc_generator *g =
+          make(specs[k], 1704067200000, (sfc_rollback)rb,
+               rb == SFC_ROLLBACK_WAIT ? 50 : SFC_UNSET, drift_ms, &l);
       const bool may_bump =
           has_clock && (rb == SFC_ROLLBACK_CLOCK || rb == SFC_ROLLBACK_DEFAULT);
       ids all = {0};

@@ -92,8 +92,9 @@ static sfc_status run(sfc_generator *g, int64_t us, ids *out, sfc_error *err) {
 
 int main(int argc, char **argv) {
   if (argc != 7) {
-    fprintf(stderr, "usage: stepgen PRESET ROLLBACK MAX_WAIT_MS MAX_DRIFT_MS "
-                    "STEP_MS refuse|wait|bump|borrow|switch\n");
+    fprintf(stderr, "usage: stepgen PRESET ROLLBACK MAX_WAIT MAX_DRIFT STEP_MS "
+                    "refuse|wait|bump|borrow|switch\n(durations in ms, or "
+                    "'default' for the strategy's)\n");
     return 2;
   }
   const char *file = getenv("FAKETIME_TIMESTAMP_FILE");
@@ -124,8 +125,13 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  opts.max_wait_ms = atoll(argv[3]);
-  opts.max_drift_ms = atoll(argv[4]);
+  /* By name, as every binding sets them; "default" leaves one unset. */
+  for (int i = 3; i <= 4; i++) {
+    const char *name = i == 3 ? "max_wait" : "max_drift";
+    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, argv[i], strlen(argv[i]), 0};
+    if (strcmp(argv[i], "default") != 0)
+      must(sfc_options_set(&opts, name, strlen(name), &v, &err), &err, name);
+  }
   sfc_generator *g;
   must(sfc_generator_new(&layout, &opts, &g, &err), &err, "generator");
 

@@ -11,8 +11,8 @@ it injected, and the generator must count one rollback (none for a step that
 borrowing absorbs). Prints "STEPS seen=N injected=N generator=N" before the
 RESULT line.
 
-Usage: step.py ROLLBACK MAX_WAIT_MS MAX_DRIFT_MS STEP_MS refuse|wait|bump|borrow
-(-1 for a strategy default). Prints the RESULT line of tests/reliability/run.
+Usage: step.py ROLLBACK MAX_WAIT MAX_DRIFT STEP_MS refuse|wait|bump|borrow
+(durations in ms, or "default" for the strategy's). Prints the RESULT line of tests/reliability/run.
 """
 
 import os
@@ -82,9 +82,10 @@ def main():
     fd = os.open(path, os.O_WRONLY)
     set_offset(fd, offset)
     kwargs = {"preset": "default", "node": {"worker": 7}, "rollback": rollback}
-    if int(max_wait) >= 0:
+    # "default" leaves the option out: the strategy's own applies.
+    if max_wait != "default":
         kwargs["max_wait"] = int(max_wait)
-    if int(max_drift) >= 0:
+    if max_drift != "default":
         kwargs["max_drift"] = int(max_drift)
     gen = snowflake_c.Generator(**kwargs)
     layout = gen.layout
