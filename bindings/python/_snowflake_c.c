@@ -1,13 +1,14 @@
 /* _snowflake_c — the CPython glue over the snowflake-c core: handles, calls,
  * errors and the GIL. Every decision is the core's; its tables (statuses,
  * options, layout facts, stats) are walked, never copied. The object model
- * is the Python package's. Multi-phase init, heap types, the limited API of
- * Python 3.10 (one abi3 wheel per platform for every CPython from 3.10). */
+ * is the Python package's, in subclasses of the types here. Multi-phase
+ * init, heap types, the limited API of Python 3.10 (one abi3 wheel per
+ * platform for every CPython from 3.10). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <stdint.h>
-#include <string.h>
+#include <structmember.h>
 
 #include "snowflake_c.h"
 
@@ -19,10 +20,19 @@
 typedef struct {
   PyObject *error;                    /* SnowflakeError */
   PyObject *errors[SFC_STATUS_COUNT]; /* by status; NULL for Ok and Wait */
-  PyTypeObject *layout_type;
-  PyTypeObject *generator_type;
+  PyTypeObject *layout_type, *parts_type, *generator_type;
   PyObject *timedelta_type;
 } module_state;
+
+/* Every object the state holds, for module_traverse and module_clear. */
+#define EACH_OBJECT(apply, st)                                                 \
+  for (int i_ = 0; i_ < SFC_STATUS_COUNT; i_++)                                \
+    apply((st)->errors[i_]);                                                   \
+  apply((st)->error);                                                          \
+  apply((st)->layout_type);                                                    \
+  apply((st)->parts_type);                                                     \
+  apply((st)->generator_type);                                                 \
+  apply((st)->timedelta_type)
 
 static inline module_state *get_state(PyObject *module) {
   return (module_state *)PyModule_GetState(module);
@@ -31,9 +41,8 @@ static inline module_state *get_state(PyObject *module) {
 /* ---- Errors -------------------------------------------------------------- */
 
 static PyObject *error_class(module_state *st, sfc_status status) {
-  if ((int)status >= 0 && status < SFC_STATUS_COUNT && st->errors[status])
-    return st->errors[status];
-  return st->error;
+  int known = (int)status >= 0 && status < SFC_STATUS_COUNT;
+  return known && st->errors[status] ? st->errors[status] : st->error;
 }
 
 static void *raise_error(module_state *st, const sfc_error *err) {
@@ -45,10 +54,15 @@ static void *raise_error(module_state *st, const sfc_error *err) {
 #define raise_invalid(st, ...)                                                 \
   PyErr_Format((st)->errors[SFC_INVALID_ARGUMENT], __VA_ARGS__)
 
-/* Raises `err` with the IDs issued before the failure as `.ids`. */
+/* Raises `err` with the n IDs issued before the failure as `.ids`. */
 static PyObject *raise_with_ids(module_state *st, const sfc_error *err,
-                                PyObject *ids) {
-  PyObject *cls = error_class(st, err->status);
+                                const uint64_t *issued, size_t n) {
+  PyObject *cls = error_class(st, err->status), *id;
+  PyObject *ids = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; ids && i < n; i++)
+    if (!(id = PyLong_FromUnsignedLongLong(issued[i])) ||
+        PyList_SetItem(ids, (Py_ssize_t)i, id) < 0)
+      Py_CLEAR(ids);
   PyObject *exc = ids ? PyObject_CallFunction(cls, "s", err->message) : NULL;
   if (exc && PyObject_SetAttrString(exc, "ids", ids) == 0)
     PyErr_SetObject(cls, exc);
@@ -57,8 +71,7 @@ static PyObject *raise_with_ids(module_state *st, const sfc_error *err,
   return NULL;
 }
 
-/* TypeError "<what> must be <want>, not <type>" (the type's __qualname__:
- * tp_name is not in the limited API). */
+/* TypeError "<what> must be <want>, not <the type's __qualname__>". */
 static void *type_error(PyObject *obj, const char *what, const char *want) {
   PyObject *name =
       PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__qualname__");
@@ -66,6 +79,14 @@ static void *type_error(PyObject *obj, const char *what, const char *want) {
     PyErr_Format(PyExc_TypeError, "%s must be %s, not %U", what, want, name);
   Py_XDECREF(name);
   return NULL;
+}
+
+/* A new `cls`, which must be `base` or a Python subclass of it. */
+static PyObject *new_of(PyObject *cls, PyTypeObject *base) {
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, base))
+    return type_error(cls, "cls", "a subclass of the core's type");
+  allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
+  return alloc((PyTypeObject *)cls, 0);
 }
 
 /* ---- Conversions --------------------------------------------------------- */
@@ -92,10 +113,8 @@ static int optional_text(module_state *st, PyObject *obj, const char *what,
 
 static int int64_arg(module_state *st, PyObject *obj, const char *what,
                      int64_t *out) {
-  if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-    type_error(obj, what, "an int");
-    return -1;
-  }
+  if (!PyLong_Check(obj) || PyBool_Check(obj))
+    return type_error(obj, what, "an int"), -1;
   int overflow = 0;
   *out = PyLong_AsLongLongAndOverflow(obj, &overflow);
   if (overflow) raise_invalid(st, "%s %R is out of range", what, obj);
@@ -112,10 +131,8 @@ static int id_arg(module_state *st, PyObject *obj, uint64_t *out) {
       raise_error(st, &err);
     return PyErr_Occurred() ? -1 : 0;
   }
-  if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-    type_error(obj, "an ID", "an int or a decimal str");
-    return -1;
-  }
+  if (!PyLong_Check(obj) || PyBool_Check(obj))
+    return type_error(obj, "an ID", "an int or a decimal str"), -1;
   *out = PyLong_AsUnsignedLongLong(obj);
   if (!PyErr_Occurred()) return 0;
   PyErr_Clear();
@@ -131,28 +148,25 @@ static int id_arg(module_state *st, PyObject *obj, uint64_t *out) {
  * (UTF-8) or bytes. Text points into `obj`, which the caller holds. */
 static int to_value(module_state *st, PyObject *obj, const char *what,
                     sfc_value *v) {
-  memset(v, 0, sizeof *v);
-  int overflow = 0;
-  if (obj == Py_None) {
-    v->type = SFC_TYPE_NONE;
-  } else if (PyBool_Check(obj)) {
-    v->type = SFC_TYPE_BOOL;
-    v->i = obj == Py_True;
+  int over = 0;
+  char *text = NULL; /* the object's own NUL-terminated buffer */
+  Py_ssize_t len = 0;
+  *v = (sfc_value){.type = SFC_TYPE_NONE};
+  if (PyBool_Check(obj)) {
+    *v = (sfc_value){.type = SFC_TYPE_BOOL, .i = obj == Py_True};
   } else if (PyLong_Check(obj)) {
-    v->type = SFC_TYPE_INT;
-    v->i = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow > 0) {
-      v->type = SFC_TYPE_UINT;
-      v->u = PyLong_AsUnsignedLongLong(obj);
-    }
-    if (overflow < 0 || PyErr_Occurred()) {
+    *v = (sfc_value){.type = SFC_TYPE_INT,
+                     .i = PyLong_AsLongLongAndOverflow(obj, &over)};
+    if (over > 0)
+      *v = (sfc_value){.type = SFC_TYPE_UINT,
+                       .u = PyLong_AsUnsignedLongLong(obj)};
+    if (over < 0 || PyErr_Occurred()) {
       PyErr_Clear();
       raise_invalid(st, "%s %R does not fit in 64 bits", what, obj);
       return -1;
     }
   } else if (PyFloat_Check(obj)) {
-    v->type = SFC_TYPE_DOUBLE;
-    v->d = PyFloat_AsDouble(obj);
+    *v = (sfc_value){.type = SFC_TYPE_DOUBLE, .d = PyFloat_AsDouble(obj)};
   } else if (PyObject_TypeCheck(obj, (PyTypeObject *)st->timedelta_type)) {
     /* Its state, normalized: days, seconds 0..86399, microseconds. */
     PyObject *state = PyObject_CallMethod(obj, "__reduce__", NULL);
@@ -161,21 +175,16 @@ static int to_value(module_state *st, PyObject *obj, const char *what,
                                        &sec, &us);
     Py_XDECREF(state);
     if (!ok) return -1;
-    v->type = SFC_TYPE_DURATION;
-    v->i = (int64_t)days * 86400 + sec; /* |days| < 10^9 */
-    v->nanos = (int64_t)us * 1000;
-  } else if (PyUnicode_Check(obj) || PyBytes_Check(obj)) {
-    char *text = NULL; /* the object's own NUL-terminated buffer */
-    Py_ssize_t len = 0;
-    if (PyBytes_Check(obj))
-      PyBytes_AsStringAndSize(obj, &text, &len);
-    else
-      text = (char *)PyUnicode_AsUTF8AndSize(obj, &len);
-    if (!text) return -1;
-    v->type = SFC_TYPE_TEXT;
-    v->text = text;
-    v->len = (size_t)len;
-  } else {
+    *v = (sfc_value){.type = SFC_TYPE_DURATION,
+                     .i = (int64_t)days * 86400 + sec, /* |days| < 10^9 */
+                     .nanos = (int64_t)us * 1000};
+  } else if (PyBytes_Check(obj) || PyUnicode_Check(obj)) {
+    if (PyBytes_Check(obj)
+            ? PyBytes_AsStringAndSize(obj, &text, &len) < 0
+            : !(text = (char *)PyUnicode_AsUTF8AndSize(obj, &len)))
+      return -1;
+    *v = (sfc_value){.type = SFC_TYPE_TEXT, .text = text, .len = (size_t)len};
+  } else if (obj != Py_None) {
     type_error(obj, what,
                "None, a bool, an int, a float, a timedelta, a str or bytes");
     return -1;
@@ -201,43 +210,45 @@ static int set_item(PyObject *d, const char *name, PyObject *value) {
   return r;
 }
 
-static PyObject *id_list(const uint64_t *ids, size_t n) {
-  PyObject *list = PyList_New((Py_ssize_t)n);
-  for (size_t i = 0; list && i < n; i++) {
-    PyObject *v = PyLong_FromUnsignedLongLong(ids[i]);
-    if (PyList_SetItem(list, (Py_ssize_t)i, v) < 0 || !v) Py_CLEAR(list);
-  }
-  return list;
-}
-
 /* Item i of a list of (name, value) pairs; a None name gives NULL. */
 static int pair_at(module_state *st, PyObject *pairs, Py_ssize_t i,
                    const char **name, PyObject **value) {
   PyObject *key;
-  if (PyList_Size(pairs) > SFC_MAX_FIELDS) {
-    raise_invalid(st, "a layout has at most %d fields", SFC_MAX_FIELDS);
-    return -1;
-  }
+  if (PyList_Size(pairs) > SFC_MAX_FIELDS)
+    return raise_invalid(st, "a layout has at most %d fields", SFC_MAX_FIELDS),
+           -1;
   if (!PyArg_ParseTuple(PyList_GetItem(pairs, i), "OO", &key, value)) return -1;
   return optional_text(st, key, "a field name", name);
 }
 
 /* ---- Layout -------------------------------------------------------------- */
 
+/* The spec of CoreName, a type that only this module makes; its objects keep
+ * the module state, which their Python subclass has not. */
+#define CORE_SPEC(Name)                                                        \
+  (&(PyType_Spec){.name = "snowflake_c._snowflake_c.Core" #Name,               \
+                  .basicsize = sizeof(Name##Object),                           \
+                  .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE |          \
+                           Py_TPFLAGS_IMMUTABLETYPE |                          \
+                           Py_TPFLAGS_DISALLOW_INSTANTIATION,                  \
+                  .slots = Name##_slots})
+
 typedef struct {
   PyObject_HEAD sfc_layout layout;
+  module_state *st;
 } LayoutObject;
 
 #define LAYOUT(op) (&((LayoutObject *)(op))->layout)
 
-/* layout(held, preset, spec, epoch), by the core's rule (sfc_layout_resolve) */
+/* layout(cls, held, preset, spec, epoch): a new `cls` (a CoreLayout
+ * subclass) by the core's rule (sfc_layout_resolve). */
 static PyObject *mod_layout(PyObject *module, PyObject *args) {
   module_state *st = get_state(module);
-  PyObject *held, *p, *s, *e;
+  PyObject *cls, *held, *p, *s, *e;
   const char *preset, *spec, *epoch;
   sfc_layout layout;
   sfc_error err;
-  if (!PyArg_ParseTuple(args, "OOOO", &held, &p, &s, &e) ||
+  if (!PyArg_ParseTuple(args, "OOOOO", &cls, &held, &p, &s, &e) ||
       (held != Py_None && !PyObject_TypeCheck(held, st->layout_type) &&
        !type_error(held, "layout", "a Layout")) ||
       optional_text(st, p, "preset", &preset) < 0 ||
@@ -247,15 +258,15 @@ static PyObject *mod_layout(PyObject *module, PyObject *args) {
   if (sfc_layout_resolve(held == Py_None ? NULL : LAYOUT(held), preset, spec,
                          epoch, &layout, &err) != SFC_OK)
     return raise_error(st, &err);
-  LayoutObject *self = PyObject_New(LayoutObject, st->layout_type);
+  LayoutObject *self = (LayoutObject *)new_of(cls, st->layout_type);
+  if (self) self->st = st;
   if (self) self->layout = layout;
   return (PyObject *)self;
 }
 
 /* The layout's facts by name in the core's order; "fields" (the LIST) is a
  * list of dicts of the field facts. */
-static PyObject *Layout_describe(PyObject *op, PyObject *unused) {
-  (void)unused;
+static PyObject *Layout_describe(PyObject *op, PyObject *Py_UNUSED(unused)) {
   const sfc_layout *layout = LAYOUT(op);
   PyObject *d = PyDict_New();
   const sfc_fact_info *fact, *ffact;
@@ -279,43 +290,34 @@ static PyObject *Layout_describe(PyObject *op, PyObject *unused) {
   return d;
 }
 
-static int decode_arg(PyObject *op, PyObject *id_obj, sfc_parts *p) {
-  module_state *st = PyType_GetModuleState(Py_TYPE(op));
+/* A decoded ID: the core's parts and the Layout that decoded them. */
+typedef struct {
+  PyObject_HEAD PyObject *layout;
+  sfc_parts parts;
+} PartsObject;
+
+/* _parts(cls, id): a new `cls` (a CoreParts subclass) holding the ID (an
+ * int or a decimal str) decoded; each value is made when it is read. */
+static PyObject *Layout_parts(PyObject *op, PyObject *const *args,
+                              Py_ssize_t nargs) {
+  module_state *st = ((LayoutObject *)op)->st;
+  sfc_parts p;
   sfc_error err;
-  if (id_arg(st, id_obj, &p->id) < 0) return -1;
-  return sfc_decode(LAYOUT(op), p->id, p, &err) ? raise_error(st, &err), -1 : 0;
-}
-
-/* decode(id): (id, time_ms, time_us, every field's value in layout order). */
-static PyObject *Layout_decode(PyObject *op, PyObject *id_obj) {
-  sfc_parts p;
-  unsigned n = LAYOUT(op)->field_count;
-  PyObject *t = decode_arg(op, id_obj, &p) < 0 ? NULL : PyTuple_New(3 + n);
-  for (unsigned i = 0; t && i < 3 + n; i++) {
-    PyObject *v = i == 0   ? PyLong_FromUnsignedLongLong(p.id)
-                  : i == 1 ? PyLong_FromLongLong(p.time_ms)
-                  : i == 2 ? PyLong_FromLongLong(p.time_us)
-                           : PyLong_FromUnsignedLongLong(p.values[i - 3]);
-    if (PyTuple_SetItem(t, i, v) < 0 || !v) Py_CLEAR(t);
-  }
-  return t;
-}
-
-/* json(id): the canonical JSON line, byte for byte every language's. */
-static PyObject *Layout_json(PyObject *op, PyObject *id_obj) {
-  sfc_parts p;
-  char buf[SFC_JSON_MAX];
-  if (decode_arg(op, id_obj, &p) < 0) return NULL;
-  size_t n = sfc_parts_json(LAYOUT(op), &p, buf, sizeof buf);
-  return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
+  if (nargs != 2) return PyErr_BadArgument(), NULL;
+  if (id_arg(st, args[1], &p.id) < 0) return NULL;
+  if (sfc_decode(LAYOUT(op), p.id, &p, &err)) return raise_error(st, &err);
+  PartsObject *self = (PartsObject *)new_of(args[0], st->parts_type);
+  if (self) self->parts = p;
+  if (self) self->layout = Py_NewRef(op);
+  return (PyObject *)self;
 }
 
 /* encode(time_us, [(field, int)]): names, ranges and missing fields are the
  * core's to check. */
 static PyObject *Layout_encode(PyObject *op, PyObject *args) {
-  module_state *st = PyType_GetModuleState(Py_TYPE(op));
+  module_state *st = ((LayoutObject *)op)->st;
   PyObject *time_obj, *pairs, *value;
-  sfc_node_value named[SFC_MAX_FIELDS];
+  sfc_node_value named[SFC_MAX_FIELDS] = {{0}}; /* explicit values */
   int64_t time_us;
   uint64_t id;
   sfc_error err;
@@ -324,7 +326,6 @@ static PyObject *Layout_encode(PyObject *op, PyObject *args) {
     return NULL;
   Py_ssize_t count = PyList_Size(pairs);
   for (Py_ssize_t i = 0; i < count; i++) {
-    named[i].source = SFC_SOURCE_EXPLICIT;
     if (pair_at(st, pairs, i, &named[i].name, &value) < 0 ||
         int64_arg(st, value, named[i].name, &named[i].value) < 0)
       return NULL;
@@ -335,7 +336,7 @@ static PyObject *Layout_encode(PyObject *op, PyObject *args) {
 }
 
 static PyObject *Layout_range(PyObject *op, PyObject *args) {
-  module_state *st = PyType_GetModuleState(Py_TYPE(op));
+  module_state *st = ((LayoutObject *)op)->st;
   PyObject *t0_obj, *t1_obj;
   int64_t t0, t1;
   uint64_t lo, hi;
@@ -350,11 +351,10 @@ static PyObject *Layout_range(PyObject *op, PyObject *args) {
 }
 
 static PyMethodDef Layout_methods[] = {
-    {"describe", Layout_describe, METH_NOARGS, NULL},
-    {"decode", Layout_decode, METH_O, NULL},
-    {"json", Layout_json, METH_O, NULL},
-    {"encode", Layout_encode, METH_VARARGS, NULL},
-    {"range", Layout_range, METH_VARARGS, NULL},
+    {"_describe", Layout_describe, METH_NOARGS, NULL},
+    {"_parts", (PyCFunction)(void (*)(void))Layout_parts, METH_FASTCALL, NULL},
+    {"_encode", Layout_encode, METH_VARARGS, NULL},
+    {"_range", Layout_range, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -366,18 +366,53 @@ static void plain_dealloc(PyObject *op) {
 }
 
 static PyType_Slot Layout_slots[] = {
-    {Py_tp_doc, "A core layout, made by layout(); see snowflake_c.Layout."},
     {Py_tp_dealloc, plain_dealloc},
     {Py_tp_methods, Layout_methods},
     {0, NULL},
 };
 
-static PyType_Spec Layout_spec = {
-    .name = "snowflake_c._snowflake_c.CoreLayout",
-    .basicsize = sizeof(LayoutObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE |
-             Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = Layout_slots,
+/* _value(i): the value of the layout's field i (time: the tick count). */
+static PyObject *Parts_value(PyObject *op, PyObject *index) {
+  Py_ssize_t i = PyLong_AsSsize_t(index); /* past the fields: 0 */
+  if (i >= 0 && i < SFC_MAX_FIELDS)
+    return PyLong_FromUnsignedLongLong(((PartsObject *)op)->parts.values[i]);
+  return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_IndexError, "%zd", i);
+}
+
+/* to_json(): the canonical JSON line, byte for byte every language's. */
+static PyObject *Parts_to_json(PyObject *op, PyObject *Py_UNUSED(unused)) {
+  PartsObject *p = (PartsObject *)op;
+  char buf[SFC_JSON_MAX];
+  size_t n = sfc_parts_json(LAYOUT(p->layout), &p->parts, buf, sizeof buf);
+  return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
+}
+
+static void Parts_dealloc(PyObject *op) {
+  Py_XDECREF(((PartsObject *)op)->layout);
+  plain_dealloc(op);
+}
+
+static PyMethodDef Parts_methods[] = {
+    {"_value", Parts_value, METH_O, NULL},
+    {"to_json", Parts_to_json, METH_NOARGS, "The canonical JSON line."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef Parts_members[] = {
+    {"id", T_ULONGLONG, offsetof(PartsObject, parts.id), READONLY, NULL},
+    {"time_ms", T_LONGLONG, offsetof(PartsObject, parts.time_ms), READONLY,
+     NULL},
+    {"time_us", T_LONGLONG, offsetof(PartsObject, parts.time_us), READONLY,
+     NULL},
+    {"layout", T_OBJECT_EX, offsetof(PartsObject, layout), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot Parts_slots[] = {
+    {Py_tp_dealloc, Parts_dealloc},
+    {Py_tp_methods, Parts_methods},
+    {Py_tp_members, Parts_members},
+    {0, NULL},
 };
 
 /* ---- Generator ----------------------------------------------------------- */
@@ -400,7 +435,7 @@ typedef struct {
   PyObject_HEAD ATOMIC(sfc_generator *) gen;
   ATOMIC(long) busy;
   ATOMIC(int) closed;
-  module_state *st; /* a Python subclass has no module state of its own */
+  module_state *st;
 } GeneratorObject;
 
 static void free_gen(GeneratorObject *self) {
@@ -432,8 +467,7 @@ static inline sfc_generator *gen_enter(GeneratorObject *self) {
   sfc_generator *gen = self->closed ? NULL : self->gen;
   if (gen) return gen;
   if (EVERY_CALL_BUSY) busy_end(self);
-  raise_closed(self);
-  return NULL;
+  return raise_closed(self);
 }
 
 static inline void gen_exit(GeneratorObject *self) {
@@ -472,11 +506,9 @@ static PyObject *mod_generator(PyObject *module, PyObject *args) {
   sfc_value v;
   sfc_error err;
   Py_ssize_t pos = 0, len = 0;
-  if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyType_Type, &cls, st->layout_type,
-                        &layout, &PyList_Type, &node, &PyDict_Type, &options))
+  if (!PyArg_ParseTuple(args, "OO!O!O!", &cls, st->layout_type, &layout,
+                        &PyList_Type, &node, &PyDict_Type, &options))
     return NULL;
-  if (!PyType_IsSubtype((PyTypeObject *)cls, st->generator_type))
-    return type_error(cls, "cls", "a CoreGenerator subclass");
   sfc_options_init(&opts);
   for (; opts.node_count < (size_t)PyList_Size(node); opts.node_count++) {
     const char *name;
@@ -493,8 +525,7 @@ static PyObject *mod_generator(PyObject *module, PyObject *args) {
     if (sfc_options_set(&opts, name, (size_t)len, &v, &err) != SFC_OK)
       return raise_error(st, &err);
   }
-  allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
-  GeneratorObject *self = (GeneratorObject *)alloc((PyTypeObject *)cls, 0);
+  GeneratorObject *self = (GeneratorObject *)new_of(cls, st->generator_type);
   if (!self) return NULL;
   self->st = st;
   sfc_generator *gen = NULL;
@@ -512,8 +543,7 @@ static void Generator_dealloc(PyObject *op) {
   plain_dealloc(op);
 }
 
-static PyObject *Generator_next_id(PyObject *op, PyObject *unused) {
-  (void)unused;
+static PyObject *Generator_next_id(PyObject *op, PyObject *Py_UNUSED(unused)) {
   GeneratorObject *self = (GeneratorObject *)op;
   sfc_generator *gen = gen_enter(self);
   uint64_t id;
@@ -529,11 +559,10 @@ static PyObject *Generator_next_id(PyObject *op, PyObject *unused) {
   return NULL;
 }
 
-/* _ids(n, now_us=None): n IDs as native-order bytes, which next_ids() and
- * fill() turn into ints or copy into a buffer; the core runs without the
- * GIL for large n. With now_us, the deterministic entry: (the bytes of the
- * IDs issued, wait_us). On failure the exception's `ids` holds the IDs
- * issued before it. */
+/* _ids(n, now_us=None): n IDs as native-order bytes, for next_ids() and
+ * fill(), the core without the GIL for large n; with now_us, the
+ * deterministic entry: (bytes, how many were issued, wait_us). On failure
+ * the exception's `ids` holds the IDs issued before it. */
 static PyObject *Generator_ids(PyObject *op, PyObject *args) {
   GeneratorObject *self = (GeneratorObject *)op;
   PyObject *n_obj, *now = Py_None;
@@ -566,19 +595,14 @@ static PyObject *Generator_ids(PyObject *op, PyObject *args) {
   }
   gen_exit(self);
   int failed = python_error || (status != SFC_OK && status != SFC_WAIT);
-  if (failed && !python_error)
-    raise_with_ids(self->st, &err, id_list(ids, done));
+  if (failed && !python_error) raise_with_ids(self->st, &err, ids, done);
   if (failed) Py_CLEAR(bytes);
   if (failed || now == Py_None) return bytes;
-  PyObject *issued =
-      PyBytes_FromStringAndSize((char *)ids, (Py_ssize_t)done * 8);
-  Py_DECREF(bytes);
-  return Py_BuildValue("(NL)", issued,
+  return Py_BuildValue("(NnL)", bytes, (Py_ssize_t)done,
                        (long long)(status == SFC_WAIT ? wait_us : 0));
 }
 
-static PyObject *Generator_now_us(PyObject *op, PyObject *unused) {
-  (void)unused;
+static PyObject *Generator_now_us(PyObject *op, PyObject *Py_UNUSED(unused)) {
   sfc_generator *gen = gen_enter((GeneratorObject *)op);
   if (!gen) return NULL;
   int64_t now = sfc_generator_now_us(gen);
@@ -587,8 +611,7 @@ static PyObject *Generator_now_us(PyObject *op, PyObject *unused) {
 }
 
 /* The stats by name in the core's order; a MAP is a dict by node field. */
-static PyObject *Generator_stats(PyObject *op, PyObject *unused) {
-  (void)unused;
+static PyObject *Generator_stats(PyObject *op, PyObject *Py_UNUSED(unused)) {
   sfc_generator *gen = gen_enter((GeneratorObject *)op);
   if (!gen) return NULL;
   sfc_stats s;
@@ -609,40 +632,30 @@ static PyObject *Generator_stats(PyObject *op, PyObject *unused) {
   return d;
 }
 
-static PyObject *Generator_close(PyObject *op, PyObject *unused) {
-  (void)unused;
+static PyObject *Generator_close(PyObject *op, PyObject *Py_UNUSED(unused)) {
   GeneratorObject *self = (GeneratorObject *)op;
   self->closed = 1;
   if (self->busy == 0) free_gen(self);
   Py_RETURN_NONE;
 }
 
-static PyObject *Generator_enter(PyObject *op, PyObject *unused) {
-  (void)unused;
-  GeneratorObject *self = (GeneratorObject *)op;
-  return self->closed ? raise_closed(self) : Py_NewRef(op);
-}
-
-static PyObject *Generator_get_closed(PyObject *op, void *closure) {
-  (void)closure;
+static PyObject *Generator_get_closed(PyObject *op, void *Py_UNUSED(closure)) {
   return PyBool_FromLong(((GeneratorObject *)op)->closed);
 }
 
 /* In a forked child: the threads inside a call in the parent are gone. */
-static PyObject *Generator_after_fork_child(PyObject *op, PyObject *unused) {
-  (void)unused;
+static PyObject *Generator_after_fork_child(PyObject *op,
+                                            PyObject *Py_UNUSED(unused)) {
   ((GeneratorObject *)op)->busy = 0;
   Py_RETURN_NONE;
 }
 
-/* Documented on snowflake_c.Generator, which builds on this type. */
 static PyMethodDef Generator_methods[] = {
     {"next_id", Generator_next_id, METH_NOARGS, NULL},
     {"_ids", Generator_ids, METH_VARARGS, NULL},
     {"now_us", Generator_now_us, METH_NOARGS, NULL},
     {"stats", Generator_stats, METH_NOARGS, NULL},
     {"close", Generator_close, METH_NOARGS, NULL},
-    {"__enter__", Generator_enter, METH_NOARGS, NULL},
     {"_after_fork_child", Generator_after_fork_child, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -653,18 +666,10 @@ static PyGetSetDef Generator_getset[] = {
 };
 
 static PyType_Slot Generator_slots[] = {
-    {Py_tp_doc, "The core generator; see snowflake_c.Generator."},
     {Py_tp_dealloc, Generator_dealloc},
     {Py_tp_methods, Generator_methods},
     {Py_tp_getset, Generator_getset},
     {0, NULL},
-};
-
-static PyType_Spec Generator_spec = {
-    .name = "snowflake_c._snowflake_c.CoreGenerator",
-    .basicsize = sizeof(GeneratorObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .slots = Generator_slots,
 };
 
 /* ---- Module functions (documented where the package wraps them) ---------- */
@@ -706,11 +711,9 @@ static PyObject *mod_parse_id(PyObject *module, PyObject *args) {
   const char *text;
   sfc_error err;
   if (!PyArg_ParseTuple(args, "OO:parse_id", &text_obj, &encoding_obj) ||
-      encoding_arg(st, encoding_obj, &encoding) < 0)
+      encoding_arg(st, encoding_obj, &encoding) < 0 ||
+      !(text = text_arg(st, text_obj, "an encoded ID", &len)))
     return NULL;
-  if (!PyUnicode_Check(text_obj))
-    return type_error(text_obj, "an encoded ID", "a str");
-  if (!(text = PyUnicode_AsUTF8AndSize(text_obj, &len))) return NULL;
   if (sfc_id_parse_as(text, (size_t)len, encoding, &id, &err) != SFC_OK)
     return raise_error(st, &err);
   return PyLong_FromUnsignedLongLong(id);
@@ -737,15 +740,28 @@ static PyObject *mod_parse_time(PyObject *module, PyObject *arg) {
   return PyLong_FromLongLong(ms);
 }
 
+/* _adopt(cls): its base's methods as its own, which CPython's fast path for
+ * method calls needs (it takes the exact type's); cls overrides none. */
+static PyObject *mod_adopt(PyObject *Py_UNUSED(module), PyObject *cls) {
+  if (!PyType_Check(cls)) return type_error(cls, "cls", "a class");
+  PyTypeObject *base = PyType_GetSlot((PyTypeObject *)cls, Py_tp_base);
+  for (PyMethodDef *m = PyType_GetSlot(base, Py_tp_methods); m && m->ml_name;
+       m++) {
+    PyObject *d = PyDescr_NewMethod((PyTypeObject *)cls, m);
+    int r = d ? PyObject_SetAttrString(cls, m->ml_name, d) : -1;
+    Py_XDECREF(d);
+    if (r < 0) return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 /* (presets, options): their names in the core's order. */
-static PyObject *mod_names(PyObject *module, PyObject *unused) {
-  (void)module;
-  (void)unused;
+static PyObject *mod_names(PyObject *Py_UNUSED(module),
+                           PyObject *Py_UNUSED(unused)) {
   PyObject *presets = PyList_New(0), *options = PyList_New(0), *name;
   const char *text, *spec;
-  int64_t epoch_ms;
-  for (size_t i = 0; presets && sfc_preset_at(i, &text, &spec, &epoch_ms) == 0;
-       i++) {
+  int64_t ms;
+  for (size_t i = 0; presets && !sfc_preset_at(i, &text, &spec, &ms); i++) {
     if ((name = PyUnicode_FromString(text)) && PyList_Append(presets, name))
       Py_CLEAR(presets);
     Py_XDECREF(name);
@@ -770,6 +786,7 @@ static PyMethodDef module_methods[] = {
     {"format_time", mod_format_time, METH_O, NULL},
     {"parse_time", mod_parse_time, METH_O, NULL},
     {"names", mod_names, METH_NOARGS, NULL},
+    {"_adopt", mod_adopt, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -779,14 +796,12 @@ static PyMethodDef module_methods[] = {
  * ERRORS in status order. Python's own kinds join as bases: bad input is
  * also a ValueError, a failed allocation a MemoryError. */
 static int add_errors(PyObject *module, module_state *st) {
-  PyObject *all = PyList_New(0);
   st->error = PyErr_NewExceptionWithDoc(
       "snowflake_c.SnowflakeError",
       "Base of every snowflake_c error; `status` (and `code`) give the error "
       "kind's name, the same in every language.",
       NULL, NULL);
-  int r = !all || !st->error ||
-          PyObject_SetAttrString(st->error, "status", Py_None) ||
+  int r = !st->error || PyObject_SetAttrString(st->error, "status", Py_None) ||
           PyObject_SetAttrString(st->error, "code", Py_None) ||
           PyModule_AddObjectRef(module, "SnowflakeError", st->error);
   const sfc_status_info *info;
@@ -806,15 +821,10 @@ static int add_errors(PyObject *module, module_state *st) {
         bases && attrs
             ? PyErr_NewExceptionWithDoc(qualified, info->message, bases, attrs)
             : NULL;
-    r = !cls || PyModule_AddObjectRef(module, info->name, cls) ||
-        PyList_Append(all, cls);
+    r = !cls || PyModule_AddObjectRef(module, info->name, cls);
     Py_XDECREF(bases);
     Py_XDECREF(attrs);
   }
-  PyObject *errors = r ? NULL : PyList_AsTuple(all);
-  r = !errors || PyModule_AddObjectRef(module, "ERRORS", errors);
-  Py_XDECREF(errors);
-  Py_XDECREF(all);
   return r ? -1 : 0;
 }
 
@@ -825,19 +835,18 @@ static int add_type(PyObject *module, PyType_Spec *spec, PyTypeObject **out) {
 
 static int module_exec(PyObject *module) {
   module_state *st = get_state(module);
-  if (sfc_version_number() != SFC_VERSION_NUMBER) {
-    PyErr_Format(PyExc_ImportError,
-                 "snowflake_c was built against core %s but loaded core %s",
-                 SFC_VERSION_STRING, sfc_version_string());
-    return -1;
-  }
-  PyObject *datetime = PyImport_ImportModule("datetime");
-  st->timedelta_type =
-      datetime ? PyObject_GetAttrString(datetime, "timedelta") : NULL;
-  Py_XDECREF(datetime);
+  if (sfc_version_number() != SFC_VERSION_NUMBER)
+    return PyErr_Format(PyExc_ImportError,
+                        "snowflake_c: built against core %s, loaded core %s",
+                        SFC_VERSION_STRING, sfc_version_string()),
+           -1;
+  PyObject *dt = PyImport_ImportModule("datetime");
+  st->timedelta_type = dt ? PyObject_GetAttrString(dt, "timedelta") : NULL;
+  Py_XDECREF(dt);
   if (!st->timedelta_type || add_errors(module, st) < 0 ||
-      add_type(module, &Layout_spec, &st->layout_type) < 0 ||
-      add_type(module, &Generator_spec, &st->generator_type) < 0)
+      add_type(module, CORE_SPEC(Layout), &st->layout_type) < 0 ||
+      add_type(module, CORE_SPEC(Parts), &st->parts_type) < 0 ||
+      add_type(module, CORE_SPEC(Generator), &st->generator_type) < 0)
     return -1;
   return PyModule_AddStringConstant(module, "CORE_VERSION",
                                     sfc_version_string());
@@ -845,23 +854,13 @@ static int module_exec(PyObject *module) {
 
 static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   module_state *st = get_state(module);
-  Py_VISIT(st->error);
-  for (int i = 0; i < SFC_STATUS_COUNT; i++)
-    Py_VISIT(st->errors[i]);
-  Py_VISIT(st->layout_type);
-  Py_VISIT(st->generator_type);
-  Py_VISIT(st->timedelta_type);
+  EACH_OBJECT(Py_VISIT, st);
   return 0;
 }
 
 static int module_clear(PyObject *module) {
   module_state *st = get_state(module);
-  Py_CLEAR(st->error);
-  for (int i = 0; i < SFC_STATUS_COUNT; i++)
-    Py_CLEAR(st->errors[i]);
-  Py_CLEAR(st->layout_type);
-  Py_CLEAR(st->generator_type);
-  Py_CLEAR(st->timedelta_type);
+  EACH_OBJECT(Py_CLEAR, st);
   return 0;
 }
 

@@ -14,13 +14,13 @@ bindings.
 True
 """
 
+from . import _snowflake_c
 from ._encode import encode, format_time, range
 from ._generator import Generator
 from ._layout import Field, Layout, presets
 from ._parts import Parts, decode
 from ._snowflake_c import (
     CORE_VERSION,
-    ERRORS,
     ClockMovedBackwards,
     GeneratorForked,
     InvalidArgument,
@@ -36,6 +36,13 @@ from ._snowflake_c import (
 from ._snowflake_c import names as _names
 
 __version__ = CORE_VERSION
+
+ERRORS: tuple[type[SnowflakeError], ...] = tuple(
+    value
+    for value in vars(_snowflake_c).values()  # in the order made: the core's status order
+    if isinstance(value, type) and issubclass(value, SnowflakeError) and value is not SnowflakeError
+)
+"""One error class per error status of the core's table, in its order."""
 
 
 def options() -> list[str]:

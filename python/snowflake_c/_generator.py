@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import _snowflake_c as _c
+from ._adopt import adopt
 from ._layout import Layout, resolve
 from ._types import Epoch, NodeValue
 
@@ -68,7 +69,7 @@ class Generator(_c.CoreGenerator):
         found = resolve(layout, preset, epoch)
         # A path object as the bytes the file system uses.
         given = {k: os.fsencode(v) if isinstance(v, os.PathLike) else v for k, v in options.items()}
-        self = _c.generator(cls, found._core, _node_pairs(node), given)
+        self = _c.generator(cls, found, _node_pairs(node), given)
         self._layout = found
         _live.add(self)
         return self
@@ -91,14 +92,14 @@ class Generator(_c.CoreGenerator):
     def next_id_at(self, now_us: int, /) -> tuple[int | None, int]:
         """The deterministic entry: takes the clock reading (Unix µs), never
         sleeps. Returns (id, 0), or (None, wait_us) when the caller must wait."""
-        issued, wait_us = self._ids(1, now_us)
-        return (array("Q", issued)[0], 0) if issued else (None, wait_us)
+        issued, count, wait_us = self._ids(1, now_us)
+        return (array("Q", issued)[0], 0) if count else (None, wait_us)
 
     def next_ids_at(self, now_us: int, n: int, /) -> tuple[list[int], int]:
         """The deterministic batch entry: (ids, wait_us), wait_us 0 when all n
         were issued. On failure the exception's `ids` holds the IDs issued."""
-        issued, wait_us = self._ids(n, now_us)
-        return array("Q", issued).tolist(), wait_us
+        issued, count, wait_us = self._ids(n, now_us)
+        return array("Q", issued)[:count].tolist(), wait_us
 
     def fill(self, buffer: Buffer, /) -> int:
         """Fills a writable buffer of 64-bit integers (array('Q'), a numpy.uint64
@@ -140,6 +141,11 @@ class Generator(_c.CoreGenerator):
             )
         return view.cast("B") if view.nbytes else view
 
+    def __enter__(self) -> Self:
+        if self.closed:
+            self.now_us()  # raises the core's answer to a closed generator
+        return self
+
     def __exit__(self, *exc: object) -> None:
         self.close()
 
@@ -153,6 +159,9 @@ class Generator(_c.CoreGenerator):
         if self.closed:
             return f"<snowflake_c.Generator {self._layout!r} closed>"
         return f"<snowflake_c.Generator {self._layout!r} node={self.node!r}>"
+
+
+adopt(Generator)  # the core type's methods as its own: calls at full speed
 
 
 def _after_fork_child() -> None:

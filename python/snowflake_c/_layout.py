@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from . import _snowflake_c as _c
+from ._adopt import adopt
 from ._time import epoch_text, to_datetime
 from ._types import Epoch, LayoutDescription
 
 if TYPE_CHECKING:
+    from typing_extensions import Self
+
     from ._types import _FieldKind
 
 
@@ -24,7 +27,7 @@ class Field(NamedTuple):
     max: int
 
 
-class Layout:
+class Layout(_c.CoreLayout):
     """How an ID is packed: fields, most significant first, and an epoch.
 
     ``Layout(spec, epoch)`` parses a spec such as ``"time:41@1ms,worker:10,seq:12"``
@@ -32,19 +35,14 @@ class Layout:
     ``Layout.preset(name)`` gives a preset's layout. Immutable and hashable.
     """
 
-    __slots__ = ("_core", "_facts", "_index")
+    __slots__ = ("_facts", "_index", "_named")
 
-    _core: _c.CoreLayout
     _facts: LayoutDescription
-    _index: dict[str, int]
+    _index: dict[str, int]  # every field's position, by name
+    _named: tuple[tuple[str, int], ...]  # (name, position) of every field but time
 
-    def __init__(self, spec: str, epoch: Epoch) -> None:
-        self._adopt(_c.layout(None, None, spec, epoch_text(epoch)))
-
-    def _adopt(self, core: _c.CoreLayout) -> None:
-        self._core = core
-        self._facts = core.describe()
-        self._index = {f["name"]: i for i, f in enumerate(self._facts["fields"])}
+    def __new__(cls, spec: str, epoch: Epoch) -> Self:
+        return _made(_c.layout(cls, None, None, spec, epoch_text(epoch)))
 
     @classmethod
     def preset(cls, name: str, /) -> Layout:
@@ -53,7 +51,7 @@ class Layout:
 
     def describe(self) -> LayoutDescription:
         """Everything the layout tells about itself, keyed as the core names it (JSON-ready)."""
-        return self._core.describe()
+        return self._describe()
 
     @property
     def name(self) -> str | None:
@@ -143,14 +141,22 @@ class Layout:
         return (Layout, (self.spec, self.epoch_ms))
 
 
-def _from_core(core: _c.CoreLayout) -> Layout:
-    layout = Layout.__new__(Layout)
-    layout._adopt(core)
+adopt(Layout)  # the core type's methods as its own: calls at full speed
+
+_L = TypeVar("_L", bound=Layout)
+
+
+def _made(layout: _L) -> _L:
+    """A layout from the core, with the facts every call reads."""
+    layout._facts = layout._describe()
+    fields = layout._facts["fields"]
+    layout._index = {f["name"]: i for i, f in enumerate(fields)}
+    layout._named = tuple((f["name"], i) for i, f in enumerate(fields) if f["kind"] != "time")
     return layout
 
 
 def _from_texts(preset: str | None, spec: str | None, epoch: str | None) -> Layout:
-    return _from_core(_c.layout(None, preset, spec, epoch))
+    return _made(_c.layout(Layout, None, preset, spec, epoch))
 
 
 _cached = lru_cache(maxsize=256)(_from_texts)
@@ -164,11 +170,14 @@ def resolve(layout: Layout | str | None, preset: str | None, epoch: Epoch | None
         if preset is None and epoch is None:
             return layout
         # The core's rule refuses what comes beside a Layout (it carries its epoch).
-        return _from_core(_c.layout(layout._core, preset, None, epoch_text(epoch)))
-    args = (preset, layout, epoch_text(epoch))
-    if all(a is None or type(a) is str for a in args):
-        return _cached(*args)
-    return _from_core(_c.layout(None, *args))
+        return _made(_c.layout(Layout, layout, preset, None, epoch_text(epoch)))
+    text = epoch_text(epoch)
+    if type(preset) in _TEXT_OR_NONE and type(layout) in _TEXT_OR_NONE and type(text) in _TEXT_OR_NONE:
+        return _cached(preset, layout, text)
+    return _from_texts(preset, layout, text)  # the core says what is wrong
+
+
+_TEXT_OR_NONE = frozenset((str, type(None)))  # what the cache can key on
 
 
 def presets() -> dict[str, Layout]:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import _snowflake_c as _c
+from ._adopt import adopt
 from ._layout import Layout, resolve
 from ._time import to_datetime
 from ._types import Epoch
@@ -14,62 +15,58 @@ if TYPE_CHECKING:
     from ._types import _Encoding
 
 
-class Parts:
-    """An ID split into its time and fields (see decode())."""
+class Parts(_c.CoreParts):
+    """An ID split into its time and fields (see decode()).
 
-    __slots__ = ("_layout", "_decoded")
+    ``id`` (the ID), ``time_ms`` (Unix ms of its tick, rounded down),
+    ``time_us`` (Unix µs of the tick), ``layout`` (the Layout used to decode)
+    and ``to_json()`` (the canonical JSON line, byte for byte the CLI's
+    ``decode --json`` and every other binding's) are read from the core's
+    parts, kept in C until asked for; ``time``, ``fields`` and
+    ``parts[name]`` are made here.
+    """
 
-    _layout: Layout
-    _decoded: tuple[int, ...]  # id, time_ms, time_us, then every field's value
+    __slots__ = ()
 
-    @property
-    def id(self) -> int:
-        """The ID."""
-        return self._decoded[0]
+    if TYPE_CHECKING:
 
-    @property
-    def time_ms(self) -> int:
-        """Unix milliseconds of the ID's tick (rounded down)."""
-        return self._decoded[1]
-
-    @property
-    def time_us(self) -> int:
-        """Unix microseconds of the tick."""
-        return self._decoded[2]
+        @property
+        def layout(self) -> Layout:
+            """The layout used to decode."""
 
     @property
     def time(self) -> datetime:
         """The tick as an aware UTC datetime."""
-        return to_datetime(self._decoded[2])
-
-    @property
-    def layout(self) -> Layout:
-        """The layout used to decode."""
-        return self._layout
+        return to_datetime(self.time_us)
 
     @property
     def fields(self) -> dict[str, int]:
         """Every field but time, by name, in layout order."""
-        fields = self._layout._facts["fields"]
-        return {f["name"]: v for f, v in zip(fields, self._decoded[3:], strict=True) if f["kind"] != "time"}
+        value = self._value
+        fields = {}
+        for name, i in self.layout._named:  # a plain loop: the cheapest way here
+            fields[name] = value(i)
+        return fields
 
     def __getitem__(self, name: str) -> int:
         """A field's value by name; "time" gives the raw tick count."""
-        return self._decoded[3 + self._layout._index[name]]
-
-    def to_json(self) -> str:
-        """The canonical JSON line, byte for byte the CLI's `decode --json` and every other binding's."""
-        return self._layout._core.json(self.id)
+        return self._value(self.layout._index[name])
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Parts):
             return NotImplemented
-        return (self.id, self._layout) == (other.id, other._layout)
+        return (self.id, self.layout) == (other.id, other.layout)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<snowflake_c.Parts {self.to_json()}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (decode, (self.id, self.layout))
+
+
+adopt(Parts)  # the core type's methods as its own: calls at full speed
 
 
 def decode(
@@ -87,10 +84,4 @@ def decode(
         id = _c.parse_id(id, encoding)  # type: ignore[arg-type]  # the core says what it takes
     if type(layout) is not Layout or preset is not None or epoch is not None:
         layout = resolve(layout, preset, epoch)
-    parts = _new(Parts)
-    parts._decoded = layout._core.decode(id)
-    parts._layout = layout
-    return parts
-
-
-_new = object.__new__
+    return layout._parts(Parts, id)

@@ -1,14 +1,13 @@
 """Type stubs for the CPython glue over the snowflake-c core (private: the
 package's modules build the public API on it)."""
 
-from typing import Any, ClassVar, Final, TypeVar, final
+from typing import Any, ClassVar, Final, TypeVar
 
-from typing_extensions import Self, disjoint_base
+from typing_extensions import disjoint_base
 
 from ._types import LayoutDescription, Stats, _Encoding
 
 CORE_VERSION: Final[str]
-ERRORS: Final[tuple[type[SnowflakeError], ...]]
 
 class SnowflakeError(Exception):
     """Base of every snowflake_c error; ``status``/``code`` name the kind."""
@@ -49,13 +48,33 @@ class OutOfMemory(SnowflakeError, MemoryError):
     status: ClassVar[str]
     code: ClassVar[str]
 
-@final
+@disjoint_base
 class CoreLayout:
-    def describe(self) -> LayoutDescription: ...
-    def decode(self, id: int | str, /) -> tuple[int, ...]: ...
-    def json(self, id: int | str, /) -> str: ...
-    def encode(self, time_us: int, fields: list[tuple[str, int]], /) -> int: ...
-    def range(self, start_ms: int, end_ms: int, /) -> tuple[int, int]: ...
+    def _describe(self) -> LayoutDescription: ...
+    def _parts(self, cls: type[_P], id: int | str, /) -> _P: ...
+    def _encode(self, time_us: int, fields: list[tuple[str, int]], /) -> int: ...
+    def _range(self, start_ms: int, end_ms: int, /) -> tuple[int, int]: ...
+
+@disjoint_base
+class CoreParts:
+    @property
+    def id(self) -> int:
+        """The ID."""
+    @property
+    def time_ms(self) -> int:
+        """Unix milliseconds of the ID's tick (rounded down)."""
+    @property
+    def time_us(self) -> int:
+        """Unix microseconds of the tick."""
+    @property
+    def layout(self) -> CoreLayout:
+        """The layout used to decode."""
+    def to_json(self) -> str:
+        """The canonical JSON line, byte for byte the CLI's `decode --json` and
+        every other binding's."""
+    def _value(self, index: int, /) -> int: ...
+
+_P = TypeVar("_P", bound=CoreParts)
 
 @disjoint_base
 class CoreGenerator:
@@ -69,7 +88,6 @@ class CoreGenerator:
     def close(self) -> None:
         """Writes the state file (with a state_dir) and releases the node
         value. Every later call raises InvalidArgument. Idempotent."""
-    def __enter__(self) -> Self: ...
     @property
     def closed(self) -> bool:
         """Whether close() was called."""
@@ -77,8 +95,11 @@ class CoreGenerator:
     def _after_fork_child(self) -> None: ...
 
 _G = TypeVar("_G", bound=CoreGenerator)
+_L = TypeVar("_L", bound=CoreLayout)
 
-def layout(held: CoreLayout | None, preset: str | None, spec: str | None, epoch: str | None, /) -> CoreLayout: ...
+def layout(
+    cls: type[_L], held: CoreLayout | None, preset: str | None, spec: str | None, epoch: str | None, /
+) -> _L: ...
 def generator(
     cls: type[_G], layout: CoreLayout, node: list[tuple[str | None, Any]], options: dict[str, Any], /
 ) -> _G: ...
@@ -94,3 +115,4 @@ def parse_id(text: str, encoding: _Encoding, /) -> int:
 def format_time(ms: int, /) -> str: ...
 def parse_time(text: str, /) -> int: ...
 def names() -> tuple[list[str], list[str]]: ...
+def _adopt(cls: type, /) -> None: ...

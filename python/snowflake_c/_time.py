@@ -57,4 +57,4 @@ def epoch_text(value: Epoch | None) -> str | None:
 
 def to_datetime(us: int) -> datetime:
     """Unix µs as an aware UTC datetime."""
-    return UNIX_EPOCH + timedelta(microseconds=us)
+    return UNIX_EPOCH + timedelta(0, 0, us)  # (days, seconds, µs): faster than by keyword

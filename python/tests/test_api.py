@@ -42,6 +42,46 @@ def test_decode_accepts_layout_object_spec_and_string_ids() -> None:
     assert sfc.decode(DISCORD_ID, layout=layout.spec, epoch=spec_epoch_dt) == sfc.decode(DISCORD_ID, layout)
 
 
+def test_parts_keep_the_layout_given_and_read_every_field() -> None:
+    layout = sfc.Layout.preset("twitter")
+    ident = sfc.encode(1700000000123, {"datacenter": 31, "worker": 2, "seq": 4095}, layout=layout)
+    parts = sfc.decode(ident, layout)
+    assert parts.layout is layout
+    assert (parts.id, parts.time_ms, parts.time_us) == (ident, 1700000000123, 1700000000123000)
+    assert parts.fields == {"datacenter": 31, "worker": 2, "seq": 4095}
+    assert [parts[name] for name in ("datacenter", "worker", "seq")] == [31, 2, 4095]
+    assert parts["time"] == (1700000000123 - layout.epoch_ms)  # the raw tick count
+    assert pickle.loads(pickle.dumps(parts)) == parts
+    assert parts != sfc.decode(ident + 1, layout) and parts != sfc.decode(ident, preset="default")
+    with pytest.raises(AttributeError):
+        parts.id = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        sfc.Parts()
+
+
+def test_core_types_are_made_by_the_package_only() -> None:
+    from snowflake_c import _snowflake_c
+
+    # A core object made directly would have no core handle behind it.
+    for core_type in (_snowflake_c.CoreLayout, _snowflake_c.CoreParts, _snowflake_c.CoreGenerator):
+        with pytest.raises(TypeError):
+            core_type()
+    with pytest.raises(TypeError):
+        object.__new__(sfc.Parts)
+
+
+def test_public_classes_own_their_core_methods() -> None:
+    """CPython's fast path for a method call takes only methods of the object's own type."""
+    from snowflake_c import _snowflake_c
+
+    for cls, core in ((sfc.Layout, _snowflake_c.CoreLayout), (sfc.Parts, _snowflake_c.CoreParts)):
+        for name, method in vars(core).items():
+            if callable(method) and not name.startswith("__"):
+                assert vars(cls)[name].__objclass__ is cls, name
+    assert vars(sfc.Generator)["next_id"].__objclass__ is sfc.Generator
+    assert vars(sfc.Generator)["__enter__"].__module__ == "snowflake_c._generator"
+
+
 def test_default_preset_when_no_layout_given() -> None:
     assert sfc.decode(12345).layout == sfc.Layout.preset("default")
 
@@ -111,6 +151,9 @@ def test_generator_issues_increasing_unique_ids() -> None:
     assert g.closed
     with pytest.raises(sfc.InvalidArgument, match="closed"):
         g.next_id()
+    with pytest.raises(sfc.InvalidArgument, match="closed"):
+        with g:
+            pass
     g.close()  # idempotent
 
 
@@ -236,3 +279,17 @@ def test_the_typed_shapes_name_the_core_tables() -> None:
 def test_a_path_object_is_taken_as_file_system_bytes(tmp_path: Path) -> None:
     with sfc.Generator(preset="default", node={"worker": "auto"}, state_dir=tmp_path) as g:
         assert g.stats()["node_sources"] == {"worker": "pool"}
+
+
+def test_adopt_refuses_a_subclass_that_overrides_a_core_method() -> None:
+    from snowflake_c import _types
+    from snowflake_c._adopt import adopt
+
+    class Shadow(sfc.Layout):
+        __slots__ = ()
+
+        def _describe(self) -> _types.LayoutDescription:  # a C method of the core type
+            return super()._describe()
+
+    with pytest.raises(TypeError, match="_describe"):
+        adopt(Shadow)
