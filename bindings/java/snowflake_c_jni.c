@@ -423,9 +423,8 @@ static int resolve_layout(JNIEnv *env, jbyteArray jheld, jstring jpreset,
     }
   }
   sfc_error err;
-  if (ok &&
-      sfc_layout_resolve(jheld != NULL ? &held : NULL, text[0], text[1],
-                         text[2], out, &err) != SFC_OK) {
+  if (ok && sfc_layout_resolve(jheld != NULL ? &held : NULL, text[0], text[1],
+                               text[2], out, &err) != SFC_OK) {
     throw_error(env, &err);
     ok = 0;
   }
