@@ -149,37 +149,6 @@ static inline sfc_status check_issue_at(sfc_generator *g, int64_t now_us,
   return SFC_OK;
 }
 
-#endif
-
-#ifdef CHECK_WANT_PROCESS
-#include <sys/wait.h>
-#include <unistd.h>
-
-/* A fresh state directory under /tmp, removed by check_rmdir. */
-static inline char *check_tmpdir(void) {
-  static char path[64];
-  snprintf(path, sizeof path, "/tmp/sfc-test-XXXXXX");
-  if (!mkdtemp(path)) {
-    perror("mkdtemp");
-    exit(1);
-  }
-  return strdup(path);
-}
-
-static inline void check_rmdir(char *path) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", path);
-  free(path);
-}
-
-/* Waits for a child and returns its exit code (-1 if it did not exit). */
-static inline int check_wait(pid_t pid) {
-  int status;
-  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
-}
-
 static inline sfc_generator *
 check_generator_from(const sfc_layout *l, const char *field, int64_t value,
                      sfc_node_source source, const char *state_dir,
@@ -213,6 +182,37 @@ check_pool_generator(const sfc_layout *l, const char *field,
                      sfc_status *status, sfc_error *err) {
   return check_generator_from(l, field, 0, SFC_SOURCE_POOL, state_dir, rollback,
                               status, err);
+}
+
+#endif
+
+#ifdef CHECK_WANT_PROCESS
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A fresh state directory under /tmp, removed by check_rmdir. */
+static inline char *check_tmpdir(void) {
+  static char path[64];
+  snprintf(path, sizeof path, "/tmp/sfc-test-XXXXXX");
+  if (!mkdtemp(path)) {
+    perror("mkdtemp");
+    exit(1);
+  }
+  return strdup(path);
+}
+
+static inline void check_rmdir(char *path) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", path);
+  free(path);
+}
+
+/* Waits for a child and returns its exit code (-1 if it did not exit). */
+static inline int check_wait(pid_t pid) {
+  int status;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
 }
 
 static inline uint64_t check_field(const sfc_layout *l, uint64_t id,

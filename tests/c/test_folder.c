@@ -5,8 +5,6 @@
  * mark survives a restart, and bad folders and files are refused. */
 #include "check.h"
 
-#include <stdbool.h>
-
 #if defined(_WIN32)
 #include <windows.h>
 #else
@@ -27,31 +25,16 @@ static void write_file(const char *path, const char *text) {
   }
 }
 
-/* A generator with worker = `worker`, or from the pool when `pool`. */
-static sfc_generator *open_node(const sfc_layout *l, int64_t worker, bool pool,
-                                const char *dir, sfc_status *st,
-                                sfc_error *err) {
-  sfc_node_value node[] = {
-      {"worker", worker, pool ? SFC_SOURCE_POOL : SFC_SOURCE_EXPLICIT}};
-  sfc_options opts;
-  sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = dir;
-  sfc_generator *g = NULL;
-  *st = sfc_generator_new(l, &opts, &g, err);
-  return *st == SFC_OK ? g : NULL;
-}
-
 static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
                                const char *dir, sfc_status *st,
                                sfc_error *err) {
-  return open_node(l, worker, false, dir, st, err);
+  return check_generator(l, "worker", worker, dir, SFC_ROLLBACK_DEFAULT, st,
+                         err);
 }
 
 static sfc_generator *open_pool(const sfc_layout *l, const char *dir,
                                 sfc_status *st, sfc_error *err) {
-  return open_node(l, 0, true, dir, st, err);
+  return check_pool_generator(l, "worker", dir, SFC_ROLLBACK_DEFAULT, st, err);
 }
 
 static uint64_t worker_of(const sfc_layout *l, sfc_generator *g) {
@@ -129,16 +112,11 @@ static uint64_t worker_in(const sfc_layout *l, uint64_t id) {
 static void switch_on_rollback(const sfc_layout *l) {
   enum { N = 1000 };
   static uint64_t ids[3 * N];
-  sfc_node_value node[] = {{"worker", 0, SFC_SOURCE_POOL}};
-  sfc_options opts;
-  sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = folder;
-  opts.rollback = SFC_ROLLBACK_SWITCH;
-  sfc_generator *g = NULL;
+  sfc_status st;
   sfc_error err;
-  CHECK_STATUS(sfc_generator_new(l, &opts, &g, &err), SFC_OK, err);
+  sfc_generator *g =
+      check_pool_generator(l, "worker", folder, SFC_ROLLBACK_SWITCH, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
   if (!g) return;
   const int64_t now = sfc_generator_now_us(g);
   CHECK_STATUS(check_issue_at(g, now, ids, N, &err), SFC_OK, err);
@@ -157,9 +135,8 @@ static void switch_on_rollback(const sfc_layout *l) {
   CHECK(check_duplicates(ids, 3 * N) == 0, "no duplicate across switches");
 
   /* The parked values are still held: a third generator takes neither. */
-  opts.rollback = SFC_ROLLBACK_DEFAULT;
-  sfc_generator *h = NULL;
-  CHECK_STATUS(sfc_generator_new(l, &opts, &h, &err), SFC_OK, err);
+  sfc_generator *h = open_pool(l, folder, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
   if (h) {
     uint64_t wh = worker_of(l, h);
     CHECK(wh != w0 && wh != w1 && wh != w2,
@@ -170,11 +147,8 @@ static void switch_on_rollback(const sfc_layout *l) {
   sfc_generator_free(g);
 
   /* Only for pool generators. */
-  node[0].value = 3;
-  node[0].source = SFC_SOURCE_EXPLICIT;
-  opts.rollback = SFC_ROLLBACK_SWITCH;
-  sfc_status st = sfc_generator_new(l, &opts, &g, &err);
-  CHECK(st == SFC_INVALID_ARGUMENT && strstr(err.message, "auto"),
+  g = check_generator(l, "worker", 3, folder, SFC_ROLLBACK_SWITCH, &st, &err);
+  CHECK(!g && st == SFC_INVALID_ARGUMENT && strstr(err.message, "auto"),
         "switch with a static value: %s", err.message);
 }
 
