@@ -32,8 +32,9 @@
           "cflags": ["-Werror"]
         }],
         ["OS=='win'", {
-          # os_windows.c draws random bytes with BCryptGenRandom.
-          "libraries": ["bcrypt.lib"]
+          # os_windows.c draws random bytes with BCryptGenRandom; the
+          # claim's records name the user by its SID (advapi32).
+          "libraries": ["bcrypt.lib", "advapi32.lib"]
         }],
         ["OS=='mac'", {
           "xcode_settings": {

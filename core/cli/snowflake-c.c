@@ -344,13 +344,8 @@ static int cmd_gen(cli *c, int argc, char **argv) {
   sfc_status st = sfc_generator_new(&c->layout, &opts, &g, &err);
   free(node_text);
   if (st != SFC_OK) return fail(&err);
-  sfc_stats s;
-  sfc_generator_stats(g, &s);
-  if (strncmp(s.guard, "unavailable", 11) == 0)
-    fprintf(stderr,
-            "snowflake-c: warning: no host-wide guard (%s): nothing stops "
-            "another process from using the same node values\n",
-            s.guard + 13);
+  const char *warning = sfc_generator_warning(g);
+  if (warning) fprintf(stderr, "snowflake-c: warning: %s\n", warning);
 
   enum { BATCH = 4096 };
   static uint64_t ids[BATCH];

@@ -443,24 +443,28 @@ typedef struct sfc_options {
   const char *state_dir;
   int64_t state_reserve_ms; /* 1..SFC_STATE_RESERVE_MS_MAX; SFC_UNSET: 1000 */
 
-  /* The host-wide guard, on by default: a generator registers its layout
-   * and node values under a lock that the OS releases when the process
-   * dies, and a second live generator with the same layout and values — in
-   * this process or another of the host or container — fails at creation
-   * with SFC_WORKER_UNAVAILABLE naming the holder. With a state_dir, its
-   * lock files are the guard. Otherwise the lock file lives in `guard_dir`,
-   * else $XDG_RUNTIME_DIR/snowflake-c, else /dev/shm/snowflake-c-<uid>,
-   * else the temporary folder's snowflake-c-<uid> (Windows: snowflake-c in
-   * %TEMP%): a folder of the user's own (created owner-only; one owned
-   * by another user, open to others' writes, or a symbolic link is not
-   * used). On Linux the value also takes a name in the network namespace
-   * (the processes of one host or pod) that no file cleaner can remove.
-   * The cost is paid once, at creation. When no folder can be used, the
-   * generator still starts and sfc_stats.guard says why (an empty
-   * `guard_dir` is SFC_INVALID_ARGUMENT: a mistake, not trouble). `guard_off`
-   * non-zero: no guard, for setups that mean to share a value (a state_dir
-   * still locks its values). */
-  const char *guard_dir;
+  /* The guard, on by default: two live generators of one host that could
+   * issue the same ID never both run. Every generator — with or without a
+   * state_dir, static or from the pool — claims its node value host-wide:
+   * one claim per ID space (epoch, time unit, the places and widths of the
+   * time, clock and sequence fields) and node bits, whatever the field
+   * names, folders, users or environment; a second one fails at creation
+   * with SFC_WORKER_UNAVAILABLE naming the holder (and its uid when it is
+   * another user's), in this process or another. The OS lets go of the
+   * claim when the process dies: Linux, an abstract socket
+   * "@snowflake-c/claim/<hash>" (seen by every process of the network
+   * namespace: the host, or a pod); Windows, a named section
+   * "Global\snowflake-c-<hash>" ("Local\…", one session's, for a process
+   * without the right to create global objects); macOS, a locked file
+   * /private/tmp/snowflake-c-<hash>.claim. A value given back before the
+   * wall clock has passed its last ID hands over its last tick, clock value
+   * and clock table through a record in /dev/shm (else /tmp; Windows:
+   * ProgramData), read by its next holder. A claim that cannot be taken
+   * (no descriptor left, no such folder) fails creation with
+   * SFC_STATE_ERROR: never an unguarded start. The cost is paid at
+   * creation and at sfc_generator_free. `guard_off` non-zero: no claim, for
+   * setups that mean to share a value (a state_dir still locks its
+   * values); sfc_generator_warning then says so. */
   int guard_off;
 } sfc_options;
 
@@ -513,11 +517,12 @@ SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
                                      sfc_generator **out, sfc_error *err);
 
 /* Writes the exact last time issued to the state file (if any), releases the
- * node value and frees. Without a state_dir, the guard's lock file keeps the
- * last tick issued until the clock has passed it, so that a generator of
- * the same value created next, in this process or another, starts after it
- * (with the guard off, nothing does). No call may be running on `gen`. NULL
- * is ignored. */
+ * node value and frees. When the wall clock has not passed the last ID
+ * issued, the guard hands it over first (see sfc_options.guard_off), so
+ * that a generator of the same value created next, in this process or
+ * another, starts after it (with the guard off, only a state_dir does).
+ * IDs issued at a caller's times (sfc_next_at, sfc_next_ids_at) are not
+ * handed over. No call may be running on `gen`. NULL is ignored. */
 SFC_API void sfc_generator_free(sfc_generator *gen);
 
 /* SFC_OK for a generator, SFC_INVALID_ARGUMENT ("the generator is closed")
@@ -601,12 +606,19 @@ typedef struct sfc_stats {
   uint64_t node_values[SFC_MAX_FIELDS];
   sfc_node_source node_sources[SFC_MAX_FIELDS];
   const char *node_names[SFC_MAX_FIELDS]; /* owned by the generator */
-  /* The host-wide guard: "held: <lock file>", "off", or "unavailable: <why>"
-   * (the generator runs unguarded). Owned by the generator. */
+  /* The guard: "held: <the claim's name>" or "off". Owned by the
+   * generator. */
   const char *guard;
 } sfc_stats;
 
 SFC_API void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out);
+
+/* What the user of the generator should be told, or NULL: today, that its
+ * node value is not guarded (the guard turned off). Every binding says it
+ * in its idiom when the generator is created (Python `warnings`, Node
+ * `process.emitWarning`, Java `System.Logger`, the CLI on standard error).
+ * Owned by the generator. */
+SFC_API const char *sfc_generator_warning(const sfc_generator *gen);
 
 /* ===================================================================== */
 /* Binding contract                                                      */
@@ -662,8 +674,7 @@ typedef enum sfc_option {
   SFC_OPTION_TIME_SOURCE = 4,
   SFC_OPTION_STATE_DIR = 5,
   SFC_OPTION_STATE_RESERVE = 6,
-  SFC_OPTION_GUARD = 7,
-  SFC_OPTION_GUARD_DIR = 8
+  SFC_OPTION_GUARD = 7
 } sfc_option;
 
 typedef struct sfc_option_info {

@@ -41,7 +41,7 @@ static const sfc_fact_info stats_facts[] = {
     {"max_drift_ms", SFC_TYPE_INT, "the drift allowed, in ms"},
     {"node", SFC_TYPE_MAP, "the node values, by field"},
     {"node_sources", SFC_TYPE_MAP, "where each node value came from"},
-    {"guard", SFC_TYPE_TEXT, "held: <lock file>, off, or unavailable: <why>"},
+    {"guard", SFC_TYPE_TEXT, "held: <the host-wide claim>, or off"},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

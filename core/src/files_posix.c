@@ -6,6 +6,7 @@
 
 #if !defined(_WIN32)
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -64,51 +65,28 @@ static sfc_status check_file(const sfc_dir *dir, int fd, const char *path,
   return SFC_OK;
 }
 
-sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
-                        sfc_error *err) {
-  const char *role = own ? "guard folder" : "state_dir";
-  if (mkdir(path, own ? 0700 : 0755) != 0 && errno != EEXIST)
-    return os_error(err,
-                    own ? "cannot create guard folder"
-                        : "cannot create state directory",
-                    path, errno);
+sfc_status sfc_dir_open(const char *path, sfc_dir *out, sfc_error *err) {
+  if (mkdir(path, 0755) != 0 && errno != EEXIST)
+    return os_error(err, "cannot create state directory", path, errno);
   int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
     int e = errno;
     struct stat lsb;
     if (lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode))
       return sfc_fail(err, SFC_STATE_ERROR,
-                      "%s %s is a symbolic link: give the folder's own path "
-                      "(links are never followed in a %s)",
-                      role, path, role);
-    if (e == ENOTDIR)
-      return sfc_fail(err, SFC_STATE_ERROR, "%s %s is not a directory", role,
+                      "state_dir %s is a symbolic link: give the folder's own "
+                      "path (links are never followed in a state_dir)",
                       path);
-    return os_error(
-        err, own ? "cannot open guard folder" : "cannot open state directory",
-        path, e);
+    if (e == ENOTDIR)
+      return sfc_fail(err, SFC_STATE_ERROR, "state_dir %s is not a directory",
+                      path);
+    return os_error(err, "cannot open state directory", path, e);
   }
   struct stat sb;
   if (fstat(fd, &sb) != 0) {
     int e = errno;
     close(fd);
     return os_error(err, "cannot stat state directory", path, e);
-  }
-  /* The guard's folder is shared by the user's processes only: anyone
-   * else who could write there could hold a value or free it. */
-  if (own && sb.st_uid != geteuid()) {
-    close(fd);
-    return sfc_fail(err, SFC_STATE_ERROR,
-                    "guard folder %s belongs to uid %u, not to this "
-                    "process's uid %u: give a folder of your own",
-                    path, (unsigned)sb.st_uid, (unsigned)geteuid());
-  }
-  if (own && (sb.st_mode & (S_IWGRP | S_IWOTH))) {
-    close(fd);
-    return sfc_fail(err, SFC_STATE_ERROR,
-                    "guard folder %s is writable by other users (mode %03o): "
-                    "chmod go-w it or give a folder of your own",
-                    path, (unsigned)(sb.st_mode & 07777));
   }
   if (sb.st_uid != geteuid() && sb.st_uid != 0) {
     close(fd);
@@ -133,19 +111,73 @@ sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
   return SFC_OK;
 }
 
-size_t sfc_guard_dir_default(unsigned i, char *buf, size_t cap) {
-  const char *runtime = getenv("XDG_RUNTIME_DIR"), *tmp = getenv("TMPDIR");
-  const unsigned uid = (unsigned)geteuid();
-  int n = 0;
-  struct stat sb;
-  if (i == 0 && runtime && runtime[0] == '/')
-    n = snprintf(buf, cap, "%s/snowflake-c", runtime);
-  else if (i <= 1 && stat("/dev/shm", &sb) == 0 && S_ISDIR(sb.st_mode))
-    n = snprintf(buf, cap, "/dev/shm/snowflake-c-%u", uid);
-  else if (i <= 2)
-    n = snprintf(buf, cap, "%s/snowflake-c-%u",
-                 tmp && tmp[0] == '/' ? tmp : "/tmp", uid);
-  return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+/* The host-wide folder of hand-over records: fixed paths, so that no
+ * environment variable or option moves it — the first of them that is
+ * root's (or ours) and that no other user can empty: closed to others'
+ * writes, or sticky as /dev/shm and /tmp are made. */
+sfc_status sfc_records_dir_open(sfc_dir *out, char *path, size_t cap,
+                                sfc_error *err) {
+#if defined(__APPLE__)
+  static const char *const places[] = {"/private/tmp"};
+#else
+  static const char *const places[] = {"/dev/shm", "/tmp"};
+#endif
+  char why[320] = "";
+  size_t used = 0;
+  for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+    const char *place = places[i];
+    int fd = open(place, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat sb;
+    const char *problem = NULL;
+    if (fd < 0 || fstat(fd, &sb) != 0)
+      problem = strerror(errno);
+    else if (sb.st_uid != 0 && sb.st_uid != geteuid())
+      problem = "owned by another user";
+    else if ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sb.st_mode & S_ISVTX))
+      problem = "others may remove files there (no sticky bit)";
+    if (!problem) {
+      out->fd = fd;
+      out->id = id_of(&sb);
+      out->shared = (sb.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+      snprintf(path, cap, "%s", place);
+      return SFC_OK;
+    }
+    if (fd >= 0) close(fd);
+    int k = snprintf(why + used, sizeof why - used, "%s%s: %s",
+                     used ? "; " : "", place, problem);
+    if (k > 0 && used + (size_t)k < sizeof why) used += (size_t)k;
+  }
+  return sfc_fail(err, SFC_STATE_ERROR,
+                  "no host-wide folder for the claim's hand-over records "
+                  "(%s): the guard needs one, root's and sticky as the "
+                  "system makes it; or turn the guard off",
+                  why);
+}
+
+sfc_status sfc_dir_each(const sfc_dir *dir, const char *prefix,
+                        void (*fn)(void *ctx, const char *name), void *ctx,
+                        sfc_error *err) {
+  int fd = dup((int)dir->fd);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d) {
+    int e = errno;
+    if (fd >= 0) close(fd);
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "cannot list the folder of hand-over records: %s%s",
+                    strerror(e),
+                    e == EMFILE || e == ENFILE
+                        ? ": raise the limit on open files (ulimit -n)"
+                        : "");
+  }
+  size_t k = strlen(prefix);
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    if (strncmp(e->d_name, prefix, k) == 0) fn(ctx, e->d_name);
+  closedir(d);
+  return SFC_OK;
+}
+
+void sfc_os_user_tag(char *buf, size_t cap) {
+  snprintf(buf, cap, "u%u", (unsigned)geteuid());
 }
 
 bool sfc_dir_is(const char *path, sfc_file_id id) {
@@ -189,9 +221,17 @@ sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
   return os_error(err, "cannot lock", path, errno);
 }
 
+/* Written first, cut to length after: a holder killed in between leaves
+ * the whole new text, and its readers stop at its end. */
 bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
-  return ftruncate((int)fd, 0) == 0 &&
-         pwrite((int)fd, text, len, 0) == (ssize_t)len;
+  return pwrite((int)fd, text, len, 0) == (ssize_t)len &&
+         ftruncate((int)fd, (off_t)len) == 0;
+}
+
+sfc_status sfc_file_overwrite(sfc_fd fd, const char *text, size_t len,
+                              const char *path, sfc_error *err) {
+  if (pwrite((int)fd, text, len, 0) == (ssize_t)len) return SFC_OK;
+  return os_error(err, "cannot write", path, errno == 0 ? ENOSPC : errno);
 }
 
 void sfc_file_close_removing(const sfc_dir *dir, const char *name, sfc_fd fd) {
@@ -217,9 +257,11 @@ bool sfc_file_id_at(const sfc_dir *dir, const char *name, sfc_file_id *id) {
 
 sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
                             const char *path, char *buf, size_t cap,
-                            size_t *len, bool *missing, sfc_error *err) {
+                            size_t *len, bool *missing, char *owner,
+                            sfc_error *err) {
   *missing = false;
   *len = 0;
+  if (owner) owner[0] = '\0';
   int fd = openat((int)dir->fd, name,
                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
@@ -240,6 +282,9 @@ sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
     close(fd);
     return not_regular(err, path, sb.st_mode);
   }
+  /* Whose words these are: nobody's when others may write them. */
+  if (owner && !(sb.st_mode & (S_IWGRP | S_IWOTH)))
+    snprintf(owner, SFC_TAG_MAX, "u%u", (unsigned)sb.st_uid);
   size_t n = 0;
   while (n < cap - 1) {
     ssize_t k = read(fd, buf + n, cap - 1 - n);

@@ -85,9 +85,7 @@ static sfc_status check_regular(HANDLE h, const char *path,
                   path, kind);
 }
 
-sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
-                        sfc_error *err) {
-  (void)own; /* a folder under the user's profile: its ACL is the user's */
+sfc_status sfc_dir_open(const char *path, sfc_dir *out, sfc_error *err) {
   wchar_t w[WPATH_MAX];
   if (!widen(path, w, WPATH_MAX))
     return sfc_fail(err, SFC_STATE_ERROR,
@@ -138,15 +136,84 @@ static bool id_of_path(const wchar_t *w, DWORD flags, sfc_file_id *id,
   return ok;
 }
 
-size_t sfc_guard_dir_default(unsigned i, char *buf, size_t cap) {
-  wchar_t tmp[MAX_PATH + 1];
-  DWORD n = i == 0 ? GetTempPathW(MAX_PATH + 1, tmp) : 0;
-  if (n == 0 || n > MAX_PATH) return 0;
-  int len =
-      WideCharToMultiByte(CP_UTF8, 0, tmp, (int)n, buf, (int)cap, NULL, NULL);
-  if (len <= 0) return 0;
-  int total = snprintf(buf + len, cap - (size_t)len, "snowflake-c");
-  return total > 0 && (size_t)(len + total) < cap ? (size_t)(len + total) : 0;
+/* The host-wide folder of hand-over records: ProgramData on the system
+ * drive, found without the environment (no variable moves it). Its ACL
+ * lets every user create files there that other users may read but not
+ * replace or remove: each user's records stay its own. */
+sfc_status sfc_records_dir_open(sfc_dir *out, char *path, size_t cap,
+                                sfc_error *err) {
+  wchar_t windows[MAX_PATH + 1];
+  UINT n = GetSystemWindowsDirectoryW(windows, MAX_PATH + 1);
+  if (n < 3 || n > MAX_PATH || windows[1] != L':')
+    return win_error(err, "cannot find the system drive for",
+                     "the claim's hand-over records", GetLastError());
+  snprintf(path, cap, "%c:\\ProgramData", (char)windows[0]);
+  static const wchar_t rest[] = L"ProgramData";
+  wchar_t w[3 + sizeof rest / sizeof rest[0]] = {windows[0], L':', L'\\'};
+  memcpy(w + 3, rest, sizeof rest);
+  HANDLE h = open_w(w, FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES, SHARE_ALL,
+                    OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS);
+  if (h == INVALID_HANDLE_VALUE)
+    return win_error(err, "cannot open the folder of hand-over records", path,
+                     GetLastError());
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!GetFileInformationByHandle(h, &info) ||
+      (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) ||
+      !(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
+    CloseHandle(h);
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "%s is not a folder: the claim's hand-over records need "
+                    "it; or turn the guard off",
+                    path);
+  }
+  out->fd = (sfc_fd)h;
+  out->id = id_of(&info);
+  out->shared = true;
+  return SFC_OK;
+}
+
+sfc_status sfc_dir_each(const sfc_dir *dir, const char *prefix,
+                        void (*fn)(void *ctx, const char *name), void *ctx,
+                        sfc_error *err) {
+  wchar_t pattern[WPATH_MAX];
+  char wanted[256];
+  snprintf(wanted, sizeof wanted, "%s*", prefix);
+  if (!path_in(dir, wanted, pattern, WPATH_MAX))
+    return win_error(err, "cannot list", "the folder of hand-over records",
+                     GetLastError());
+  WIN32_FIND_DATAW found;
+  HANDLE h = FindFirstFileW(pattern, &found);
+  if (h == INVALID_HANDLE_VALUE) {
+    DWORD e = GetLastError();
+    if (e == ERROR_FILE_NOT_FOUND) return SFC_OK;
+    return win_error(err, "cannot list", "the folder of hand-over records", e);
+  }
+  do {
+    char name[MAX_PATH * 3];
+    if (WideCharToMultiByte(CP_UTF8, 0, found.cFileName, -1, name,
+                            (int)sizeof name, NULL, NULL) > 0 &&
+        strncmp(name, prefix, strlen(prefix)) == 0)
+      fn(ctx, name);
+  } while (FindNextFileW(h, &found));
+  FindClose(h);
+  return SFC_OK;
+}
+
+/* "s" and a hash of the user's SID: one user's records apart from
+ * another's. */
+void sfc_os_user_tag(char *buf, size_t cap) {
+  HANDLE token;
+  unsigned char data[256];
+  DWORD len = 0;
+  uint64_t h = SFC_FNV_OFFSET;
+  if (OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+    if (GetTokenInformation(token, TokenUser, data, sizeof data, &len)) {
+      PSID sid = ((TOKEN_USER *)data)->User.Sid;
+      h = sfc_fnv1a(h, (const char *)sid, GetLengthSid(sid));
+    }
+    CloseHandle(token);
+  }
+  snprintf(buf, cap, "s%016llx", (unsigned long long)h);
 }
 
 bool sfc_dir_is(const char *path, sfc_file_id id) {
@@ -221,9 +288,22 @@ bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
   HANDLE h = (HANDLE)fd;
   LARGE_INTEGER zero = {0};
   DWORD k;
+  /* Written first, cut to length after (SetEndOfFile): a holder killed in
+   * between leaves the whole new text, and its readers stop at its end. */
   return SetFilePointerEx(h, zero, NULL, FILE_BEGIN) &&
          WriteFile(h, text, (DWORD)len, &k, NULL) && k == len &&
          SetEndOfFile(h);
+}
+
+sfc_status sfc_file_overwrite(sfc_fd fd, const char *text, size_t len,
+                              const char *path, sfc_error *err) {
+  HANDLE h = (HANDLE)fd;
+  LARGE_INTEGER zero = {0};
+  DWORD k;
+  if (SetFilePointerEx(h, zero, NULL, FILE_BEGIN) &&
+      WriteFile(h, text, (DWORD)len, &k, NULL) && k == len)
+    return SFC_OK;
+  return win_error(err, "cannot write", path, GetLastError());
 }
 
 void sfc_file_close_removing(const sfc_dir *dir, const char *name, sfc_fd fd) {
@@ -255,10 +335,14 @@ bool sfc_file_id_at(const sfc_dir *dir, const char *name, sfc_file_id *id) {
 
 sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
                             const char *path, char *buf, size_t cap,
-                            size_t *len, bool *missing, sfc_error *err) {
+                            size_t *len, bool *missing, char *owner,
+                            sfc_error *err) {
   wchar_t w[WPATH_MAX];
   *missing = false;
   *len = 0;
+  /* Owners are not read here: the folders' ACLs keep each user's files
+   * its own (see sfc_records_dir_open). */
+  if (owner) snprintf(owner, SFC_TAG_MAX, "*");
   if (!path_in(dir, name, w, WPATH_MAX))
     return win_error(err, "cannot read state file", path, GetLastError());
   HANDLE h =

@@ -1,6 +1,9 @@
 /* Fork detection. A generator used in a forked child would repeat its
  * parent's IDs: pool-mode generators take a fresh node value there, the
- * others refuse with SFC_GENERATOR_FORKED. */
+ * others refuse with SFC_GENERATOR_FORKED. A child drops every claim and
+ * lock it inherited at once, in the fork handler: a helper process that
+ * never uses the generator must not keep its parent's value held after the
+ * parent is gone. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -28,6 +31,7 @@ static void parent(void) {
 static void child(void) {
   atomic_fetch_add(&sfc_fork_generation, 1);
   for (sfc_generator *g = registry; g; g = g->next_registered) {
+    sfc_guard_drop(g);
     if (g->has_state) sfc_state_after_fork(g);
     sfc_mutex_unlock(&g->lock);
   }

@@ -1,6 +1,7 @@
 /* The generator: creation, the lock-free hot path, batches, counters. */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -115,10 +116,24 @@ static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
 }
 
 void sfc_generator_set_node(sfc_generator *g) {
-  uint64_t bits = 0;
-  for (unsigned i = 0; i < g->node.count; i++)
-    bits |= g->node.value[i] << g->layout.fields[g->node.field[i]].shift;
-  g->pack.node_bits = bits;
+  g->pack.node_bits = sfc_node_bits(&g->layout, &g->node);
+}
+
+/* What the stats and the warning say of the guard. */
+static void describe_guard(sfc_generator *g) {
+  if (g->guarded) {
+    snprintf(g->guard, sizeof g->guard, "held: %s", g->claim.where);
+    g->warning[0] = '\0';
+    return;
+  }
+  char node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
+  sfc_node_text(&g->layout, &g->node, node, sizeof node);
+  snprintf(g->guard, sizeof g->guard, "off");
+  snprintf(g->warning, sizeof g->warning,
+           "node value %.160s is not guarded (the guard is off): nothing "
+           "stops another live generator of this host from taking it and "
+           "issuing the same IDs",
+           node);
 }
 
 /* Starts from persisted (or fresh) state: the mark's tick counts as used up,
@@ -145,10 +160,6 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
       opts->time_source != SFC_TIME_MONOTONIC)
     return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown time source %d",
                     (int)opts->time_source);
-  if (opts->guard_dir && !opts->guard_dir[0])
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "guard_dir is empty: give a folder, or none for the "
-                    "default one");
   if (opts->state_dir && strlen(opts->state_dir) > 3000)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "state_dir is longer than 3000 characters");
@@ -168,8 +179,9 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   g->opts.node_count = 0;
   g->opts.state_dir = NULL;
   g->state.lock_fd = SFC_NO_FD;
-  g->state.host_fd = -1;
   g->state.folder.fd = SFC_NO_FD;
+  sfc_claim_init(&g->claim);
+  g->guarded = !opts->guard_off;
   sfc_mutex_init(&g->lock);
   sfc_status st = resolve_strategy(g, layout, opts, err);
   if (st == SFC_OK) st = sfc_node_resolve(layout, opts, &g->node, err);
@@ -208,9 +220,7 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   atomic_store(&g->forks_seen, atomic_load(&sfc_fork_generation));
 
   sfc_saved saved;
-  memset(&saved, 0, sizeof saved);
-  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
-    saved.last[c] = SFC_NEVER;
+  sfc_saved_clear(&saved);
   if (g->rollback == SFC_ROLLBACK_SWITCH &&
       (!opts->state_dir || g->node.auto_slot < 0)) {
     sfc_mutex_destroy(&g->lock);
@@ -226,13 +236,19 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
                     "node value 'auto' needs a state_dir: the pool of values "
                     "is kept as lock files there");
   }
-  /* A state_dir's lock files guard its values; without one, the host-wide
-   * guard does unless turned off. */
+  /* The host-wide claim (unless the guard is off) and, with a state_dir,
+   * the value's lock and state files. */
   g->has_state = opts->state_dir != NULL;
-  if (g->has_state)
+  if (g->has_state) {
     st = sfc_state_open(g, opts, &saved, err);
-  else if (!opts->guard_off)
-    st = sfc_guard_open(g, opts, &saved, err);
+  } else {
+    bool held;
+    sfc_holder who;
+    st = sfc_guard_take(g, &g->claim, sfc_node_bits(&g->layout, &g->node),
+                        &saved, &held, &who, err);
+    if (st == SFC_OK && held) st = sfc_claim_refuse(&g->claim, g, &who, err);
+  }
+  if (st == SFC_OK) describe_guard(g);
   if (st != SFC_OK) {
     sfc_state_close(g, false);
     sfc_mutex_destroy(&g->lock);
@@ -241,6 +257,7 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   }
   sfc_generator_set_node(g);
   sfc_generator_load(g, &saved);
+  g->started = true;
   if (g->has_state) {
     st = sfc_state_start_keeper(g, err);
     if (st != SFC_OK) {
@@ -258,8 +275,10 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
 void sfc_generator_free(sfc_generator *gen) {
   if (!gen) return;
   sfc_fork_unregister(gen);
-  if (gen->has_state || gen->state.guard_only)
+  if (gen->has_state)
     sfc_state_close(gen, gen->pid == sfc_os_pid());
+  else
+    sfc_guard_release(gen);
   sfc_mutex_destroy(&gen->lock);
   sfc_os_aligned_free(gen);
 }
@@ -453,9 +472,17 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
   return true;
 }
 
+/* IDs issued at a caller's times are not handed over when the value is
+ * given back: the wall clock cannot judge them. */
+static inline void mark_injected(sfc_generator *g) {
+  if (!atomic_load_explicit(&g->injected, memory_order_relaxed))
+    atomic_store_explicit(&g->injected, true, memory_order_relaxed);
+}
+
 sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
                        int64_t *wait_us, sfc_error *err) {
   if (SFC_UNLIKELY(!gen)) return sfc_generator_check(gen, err);
+  mark_injected(gen);
   return next_one(gen, now_us, false, id, wait_us, err);
 }
 
@@ -495,6 +522,7 @@ sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us, uint64_t *ids,
     if (filled) *filled = 0;
     return sfc_generator_check(gen, err);
   }
+  mark_injected(gen);
   return next_many(gen, now_us, false, ids, n, filled, wait_us, err);
 }
 
@@ -582,5 +610,9 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
     out->node_sources[i] = g->node.source[i];
     out->node_names[i] = g->node_names[i];
   }
-  out->guard = g->state.guard[0] ? g->state.guard : "off";
+  out->guard = g->guard;
+}
+
+const char *sfc_generator_warning(const sfc_generator *gen) {
+  return gen && gen->warning[0] ? gen->warning : NULL;
 }

@@ -113,20 +113,92 @@ SFC_INTERNAL sfc_status sfc_node_resolve(const sfc_layout *layout,
                                          sfc_error *err);
 SFC_INTERNAL size_t sfc_node_text(const sfc_layout *layout,
                                   const sfc_node *node, char *buf, size_t cap);
+/* The node values in their places of an ID. */
+SFC_INTERNAL uint64_t sfc_node_bits(const sfc_layout *layout,
+                                    const sfc_node *node);
 
-/* state.c — lock file, state file and the keeper thread. */
 #define SFC_CLOCK_VALUES (1u << SFC_MAX_CLOCK_BITS)
 #define SFC_NEVER (-1)   /* a clock value never used */
 #define SFC_PARKED_MAX 8 /* values rollback=switch holds at once, at most */
 
+/* saved.c — what a node value leaves for its next holder: the state file's
+ * and the hand-over record's contents. */
+typedef struct sfc_saved {
+  int64_t mark;   /* no ID was issued after this tick */
+  uint64_t clock; /* clock value in force */
+  int64_t last[SFC_CLOCK_VALUES];
+} sfc_saved;
+
+/* Nothing saved: mark 0, clock 0, no clock value used. */
+SFC_INTERNAL void sfc_saved_clear(sfc_saved *s);
+/* The later of two: marks and each clock value's last tick, the clock value
+ * of the later mark. */
+SFC_INTERNAL void sfc_saved_merge(sfc_saved *into, const sfc_saved *from);
+/* The latest tick it names. */
+SFC_INTERNAL int64_t sfc_saved_latest(const sfc_saved *s);
+/* "mark M\nclock C\nlast L0 L1 …\n" (clock_max + 1 values): its length. */
+SFC_INTERNAL size_t sfc_saved_print(const sfc_saved *s, uint64_t clock_max,
+                                    char *buf, size_t cap);
+/* Parses exactly that text (modified in place); NULL, or what is wrong. */
+SFC_INTERNAL const char *sfc_saved_parse(char *text, uint64_t clock_max,
+                                         uint64_t time_max, sfc_saved *out);
+/* Appends "check <FNV-1a of buf[0..n)>\n": the new length, 0 if no room. */
+SFC_INTERNAL size_t sfc_check_append(char *buf, size_t n, size_t cap);
+/* Finds the first check line of buf (n bytes, NUL-terminated) and verifies
+ * it: NULL and the text before it (*body bytes) and the end of the line
+ * (*end), or what is wrong. */
+SFC_INTERNAL const char *sfc_check_verify(const char *buf, size_t n,
+                                          size_t *body, size_t *end);
+
+/* claim.c — the host-wide claim of one node value in one ID space. */
+#define SFC_RECORD_MAX 8192
+typedef struct sfc_claim {
+  sfc_fd name;       /* the held name (claim_os_*.c), or SFC_NO_FD */
+  sfc_fd record;     /* our hand-over record file, open while held */
+  sfc_dir records;   /* the host-wide folder of records */
+  bool mine_unspent; /* our record file held an unspent record */
+  size_t key_len;
+  char key[256];   /* the ID space and node bits, in words */
+  char hex[33];    /* their hash: the name */
+  char where[160]; /* what the name is, for stats and messages */
+  char user[SFC_TAG_MAX];
+  char record_name[80];
+  char records_path[64];
+} sfc_claim;
+
+struct sfc_generator;
+SFC_INTERNAL void sfc_claim_init(sfc_claim *c);
+SFC_INTERNAL bool sfc_claim_held(const sfc_claim *c);
+/* Takes the claim of `g`'s ID space with node bits `bits`. SFC_OK: taken,
+ * the unspent hand-over records merged into *handed; or SFC_OK and *held,
+ * *who as far as known (sfc_claim_refuse says so); or SFC_STATE_ERROR. */
+SFC_INTERNAL sfc_status sfc_claim_take(sfc_claim *c,
+                                       const struct sfc_generator *g,
+                                       uint64_t bits, sfc_saved *handed,
+                                       bool *held, sfc_holder *who,
+                                       sfc_error *err);
+/* The refusal of a value held elsewhere: SFC_WORKER_UNAVAILABLE naming the
+ * holder. */
+SFC_INTERNAL sfc_status sfc_claim_refuse(const sfc_claim *c,
+                                         const struct sfc_generator *g,
+                                         sfc_holder *who, sfc_error *err);
+/* Lets go; first hands over `last` (what was issued under the value) if
+ * the wall clock has not passed it. NULL: issued at times of the caller's
+ * own, nothing to judge — a record that was there stays. */
+SFC_INTERNAL void sfc_claim_release(sfc_claim *c, const struct sfc_generator *g,
+                                    const sfc_saved *last);
+/* In a forked child: closes this process's copies, the parent's claim
+ * stays. */
+SFC_INTERNAL void sfc_claim_drop(sfc_claim *c);
+
+/* state.c — lock file, state file and the keeper thread. */
 typedef struct sfc_state {
-  char *dir;      /* as given */
-  char *dir_real; /* resolved: part of the host-wide name of a value */
+  char *dir;                                       /* as given */
+  char *dir_real;                                  /* resolved */
   char stem[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)]; /* "worker-5" */
   char path[4096]; /* dir/stem: the files' names without ".lock"/".state" */
   sfc_dir folder;  /* every file is opened inside it, never by path */
   sfc_fd lock_fd;
-  int host_fd;          /* the value's host-wide name (hostlock.c), or -1 */
   sfc_file_id state_id; /* the state file as last written */
   bool lost;            /* another process took the value: stopped for good */
   long holder; /* pid of the live holder found by the last refusal, or 0 */
@@ -138,26 +210,16 @@ typedef struct sfc_state {
   sfc_cond wake;
   int64_t error_status; /* sfc_status of a failed write, 0 if none */
   char error_message[SFC_MESSAGE_MAX];
-  bool guard_only;    /* the guard's folder: a lock file, no state file */
-  int64_t guard_last; /* the last tick its previous holder left, or -1 */
   /* Values left by rollback=switch, held until the clock passes their
    * marks. */
   unsigned parked;
   struct {
     sfc_fd lock_fd;
-    int host_fd;
+    sfc_claim claim;
     int64_t mark;
   } park[SFC_PARKED_MAX];
-  char guard[SFC_MESSAGE_MAX + 16]; /* sfc_stats.guard */
 } sfc_state;
 
-typedef struct sfc_saved {
-  int64_t mark;   /* no ID was issued after this tick */
-  uint64_t clock; /* clock value in force */
-  int64_t last[SFC_CLOCK_VALUES];
-} sfc_saved;
-
-struct sfc_generator;
 SFC_INTERNAL sfc_status sfc_state_open(struct sfc_generator *g,
                                        const sfc_options *opts,
                                        sfc_saved *saved, sfc_error *err);
@@ -176,18 +238,16 @@ SFC_INTERNAL void sfc_state_release(struct sfc_generator *g);
  * the reason in err) when no value can be taken. */
 SFC_INTERNAL sfc_status sfc_state_switch(struct sfc_generator *g, int64_t tick,
                                          uint64_t *first, sfc_error *err);
-/* The host-wide guard of a generator without a state_dir (sfc_options). */
-SFC_INTERNAL sfc_status sfc_guard_open(struct sfc_generator *g,
-                                       const sfc_options *opts,
-                                       sfc_saved *saved, sfc_error *err);
 
-/* hostlock.c: 0 (held by us in *fd, or no such name here: *fd = -1), or
- * EWOULDBLOCK when a live process of this user, *holder, holds the name. */
-SFC_INTERNAL int sfc_host_lock(const char *key, size_t len, int *fd,
-                               long *holder);
-SFC_INTERNAL void sfc_host_unlock(int fd);
-/* The pid of the live process of this user holding the key's name, or 0. */
-SFC_INTERNAL long sfc_host_holder(const char *key, size_t len);
+/* guard.c — the claim of a generator's node value, with or without a
+ * state_dir: taken at creation, handed over and let go at the end, dropped
+ * in a forked child. */
+SFC_INTERNAL sfc_status sfc_guard_take(struct sfc_generator *g, sfc_claim *c,
+                                       uint64_t bits, sfc_saved *saved,
+                                       bool *held, sfc_holder *who,
+                                       sfc_error *err);
+SFC_INTERNAL void sfc_guard_release(struct sfc_generator *g);
+SFC_INTERNAL void sfc_guard_drop(struct sfc_generator *g);
 
 /* fork.c */
 SFC_INTERNAL void sfc_fork_register(struct sfc_generator *g);
@@ -227,6 +287,12 @@ struct sfc_generator {
   sfc_options opts; /* copy; pointers below are owned */
   char *node_names[SFC_MAX_FIELDS];
   bool has_state;
+  bool guarded;          /* the guard is on: the value is claimed */
+  bool started;          /* loaded: its state word tells what was issued */
+  _Atomic bool injected; /* issued at a caller's times (sfc_next_at …) */
+  sfc_claim claim;       /* the node value's host-wide claim */
+  char guard[SFC_MESSAGE_MAX];   /* sfc_stats.guard */
+  char warning[SFC_MESSAGE_MAX]; /* sfc_generator_warning, or "" */
   sfc_state state;
   long pid;
   struct sfc_generator *next_registered;

@@ -288,3 +288,10 @@ size_t sfc_node_text(const sfc_layout *layout, const sfc_node *node, char *buf,
   }
   return n;
 }
+
+uint64_t sfc_node_bits(const sfc_layout *layout, const sfc_node *node) {
+  uint64_t bits = 0;
+  for (unsigned i = 0; i < node->count; i++)
+    bits |= node->value[i] << layout->fields[node->field[i]].shift;
+  return bits;
+}

@@ -32,10 +32,8 @@ static const sfc_option_info options[] = {
      SFC_STATE_RESERVE_MS_MAX, NULL,
      "how far ahead the state file's high-water mark is reserved"},
     {SFC_OPTION_GUARD, "guard", SFC_TYPE_BOOL, "true", 0, 1, NULL,
-     "refuse a second live generator of the same layout and node values"},
-    {SFC_OPTION_GUARD_DIR, "guard_dir", SFC_TYPE_PATH,
-     "the user's runtime folder", 0, 0, NULL,
-     "folder of the guard's lock files"},
+     "claim the node value host-wide: refuse a second live generator that "
+     "could issue the same IDs"},
 };
 
 #define OPTION_COUNT (sizeof options / sizeof options[0])
@@ -359,13 +357,8 @@ sfc_status sfc_options_set(sfc_options *opts, const char *name, size_t len,
       opts->random_start = flag;
     break;
   case SFC_OPTION_STATE_DIR:
-  case SFC_OPTION_GUARD_DIR:
     if (!reset) st = path_value(name, len, value, &path, err);
-    if (st != SFC_OK) break;
-    if (o->option == SFC_OPTION_STATE_DIR)
-      opts->state_dir = path;
-    else
-      opts->guard_dir = path;
+    if (st == SFC_OK) opts->state_dir = path;
     break;
   }
   return st;

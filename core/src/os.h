@@ -96,6 +96,8 @@ SFC_INTERNAL void sfc_os_sleep_until(int64_t deadline_us);
 /* Fills buf from the system's random source; false if there is none. */
 SFC_INTERNAL bool sfc_os_random(void *buf, size_t n);
 SFC_INTERNAL long sfc_os_pid(void);
+/* The effective uid, or -1 where users are not numbers (Windows). */
+SFC_INTERNAL long long sfc_os_uid(void);
 /* The host name, NUL-terminated; false if it cannot be read. */
 SFC_INTERNAL bool sfc_os_hostname(char *buf, size_t cap);
 /* A condition variable whose timed waits follow the monotonic clock, so
@@ -123,14 +125,23 @@ typedef struct sfc_dir {
 } sfc_dir;
 
 /* Opens (creating it if needed) the folder at `path`, refusing a link and a
- * folder that another user could plant files in. `own`: the folder must be
- * this user's and closed to others' writes (created owner-only), as the
- * guard's shared runtime folder is. */
-SFC_INTERNAL sfc_status sfc_dir_open(const char *path, bool own, sfc_dir *out,
+ * folder that another user could plant files in. */
+SFC_INTERNAL sfc_status sfc_dir_open(const char *path, sfc_dir *out,
                                      sfc_error *err);
-/* The i-th default folder of the host-wide guard, most private first:
- * its length, or 0 when there are no more. */
-SFC_INTERNAL size_t sfc_guard_dir_default(unsigned i, char *buf, size_t cap);
+/* Opens the host-wide folder of the claims' hand-over records (and, where
+ * claims are files, of those): fixed paths, not moved by the environment
+ * (/dev/shm, else /tmp; macOS /private/tmp; Windows ProgramData), root's
+ * and sticky. Its path into `path`. */
+SFC_INTERNAL sfc_status sfc_records_dir_open(sfc_dir *out, char *path,
+                                             size_t cap, sfc_error *err);
+/* Calls fn with every name in the folder that starts with `prefix`. */
+SFC_INTERNAL sfc_status sfc_dir_each(const sfc_dir *dir, const char *prefix,
+                                     void (*fn)(void *ctx, const char *name),
+                                     void *ctx, sfc_error *err);
+/* Who writes a file, as a short tag: "u<uid>"; Windows "s<hash of the
+ * SID>". */
+#define SFC_TAG_MAX 24
+SFC_INTERNAL void sfc_os_user_tag(char *buf, size_t cap);
 /* Whether the folder at `path` (links not followed) is `id`. */
 SFC_INTERNAL bool sfc_dir_is(const char *path, sfc_file_id id);
 /* The absolute form of `path` (malloc'd), or NULL. */
@@ -148,6 +159,11 @@ SFC_INTERNAL sfc_status sfc_file_try_lock(sfc_fd fd, const char *path,
 /* Replaces the contents of the open lock file `fd` (the holder's pid, for
  * the messages of those refused); false on failure. */
 SFC_INTERNAL bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len);
+/* Writes `len` bytes at the start of the open file `fd`, leaving what
+ * follows them. */
+SFC_INTERNAL sfc_status sfc_file_overwrite(sfc_fd fd, const char *text,
+                                           size_t len, const char *path,
+                                           sfc_error *err);
 /* Closes the held lock file `fd` and removes it from the folder, never
  * removing a file that another holder has locked meanwhile. */
 SFC_INTERNAL void sfc_file_close_removing(const sfc_dir *dir, const char *name,
@@ -159,11 +175,14 @@ SFC_INTERNAL bool sfc_file_is_at(const sfc_dir *dir, const char *name,
 SFC_INTERNAL bool sfc_file_id_at(const sfc_dir *dir, const char *name,
                                  sfc_file_id *id);
 /* Reads the regular file `name` of the folder: its first cap - 1 bytes and
- * a NUL, their number in *len; *missing (and SFC_OK) when there is none. */
+ * a NUL, their number in *len; *missing (and SFC_OK) when there is none.
+ * `owner` (SFC_TAG_MAX bytes, or NULL): whose words they are, as
+ * sfc_os_user_tag says it — "" when users other than its owner may write
+ * it, "*" where owners are not read (Windows). */
 SFC_INTERNAL sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
                                          const char *path, char *buf,
                                          size_t cap, size_t *len, bool *missing,
-                                         sfc_error *err);
+                                         char *owner, sfc_error *err);
 /* Replaces `name` with `len` bytes atomically: written to a new file
  * "<name>.tmp", synced, renamed over `name`, the folder synced — a crash
  * leaves the old contents or the new, never a mix. *id: the new file. */
@@ -171,5 +190,29 @@ SFC_INTERNAL sfc_status sfc_file_replace_at(const sfc_dir *dir,
                                             const char *name, const char *path,
                                             const char *data, size_t len,
                                             sfc_file_id *id, sfc_error *err);
+
+/* The host-wide name of a claim (claim_os_*.c), `hex` its hash. SFC_OK
+ * and *out: taken; SFC_OK and *held: another live process has it, *who as
+ * far as it tells; else SFC_STATE_ERROR (never a silent start without
+ * it). `where` says what the name is, either way. */
+typedef struct sfc_holder {
+  long pid;      /* 0: unknown */
+  long long uid; /* -1: unknown */
+} sfc_holder;
+SFC_INTERNAL sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out,
+                                          char *where, size_t cap, bool *held,
+                                          sfc_holder *who, sfc_error *err);
+/* Who holds the name now; false when it does not say. */
+SFC_INTERNAL bool sfc_os_claim_holder(const char *hex, sfc_holder *who);
+SFC_INTERNAL void sfc_os_claim_release(const char *hex, sfc_fd fd);
+/* The lock-file claims of claim_os_file.c; on Linux, where the abstract
+ * socket is the claim, used instead of it only when a test sets
+ * sfc_claim_by_file. */
+SFC_INTERNAL sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out,
+                                            char *where, size_t cap, bool *held,
+                                            sfc_holder *who, sfc_error *err);
+SFC_INTERNAL bool sfc_file_claim_holder(const char *hex, sfc_holder *who);
+SFC_INTERNAL void sfc_file_claim_release(const char *hex, sfc_fd fd);
+SFC_INTERNAL extern bool sfc_claim_by_file;
 
 #endif

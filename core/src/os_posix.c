@@ -61,6 +61,10 @@ long sfc_os_pid(void) {
   return (long)getpid();
 }
 
+long long sfc_os_uid(void) {
+  return (long long)geteuid();
+}
+
 bool sfc_os_hostname(char *buf, size_t cap) {
   if (cap == 0 || gethostname(buf, cap - 1) != 0) return false;
   buf[cap - 1] = '\0';

@@ -49,6 +49,10 @@ long sfc_os_pid(void) {
   return (long)GetCurrentProcessId();
 }
 
+long long sfc_os_uid(void) {
+  return -1; /* users are SIDs here: claims name pids only */
+}
+
 bool sfc_os_hostname(char *buf, size_t cap) {
   DWORD n = (DWORD)cap;
   return cap > 0 && GetComputerNameExA(ComputerNameDnsHostname, buf, &n);

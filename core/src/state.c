@@ -1,10 +1,12 @@
 /* The state directory: one lock file and one state file per node value.
  *
  * The lock file (flock, released by the kernel when the process dies) makes
- * sure two live processes never hold the same node value on one host. The
- * state file holds a high-water mark reserved ahead of time by a keeper
- * thread — so the hot path never touches the disk — and the clock table, so
- * that a restart whose clock is behind the mark is detected.
+ * sure two live processes never hold the same node value of the folder —
+ * also where the host-wide claim (claim.c) cannot see, as from another
+ * network namespace on a shared volume. The state file holds a high-water mark
+ * reserved ahead of time by a keeper thread — so the hot path never touches the
+ * disk — and the clock table, so that a restart whose clock is behind the mark
+ * is detected.
  *
  * Both files are trusted with uniqueness, so the folder is hostile ground:
  * every file is opened relative to the folder's descriptor, never through a
@@ -32,6 +34,8 @@ static int64_t now_tick(const sfc_generator *g) {
   return since < 0 ? 0 : since / g->unit_us;
 }
 
+/* "datacenter-1.worker-3"; a long one (many or long field names) is
+ * hashed, so that a file name never runs past NAME_MAX. */
 static void set_stem(sfc_generator *g) {
   char *stem = g->state.stem;
   size_t n = sfc_node_text(&g->layout, &g->node, stem, sizeof g->state.stem);
@@ -40,17 +44,9 @@ static void set_stem(sfc_generator *g) {
     if (stem[i] == '=') stem[i] = '-';
   }
   if (!n) snprintf(stem, sizeof g->state.stem, "node");
-  if (g->state.guard_only) {
-    /* The guard's folder is shared by every layout: the name says which. */
-    char spec[SFC_SPEC_MAX + 24];
-    int k = snprintf(spec, sizeof spec, "%lld ", (long long)g->layout.epoch_ms);
-    sfc_layout_spec(&g->layout, spec + k, sizeof spec - (size_t)k);
-    char node[sizeof g->state.stem];
-    memcpy(node, stem, sizeof node);
-    snprintf(stem, sizeof g->state.stem, "guard-%016llx.%.*s",
-             (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, spec, strlen(spec)),
-             (int)sizeof g->state.stem - 24, node);
-  }
+  if (n > 96)
+    snprintf(stem, sizeof g->state.stem, "node-%016llx",
+             (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, stem, n));
   snprintf(g->state.path, sizeof g->state.path, "%s/%s", g->state.dir, stem);
 }
 
@@ -74,17 +70,15 @@ static size_t format_state(const sfc_generator *g, int64_t mark, uint64_t clock,
   char spec[SFC_SPEC_MAX], node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
   sfc_layout_spec(&g->layout, spec, sizeof spec);
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
-  int n = snprintf(buf, cap,
-                   STATE_MAGIC "\nlayout %s\nepoch %lld\nnode %s\nmark "
-                               "%lld\nclock %llu\nlast",
-                   spec, (long long)g->layout.epoch_ms, node, (long long)mark,
-                   (unsigned long long)clock);
-  for (uint64_t c = 0; c <= g->pack.clock_max; c++)
-    n += snprintf(buf + n, cap - (size_t)n, " %lld", (long long)g->last[c]);
-  n += snprintf(buf + n, cap - (size_t)n, "\n");
-  n += snprintf(buf + n, cap - (size_t)n, "check %016llx\n",
-                (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, buf, (size_t)n));
-  return (size_t)n;
+  size_t n = (size_t)snprintf(buf, cap,
+                              STATE_MAGIC "\nlayout %s\nepoch %lld\nnode %s\n",
+                              spec, (long long)g->layout.epoch_ms, node);
+  sfc_saved s;
+  memcpy(s.last, g->last, sizeof s.last);
+  s.mark = mark;
+  s.clock = clock;
+  n += sfc_saved_print(&s, g->pack.clock_max, buf + n, cap - n);
+  return sfc_check_append(buf, n, cap);
 }
 
 /* A crash leaves either the old state or the new, never a mix. */
@@ -115,22 +109,12 @@ static sfc_status corrupt(sfc_error *err, const char *path, const char *why) {
  * in place) and moves *p to the next line, or NULL when the key differs. */
 static const char *next_line(char **p, const char *key) {
   size_t k = strlen(key);
-  if (!*p || strncmp(*p, key, k) != 0 || (*p)[k] != ' ') return NULL;
+  if (strncmp(*p, key, k) != 0 || (*p)[k] != ' ') return NULL;
   char *value = *p + k + 1, *end = strchr(value, '\n');
   if (!end) return NULL;
   *end = '\0';
   *p = end + 1;
   return value;
-}
-
-static bool parse_ll(const char *text, long long *out) {
-  if (!text || !*text || strlen(text) > 19) return false;
-  char *end;
-  long long v = strtoll(text, &end, 10);
-  if (*end || (text[0] != '-' && (text[0] < '0' || text[0] > '9')))
-    return false;
-  *out = v;
-  return true;
 }
 
 /* Reads the state file `name` of the folder; a missing one is a new node
@@ -140,40 +124,29 @@ static sfc_status read_at(const sfc_dir *dir, const char *name,
                           const char *node_text, sfc_saved *saved,
                           sfc_error *err) {
   char buf[STATE_MAX + 1];
-  size_t n;
+  size_t n, body, end;
   bool missing;
-  sfc_status st =
-      sfc_file_read_at(dir, name, path, buf, sizeof buf, &n, &missing, err);
+  sfc_status st = sfc_file_read_at(dir, name, path, buf, sizeof buf, &n,
+                                   &missing, NULL, err);
   if (st != SFC_OK || missing) return st; /* missing: a new node value */
   if (n >= STATE_MAX) return corrupt(err, path, "too large");
-  if (strlen(buf) != n) return corrupt(err, path, "binary content");
-  char *check = strstr(buf, "check ");
-  if (!check || (check != buf && check[-1] != '\n'))
-    return corrupt(err, path, "truncated: no checksum");
-  unsigned long long sum;
-  char tail;
-  if (sscanf(check, "check %16llx%c", &sum, &tail) != 2 || tail != '\n' ||
-      check[23] != '\0')
-    return corrupt(err, path, "truncated checksum");
-  if (sum != sfc_fnv1a(SFC_FNV_OFFSET, buf, (size_t)(check - buf)))
-    return corrupt(err, path, "checksum mismatch");
+  const char *why = sfc_check_verify(buf, n, &body, &end);
+  if (why) return corrupt(err, path, why);
+  if (end != n) return corrupt(err, path, "text after the checksum");
   if (strncmp(buf, STATE_MAGIC "\n", strlen(STATE_MAGIC) + 1) != 0)
     return corrupt(err, path, "not a snowflake-c state file");
 
   /* One "key value" per line, in a fixed order, parsed strictly: the
    * checksum proves the file intact, not that it was written by us. */
+  buf[body] = '\0';
   char *p = buf + strlen(STATE_MAGIC) + 1;
   const char *spec = next_line(&p, "layout"),
              *epoch_text = next_line(&p, "epoch");
-  const char *node = next_line(&p, "node"), *mark_text = next_line(&p, "mark");
-  const char *clock_text = next_line(&p, "clock");
-  char want_spec[SFC_SPEC_MAX];
-  long long epoch, mark, clock;
-  if (!spec || !node || !parse_ll(epoch_text, &epoch) ||
-      !parse_ll(mark_text, &mark) || !parse_ll(clock_text, &clock) ||
-      strncmp(p, "last", 4) != 0)
+  const char *node = next_line(&p, "node");
+  char want_spec[SFC_SPEC_MAX], *end_epoch = NULL;
+  long long epoch = epoch_text ? strtoll(epoch_text, &end_epoch, 10) : 0;
+  if (!spec || !node || !epoch_text || !*epoch_text || *end_epoch)
     return corrupt(err, path, "malformed contents");
-  p += 4;
   sfc_layout_spec(layout, want_spec, sizeof want_spec);
   if (strcmp(spec, want_spec) != 0 || epoch != layout->epoch_ms ||
       strcmp(node, node_text) != 0)
@@ -185,88 +158,34 @@ static sfc_status read_at(const sfc_dir *dir, const char *name,
                     (long long)layout->epoch_ms, node_text);
   uint64_t clock_max =
       layout->clock_index >= 0 ? layout->fields[layout->clock_index].max : 0;
-  if (mark < 0 || (uint64_t)mark > layout->fields[0].max || clock < 0 ||
-      (uint64_t)clock > clock_max)
-    return corrupt(err, path, "values out of range");
-  for (uint64_t c = 0; c <= clock_max; c++) {
-    char *end;
-    if (*p != ' ' || !(p[1] == '-' || (p[1] >= '0' && p[1] <= '9')))
-      return corrupt(err, path, "bad clock table");
-    long long v = strtoll(p + 1, &end, 10);
-    if (end == p + 1 || v < SFC_NEVER)
-      return corrupt(err, path, "bad clock table");
-    saved->last[c] = v;
-    p = end;
-  }
-  if (*p != '\n' || p + 1 != check)
-    return corrupt(err, path, "bad clock table");
-  saved->mark = mark;
-  saved->clock = (uint64_t)clock;
-  return SFC_OK;
+  uint64_t time_max = layout->fields[0].max;
+  why = sfc_saved_parse(p, clock_max, time_max, saved);
+  return why ? corrupt(err, path, why) : SFC_OK;
 }
 
-/* The host-wide name of the value held: the folder's real path, the file
- * stem, the layout and its epoch. */
-static size_t host_key(const sfc_generator *g, char *key, size_t cap) {
-  char spec[SFC_SPEC_MAX];
-  sfc_layout_spec(&g->layout, spec, sizeof spec);
-  int n = snprintf(key, cap, "%s\n%s\n%s\n%lld",
-                   g->state.dir_real ? g->state.dir_real : g->state.dir,
-                   g->state.stem, spec, (long long)g->layout.epoch_ms);
-  return n < 0 || (size_t)n >= cap ? strlen(key) : (size_t)n;
-}
-
-static int host_lock(sfc_generator *g, int *fd) {
-  char key[8192];
-  size_t n = host_key(g, key, sizeof key);
-  return sfc_host_lock(key, n, fd, &g->state.holder);
-}
-
-/* Who holds the value, for the message, when its lock file says taken. */
-static void find_holder(sfc_generator *g) {
-  char key[8192];
-  size_t n = host_key(g, key, sizeof key);
-  g->state.holder = sfc_host_holder(key, n);
-  if (g->state.holder) return;
-  /* No host-wide names here: the pid its holder wrote in the lock file. */
+/* Who holds the value, for the message, when its lock file says taken:
+ * the pid its holder wrote there. */
+static void find_holder(sfc_generator *g, const sfc_dir *dir) {
   char name[sizeof g->state.stem + 8], text[64];
   size_t len;
   bool missing;
   long pid;
   file_name(g, ".lock", name, sizeof name);
-  if (sfc_file_read_at(&g->state.folder, name, name, text, sizeof text, &len,
-                       &missing, NULL) == SFC_OK &&
+  g->state.holder = 0;
+  if (sfc_file_read_at(dir, name, name, text, sizeof text, &len, &missing, NULL,
+                       NULL) == SFC_OK &&
       !missing && sscanf(text, "pid %ld", &pid) == 1 && pid > 0)
     g->state.holder = pid;
 }
 
-/* The guard's lock file keeps the last tick of a holder that left before
- * the clock passed it ("last T"): the next holder starts after it. */
-static void read_last(sfc_generator *g, const sfc_dir *dir, const char *name) {
-  char text[96];
-  size_t len;
-  bool missing;
-  long long last;
-  const char *line;
-  g->state.guard_last = -1;
-  if (sfc_file_read_at(dir, name, name, text, sizeof text, &len, &missing,
-                       NULL) == SFC_OK &&
-      !missing && (line = strstr(text, "last ")) != NULL &&
-      sscanf(line, "last %lld", &last) == 1 && last >= 0)
-    g->state.guard_last = last;
-}
-
 /* Takes the lock file of the current stem in the folder `dir`. *held: a
- * live process has the value. On success the lock file is *lock_fd and the
- * host-wide name *host_fd. */
-static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, bool host,
-                          sfc_fd *lock_fd, int *host_fd, bool *held,
-                          sfc_error *err) {
+ * live process has the value. On success the lock file is *lock_fd. */
+static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, sfc_fd *lock_fd,
+                          bool *held, sfc_error *err) {
   char name[sizeof g->state.stem + 8], path[4200];
   file_name(g, ".lock", name, sizeof name);
   file_path(g, ".lock", path, sizeof path);
   *held = false;
-  *host_fd = -1;
   for (int attempt = 0; attempt < 16; attempt++) {
     sfc_fd fd;
     sfc_status st = sfc_file_open_lock(dir, name, path, &fd, err);
@@ -274,7 +193,7 @@ static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, bool host,
     st = sfc_file_try_lock(fd, path, held, err);
     if (st != SFC_OK || *held) {
       sfc_fd_close(fd);
-      if (*held && host) find_holder(g);
+      if (*held) find_holder(g, dir);
       return st;
     }
     /* A lock on a file unlinked meanwhile guards nothing: take it again. */
@@ -282,15 +201,7 @@ static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, bool host,
       sfc_fd_close(fd);
       continue;
     }
-    /* The lock file can be deleted under a holder; its host-wide name
-     * cannot. */
     g->state.holder = 0;
-    if (host && host_lock(g, host_fd) == EWOULDBLOCK) {
-      sfc_fd_close(fd);
-      *held = true;
-      return SFC_OK;
-    }
-    if (g->state.guard_only) read_last(g, dir, name);
     char text[32];
     int k = snprintf(text, sizeof text, "pid %ld\n", sfc_os_pid());
     sfc_file_set_text(fd, text, (size_t)k); /* for messages only */
@@ -304,85 +215,86 @@ static sfc_status lock_at(sfc_generator *g, const sfc_dir *dir, bool host,
                   path);
 }
 
+/* What a parked value hands over: its mark under every clock value (its
+ * own clock table went with the switch). */
+static void parked_saved(int64_t mark, sfc_saved *s) {
+  sfc_saved_clear(s);
+  s->mark = mark;
+  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
+    s->last[c] = mark;
+}
+
+static void let_go_parked(sfc_generator *g, unsigned i) {
+  sfc_saved s;
+  parked_saved(g->state.park[i].mark, &s);
+  sfc_fd_close(g->state.park[i].lock_fd);
+  sfc_claim_release(&g->state.park[i].claim, g, &s);
+}
+
+/* Lets go of the value in use and of the parked ones. In a forked child
+ * (the parent's locks and claims) only our copies are closed. */
 static void release(sfc_generator *g) {
-  char name[sizeof g->state.stem + 8];
-  file_name(g, ".lock", name, sizeof name);
-  /* The guard's folder would fill up with the lock files of values long
-   * gone: its holder removes its own (a contender that opened the old file
-   * sees it unlinked once locked, and takes the new one). Never in a forked
-   * child, whose parent still holds the lock. */
-  if (g->state.guard_only && g->pid == sfc_os_pid() &&
-      g->state.lock_fd != SFC_NO_FD) {
-    /* The last tick issued under any clock value: a holder that comes
-     * before the clock passes it starts after it, in this process or
-     * another. Once the clock has passed it the file can go. */
-    int64_t last = (int64_t)sfc_word_time(&g->pack, atomic_load(&g->word));
-    for (uint64_t c = 0; c <= g->pack.clock_max; c++)
-      if (g->last[c] > last) last = g->last[c];
-    /* Most often the clock is within a tick of it: wait that out (2 ms at
-     * most) and leave no file behind. */
-    const int64_t wait_us =
-        g->epoch_us + (last + 1) * g->unit_us - sfc_generator_now_us(g);
-    if (wait_us > 0 && wait_us <= 2000) {
-      /* The wall clock can lag the monotonic one of sfc_pause a little:
-       * look again, for 2 ms at most. */
-      const int64_t give_up = sfc_monotonic_us() + wait_us + 2000;
-      sfc_pause(wait_us);
-      while (last >= now_tick(g) && sfc_monotonic_us() < give_up)
-        sfc_pause(100);
-    }
-    if (last >= now_tick(g)) {
-      char text[64];
-      int k = snprintf(text, sizeof text, "pid %ld\nlast %lld\n", sfc_os_pid(),
-                       (long long)last);
-      sfc_file_set_text(g->state.lock_fd, text, (size_t)k);
-      sfc_fd_close(g->state.lock_fd);
-    } else {
-      sfc_file_close_removing(&g->state.folder, name, g->state.lock_fd);
-    }
-  } else {
-    sfc_fd_close(g->state.lock_fd);
-  }
-  sfc_host_unlock(g->state.host_fd);
+  const bool ours = g->pid == sfc_os_pid();
+  sfc_fd_close(g->state.lock_fd);
   g->state.lock_fd = SFC_NO_FD;
-  g->state.host_fd = -1;
+  sfc_guard_release(g);
   while (g->state.parked) {
     unsigned i = --g->state.parked;
-    sfc_fd_close(g->state.park[i].lock_fd);
-    sfc_host_unlock(g->state.park[i].host_fd);
+    if (ours) {
+      let_go_parked(g, i);
+    } else {
+      sfc_fd_close(g->state.park[i].lock_fd);
+      sfc_claim_drop(&g->state.park[i].claim);
+    }
   }
 }
 
-/* 0: locked; else *held or an error. */
-static sfc_status try_lock(sfc_generator *g, bool *held, sfc_error *err) {
-  sfc_fd lock_fd = SFC_NO_FD;
-  int host_fd = -1;
+/* Takes the current value: its host-wide claim (with the guard on), then
+ * its lock file; the claim's hand-over is merged into *handed. *held:
+ * another live generator has it — *who holds its claim, or (*who->pid -1)
+ * its lock file, g->state.holder. */
+static sfc_status take_value(sfc_generator *g, sfc_saved *handed, bool *held,
+                             sfc_holder *who, sfc_error *err) {
   sfc_status st =
-      lock_at(g, &g->state.folder, true, &lock_fd, &host_fd, held, err);
-  if (st == SFC_OK && !*held) {
-    g->state.lock_fd = lock_fd;
-    g->state.host_fd = host_fd;
+      sfc_guard_take(g, &g->claim, sfc_node_bits(&g->layout, &g->node), handed,
+                     held, who, err);
+  if (st != SFC_OK || *held) return st;
+  who->pid = -1;
+  sfc_fd lock_fd = SFC_NO_FD;
+  st = lock_at(g, &g->state.folder, &lock_fd, held, err);
+  if (st != SFC_OK || *held) {
+    sfc_claim_release(&g->claim, g, NULL);
+    return st;
   }
-  return st;
+  g->state.lock_fd = lock_fd;
+  return SFC_OK;
 }
 
-static sfc_status read_saved(sfc_generator *g, sfc_saved *saved,
-                             sfc_error *err) {
+/* Lets go of the value just taken, unused. */
+static void untake_value(sfc_generator *g) {
+  sfc_fd_close(g->state.lock_fd);
+  g->state.lock_fd = SFC_NO_FD;
+  sfc_claim_release(&g->claim, g, NULL);
+}
+
+/* The value's state file, merged with what its claim handed over. */
+static sfc_status read_saved(sfc_generator *g, const sfc_saved *handed,
+                             sfc_saved *saved, sfc_error *err) {
   char name[sizeof g->state.stem + 8], path[4200],
       text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
   file_name(g, ".state", name, sizeof name);
   file_path(g, ".state", path, sizeof path);
   sfc_node_text(&g->layout, &g->node, text, sizeof text);
-  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
-    saved->last[c] = SFC_NEVER;
-  saved->mark = 0;
-  saved->clock = 0;
-  return read_at(&g->state.folder, name, path, &g->layout, text, saved, err);
+  sfc_saved_clear(saved);
+  sfc_status st =
+      read_at(&g->state.folder, name, path, &g->layout, text, saved, err);
+  if (st == SFC_OK) sfc_saved_merge(saved, handed);
+  return st;
 }
 
 /* Takes the first value of the auto field that no live process holds and
- * whose mark is below `below`: locked, its state in *saved. SFC_RETRY when
- * there is none. */
+ * whose IDs are all below `below`: locked, its state in *saved. SFC_RETRY
+ * when there is none. */
 static sfc_status take_free(sfc_generator *g, int64_t below, sfc_saved *saved,
                             sfc_error *err) {
   sfc_node *node = &g->node;
@@ -391,16 +303,19 @@ static sfc_status take_free(sfc_generator *g, int64_t below, sfc_saved *saved,
     node->value[node->auto_slot] = v;
     set_stem(g);
     bool held;
-    sfc_status st = try_lock(g, &held, err);
+    sfc_holder who;
+    sfc_saved handed;
+    sfc_saved_clear(&handed);
+    sfc_status st = take_value(g, &handed, &held, &who, err);
     if (st != SFC_OK) return st;
     if (held) continue;
-    st = read_saved(g, saved, err);
-    if (st != SFC_OK) return st;
-    if (saved->mark < below) return SFC_OK;
-    sfc_fd_close(g->state.lock_fd);
-    sfc_host_unlock(g->state.host_fd);
-    g->state.lock_fd = SFC_NO_FD;
-    g->state.host_fd = -1;
+    st = read_saved(g, &handed, saved, err);
+    if (st != SFC_OK) {
+      untake_value(g);
+      return st;
+    }
+    if (sfc_saved_latest(saved) < below) return SFC_OK;
+    untake_value(g);
   }
   return SFC_RETRY;
 }
@@ -424,28 +339,23 @@ static const char *dir_of(const sfc_generator *g) {
   return g->state.dir_real ? g->state.dir_real : g->state.dir;
 }
 
-/* Says who holds the value: a live generator with the same layout and node
- * values, in this process or another. */
-static sfc_status held_elsewhere(sfc_generator *g, sfc_error *err) {
-  /* A holder that has just taken the lock names itself a moment later (its
-   * host-wide name, its pid in the lock file): look again, 20 ms at most. */
+/* Says who holds the value: a live generator with the same ID space and
+ * node bits, in this process or another — seen by the host-wide claim, or
+ * by the lock file (the guard off, or a holder the claim cannot see). */
+static sfc_status held_elsewhere(sfc_generator *g, sfc_holder *who,
+                                 sfc_error *err) {
+  if (who->pid >= 0) return sfc_claim_refuse(&g->claim, g, who, err);
+  /* A holder that has just taken the lock names itself a moment later:
+   * look again, 20 ms at most. */
   for (int i = 0; i < 20 && !g->state.holder; i++) {
     sfc_pause(1000);
-    find_holder(g);
+    find_holder(g, &g->state.folder);
   }
   char text[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
   sfc_node_text(&g->layout, &g->node, text, sizeof text);
   char by[48] = "another live process";
   if (g->state.holder)
     snprintf(by, sizeof by, "live process %ld", g->state.holder);
-  if (g->state.guard_only)
-    return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                    "node value %s is in use by %s (guard folder %s): two "
-                    "generators with one value issue the same IDs. Give each "
-                    "its own value or a pool field (auto, with a state_dir); "
-                    "if sharing it is meant, turn the guard off (the "
-                    "generator's guard option, --no-guard)",
-                    text, by, dir_of(g));
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
                   "node value %s is held by %s (lock file %s.lock): give "
                   "each process its own value, or use auto",
@@ -456,10 +366,15 @@ static sfc_status take_static(sfc_generator *g, sfc_saved *saved,
                               sfc_error *err) {
   set_stem(g);
   bool held;
-  sfc_status st = try_lock(g, &held, err);
+  sfc_holder who;
+  sfc_saved handed;
+  sfc_saved_clear(&handed);
+  sfc_status st = take_value(g, &handed, &held, &who, err);
   if (st != SFC_OK) return st;
-  if (held) return held_elsewhere(g, err);
-  return read_saved(g, saved, err);
+  if (held) return held_elsewhere(g, &who, err);
+  st = read_saved(g, &handed, saved, err);
+  if (st != SFC_OK) untake_value(g);
+  return st;
 }
 
 sfc_status sfc_state_acquire(sfc_generator *g, sfc_saved *saved,
@@ -493,16 +408,12 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
   g->state.reserve_ticks = reserve_ms * 1000 / g->unit_us;
   if (g->state.reserve_ticks < 2) g->state.reserve_ticks = 2;
   init_wake(g);
-  sfc_status st = sfc_dir_open(g->state.dir, false, &g->state.folder, err);
+  sfc_status st = sfc_dir_open(g->state.dir, &g->state.folder, err);
   if (st != SFC_OK) return st;
   /* Checked and put back by its absolute path: a later chdir of the
    * process must not send the keeper to another folder. */
   g->state.dir_real = sfc_path_absolute(g->state.dir);
-  st = sfc_state_acquire(g, saved, err);
-  if (st == SFC_OK)
-    snprintf(g->state.guard, sizeof g->state.guard, "held: %.*s.lock",
-             (int)sizeof g->state.guard - 16, g->state.path);
-  return st;
+  return sfc_state_acquire(g, saved, err);
 }
 
 /* Lets go of the values rollback=switch parked once the clock has passed
@@ -514,8 +425,7 @@ static void unpark(sfc_generator *g) {
       i++;
       continue;
     }
-    sfc_fd_close(g->state.park[i].lock_fd);
-    sfc_host_unlock(g->state.park[i].host_fd);
+    let_go_parked(g, i);
     g->state.park[i] = g->state.park[--g->state.parked];
   }
 }
@@ -549,12 +459,12 @@ sfc_status sfc_state_switch(sfc_generator *g, int64_t tick, uint64_t *first,
    * under the old value, up to the mark (which cannot move while we hold
    * the lock): its state file already says so. */
   const sfc_fd old_lock = s->lock_fd;
-  const int old_host = s->host_fd;
+  const sfc_claim old_claim = g->claim;
   const uint64_t old_value = g->node.value[g->node.auto_slot];
   const int64_t old_mark = atomic_load(&g->mark);
   const sfc_file_id old_state = s->state_id;
   s->lock_fd = SFC_NO_FD;
-  s->host_fd = -1;
+  sfc_claim_init(&g->claim);
   sfc_saved saved;
   sfc_error e;
   /* A value whose IDs are all behind the clock. */
@@ -566,14 +476,13 @@ sfc_status sfc_state_switch(sfc_generator *g, int64_t tick, uint64_t *first,
     if ((uint64_t)mark > p->time_max) mark = (int64_t)p->time_max;
     memcpy(g->last, saved.last, sizeof g->last);
     st = sfc_state_write(g, mark, saved.clock, &e);
+    if (st != SFC_OK) untake_value(g);
   }
-  if (st != SFC_OK) {         /* keep the value in use */
-    sfc_fd_close(s->lock_fd); /* the other value, if one was taken */
-    sfc_host_unlock(s->host_fd);
+  if (st != SFC_OK) { /* keep the value in use */
     g->node.value[g->node.auto_slot] = old_value;
     set_stem(g);
     s->lock_fd = old_lock;
-    s->host_fd = old_host;
+    g->claim = old_claim;
     s->state_id = old_state;
     sfc_mutex_unlock(&g->lock);
     if (st == SFC_RETRY)
@@ -585,7 +494,7 @@ sfc_status sfc_state_switch(sfc_generator *g, int64_t tick, uint64_t *first,
     return st;
   }
   s->park[s->parked].lock_fd = old_lock;
-  s->park[s->parked].host_fd = old_host;
+  s->park[s->parked].claim = old_claim;
   s->park[s->parked].mark = old_mark;
   s->parked++;
   sfc_generator_set_node(g);
@@ -602,54 +511,6 @@ sfc_status sfc_state_switch(sfc_generator *g, int64_t tick, uint64_t *first,
   sfc_mutex_unlock(&g->lock);
   *first = id;
   return SFC_TAKEN;
-}
-
-/* The i-th folder to try for the guard: the one given, or the defaults. */
-static size_t guard_dir(const sfc_options *opts, unsigned i, char *buf,
-                        size_t cap) {
-  if (!opts->guard_dir) return sfc_guard_dir_default(i, buf, cap);
-  int n = i ? 0 : snprintf(buf, cap, "%s", opts->guard_dir);
-  return n > 0 ? (size_t)n : 0;
-}
-
-/* The host-wide guard of a generator without a state_dir: the lock file
- * of its layout and node values in a folder of this user's shared by the
- * host's processes (and, on Linux, the value's host-wide name). Trouble
- * with the folder never stops the generator: g->state.guard says why. */
-sfc_status sfc_guard_open(sfc_generator *g, const sfc_options *opts,
-                          sfc_saved *saved, sfc_error *err) {
-  sfc_state *s = &g->state;
-  char path[4096], why[SFC_MESSAGE_MAX] = "no folder for it";
-  s->guard_only = true;
-  for (unsigned i = 0;; i++) {
-    size_t n = guard_dir(opts, i, path, sizeof path);
-    if (!n || n >= sizeof path) break;
-    sfc_error e;
-    if (sfc_dir_open(path, true, &s->folder, &e) != SFC_OK) {
-      snprintf(why, sizeof why, "%s", e.message);
-      continue;
-    }
-    s->dir = strdup(path);
-    s->dir_real = sfc_path_absolute(path);
-    if (!s->dir) break;
-    set_stem(g);
-    bool held;
-    sfc_status st = try_lock(g, &held, &e);
-    if (st == SFC_OK && held) return held_elsewhere(g, err);
-    if (st == SFC_OK) {
-      snprintf(s->guard, sizeof s->guard, "held: %.*s.lock",
-               (int)sizeof g->state.guard - 16, s->path);
-      /* Only while the clock has not passed it: past it, IDs of the clock
-       * are after it anyway (and a caller's injected times are its own). */
-      if (s->guard_last >= now_tick(g) && s->guard_last > saved->mark)
-        saved->mark = s->guard_last;
-      return SFC_OK;
-    }
-    snprintf(why, sizeof why, "%s", e.message);
-    sfc_state_close(g, false);
-  }
-  snprintf(s->guard, sizeof s->guard, "unavailable: %s", why);
-  return SFC_OK;
 }
 
 /* Whether the files are still ours: the folder at the path is the one we
@@ -696,7 +557,7 @@ static sfc_status contended(sfc_generator *g, const sfc_dir *dir,
     return lost(g, "another process holds it and wrote its state file", err);
   const int64_t now = sfc_monotonic_us();
   if (!g->state.contended_since) g->state.contended_since = now;
-  if (g->state.host_fd < 0 || now - g->state.contended_since > 250000)
+  if (!sfc_claim_held(&g->claim) || now - g->state.contended_since > 250000)
     return lost(g, "another process holds it", err);
   return SFC_RETRY;
 }
@@ -706,17 +567,16 @@ static sfc_status contended(sfc_generator *g, const sfc_dir *dir,
 static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
                          sfc_error *err) {
   sfc_dir dir;
-  sfc_status st = sfc_dir_open(dir_of(g), false, &dir, err);
+  sfc_status st = sfc_dir_open(dir_of(g), &dir, err);
   if (st != SFC_OK) return st;
   const bool same_dir = same_id(dir.id, g->state.folder.id);
   char name[sizeof g->state.stem + 8];
   file_name(g, ".lock", name, sizeof name);
   sfc_fd lock_fd = SFC_NO_FD;
-  int unused = -1;
   if (!same_dir || !sfc_file_is_at(&dir, name, g->state.lock_fd)) {
     bool held;
-    /* Our host-wide name is still ours: not taken again. */
-    st = lock_at(g, &dir, false, &lock_fd, &unused, &held, err);
+    /* Our host-wide claim is still ours: not taken again. */
+    st = lock_at(g, &dir, &lock_fd, &held, err);
     if (st == SFC_OK && held) st = contended(g, &dir, err);
     if (st != SFC_OK) {
       sfc_fd_close(dir.fd);
@@ -811,7 +671,6 @@ sfc_status sfc_state_start_keeper(sfc_generator *g, sfc_error *err) {
 }
 
 void sfc_state_close(sfc_generator *g, bool clean) {
-  clean = clean && !g->state.guard_only;
   if (g->state.keeper_running) {
     sfc_mutex_lock(&g->lock);
     g->state.stopping = true;
@@ -837,14 +696,22 @@ void sfc_state_close(sfc_generator *g, bool clean) {
 }
 
 /* In a forked child: the keeper thread does not exist there, and the lock
- * file descriptor is shared with the parent, whose lock it is. */
+ * files are the parent's: closing our copies leaves its locks in place (a
+ * helper process must not keep its parent's values after the parent). */
 void sfc_state_after_fork(sfc_generator *g) {
   g->state.keeper_running = false;
   init_wake(g);
+  sfc_fd_close(g->state.lock_fd);
+  g->state.lock_fd = SFC_NO_FD;
+  for (unsigned i = 0; i < g->state.parked; i++) {
+    sfc_fd_close(g->state.park[i].lock_fd);
+    sfc_claim_drop(&g->state.park[i].claim);
+  }
+  g->state.parked = 0;
 }
 
-/* Drops the parent's lock in a forked child: closing our copies leaves the
- * parent's lock and host-wide name in place. */
+/* Lets go of the values held, before the pool of a forked child takes a
+ * value of its own. */
 void sfc_state_release(sfc_generator *g) {
   release(g);
 }

@@ -140,7 +140,7 @@ async function main() {
       ['dlltool', '-m', 'i386:x86-64', '-d', headers.def_paths.node_api_def, '-l', 'node.lib'],
       buildDir,
     );
-    link.push('node.lib', '-lbcrypt');
+    link.push('node.lib', '-lbcrypt', '-ladvapi32');
   }
   await run(link, buildDir);
 

@@ -109,16 +109,42 @@ static inline sfc_layout check_layout(const char *spec, int64_t epoch_ms) {
 #if !defined(_WIN32)
 #include <unistd.h> /* mkdtemp, on macOS */
 #endif
+#include <time.h>
+
+/* An epoch of this run's own: 2024-01-01 plus up to a day. A generator
+ * that leaves IDs ahead of the clock hands them over, host-wide, to the
+ * next holder of its ID space and node bits; a test that does so keeps its
+ * ID spaces to itself, so that nothing else on the machine, nor the next
+ * test, starts behind them. */
+static inline int64_t check_run_epoch(void) {
+  static int64_t epoch;
+  if (!epoch) {
+#if defined(_WIN32)
+    uint64_t pid = (uint64_t)GetCurrentProcessId();
+#else
+    uint64_t pid = (uint64_t)getpid();
+#endif
+    epoch = 1704067200000 +
+            (int64_t)((pid * 2654435761u + (uint64_t)time(NULL)) % 86400000);
+  }
+  return epoch;
+}
+
+/* The default preset's layout, at the run's own epoch. */
+static inline sfc_layout check_default_layout(void) {
+  return check_layout("time:41@1ms,clock:3,worker:7,seq:12", check_run_epoch());
+}
 
 /* A new folder of this run under the temporary folder, on every platform:
  * "<tmp>/sfc-<what>-<unique>" in buf. */
 static inline void check_temp_folder(const char *what, char *buf, size_t cap) {
 #if defined(_WIN32)
+  static unsigned made;
   char tmp[MAX_PATH];
   GetTempPathA(sizeof tmp, tmp);
-  snprintf(buf, cap, "%ssfc-%s-%lu-%llu", tmp, what,
+  snprintf(buf, cap, "%ssfc-%s-%lu-%llu-%u", tmp, what,
            (unsigned long)GetCurrentProcessId(),
-           (unsigned long long)GetTickCount64());
+           (unsigned long long)GetTickCount64(), made++);
   if (!CreateDirectoryA(buf, NULL)) {
 #else
   snprintf(buf, cap, "/tmp/sfc-%s-XXXXXX", what);

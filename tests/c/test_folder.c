@@ -191,7 +191,7 @@ static void clean_folder(void) {
 }
 
 int main(void) {
-  sfc_layout l = check_layout("time:41@1ms,worker:6,seq:16", 1704067200000);
+  sfc_layout l = check_layout("time:41@1ms,worker:6,seq:16", check_run_epoch());
   check_temp_folder("folder", folder, sizeof folder);
   held_value(&l);
   pool(&l);

@@ -7,10 +7,9 @@
 enum { N = 20000 };
 
 static void static_node_refuses(void) {
-  sfc_layout l;
+  sfc_layout l = check_default_layout();
   sfc_error err;
   sfc_status st;
-  sfc_layout_preset("default", &l, &err);
   sfc_generator *g =
       check_generator(&l, "worker", 9, NULL, SFC_ROLLBACK_DEFAULT, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
@@ -41,10 +40,9 @@ static void *hammer(void *arg) {
 
 static void pool_renews(void) {
   char *dir = check_tmpdir();
-  sfc_layout l;
+  sfc_layout l = check_default_layout();
   sfc_error err;
   sfc_status st;
-  sfc_layout_preset("default", &l, &err);
   sfc_generator *g =
       check_pool_generator(&l, "worker", dir, SFC_ROLLBACK_DEFAULT, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);

@@ -1,18 +1,24 @@
-/* The host-wide guard: a second live generator with the same layout and
- * node values is refused at creation, in this process as in another;
- * anything else (other values, another layout, the guard off, a value given
- * back) starts; a folder the guard cannot use never stops a generator. Runs
- * on every platform, in a guard folder of its own. */
+/* The guard: one host-wide claim per ID space and node bits. A second live
+ * generator that could issue the same IDs is refused at creation, in this
+ * process as in another, whatever its field names, state_dir or pool;
+ * anything else (other bits, another epoch or time unit, the guard off, a
+ * value given back) starts; a value given back ahead of the clock hands its
+ * last IDs over; a forked child drops its parent's claim; running out of
+ * descriptors refuses creation instead of starting unguarded. Every
+ * layout here has an epoch of this run's own, so that nothing else on the
+ * machine shares its claims. */
 #include "check.h"
+
+#include <stdbool.h>
 
 #if defined(_WIN32)
 #include <windows.h>
 #else
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #endif
-
-static char folder[512];
 
 static long own_pid(void) {
 #if defined(_WIN32)
@@ -22,19 +28,36 @@ static long own_pid(void) {
 #endif
 }
 
-static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
-                               const char *guard_dir, int guard_off,
-                               sfc_status *st, sfc_error *err) {
-  sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
+#if !defined(_WIN32)
+static int check_wait_pid(pid_t pid) {
+  int status;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+#endif
+
+static sfc_layout layout(const char *spec) {
+  return check_layout(spec, check_run_epoch());
+}
+
+static sfc_generator *open_with(const sfc_layout *l, const sfc_node_value *node,
+                                size_t count, const char *state_dir,
+                                int guard_off, sfc_status *st, sfc_error *err) {
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
-  opts.node_count = 1;
-  opts.guard_dir = guard_dir;
+  opts.node_count = count;
+  opts.state_dir = state_dir;
   opts.guard_off = guard_off;
   sfc_generator *g = NULL;
   *st = sfc_generator_new(l, &opts, &g, err);
   return *st == SFC_OK ? g : NULL;
+}
+
+static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
+                               int guard_off, sfc_status *st, sfc_error *err) {
+  sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
+  return open_with(l, node, 1, NULL, guard_off, st, err);
 }
 
 static const char *guard_of(const sfc_generator *g) {
@@ -44,56 +67,147 @@ static const char *guard_of(const sfc_generator *g) {
 }
 
 static void same_value_refused(void) {
-  sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
-  sfc_layout other = check_layout("time:41@1ms,worker:10,seq:12", 1);
+  sfc_layout l = layout("time:41@1ms,worker:10,seq:12");
   sfc_status st;
   sfc_error err;
-  sfc_generator *a = open_gen(&l, 3, folder, 0, &st, &err);
+  sfc_generator *a = open_gen(&l, 3, 0, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   if (!a) return;
-  CHECK(strncmp(guard_of(a), "held: ", 6) == 0 && strstr(guard_of(a), folder),
-        "stats say where the guard is held: %s", guard_of(a));
+  const char *held = guard_of(a);
+#if defined(_WIN32)
+  const char *kind = "snowflake-c-";
+#else
+  const char *kind = "@snowflake-c/claim/";
+#endif
+  CHECK(strncmp(held, "held: ", 6) == 0 && strstr(held, kind),
+        "stats name the claim: %s", held);
+  CHECK(sfc_generator_warning(a) == NULL, "a guarded generator warns of "
+                                          "nothing");
 
-  sfc_generator *b = open_gen(&l, 3, folder, 0, &st, &err);
+  sfc_generator *b = open_gen(&l, 3, 0, &st, &err);
   char pid[48];
   snprintf(pid, sizeof pid, "live process %ld", own_pid());
   CHECK(!b && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, "worker=3") &&
-            strstr(err.message, pid) && strstr(err.message, folder) &&
+            strstr(err.message, pid) && strstr(err.message, held + 6) &&
             strstr(err.message, "guard off"),
         "the same value again: %s %s", sfc_status_name(st), err.message);
   sfc_generator_free(b);
 
-  /* What is not the same value starts. */
-  b = open_gen(&l, 4, folder, 0, &st, &err);
+  /* What cannot issue the same IDs starts. */
+  sfc_layout other_epoch = check_layout("time:41@1ms,worker:10,seq:12", 1);
+  sfc_layout other_unit = layout("time:41@10ms,worker:10,seq:12");
+  b = open_gen(&l, 4, 0, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   sfc_generator_free(b);
-  b = open_gen(&other, 3, folder, 0, &st, &err);
-  CHECK(b != NULL, "another layout (epoch) with the same value: %s",
-        err.message);
+  b = open_gen(&other_epoch, 3, 0, &st, &err);
+  CHECK(b != NULL, "another epoch, the same value: %s", err.message);
   sfc_generator_free(b);
-  b = open_gen(&l, 3, folder, 1, &st, &err);
-  CHECK(b && strcmp(guard_of(b), "off") == 0,
-        "the guard turned off lets a value be shared: %s", err.message);
+  b = open_gen(&other_unit, 3, 0, &st, &err);
+  CHECK(b != NULL, "another time unit, the same value: %s", err.message);
+  sfc_generator_free(b);
+
+  /* Off: it starts, and says so. */
+  b = open_gen(&l, 3, 1, &st, &err);
+  CHECK(b && strcmp(guard_of(b), "off") == 0 && sfc_generator_warning(b) &&
+            strstr(sfc_generator_warning(b), "worker=3") &&
+            strstr(sfc_generator_warning(b), "not guarded"),
+        "the guard turned off: %s / %s", err.message,
+        b && sfc_generator_warning(b) ? sfc_generator_warning(b) : "");
   sfc_generator_free(b);
 
   /* Given back: free at once. */
   sfc_generator_free(a);
-  a = open_gen(&l, 3, folder, 0, &st, &err);
+  a = open_gen(&l, 3, 0, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   sfc_generator_free(a);
 }
 
+/* The claim is the IDs', not the names': datacenter 1 and worker 3 of
+ * 5 + 5 bits are worker 35 of 10 bits. */
+static void field_names_do_not_split(void) {
+  sfc_layout split = layout("time:41@1ms,datacenter:5,worker:5,seq:12");
+  sfc_layout whole = layout("time:41@1ms,worker:10,seq:12");
+  sfc_node_value two[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
+                          {"worker", 3, SFC_SOURCE_EXPLICIT}};
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *a = open_with(&split, two, 2, NULL, 0, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  sfc_generator *b = open_gen(&whole, 35, 0, &st, &err);
+  CHECK(!b && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, "worker=35"),
+        "worker 35 of worker:10 beside datacenter 1, worker 3: %s %s",
+        sfc_status_name(st), err.message);
+  sfc_generator_free(b);
+  b = open_gen(&whole, 36, 0, &st, &err);
+  CHECK(b != NULL, "worker 36 is other bits: %s", err.message);
+  sfc_generator_free(b);
+  sfc_generator_free(a);
+}
+
+/* A state_dir, a pool or the lack of both: one claim. */
+static void options_do_not_split(void) {
+  sfc_layout l = layout("time:41@1ms,worker:4,seq:12");
+  char one[600], two[600];
+  check_temp_folder("guard-state", one, sizeof one);
+  check_temp_folder("guard-state", two, sizeof two);
+  sfc_node_value w5[] = {{"worker", 5, SFC_SOURCE_EXPLICIT}};
+  sfc_node_value pool[] = {{"worker", 0, SFC_SOURCE_POOL}};
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *plain = open_gen(&l, 5, 0, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  sfc_generator *stated = open_with(&l, w5, 1, one, 0, &st, &err);
+  CHECK(!stated && st == SFC_WORKER_UNAVAILABLE,
+        "a state_dir beside a guard-only generator: %s %s", sfc_status_name(st),
+        err.message);
+  sfc_generator_free(stated);
+  sfc_generator_free(plain);
+
+  stated = open_with(&l, w5, 1, one, 0, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  CHECK(stated && strncmp(guard_of(stated), "held: ", 6) == 0, "%s",
+        stated ? guard_of(stated) : "");
+  sfc_generator *other = open_with(&l, w5, 1, two, 0, &st, &err);
+  CHECK(!other && st == SFC_WORKER_UNAVAILABLE,
+        "another state_dir, the same value: %s %s", sfc_status_name(st),
+        err.message);
+  sfc_generator_free(other);
+  plain = open_gen(&l, 5, 0, &st, &err);
+  CHECK(!plain && st == SFC_WORKER_UNAVAILABLE,
+        "a guard-only generator beside a state_dir: %s", err.message);
+  sfc_generator_free(plain);
+
+  /* The pool of another folder passes over a value claimed elsewhere. */
+  sfc_generator *held[16] = {NULL};
+  int taken = 0;
+  for (int i = 0; i < 15; i++) {
+    held[i] = open_with(&l, pool, 1, two, 0, &st, &err);
+    if (!held[i]) break;
+    sfc_stats s;
+    sfc_generator_stats(held[i], &s);
+    CHECK(s.node_values[0] != 5, "the pool took worker 5, held elsewhere");
+    taken++;
+  }
+  CHECK(taken == 15, "the pool gives the 15 other values: %d (%s)", taken,
+        err.message);
+  sfc_generator *last = open_with(&l, pool, 1, two, 0, &st, &err);
+  CHECK(!last && st == SFC_WORKER_UNAVAILABLE, "none left: %s", err.message);
+  sfc_generator_free(last);
+  for (int i = 0; i < 15; i++)
+    sfc_generator_free(held[i]);
+  sfc_generator_free(stated);
+}
+
 /* A value given back and taken again at once, in this process: the new
- * generator must not repeat the old one's IDs of the same tick (the guard's
- * lock file keeps the last tick until the clock has passed it). */
+ * generator must not repeat the old one's IDs of the same tick. */
 static void quick_reuse(const char *spec) {
   enum { ROUNDS = 200, N = 100 };
   static uint64_t ids[ROUNDS * N];
-  sfc_layout l = check_layout(spec, 1704067200000);
+  sfc_layout l = layout(spec);
   for (int r = 0; r < ROUNDS; r++) {
     sfc_status st;
     sfc_error err;
-    sfc_generator *g = open_gen(&l, 7, folder, 0, &st, &err);
+    sfc_generator *g = open_gen(&l, 7, 0, &st, &err);
     if (!g || sfc_next_ids(g, ids + r * N, N, NULL, &err) != SFC_OK) {
       CHECK(0, "round %d: %s", r, err.message);
       sfc_generator_free(g);
@@ -104,92 +218,256 @@ static void quick_reuse(const char *spec) {
   size_t dups = check_duplicates(ids, ROUNDS * N);
   CHECK(dups == 0, "%s: %zu duplicates across %d quick reuses of one value",
         spec, dups, ROUNDS);
-}
-
-static void unusable_folder_still_starts(void) {
-  sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
+  /* Taken and given back once the clock is past: no record is left. */
+  sfc_pause(30000);
   sfc_status st;
   sfc_error err;
-  char path[600];
-  /* An empty path is a mistake in the input, not a folder in trouble. */
-  sfc_generator *empty = open_gen(&l, 5, "", 0, &st, &err);
-  CHECK(!empty && st == SFC_INVALID_ARGUMENT && strstr(err.message, "empty"),
-        "an empty guard_dir: %s %s", sfc_status_name(st), err.message);
-  sfc_generator_free(empty);
-  snprintf(path, sizeof path, "%s/a-file", folder);
-  FILE *f = fopen(path, "wb");
-  if (!f || fclose(f) != 0) exit(1);
-  sfc_generator *g = open_gen(&l, 5, path, 0, &st, &err);
-  CHECK(g && strncmp(guard_of(g), "unavailable: ", 13) == 0,
-        "a file as the guard folder: the generator starts and says why: %s %s",
-        g ? guard_of(g) : "", g ? "" : err.message);
+  sfc_generator_free(open_gen(&l, 7, 0, &st, &err));
+}
+
+/* A generator that borrowed ahead of the clock hands its last tick over:
+ * the next holder of the value, in another mode (a state_dir), starts
+ * after it. */
+static void hand_over_ahead(void) {
+  enum { N = 8000 };
+  static uint64_t ids[2 * N];
+  sfc_layout l = layout("time:41@1ms,worker:10,seq:2");
+  char dir[600];
+  check_temp_folder("guard-handover", dir, sizeof dir);
+  sfc_node_value w9[] = {{"worker", 9, SFC_SOURCE_EXPLICIT}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = w9;
+  opts.node_count = 1;
+  opts.rollback = SFC_ROLLBACK_BORROW;
+  opts.max_drift_ms = 5000;
+  sfc_generator *a = NULL;
+  sfc_error err;
+  CHECK_STATUS(sfc_generator_new(&l, &opts, &a, &err), SFC_OK, err);
+  if (!a) return;
+  /* Four IDs a tick: 8000 IDs borrow seconds ahead of the clock. */
+  CHECK_STATUS(sfc_next_ids(a, ids, N, NULL, &err), SFC_OK, err);
+  sfc_stats s;
+  sfc_generator_stats(a, &s);
+  CHECK(s.borrowed_ticks > 500, "borrowed %llu ticks",
+        (unsigned long long)s.borrowed_ticks);
+  sfc_generator_free(a);
+
+  opts.state_dir = dir;
+  opts.rollback = SFC_ROLLBACK_WAIT;
+  opts.max_drift_ms = SFC_UNSET;
+  opts.max_wait_ms = 20000;
+  sfc_generator *b = NULL;
+  CHECK_STATUS(sfc_generator_new(&l, &opts, &b, &err), SFC_OK, err);
+  if (!b) return;
+  CHECK_STATUS(sfc_next_ids(b, ids + N, N, NULL, &err), SFC_OK, err);
+  CHECK(ids[N] > ids[N - 1], "the next holder starts after the last ID");
+  CHECK(check_duplicates(ids, 2 * N) == 0, "no duplicate across the hand-over");
+  sfc_generator_free(b);
+
+  /* Given back behind the clock: nothing is kept. */
+  opts.state_dir = NULL;
+  sfc_generator *c = NULL;
+  CHECK_STATUS(sfc_generator_new(&l, &opts, &c, &err), SFC_OK, err);
   uint64_t id;
-  if (g) CHECK_STATUS(sfc_next(g, &id, &err), SFC_OK, err);
-  sfc_generator_free(g);
-  remove(path);
+  if (c) CHECK_STATUS(sfc_next(c, &id, &err), SFC_OK, err);
+  sfc_generator_stats(c, &s);
 #if !defined(_WIN32)
-  /* Open to other users: another user could hold or free values there. */
-  snprintf(path, sizeof path, "%s/shared", folder);
-  if (mkdir(path, 0700) != 0 || chmod(path, 0770) != 0) exit(1);
-  g = open_gen(&l, 5, path, 0, &st, &err);
-  CHECK(g && strstr(guard_of(g), "writable by other users"),
-        "a group-writable guard folder is not used: %s",
-        g ? guard_of(g) : err.message);
-  sfc_generator_free(g);
-  if (geteuid() == 0) {
-    if (chmod(path, 0700) != 0 || chown(path, 65534, 65534) != 0) exit(1);
-    g = open_gen(&l, 5, path, 0, &st, &err);
-    CHECK(g && strstr(guard_of(g), "belongs to uid 65534"),
-          "another user's guard folder is not used: %s",
-          g ? guard_of(g) : err.message);
-    sfc_generator_free(g);
-  }
-  rmdir(path);
-  snprintf(path, sizeof path, "%s/link", folder);
-  if (symlink(folder, path) != 0) exit(1);
-  g = open_gen(&l, 5, path, 0, &st, &err);
-  CHECK(g && strstr(guard_of(g), "symbolic link"),
-        "a symbolic link as the guard folder is not followed: %s",
-        g ? guard_of(g) : err.message);
-  sfc_generator_free(g);
-  remove(path);
+  char record[160];
+  const char *hex = strrchr(s.guard, '/');
+  struct stat sb;
+  snprintf(record, sizeof record, "/dev/shm/snowflake-c-%.32s.u%u",
+           hex ? hex + 1 : "", (unsigned)geteuid());
+  CHECK(stat(record, &sb) == 0, "a holder's record file is there: %s", record);
+  sfc_generator_free(c);
+  CHECK(stat(record, &sb) != 0, "and gone once given back behind the clock");
+#else
+  sfc_generator_free(c);
 #endif
 }
 
-/* Lock files of values given back are removed, so that the folder does not
- * fill up. */
-static void folder_left_clean(void) {
-  /* A lock file kept for its last tick goes with the next holder that
-   * leaves after the clock passed it. */
-  sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
-  sfc_layout other = check_layout("time:41@1ms,worker:10,seq:12", 1);
-  sfc_pause(3000);
-  sfc_layout coarse =
-      check_layout("time:40@10ms,worker:10,seq:12", 1704067200000);
-  sfc_pause(20000);
-  const sfc_layout *layouts[] = {&l, &l, &l, &other, &coarse};
-  const int64_t workers[] = {3, 4, 7, 3, 7};
-  for (int i = 0; i < 5; i++) {
+/* Long names: the claim's name is a hash, never too long; a state_dir's
+ * file names are hashed too. */
+static void long_names(void) {
+  char spec[600] = "time:41@1ms";
+  sfc_node_value node[8];
+  static char names[8][32];
+  for (int i = 0; i < 8; i++) {
+    snprintf(names[i], sizeof names[i], "f%030d", i);
+    size_t n = strlen(spec);
+    snprintf(spec + n, sizeof spec - n, ",%s:1", names[i]);
+    node[i] = (sfc_node_value){names[i], i & 1, SFC_SOURCE_EXPLICIT};
+  }
+  strcat(spec, ",seq:12");
+  sfc_layout l = layout(spec);
+  char dir[600];
+  check_temp_folder("guard-long", dir, sizeof dir);
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *a = open_with(&l, node, 8, NULL, 0, &st, &err);
+  CHECK(a && strncmp(guard_of(a), "held: ", 6) == 0, "guarded: %s",
+        a ? guard_of(a) : err.message);
+  sfc_generator *b = open_with(&l, node, 8, dir, 0, &st, &err);
+  CHECK(!b && st == SFC_WORKER_UNAVAILABLE, "refused: %s", err.message);
+  sfc_generator_free(a);
+  b = open_with(&l, node, 8, dir, 0, &st, &err);
+  CHECK(b != NULL, "a state_dir of long names: %s", err.message);
+  sfc_generator_free(b);
+}
+
+#if !defined(_WIN32)
+/* A forked helper that never uses the generator lets go of the claim at
+ * once: with the parent's generator freed, the value is free while the
+ * child still lives. */
+static void fork_drops_claim(void) {
+  sfc_layout l = layout("time:41@1ms,worker:10,seq:12");
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *g = open_gen(&l, 21, 0, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  int go[2];
+  if (!g || pipe(go) != 0) return;
+  int up[2];
+  if (pipe(up) != 0) return;
+  pid_t pid = fork();
+  if (pid == 0) {
+    char c = 'y';
+    close(go[1]);
+    close(up[0]);
+    if (write(up[1], &c, 1) != 1) _exit(2); /* its fork handlers ran */
+    _exit(read(go[0], &c, 1) == 0 ? 0 : 1); /* lives until told */
+  }
+  close(go[0]);
+  close(up[1]);
+  char c;
+  CHECK(read(up[0], &c, 1) == 1, "the child runs");
+  close(up[0]);
+  sfc_generator_free(g);
+  g = open_gen(&l, 21, 0, &st, &err);
+  CHECK(g != NULL, "taken again while the forked child lives: %s %s",
+        sfc_status_name(st), err.message);
+  sfc_generator_free(g);
+  close(go[1]);
+  CHECK(check_wait_pid(pid) == 0, "the child");
+}
+
+/* Out of descriptors: creation fails and says why; every generator that
+ * starts is guarded. */
+static void descriptors_run_out(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct rlimit lim = {24, 24};
+    if (setrlimit(RLIMIT_NOFILE, &lim) != 0) _exit(2);
+    sfc_layout l = layout("time:41@1ms,worker:10,seq:12");
+    sfc_generator *g[24];
+    int n = 0;
+    sfc_status st = SFC_OK;
+    sfc_error err;
+    for (; n < 24; n++) {
+      g[n] = open_gen(&l, 100 + n, 0, &st, &err);
+      if (!g[n]) break;
+      if (strncmp(guard_of(g[n]), "held: ", 6) != 0) _exit(3);
+    }
+    if (n == 24 || st != SFC_STATE_ERROR || !strstr(err.message, "open files"))
+      _exit(4);
+    for (int i = 0; i < n; i++)
+      sfc_generator_free(g[i]);
+    g[0] = open_gen(&l, 100 + n, 0, &st, &err);
+    int ok = g[0] && strncmp(guard_of(g[0]), "held: ", 6) == 0;
+    sfc_generator_free(g[0]);
+    _exit(ok ? 0 : 5);
+  }
+  int rc = check_wait_pid(pid);
+  CHECK(rc == 0,
+        "out of descriptors: refused with StateError, never "
+        "unguarded (child exit %d)",
+        rc);
+}
+
+#if defined(__linux__)
+extern bool sfc_claim_by_file;
+
+/* The lock-file claim of macOS, run here: the same refusals. */
+static void file_claims(void) {
+  sfc_claim_by_file = true;
+  sfc_layout l = layout("time:41@1ms,worker:10,seq:12");
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *a = open_gen(&l, 3, 0, &st, &err);
+  CHECK(a && strstr(guard_of(a), "/dev/shm/snowflake-c-") &&
+            strstr(guard_of(a), ".claim"),
+        "a claim file: %s", a ? guard_of(a) : err.message);
+  sfc_generator *b = open_gen(&l, 3, 0, &st, &err);
+  char pid[48];
+  snprintf(pid, sizeof pid, "live process %ld", own_pid());
+  CHECK(!b && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid),
+        "refused by the claim file: %s", err.message);
+  char path[200];
+  snprintf(path, sizeof path, "%s", a ? guard_of(a) + 6 : "");
+  sfc_generator_free(a);
+  struct stat sb;
+  CHECK(stat(path, &sb) != 0, "the claim file goes with its holder");
+  quick_reuse("time:41@1ms,worker:10,seq:12");
+  sfc_claim_by_file = false;
+}
+#endif
+
+/* Another user holding the value: refused, naming that user (root only). */
+static void other_user(void) {
+  if (geteuid() != 0) return;
+  sfc_layout l = layout("time:41@1ms,worker:10,seq:12");
+  int ready[2], done[2];
+  if (pipe(ready) != 0 || pipe(done) != 0) return;
+  pid_t pid = fork();
+  if (pid == 0) {
     sfc_status st;
     sfc_error err;
-    sfc_generator_free(open_gen(layouts[i], workers[i], folder, 0, &st, &err));
+    close(ready[0]);
+    close(done[1]);
+    if (setgid(65534) != 0 || setuid(65534) != 0) _exit(2);
+    sfc_generator *g = open_gen(&l, 30, 0, &st, &err);
+    char c = g ? 'y' : 'n';
+    if (write(ready[1], &c, 1) != 1) _exit(3);
+    int ok = read(done[0], &c, 1) >= 0 && g;
+    sfc_generator_free(g);
+    _exit(ok ? 0 : 4);
   }
-  /* Only a folder that is empty again can be removed. */
-#if defined(_WIN32)
-  CHECK(RemoveDirectoryA(folder), "the guard folder is empty at the end");
-#else
-  CHECK(rmdir(folder) == 0, "the guard folder is empty at the end");
-#endif
+  close(ready[1]);
+  close(done[0]);
+  char c = 0;
+  CHECK(read(ready[0], &c, 1) == 1 && c == 'y', "uid 65534 took worker 30");
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *g = open_gen(&l, 30, 0, &st, &err);
+  CHECK(!g && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, "uid 65534"),
+        "another user's claim is refused, naming the user: %s", err.message);
+  sfc_generator_free(g);
+  close(done[1]);
+  close(ready[0]);
+  CHECK(check_wait_pid(pid) == 0, "the other user's process");
+  g = open_gen(&l, 30, 0, &st, &err);
+  CHECK(g != NULL, "free once that user's process is gone: %s", err.message);
+  sfc_generator_free(g);
 }
+#endif
 
 int main(void) {
-  check_temp_folder("guard", folder, sizeof folder);
   same_value_refused();
+  field_names_do_not_split();
+  options_do_not_split();
   /* 1 ms ticks: the generator leaves once the clock passed its last tick;
-   * 10 ms ticks: its lock file keeps the last tick for the next holder. */
+   * 10 ms ticks: it hands its last tick over to the next holder. */
   quick_reuse("time:41@1ms,worker:10,seq:12");
   quick_reuse("time:40@10ms,worker:10,seq:12");
-  unusable_folder_still_starts();
-  folder_left_clean();
+  hand_over_ahead();
+  long_names();
+#if !defined(_WIN32)
+  fork_drops_claim();
+  descriptors_run_out();
+#if defined(__linux__)
+  file_claims();
+#endif
+  other_user();
+#endif
   return check_summary();
 }

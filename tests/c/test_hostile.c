@@ -29,10 +29,7 @@ static int64_t wall_us(void) {
 }
 
 static sfc_layout preset(void) {
-  sfc_layout l;
-  sfc_error err;
-  if (sfc_layout_preset("default", &l, &err) != SFC_OK) exit(1);
-  return l;
+  return check_default_layout();
 }
 
 /* dir/name, in one of 16 rotating buffers: keep a result that must live
@@ -293,26 +290,11 @@ static void bump_vs_keeper(void) {
 #include <sys/socket.h>
 #include <sys/un.h>
 
-/* Takes the host-wide name a generator for worker 1 of the default preset
- * in `dir` would use (hostlock.c's naming), as a squatter: a socket bound
- * and not listening, or listening under another user. */
-static int squat(const char *dir, bool listening) {
-  char real[512], spec[SFC_SPEC_MAX], key[1024];
-  sfc_layout l = preset();
-  sfc_layout_spec(&l, spec, sizeof spec);
-  if (!realpath(dir, real)) fail_setup(__LINE__);
-  int n = snprintf(key, sizeof key, "%s\n%s\n%s\n%lld", real, "worker-1", spec,
-                   (long long)l.epoch_ms);
-  uint64_t h[2] = {UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4)};
-  for (int k = 0; k < 2; k++)
-    for (int i = 0; i < n; i++) {
-      h[k] ^= (unsigned char)key[i];
-      h[k] *= UINT64_C(0x100000001b3);
-    }
+/* Binds the abstract name `name` ("@snowflake-c/claim/<hex>", as stats
+ * say it) as a squatter: a socket that does not listen, or that listens. */
+static int squat(const char *name, bool listening) {
   struct sockaddr_un addr = {.sun_family = AF_UNIX};
-  int m = snprintf(addr.sun_path + 1, sizeof addr.sun_path - 1,
-                   "snowflake-c/%016llx%016llx", (unsigned long long)h[0],
-                   (unsigned long long)h[1]);
+  int m = snprintf(addr.sun_path + 1, sizeof addr.sun_path - 1, "%s", name + 1);
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
   if (fd < 0 ||
       bind(fd, (struct sockaddr *)&addr,
@@ -323,17 +305,28 @@ static int squat(const char *dir, bool listening) {
   return fd;
 }
 
-/* Abstract names have no permissions: a name taken by a socket that does
- * not listen, or by another user's, must not lock anyone out. */
+/* Abstract names have no permissions: whoever binds a value's name holds
+ * it. A squatter — silent, or another user's — makes creation fail loudly,
+ * naming what it can; never a silent start beside it. */
 static void squatters(void) {
   char *dir = check_tmpdir();
   sfc_layout l = preset();
   sfc_status st;
   sfc_error err;
-  int fd = squat(dir, false);
   sfc_generator *g =
       check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
-  CHECK(g != NULL, "a bound, silent name refused the value: %s", err.message);
+  CHECK_STATUS(st, SFC_OK, err);
+  if (!g) return;
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  char name[160];
+  snprintf(name, sizeof name, "%s", s.guard + strlen("held: "));
+  sfc_generator_free(g);
+  int fd = squat(name, false);
+  g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
+  CHECK(!g && st == SFC_WORKER_UNAVAILABLE &&
+            strstr(err.message, "does not answer") && strstr(err.message, name),
+        "a bound, silent name holds the value: %s", err.message);
   sfc_generator_free(g);
   close(fd);
   if (geteuid() == 0) {
@@ -341,22 +334,31 @@ static void squatters(void) {
     if (pipe(ready) != 0 || pipe(done) != 0) fail_setup(__LINE__);
     pid_t pid = fork();
     if (pid == 0) {
+      close(ready[0]);
+      close(done[1]);
       if (setuid(65534) != 0) _exit(1);
-      int s = squat(dir, true);
+      int q = squat(name, true);
       char c = 1;
       if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) < 0) _exit(1);
-      close(s);
+      close(q);
       _exit(0);
     }
+    close(ready[1]);
+    close(done[0]);
     char c;
     CHECK(read(ready[0], &c, 1) == 1, "squatter ready");
     g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
-    CHECK(g != NULL, "another user's name refused the value: %s", err.message);
+    CHECK(!g && st == SFC_WORKER_UNAVAILABLE &&
+              strstr(err.message, "of uid 65534"),
+          "another user's name holds the value, and is named: %s", err.message);
     sfc_generator_free(g);
     c = 1;
     CHECK(write(done[1], &c, 1) == 1, "squatter told");
     CHECK(check_wait(pid) == 0, "squatter");
   }
+  g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);
+  CHECK(g != NULL, "free again once the squatters are gone: %s", err.message);
+  sfc_generator_free(g);
   check_rmdir(dir);
 }
 #else

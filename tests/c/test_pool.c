@@ -73,7 +73,7 @@ static void round_of_processes(const sfc_layout *l, const char *dir,
 
 int main(void) {
   char *dir = check_tmpdir();
-  sfc_layout l = check_layout("time:41@1ms,worker:6,seq:16", 1704067200000);
+  sfc_layout l = check_layout("time:41@1ms,worker:6,seq:16", check_run_epoch());
   uint64_t *all = malloc(3 * PROCS * N * sizeof *all);
   /* Three rounds: processes exit and new ones take the freed values. */
   for (int round = 0; round < 3; round++)
@@ -85,7 +85,8 @@ int main(void) {
   dir = check_tmpdir();
 
   /* A pool of two values: the third taker is refused, as is a held value. */
-  sfc_layout small = check_layout("time:41@1ms,worker:1,seq:12", 1704067200000);
+  sfc_layout small =
+      check_layout("time:41@1ms,worker:1,seq:12", check_run_epoch());
   sfc_error err;
   sfc_status st;
   sfc_generator *a = check_pool_generator(&small, "worker", dir,

@@ -13,10 +13,9 @@ static int64_t wall_us(void) {
 
 static void restart_after_rollback(void) {
   char *dir = check_tmpdir();
-  sfc_layout l;
+  sfc_layout l = check_default_layout();
   sfc_error err;
   sfc_status st;
-  sfc_layout_preset("default", &l, &err);
   uint64_t ids[3000];
 
   /* A run whose clock was 5 s ahead of the one after the restart. */
@@ -62,7 +61,8 @@ static void restart_after_rollback(void) {
 
 static void crash_restart(void) {
   char *dir = check_tmpdir();
-  sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
+  sfc_layout l =
+      check_layout("time:41@1ms,worker:10,seq:12", check_run_epoch());
   enum { N = 20000 };
   uint64_t *ids = malloc(2 * N * sizeof *ids);
   int fds[2];
@@ -114,7 +114,8 @@ static void write_file(const char *path, const char *text, size_t n) {
 
 static void bad_state(void) {
   char *dir = check_tmpdir();
-  sfc_layout l = check_layout("time:41@1ms,worker:10,seq:12", 1704067200000);
+  sfc_layout l =
+      check_layout("time:41@1ms,worker:10,seq:12", check_run_epoch());
   sfc_error err;
   sfc_status st;
   sfc_generator *g =
@@ -158,10 +159,11 @@ static void bad_state(void) {
 
   /* An intact checksum over a line longer than any buffer. */
   char big[4096];
-  int len = snprintf(big, sizeof big,
-                     "snowflake-c state 1\nlayout %s\nepoch 1704067200000\n"
-                     "node %03000d\nmark 1\nclock 0\nlast -1\n",
-                     "time:41@1ms,worker:10,seq:12", 7);
+  int len =
+      snprintf(big, sizeof big,
+               "snowflake-c state 1\nlayout %s\nepoch %lld\n"
+               "node %03000d\nmark 1\nclock 0\nlast -1\n",
+               "time:41@1ms,worker:10,seq:12", (long long)check_run_epoch(), 7);
   uint64_t h = UINT64_C(0xcbf29ce484222325);
   for (int i = 0; i < len; i++) {
     h ^= (unsigned char)big[i];

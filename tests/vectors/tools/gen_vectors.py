@@ -1798,7 +1798,6 @@ OPTIONS = {
     "state_dir": ("path", None),
     "state_reserve": ("duration", None),
     "guard": ("bool", None),
-    "guard_dir": ("path", None),
 }
 STATUS_NAMES = ["Ok", "InvalidLayout", "InvalidArgument", "ClockMovedBackwards",
                 "TimeExhausted", "GeneratorForked", "WorkerUnavailable",
@@ -1933,7 +1932,6 @@ def contract_cases():
     option("state_reserve 0 is refused", "state_reserve", 0)
     option("state_reserve past its maximum of 1 hour", "state_reserve", 3600001)
     option("state_reserve 250 ms", "state_reserve", 250)
-    option("guard_dir empty is refused", "guard_dir", "")
     option("state_dir as a number is refused", "state_dir", 5)
     out.append({"description": "an unknown option is refused, not ignored",
                 "option": "max_waits", "value": 5, "error": "InvalidArgument"})

@@ -1,0 +1,187 @@
+/* The host-wide name of a claim where there are no abstract sockets (macOS,
+ * the BSDs): a lock file "snowflake-c-<hex>.claim" in the host-wide records
+ * folder (/private/tmp on macOS: root's, sticky), held with flock, which
+ * the kernel releases when the process dies. Its limits, as documented:
+ * the folder is a path, so a chroot or another mount of /tmp sees another
+ * file; a file left by a crash of another user cannot be removed by us
+ * (the sticky bit), so it is refused, naming its owner, until that user or
+ * root removes it; and we never lock another user's file, since its owner
+ * could delete it under us and let a third process in. On Linux the
+ * abstract socket is used instead; this one is compiled there too, for its
+ * tests (sfc_claim_by_file). */
+#include "internal.h"
+
+#if !defined(_WIN32)
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void file_name(const char *hex, char *buf, size_t cap) {
+  snprintf(buf, cap, "snowflake-c-%s.claim", hex);
+}
+
+/* The pid its holder wrote, or 0. */
+static long pid_in(int fd) {
+  char text[32];
+  ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  long pid = 0;
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  return sscanf(text, "pid %ld", &pid) == 1 && pid > 0 ? pid : 0;
+}
+
+static sfc_status trouble(sfc_error *err, const char *where, const char *what,
+                          int e) {
+  return sfc_fail(
+      err, SFC_STATE_ERROR, "cannot take the host-wide claim %s (%s: %s)%s",
+      where, what, strerror(e),
+      e == EMFILE || e == ENFILE ? ": raise the limit on open files (ulimit -n)"
+                                 : "");
+}
+
+/* A claim file that is not ours: held by its owner, or left by one. */
+static sfc_status foreign(int dir_fd, const char *name, const char *where,
+                          bool *held, sfc_holder *who, sfc_error *err) {
+  int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat sb;
+  if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    int e = errno;
+    if (fd >= 0) close(fd);
+    if (fd >= 0 || e == ELOOP || e == ENXIO)
+      return sfc_fail(err, SFC_STATE_ERROR,
+                      "%s is not a regular file: something else squats the "
+                      "host-wide claim's name; remove it",
+                      where);
+    return trouble(err, where, "open", e);
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    *held = true;
+    who->pid = pid_in(fd);
+    who->uid = (long long)sb.st_uid;
+    close(fd);
+    return SFC_OK;
+  }
+  close(fd);
+  return sfc_fail(err, SFC_STATE_ERROR,
+                  "the host-wide claim %s is a file of uid %u that no live "
+                  "process holds (left by a crash): only its owner or root "
+                  "can remove it, and until then no other user may take it",
+                  where, (unsigned)sb.st_uid);
+}
+
+sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out, char *where,
+                               size_t cap, bool *held, sfc_holder *who,
+                               sfc_error *err) {
+  char name[64], dir_path[64];
+  sfc_dir dir;
+  *held = false;
+  file_name(hex, name, sizeof name);
+  sfc_status st = sfc_records_dir_open(&dir, dir_path, sizeof dir_path, err);
+  if (st != SFC_OK) return st;
+  snprintf(where, cap, "%s/%s", dir_path, name);
+  const int dir_fd = (int)dir.fd;
+  for (int attempt = 0; attempt < 16; attempt++) {
+    int fd =
+        openat(dir_fd, name,
+               O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    struct stat sb;
+    if (fd < 0 && errno != EACCES && errno != EPERM && errno != ELOOP &&
+        errno != ENXIO) {
+      st = trouble(err, where, "open", errno);
+      break;
+    }
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        sb.st_uid != geteuid()) {
+      if (fd >= 0) close(fd);
+      st = foreign(dir_fd, name, where, held, who, err);
+      break;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      int e = errno;
+      *held = e == EWOULDBLOCK;
+      who->pid = pid_in(fd);
+      who->uid = (long long)geteuid();
+      close(fd);
+      if (!*held) st = trouble(err, where, "flock", e);
+      break;
+    }
+    /* A lock on a file its last holder unlinked meanwhile guards nothing. */
+    struct stat there;
+    if (fstatat(dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) != 0 ||
+        there.st_ino != sb.st_ino || there.st_dev != sb.st_dev) {
+      close(fd);
+      continue;
+    }
+    char text[32];
+    int k = snprintf(text, sizeof text, "pid %ld\n", (long)getpid());
+    if (pwrite(fd, text, (size_t)k, 0) != k || ftruncate(fd, k) != 0) {
+      st = trouble(err, where, "write", errno);
+      close(fd);
+      break;
+    }
+    *out = fd;
+    break;
+  }
+  sfc_fd_close(dir.fd);
+  return st;
+}
+
+bool sfc_file_claim_holder(const char *hex, sfc_holder *who) {
+  char name[64], dir_path[64];
+  sfc_dir dir;
+  file_name(hex, name, sizeof name);
+  if (sfc_records_dir_open(&dir, dir_path, sizeof dir_path, NULL) != SFC_OK)
+    return false;
+  int fd =
+      openat((int)dir.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  sfc_fd_close(dir.fd);
+  struct stat sb;
+  bool known = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+               (who->pid = pid_in(fd)) > 0;
+  if (known) who->uid = (long long)sb.st_uid;
+  if (fd >= 0) close(fd);
+  return known;
+}
+
+/* Unlinked while still locked: a contender that locks the old file next
+ * finds it unlinked and starts over. */
+void sfc_file_claim_release(const char *hex, sfc_fd fd) {
+  char name[64], dir_path[64];
+  sfc_dir dir;
+  struct stat mine, there;
+  file_name(hex, name, sizeof name);
+  if (fd == SFC_NO_FD) return;
+  if (sfc_records_dir_open(&dir, dir_path, sizeof dir_path, NULL) == SFC_OK) {
+    if (fstat((int)fd, &mine) == 0 &&
+        fstatat((int)dir.fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+        mine.st_ino == there.st_ino && mine.st_dev == there.st_dev)
+      unlinkat((int)dir.fd, name, 0);
+    sfc_fd_close(dir.fd);
+  }
+  sfc_fd_close(fd);
+}
+
+#if !defined(__linux__)
+sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,
+                             size_t cap, bool *held, sfc_holder *who,
+                             sfc_error *err) {
+  return sfc_file_claim_take(hex, out, where, cap, held, who, err);
+}
+
+bool sfc_os_claim_holder(const char *hex, sfc_holder *who) {
+  return sfc_file_claim_holder(hex, who);
+}
+
+void sfc_os_claim_release(const char *hex, sfc_fd fd) {
+  sfc_file_claim_release(hex, fd);
+}
+#endif
+
+#else
+typedef int sfc_claim_os_file_unused; /* nothing to compile here */
+#endif
