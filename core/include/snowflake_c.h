@@ -22,6 +22,12 @@
  *   - Thread safety is stated per function. Layouts are plain values: share
  *     them freely once built.
  *
+ * Changes before 1.0 (the API is 0.x: it may still change, and says so here)
+ *   - The guard claims a node value host-wide per ID space and node bits, for
+ *     every generator (sfc_options.guard_off). Gone: `guard_dir` and
+ *     SFC_OPTION_GUARD_DIR, and the stats' guard "unavailable: …" (a claim
+ *     that cannot be taken fails creation). New: sfc_generator_warning.
+ *
  * Example
  *
  *   sfc_layout layout;
@@ -456,10 +462,10 @@ typedef struct sfc_options {
    * namespace: the host, or a pod); Windows, a named section
    * "Global\snowflake-c-<hash>" ("Local\…", one session's, for a process
    * without the right to create global objects); macOS, a locked file
-   * /private/tmp/snowflake-c-<hash>.claim. A value given back before the
+   * /Users/Shared/snowflake-c-<hash>.claim. A value given back before the
    * wall clock has passed its last ID hands over its last tick, clock value
-   * and clock table through a record in /dev/shm (else /tmp; Windows:
-   * ProgramData), read by its next holder. A claim that cannot be taken
+   * and clock table through a record in /dev/shm (else /tmp; macOS:
+   * /Users/Shared; Windows: ProgramData), read by its next holder. A claim that cannot be taken
    * (no descriptor left, no such folder) fails creation with
    * SFC_STATE_ERROR: never an unguarded start. The cost is paid at
    * creation and at sfc_generator_free. `guard_off` non-zero: no claim, for

@@ -229,7 +229,6 @@ void sfc_claim_release(sfc_claim *c, const sfc_generator *g,
     if (last && still_ahead(g, sfc_saved_latest(last))) {
       char text[SFC_RECORD_MAX];
       size_t n = record_text(c, last, g->pack.clock_max, text, sizeof text);
-      if (sfc_test_hook) sfc_test_hook("claim: writing record");
       /* Written over blocks the file has: it cannot run out of space. Had
        * it failed, what the file held before is kept. */
       if (n) sfc_file_overwrite(c->record, text, n, c->record_name, NULL);

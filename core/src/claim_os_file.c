@@ -1,10 +1,11 @@
 /* The host-wide name of a claim where there are no abstract sockets (macOS,
  * the BSDs): a lock file "snowflake-c-<hex>.claim" in the host-wide records
- * folder (/private/tmp on macOS: root's, sticky), held with flock, which
- * the kernel releases when the process dies. Its limits, as documented:
- * the folder is a path, so a chroot or another mount of /tmp sees another
- * file; a file left by a crash of another user cannot be removed by us
- * (the sticky bit), so it is refused, naming its owner, until that user or
+ * folder (macOS: /Users/Shared, root's, sticky and never swept), held with
+ * flock, which the kernel releases when the process dies. Its limits, as
+ * documented: the folder is a path, so a chroot or a container sees another
+ * one, and root or a cleaner that deletes the file under a live holder lets
+ * a second one in; a file left by a crash of another user cannot be removed by
+ * us (the sticky bit), so it is refused, naming its owner, until that user or
  * root removes it; and we never lock another user's file, since its owner
  * could delete it under us and let a third process in. On Linux the
  * abstract socket is used instead; this one is compiled there too, for its

@@ -118,7 +118,9 @@ sfc_status sfc_dir_open(const char *path, sfc_dir *out, sfc_error *err) {
 sfc_status sfc_records_dir_open(sfc_dir *out, char *path, size_t cap,
                                 sfc_error *err) {
 #if defined(__APPLE__)
-  static const char *const places[] = {"/private/tmp"};
+  /* /Users/Shared: root's and sticky, and no system cleaner sweeps it (the
+   * daily clean of /private/tmp removes files unread for three days). */
+  static const char *const places[] = {"/Users/Shared", "/private/tmp"};
 #else
   static const char *const places[] = {"/dev/shm", "/tmp"};
 #endif

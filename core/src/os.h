@@ -130,8 +130,8 @@ SFC_INTERNAL sfc_status sfc_dir_open(const char *path, sfc_dir *out,
                                      sfc_error *err);
 /* Opens the host-wide folder of the claims' hand-over records (and, where
  * claims are files, of those): fixed paths, not moved by the environment
- * (/dev/shm, else /tmp; macOS /private/tmp; Windows ProgramData), root's
- * and sticky. Its path into `path`. */
+ * (/dev/shm, else /tmp; macOS /Users/Shared, else /private/tmp; Windows
+ * ProgramData), root's and sticky. Its path into `path`. */
 SFC_INTERNAL sfc_status sfc_records_dir_open(sfc_dir *out, char *path,
                                              size_t cap, sfc_error *err);
 /* Calls fn with every name in the folder that starts with `prefix`. */

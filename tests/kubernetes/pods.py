@@ -1,9 +1,10 @@
 """Runs the snowflake-c containers of Kubernetes manifests here, as the
 kubelet would start them, and checks the node values they get.
 
-Each pod runs in new UTS and network namespaces (unshare -un: its own host
-name, and its own abstract sockets, which the guard uses, as a pod has),
-with what Kubernetes gives a pod: the host name (StatefulSet: NAME-ORDINAL;
+Each pod runs in new UTS, network and mount namespaces (unshare -umn: its
+own host name, its own abstract sockets, where the guard claims node values,
+and its own /dev/shm, a tmpfs where values given back ahead of the clock are
+handed over, as a pod has), with what Kubernetes gives a pod: the host name (StatefulSet: NAME-ORDINAL;
 Job: NAME-INDEX-xxxxx), JOB_COMPLETION_INDEX in an Indexed Job, Downward API
 values (metadata.name, metadata.labels), the securityContext's user and
 groups (when run as root), and its volumes as folders (a volumeClaimTemplate
@@ -63,6 +64,7 @@ def pod_main(hostname):
     import socket
 
     socket.sethostname(hostname)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=1777,size=16m", "pod-shm", "/dev/shm"], check=True)
     specs = json.load(sys.stdin)
     procs, first = [], []
     for s in specs:
@@ -102,7 +104,7 @@ def pod_main(hostname):
 
 
 def unshare_prefix():
-    for prefix in (["unshare", "-un"], ["unshare", "-Urun"]):
+    for prefix in (["unshare", "-umn"], ["unshare", "-Urumn"]):
         if subprocess.run(prefix + ["true"], capture_output=True).returncode == 0:
             return prefix
     return None
@@ -277,12 +279,8 @@ class Harness:
 
     def spec(self, pod, c, volumes, argv=None, hold=False, faketime=None):
         env = pod.container_env(c)
-        runtime = pod.make_dir(f"run.{pod.name}", 0o700, None)
         creds = pod.creds(c)
-        if creds and os.geteuid() == 0:
-            os.chown(runtime, creds["uid"], creds["gid"])
-        # The pod's own /dev/shm, where the guard's folder would be.
-        env.update(PATH=f"{self.bin}:/usr/bin:/bin", HOSTNAME=pod.name, XDG_RUNTIME_DIR=runtime)
+        env.update(PATH=f"{self.bin}:/usr/bin:/bin", HOSTNAME=pod.name)
         if argv is None:
             argv = [expand(a, env) for a in (c.get("command") or []) + (c.get("args") or [])]
         mounts = sorted(c.get("volumeMounts") or [], key=lambda m: -len(m["mountPath"]))
@@ -441,7 +439,7 @@ def main():
     args = parser.parse_args()
     prefix = unshare_prefix()
     if prefix is None:
-        print("pods.py: SKIP: unshare -un needs root or user namespaces")
+        print("pods.py: SKIP: unshare -umn needs root or user namespaces")
         return 77
     if shutil.which("faketime") is None:
         raise SystemExit("pods.py: faketime is not on PATH: run scripts/setup")
