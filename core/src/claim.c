@@ -275,9 +275,8 @@ sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
     snprintf(by, sizeof by, "live process %ld", who->pid);
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
                   "node value %s is held by %s (host-wide claim %s): two "
-                  "live generators with one node value in one ID space issue "
-                  "the same IDs. Give each its own value or a pool field "
-                  "(auto, with a state_dir); if sharing it is meant, turn the "
-                  "guard off (the generator's guard option, --no-guard)",
+                  "live generators of one value issue the same IDs; give each "
+                  "its own, or a pool (auto, with a state_dir), or turn the "
+                  "guard off to share it on purpose",
                   node, by, c->where);
 }
