@@ -1,12 +1,13 @@
 /*
  * glue.i — the C shared by every language of snowflake_c.i: the error a
- * wrapper sees, ID batches, the generator's arguments (options, node values
- * and the preset/layout/epoch trio, all handed to the core's own setters),
- * and the stats and layout description built by walking the core's tables.
+ * wrapper sees, the core's warnings (each told once), ID batches, the
+ * generator's arguments (options, node values and the preset/layout/epoch
+ * trio, all handed to the core's own setters), and the stats and layout
+ * description built by walking the core's tables.
  *
  * It reaches the language only through the primitives declared below,
  * which each snowflake_c_<language>.i defines: convert one value in or out,
- * walk a map, make a list or a map, raise, wait.
+ * walk a map, make a list or a map, raise, wait, warn.
  */
 
 %{
@@ -49,6 +50,10 @@ static void sfc_swig_raise(const sfc_swig_error *e);
 /* Waits about `wait_us` letting other threads run: 0, or non-zero after
  * sfc_swig_interrupted when the interpreter has an exception to raise. */
 static int sfc_swig_wait(int64_t wait_us, sfc_error *err);
+/* Tells the user `text` in the language's idiom (Ruby Kernel#warn, PHP
+ * E_USER_WARNING): 0, or non-zero after sfc_swig_interrupted when the
+ * language raised instead (a warning made an error). */
+static int sfc_swig_warn(const char *text, sfc_error *err);
 /* A language value as an sfc_value: NONE, BOOL, INT, UINT (integers up to
  * 2^64 - 1), DOUBLE (and larger integers), TEXT (pointing into the value,
  * NUL-terminated at len), MAP (a map by name), LIST, or SFC_SWIG_OBJECT. */
@@ -106,11 +111,11 @@ static int sfc_swig_ok(sfc_swig_error *e) {
   return 0;
 }
 
-/* A wait cut short by the interpreter (Ctrl-C, Thread#raise): the status
- * is SFC_WAIT and sfc_swig_raise resumes the language's own exception from
- * `pending`. */
+/* A wait or a warning cut short by the interpreter (Ctrl-C, Thread#raise,
+ * a warning made an error): the status is SFC_WAIT and sfc_swig_raise
+ * resumes the language's own exception from `pending`. */
 static void sfc_swig_interrupted(sfc_error *err, uintptr_t pending) {
-  sfc_swig_fail(err, SFC_WAIT, "interrupted while waiting for the clock");
+  sfc_swig_fail(err, SFC_WAIT, "interrupted by the interpreter");
   ((sfc_swig_error *)(void *)err)->pending = pending;
 }
 
@@ -120,6 +125,60 @@ static int sfc_swig_foreign(const char *what, sfc_swig_obj *o,
   sfc_swig_fail(err, SFC_INVALID_ARGUMENT, "%s cannot be a %s", what,
                 sfc_swig_type_of(o));
   return 0;
+}
+
+/* ---- Warnings ---------------------------------------------------------- */
+
+/* The texts already told, each once per process (a service that makes a
+ * generator per request is told once, not per request). */
+typedef struct sfc_swig_told {
+  struct sfc_swig_told *next;
+  char text[];
+} sfc_swig_told;
+
+static sfc_swig_told *sfc_swig_told_list;
+static pthread_mutex_t sfc_swig_told_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* 1 when `text` is new (now marked), 0 when it was told before. Out of
+ * memory it says 1: told again rather than never. */
+static int sfc_swig_told_mark(const char *text) {
+  sfc_swig_told *t;
+  size_t len = strlen(text);
+  pthread_mutex_lock(&sfc_swig_told_lock);
+  for (t = sfc_swig_told_list; t; t = t->next)
+    if (strcmp(t->text, text) == 0) break;
+  if (!t && (t = (sfc_swig_told *)malloc(sizeof *t + len + 1)) != NULL) {
+    memcpy(t->text, text, len + 1);
+    t->next = sfc_swig_told_list;
+    sfc_swig_told_list = t;
+    t = NULL;
+  }
+  pthread_mutex_unlock(&sfc_swig_told_lock);
+  return t == NULL;
+}
+
+/* Unmarks `text`: a warning the language raised was not given. */
+static void sfc_swig_told_forget(const char *text) {
+  sfc_swig_told **p, *t;
+  pthread_mutex_lock(&sfc_swig_told_lock);
+  for (p = &sfc_swig_told_list; (t = *p) != NULL; p = &t->next)
+    if (strcmp(t->text, text) == 0) {
+      *p = t->next;
+      free(t);
+      break;
+    }
+  pthread_mutex_unlock(&sfc_swig_told_lock);
+}
+
+/* What the core says of a new generator (sfc_generator_warning), told once
+ * per text: 0, or non-zero when the language raised instead. The decision
+ * to warn is the core's; this only hands the text up. */
+static int sfc_swig_tell(const sfc_generator *gen, sfc_error *err) {
+  const char *text = sfc_generator_warning(gen);
+  if (!text || !sfc_swig_told_mark(text)) return 0;
+  if (sfc_swig_warn(text, err) == 0) return 0;
+  sfc_swig_told_forget(text);
+  return -1;
 }
 
 /* ---- Batches ----------------------------------------------------------- */

@@ -36,12 +36,6 @@ echo "== swig: building the Ruby and PHP modules and the CLI"
 ninja -C "$build" -j2 >/dev/null || ninja -C "$build" -j2
 
 export SNOWFLAKE_C_CLI="$build/core/cli/snowflake-c"
-# The guard's default folder ($XDG_RUNTIME_DIR/snowflake-c), of this run's
-# own: the examples use the README's node values, which a suite running
-# beside this one on the machine may hold at the same moment.
-runtime=$(mktemp -d "${TMPDIR:-/tmp}/snowflake-c-swig.XXXXXX")
-trap 'rm -rf "$runtime"' EXIT
-export XDG_RUNTIME_DIR="$runtime"
 # The PHP runner starts PHP processes of its own (the guard's tests).
 export SNOWFLAKE_C_PHP_EXTENSION="$build/bindings/swig/php/snowflake_c.so"
 status=0

@@ -14,10 +14,12 @@
  *   - the generator is an opaque handle with a destructor, made from the
  *     core's option table (sfc_options_set), node values
  *     (sfc_node_value_set) and layout rule (sfc_layout_resolve); its stats
- *     and a layout's description are built by walking the core's tables.
+ *     and a layout's description are built by walking the core's tables;
+ *     what the core has to tell of it (sfc_generator_warning) becomes a
+ *     warning of the language at creation, once per text.
  * The shared C is glue.i, the shared typemaps typemaps.i; a language adds
  * snowflake_c_<language>.i: the primitives glue.i declares (raise, wait,
- * convert a value, walk a map, make a list or a map).
+ * warn, convert a value, walk a map, make a list or a map).
  */
 
 #if defined(SWIGRUBY)
@@ -33,6 +35,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -100,6 +103,7 @@ typedef zval sfc_swig_obj;
 %ignore sfc_generator_new;
 %ignore sfc_generator_free;
 %ignore sfc_generator_check;
+%ignore sfc_generator_warning; /* said at creation (sfc_swig_tell) */
 %ignore sfc_next;
 %ignore sfc_next_ids;
 %ignore sfc_next_at;
@@ -330,7 +334,9 @@ struct sfc_swig_generator {};
                            s.epoch, &layout, err) ==
             SFC_OK &&
         sfc_generator_new(&layout, &s.opts, &gen, err) == SFC_OK) {
-      if ((self = (sfc_swig_generator *)malloc(sizeof *self)) != NULL)
+      if (sfc_swig_tell(gen, err) != 0)
+        sfc_generator_free(gen); /* the language raised: no generator */
+      else if ((self = (sfc_swig_generator *)malloc(sizeof *self)) != NULL)
         self->gen = gen;
       else {
         sfc_generator_free(gen);

@@ -14,8 +14,16 @@ static void sfc_swig_raise(const sfc_swig_error *e) {
   sfc_status st = e->error.status;
   const sfc_status_info *info = sfc_status_at((size_t)st);
   zend_class_entry *ce = sfc_swig_ce[info && info->is_error ? st : 0];
-  zend_object *exc = zend_throw_exception(ce, e->error.message, (zend_long)st);
+  zend_object *exc;
   zval ids;
+  if (st == SFC_WAIT && e->pending) { /* PHP's own exception is thrown */
+    if (e->batch) {
+      free(e->batch->ids);
+      e->batch->ids = NULL;
+    }
+    return;
+  }
+  exc = zend_throw_exception(ce, e->error.message, (zend_long)st);
   if (e->batch) {
     sfc_swig_ids_out(&ids, e->batch);
     free(e->batch->ids);
@@ -34,6 +42,15 @@ static int sfc_swig_wait(int64_t wait_us, sfc_error *err) {
   (void)err;
   sfc_pause(wait_us);
   return 0;
+}
+
+/* trigger_error(text, E_USER_WARNING); an error handler that throws
+ * leaves its exception pending, which the wrapper then passes on. */
+static int sfc_swig_warn(const char *text, sfc_error *err) {
+  zend_error(E_USER_WARNING, "%s", text);
+  if (!EG(exception)) return 0;
+  sfc_swig_interrupted(err, 1);
+  return -1;
 }
 
 /* SWIG_ConvertPtr, refusing a wrapper that holds no type (`new

@@ -77,6 +77,26 @@ static int sfc_swig_wait(int64_t wait_us, sfc_error *err) {
   return 0;
 }
 
+/* Kernel#warn(text, uplevel: 0): the warning names the caller's line. */
+static VALUE sfc_swig_warn_protected(VALUE text) {
+  VALUE args[2];
+  args[0] = text;
+  args[1] = rb_hash_new();
+  rb_hash_aset(args[1], ID2SYM(rb_intern("uplevel")), INT2FIX(0));
+  return rb_funcallv_kw(rb_mKernel, rb_intern("warn"), 2, args,
+                        RB_PASS_KEYWORDS);
+}
+
+/* Under rb_protect: a Warning.warn that raises resumes in sfc_swig_raise,
+ * once the new generator is freed. */
+static int sfc_swig_warn(const char *text, sfc_error *err) {
+  int state = 0;
+  rb_protect(sfc_swig_warn_protected, rb_utf8_str_new_cstr(text), &state);
+  if (!state) return 0;
+  sfc_swig_interrupted(err, (uintptr_t)state);
+  return -1;
+}
+
 static void sfc_swig_in(VALUE *o, sfc_value *out) {
   VALUE v = *o;
   int64_t i = 0;

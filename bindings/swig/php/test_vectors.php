@@ -56,12 +56,26 @@ function remove_tree(string $path): void
     }
 }
 
-/* The guard's default folder ($XDG_RUNTIME_DIR/snowflake-c), of this run's
- * own: a suite running beside this one on the machine may hold the same
- * node values. The guard tests give each their own folder as well. */
-$runtime_dir = make_dir('snowflake-c-swig-run');
-putenv("XDG_RUNTIME_DIR=$runtime_dir");
-register_shutdown_function(fn () => remove_tree($runtime_dir));
+/* An epoch of this run's own (2024-01-01 plus up to a day, in ms). The
+ * guard's claim is host-wide and keyed on the epoch: generators of this run
+ * that keep the guard on never meet those of a suite running beside it on
+ * the machine, which may use the same node values. */
+define('EPOCH', 1704067200000 + random_int(0, 86399999));
+
+/* A preset's fields with the run's epoch. */
+function own(string $preset): SfcLayout
+{
+    return sfc_layout_parse(sfc_layout_spec(sfc_layout_preset($preset)), EPOCH);
+}
+
+/* The module's warnings (E_USER_WARNING), collected as [message, file]
+ * instead of printed: the vectors' generators run with the guard off, and
+ * the guard's tests read what the module said. */
+$warnings = [];
+set_error_handler(function (int $no, string $message, string $file) use (&$warnings): bool {
+    $warnings[] = [$message, $file];
+    return true;
+}, E_USER_WARNING);
 
 function check(string $name, callable $test): void
 {
@@ -232,6 +246,7 @@ function run_step(SfcGenerator $g, array $s): void
     }
 }
 
+/* The guard is off: a script's clock is its own (tests/vectors/README.md). */
 function run_generate(array $c): void
 {
     foreach (array_keys(getenv()) as $k) {
@@ -245,6 +260,7 @@ function run_generate(array $c): void
     foreach ($c['options'] ?? [] as $k => $v) {
         $options[preg_replace('/_ms$/', '', $k)] = $v;
     }
+    $options['guard'] = false;
     if (isset($c['error'])) {
         expect_error($c['error'], fn () => new SfcGenerator($layout, $options));
         return;
@@ -269,7 +285,7 @@ function run_duration(array $c): void
 {
     $key = $c['option'];
     $ms = (int) $c['seconds'] * 1000 + $c['nanos'] / 1e6;
-    $make = fn () => new SfcGenerator('twitter', ['node' => ['datacenter' => 0, 'worker' => 0], $key => $ms]);
+    $make = fn () => new SfcGenerator(own('twitter'), ['node' => ['datacenter' => 0, 'worker' => 0], $key => $ms]);
     if (isset($c['error'])) {
         $e = expect_error($c['error'], $make);
         if (!str_contains($e->getMessage(), $key)) {
@@ -530,7 +546,7 @@ function compare_with_cli(?string $cli): void
 function generation_smoke(): void
 {
     check('one generator: unique and increasing across next_id and next_ids', function () {
-        $g = new SfcGenerator('default', ['node' => ['worker' => 1]]);
+        $g = new SfcGenerator(own('default'), ['node' => ['worker' => 1]]);
         $ids = [];
         for ($i = 0; $i < 200; $i++) {
             $ids[] = $g->next_id();
@@ -546,10 +562,11 @@ function generation_smoke(): void
         $g->close();
     });
     check('IDs decode to now and to the node value', function () {
-        $g = new SfcGenerator('twitter', ['node' => ['datacenter' => 3, 'worker' => '7']]);
-        $parts = sfc_decode('twitter', $g->next_id());
-        expect_eq('worker', $parts->value('twitter', 'worker'), 7);
-        expect_eq('datacenter', $parts->value('twitter', 'datacenter'), 3);
+        $layout = own('twitter');
+        $g = new SfcGenerator($layout, ['node' => ['datacenter' => 3, 'worker' => '7']]);
+        $parts = sfc_decode($layout, $g->next_id());
+        expect_eq('worker', $parts->value($layout, 'worker'), 7);
+        expect_eq('datacenter', $parts->value($layout, 'datacenter'), 3);
         if (abs($parts->time_ms - microtime(true) * 1000) > 5000) {
             throw new Mismatch('time is not now');
         }
@@ -560,18 +577,19 @@ function generation_smoke(): void
         $dir = sys_get_temp_dir() . '/snowflake-c-swig-' . getmypid();
         mkdir($dir);
         try {
+            $layout = own('default');
             $opts = ['node' => ['worker' => 'auto'], 'state_dir' => $dir];
-            $a = new SfcGenerator('default', $opts);
-            $b = new SfcGenerator(['preset' => 'default'] + $opts);
+            $a = new SfcGenerator($layout, $opts);
+            $b = new SfcGenerator(['layout' => sfc_layout_spec($layout), 'epoch' => EPOCH] + $opts);
             expect_eq('sources', [$a->stats()['node_sources'], $b->stats()['node_sources']], [['worker' => 'pool'], ['worker' => 'pool']]);
             $values = [$a->stats()['node']['worker'], $b->stats()['node']['worker']];
             if ($values[0] === $values[1]) {
                 throw new Mismatch("both generators hold worker {$values[0]}");
             }
             $id = $a->next_id();
-            expect_eq('worker in the ID', sfc_decode('default', $id)->value('default', 'worker'), $values[0]);
+            expect_eq('worker in the ID', sfc_decode($layout, $id)->value($layout, 'worker'), $values[0]);
             $a->close();
-            $c = new SfcGenerator('default', $opts);
+            $c = new SfcGenerator($layout, $opts);
             expect_eq('released value taken again', $c->stats()['node']['worker'], $values[0]);
             if (!($c->next_id() > $id)) {
                 throw new Mismatch('the ID went backwards across close');
@@ -585,11 +603,19 @@ function generation_smoke(): void
     });
 }
 
+/* The layouts of the guard's tests, with the run's epoch: twitter's fields,
+ * and one 10-bit field over the same bits (its worker 35 is datacenter 1,
+ * worker 3), whose IDs are the same: one claim. */
+const SPLIT = 'time:41@1ms,datacenter:5,worker:5,seq:12';
+const WIDE = 'time:41@1ms,worker:10,seq:12';
+
 /* The guard in another PHP process: "started", or the class and message of
- * the error creating a twitter generator of datacenter 1, worker 3 there. */
+ * the error creating a generator of the layout $argv[1], epoch $argv[2] and
+ * node values $argv[3] (JSON) there. */
 const GUARD_CHILD = <<<'PHP'
     try {
-        new SfcGenerator('twitter', ['node' => ['datacenter' => 1, 'worker' => 3], 'guard_dir' => $argv[1]]);
+        $layout = sfc_layout_parse($argv[1], $argv[2]);
+        (new SfcGenerator($layout, ['node' => json_decode($argv[3], true)]))->close();
         echo "started\n";
     } catch (SnowflakeC\SnowflakeError $e) {
         echo get_class($e), "\n", $e->getMessage(), "\n";
@@ -598,9 +624,10 @@ const GUARD_CHILD = <<<'PHP'
 
 /* Its output lines. The extension is loaded from SNOWFLAKE_C_PHP_EXTENSION
  * (run-tests.sh sets it), else from php.ini. */
-function guard_child(string $dir): array
+function guard_child(string $spec, array $node): array
 {
-    $cmd = array_merge([PHP_BINARY], EXTENSION ? ['-d', 'extension=' . EXTENSION] : [], ['-r', GUARD_CHILD, $dir]);
+    $cmd = array_merge([PHP_BINARY], EXTENSION ? ['-d', 'extension=' . EXTENSION] : [],
+                       ['-r', GUARD_CHILD, $spec, (string) EPOCH, json_encode($node)]);
     $proc = proc_open($cmd, [1 => ['pipe', 'w']], $pipes);
     if (!$proc) {
         throw new Mismatch('cannot start ' . PHP_BINARY);
@@ -614,78 +641,125 @@ function guard_child(string $dir): array
     return explode("\n", rtrim($out, "\n"));
 }
 
-/* The host-wide guard, each test in a guard folder of its own. */
+/* WorkerUnavailable naming this process as the holder. */
+function expect_held_here(string $what, string $class, string $message = ''): void
+{
+    expect_eq($what, $class, 'SnowflakeC\\WorkerUnavailable');
+    if (!str_contains($message, 'live process ' . getmypid())) {
+        throw new Mismatch("$what: the message does not name pid " . getmypid() . ": $message");
+    }
+}
+
+/* The warnings given while $make runs, and what it returned. */
+function warnings_of(callable $make): array
+{
+    global $warnings;
+    $before = count($warnings);
+    $made = $make();
+    return [array_slice($warnings, $before), $made];
+}
+
+/* The host-wide guard: one claim per ID space and node bits. */
 function guard(): void
 {
-    $opts = fn (string $dir) => ['node' => ['datacenter' => 1, 'worker' => 3], 'guard_dir' => $dir];
-    check('guard: another process with the same value gets WorkerUnavailable naming this one', function () use ($opts) {
-        $dir = make_dir('snowflake-c-guard');
+    $split = fn () => sfc_layout_parse(SPLIT, EPOCH);
+    $wide = fn () => sfc_layout_parse(WIDE, EPOCH);
+    $node = ['datacenter' => 1, 'worker' => 3];
+    check('guard: another process with the same value gets WorkerUnavailable naming this one', function () use ($split, $node) {
+        $g = new SfcGenerator($split(), ['node' => $node]);
         try {
-            $g = new SfcGenerator('twitter', $opts($dir));
-            try {
-                $held = $g->stats()['guard'];
-                if (!str_starts_with($held, "held: $dir/") || !str_ends_with($held, '.lock')) {
-                    throw new Mismatch('stats guard ' . json_encode($held));
-                }
-                [$class, $message] = guard_child($dir) + [1 => ''];
-                expect_eq('error in the other process', $class, 'SnowflakeC\\WorkerUnavailable');
-                if (!str_contains($message, 'live process ' . getmypid()) || !str_contains($message, $dir)) {
-                    throw new Mismatch('the message does not name pid ' . getmypid() . ": $message");
-                }
-                expect_eq('the holder still issues IDs', count($g->next_ids(100)), 100);
-            } finally {
+            $held = $g->stats()['guard'];
+            if (!str_starts_with($held, 'held: ')) {
+                throw new Mismatch('stats guard ' . json_encode($held));
+            }
+            expect_held_here('the other process', ...guard_child(SPLIT, $node));
+            expect_eq('the holder still issues IDs', count($g->next_ids(100)), 100);
+        } finally {
+            $g->close();
+        }
+        expect_eq('another process once the value is released', guard_child(SPLIT, $node), ['started']);
+    });
+    check('guard: a second generator with the same value in this process is refused until close', function () use ($split, $node) {
+        $g = new SfcGenerator($split(), ['node' => $node]);
+        try {
+            $e = expect_error('WorkerUnavailable', fn () => new SfcGenerator($split(), ['node' => $node]));
+            expect_held_here('this process', get_class($e), $e->getMessage());
+            (new SfcGenerator($split(), ['node' => ['datacenter' => 1, 'worker' => 4]]))->close();
+        } finally {
+            $g->close();
+        }
+        (new SfcGenerator($split(), ['node' => $node, 'guard' => true]))->close();
+    });
+    check('guard: field names do not split the claim', function () use ($split, $wide, $node) {
+        $g = new SfcGenerator($split(), ['node' => $node]);
+        try {
+            $e = expect_error('WorkerUnavailable', fn () => new SfcGenerator($wide(), ['node' => ['worker' => 35]]));
+            expect_held_here('this process', get_class($e), $e->getMessage());
+            expect_held_here('another process', ...guard_child(WIDE, ['worker' => 35]));
+            (new SfcGenerator($wide(), ['node' => ['worker' => 36]]))->close();
+        } finally {
+            $g->close();
+        }
+        (new SfcGenerator($wide(), ['node' => ['worker' => 35]]))->close();
+    });
+    check('guard: off, two generators share a value', function () use ($split, $node) {
+        $a = new SfcGenerator($split(), ['node' => $node, 'guard' => false]);
+        $b = new SfcGenerator($split(), ['node' => $node, 'guard' => false]);
+        expect_eq('stats guard', [$a->stats()['guard'], $b->stats()['guard']], ['off', 'off']);
+        $workers = array_map(fn ($id) => sfc_decode($split(), $id)->value($split(), 'worker'), [$a->next_id(), $b->next_id()]);
+        expect_eq('worker in both', $workers, [3, 3]);
+        $a->close();
+        $b->close();
+    });
+    check('guard: off warns once per text with the caller\'s line, a guarded generator does not', function () {
+        // A field name no other test uses: its text is new to this process.
+        $layout = sfc_layout_parse('time:41@1ms,unguarded:10,seq:12', EPOCH);
+        $made = [];
+        try {
+            [$told, $made[]] = warnings_of(fn () => new SfcGenerator($layout, ['node' => 5, 'guard' => false]));
+            expect_eq('warnings', count($told), 1);
+            [$message, $file] = $told[0];
+            if ($file !== __FILE__ || !str_contains($message, 'unguarded=5') || !str_contains($message, 'not guarded')) {
+                throw new Mismatch('the warning: ' . json_encode($told[0]));
+            }
+            [$told, $made[]] = warnings_of(fn () => new SfcGenerator($layout, ['node' => 5, 'guard' => false]));
+            expect_eq('the same text again', $told, []);
+            [$told, $made[]] = warnings_of(fn () => new SfcGenerator($layout, ['node' => 6, 'guard' => false]));
+            expect_eq('another text', count($told), 1);
+            [$told, $made[]] = warnings_of(fn () => new SfcGenerator($layout, ['node' => 7]));
+            expect_eq('guarded', $told, []);
+        } finally {
+            foreach ($made as $g) {
                 $g->close();
             }
-            expect_eq('another process once the value is released', guard_child($dir), ['started']);
-        } finally {
-            remove_tree($dir);
         }
     });
-    check('guard: a second generator with the same value in this process is refused until close', function () use ($opts) {
-        $dir = make_dir('snowflake-c-guard');
+    check('guard: a warning made an error throws from new, each time, and leaves nothing held', function () {
+        // With a state_dir, whose lock a generator left behind would keep.
+        $dir = make_dir('snowflake-c-swig');
+        $opts = ['node' => 8, 'guard' => false, 'state_dir' => $dir];
+        $layout = sfc_layout_parse('time:41@1ms,unguarded:10,seq:12', EPOCH);
         try {
-            $g = new SfcGenerator('twitter', $opts($dir));
+            set_error_handler(function (int $no, string $message): bool {
+                throw new ErrorException($message, 0, $no);
+            }, E_USER_WARNING);
             try {
-                expect_error('WorkerUnavailable', fn () => new SfcGenerator('twitter', $opts($dir)));
-                $other = new SfcGenerator('twitter', ['node' => ['datacenter' => 1, 'worker' => 4]] + $opts($dir));
-                $other->close();
-            } finally {
-                $g->close();
-            }
-            (new SfcGenerator('twitter', ['guard' => true] + $opts($dir)))->close();
-        } finally {
-            remove_tree($dir);
-        }
-    });
-    check('guard: off, two generators share a value', function () use ($opts) {
-        $dir = make_dir('snowflake-c-guard');
-        try {
-            $a = new SfcGenerator('twitter', ['guard' => false] + $opts($dir));
-            $b = new SfcGenerator('twitter', ['guard' => false] + $opts($dir));
-            expect_eq('stats guard', [$a->stats()['guard'], $b->stats()['guard']], ['off', 'off']);
-            $workers = array_map(fn ($id) => sfc_decode('twitter', $id)->value('twitter', 'worker'), [$a->next_id(), $b->next_id()]);
-            expect_eq('worker in both', $workers, [3, 3]);
-            $a->close();
-            $b->close();
-        } finally {
-            remove_tree($dir);
-        }
-    });
-    check('guard: a file as guard_dir, the generator starts and its stats say why', function () use ($opts) {
-        $dir = make_dir('snowflake-c-guard');
-        try {
-            $file = "$dir/not-a-folder";
-            touch($file);
-            $g = new SfcGenerator('twitter', $opts($file));
-            try {
-                $why = $g->stats()['guard'];
-                if (!str_starts_with($why, 'unavailable: ') || !str_contains($why, $file)) {
-                    throw new Mismatch('stats guard ' . json_encode($why));
+                for ($i = 0; $i < 2; $i++) {
+                    try {
+                        (new SfcGenerator($layout, $opts))->close();
+                        throw new Mismatch('no error');
+                    } catch (ErrorException $e) {
+                        if (!str_contains($e->getMessage(), 'unguarded=8')) {
+                            throw new Mismatch('threw ' . $e->getMessage());
+                        }
+                    }
                 }
-                expect_eq('IDs', count(array_unique($g->next_ids(100))), 100);
             } finally {
-                $g->close();
+                restore_error_handler();
             }
+            [$told, $g] = warnings_of(fn () => new SfcGenerator($layout, $opts));
+            $g->close();
+            expect_eq('warnings once not an error', count($told), 1);
         } finally {
             remove_tree($dir);
         }
@@ -693,7 +767,7 @@ function guard(): void
     check('node values from env:NAME', function () {
         putenv('SNOWFLAKE_C_SWIG_INDEX=6');
         try {
-            $g = new SfcGenerator('twitter', ['node' => ['datacenter' => 'env:SNOWFLAKE_C_SWIG_INDEX', 'worker' => 3]]);
+            $g = new SfcGenerator(own('twitter'), ['node' => ['datacenter' => 'env:SNOWFLAKE_C_SWIG_INDEX', 'worker' => 3]]);
             expect_eq('node', $g->stats()['node'], ['datacenter' => 6, 'worker' => 3]);
             $g->close();
         } finally {
@@ -713,7 +787,7 @@ function cpu_seconds(): float
 function waiting(): void
 {
     check('waiting for the clock sleeps: unique IDs, no busy loop', function () {
-        $g = new SfcGenerator(sfc_layout_parse('time:41@1ms,worker:4,seq:1', '2024-01-01'), ['node' => ['worker' => 2]]);
+        $g = new SfcGenerator(sfc_layout_parse('time:41@1ms,worker:4,seq:1', EPOCH), ['node' => ['worker' => 2]]);
         $wall = hrtime(true);
         $cpu = cpu_seconds();
         $ids = $g->next_ids(200);
@@ -735,7 +809,7 @@ function waiting(): void
 
 function bad_input(): void
 {
-    $gen = fn () => new SfcGenerator('default', ['node' => ['worker' => 1]]);
+    $gen = fn () => new SfcGenerator(own('default'), ['node' => ['worker' => 1]]);
     // Bad input only PHP can give, beside the shared list.
     $cases = [
         ['encode null parts', 'InvalidArgument', fn () => sfc_encode('twitter', null)],

@@ -9,7 +9,6 @@
 #   ruby -I <builddir>/bindings/swig/ruby bindings/swig/ruby/test_vectors.rb \
 #        [VECTORS_DIR]        # SNOWFLAKE_C_CLI=<builddir>/core/cli/snowflake-c
 
-require 'fileutils'
 require 'json'
 require 'open3'
 require 'set'
@@ -27,12 +26,32 @@ KINDS = {
 # A failed expectation, with what was seen.
 class Mismatch < StandardError; end
 
-# The guard's default folder ($XDG_RUNTIME_DIR/snowflake-c), of this run's
-# own: a suite running beside this one on the machine may hold the same
-# node values. The guard tests give each their own folder as well.
-RUNTIME_DIR = Dir.mktmpdir('snowflake-c-swig-run')
-ENV['XDG_RUNTIME_DIR'] = RUNTIME_DIR
-at_exit { FileUtils.remove_entry(RUNTIME_DIR) }
+# An epoch of this run's own (2024-01-01 plus up to a day, in ms). The
+# guard's claim is host-wide and keyed on the epoch: generators of this run
+# that keep the guard on never meet those of a suite running beside it on
+# the machine, which may use the same node values.
+EPOCH = 1_704_067_200_000 + rand(86_400_000)
+
+# A preset's fields with the run's epoch.
+def own(preset)
+  SnowflakeC.layout_parse(SnowflakeC.layout_spec(SnowflakeC.layout_preset(preset)), EPOCH)
+end
+
+# Warnings, collected instead of printed: the vectors' generators run with
+# the guard off, and the guard's tests read what the module said. With
+# $warnings_raise set, a warning raises (as a Warning.warn that makes
+# warnings errors would).
+$warnings = []
+$warnings_raise = false
+module CollectWarnings
+  def warn(message, **)
+    raise RuntimeError, message if $warnings_raise
+
+    $warnings << message
+    nil
+  end
+end
+Warning.extend(CollectWarnings)
 
 $passed = 0
 $failed = 0
@@ -181,10 +200,11 @@ def run_step(g, s)
 end
 
 # The vectors give durations in ms as max_wait_ms: the option is max_wait.
+# The guard is off: a script's clock is its own (tests/vectors/README.md).
 def run_generate(c)
   ENV.each_key { |k| ENV.delete(k) if k.start_with?('SNOWFLAKE_') }
   layout = layout_of(c['layout'])
-  options = c['options']&.transform_keys { |k| k.delete_suffix('_ms') }
+  options = (c['options'] || {}).transform_keys { |k| k.delete_suffix('_ms') }.merge('guard' => false)
   if c.key?('error')
     expect_error(c['error']) { SnowflakeC::Generator.new(layout, options) }
     return
@@ -206,7 +226,7 @@ end
 def run_duration(c)
   key = c['option']
   ms = Integer(c['seconds']) * 1000 + c['nanos'] / 1e6
-  make = -> { SnowflakeC::Generator.new('twitter', { node: { datacenter: 0, worker: 0 }, key.to_sym => ms }) }
+  make = -> { SnowflakeC::Generator.new(own('twitter'), { node: { datacenter: 0, worker: 0 }, key.to_sym => ms }) }
   if c.key?('error')
     e = expect_error(c['error'], &make)
     raise Mismatch, "the message does not name #{key}: #{e.message}" unless e.message.include?(key)
@@ -378,7 +398,7 @@ end
 
 def generation_smoke
   check('two threads share one generator: unique, increasing per thread') do
-    g = SnowflakeC::Generator.new('default', node: { worker: 1 })
+    g = SnowflakeC::Generator.new(own('default'), node: { worker: 1 })
     per_thread = Array.new(2) do
       Thread.new do
         ids = []
@@ -398,11 +418,12 @@ def generation_smoke
     g.close
   end
   check('IDs decode to now and to the node value') do
-    g = SnowflakeC::Generator.new('twitter', node: { datacenter: 3, worker: 7 })
+    layout = own('twitter')
+    g = SnowflakeC::Generator.new(layout, node: { datacenter: 3, worker: 7 })
     id = g.next_id
-    parts = SnowflakeC.decode('twitter', id)
-    expect_eq('worker', parts.value('twitter', 'worker'), 7)
-    expect_eq('datacenter', parts.value('twitter', 'datacenter'), 3)
+    parts = SnowflakeC.decode(layout, id)
+    expect_eq('worker', parts.value(layout, 'worker'), 7)
+    expect_eq('datacenter', parts.value(layout, 'datacenter'), 3)
     raise Mismatch, 'time is not now' unless (parts.time_ms - (Time.now.to_f * 1000)).abs < 5000
 
     expect_eq('node_sources', g.stats[:node_sources], { 'datacenter' => 'explicit', 'worker' => 'explicit' })
@@ -410,17 +431,18 @@ def generation_smoke
   end
   check('node values from the pool of a state directory: distinct, released on close') do
     Dir.mktmpdir('snowflake-c-swig') do |dir|
+      layout = own('default')
       opts = { node: { worker: 'auto' }, state_dir: dir }
-      a = SnowflakeC::Generator.new('default', opts)
-      b = SnowflakeC::Generator.new(preset: 'default', **opts)
+      a = SnowflakeC::Generator.new(layout, opts)
+      b = SnowflakeC::Generator.new(layout: SnowflakeC.layout_spec(layout), epoch: EPOCH, **opts)
       expect_eq('sources', [a.stats[:node_sources], b.stats[:node_sources]], [{ 'worker' => 'pool' }] * 2)
       values = [a.stats[:node]['worker'], b.stats[:node]['worker']]
       raise Mismatch, "both generators hold worker #{values[0]}" if values[0] == values[1]
 
       id = a.next_id
-      expect_eq('worker in the ID', SnowflakeC.decode('default', id).value('default', 'worker'), values[0])
+      expect_eq('worker in the ID', SnowflakeC.decode(layout, id).value(layout, 'worker'), values[0])
       a.close
-      c = SnowflakeC::Generator.new('default', opts)
+      c = SnowflakeC::Generator.new(layout, opts)
       expect_eq('released value taken again', c.stats[:node]['worker'], values[0])
       raise Mismatch, 'the ID went backwards across close' unless c.next_id > id
 
@@ -430,90 +452,137 @@ def generation_smoke
   end
 end
 
+# The layouts of the guard's tests, with the run's epoch: twitter's fields,
+# and one 10-bit field over the same bits (its worker 35 is datacenter 1,
+# worker 3), whose IDs are the same: one claim.
+SPLIT = 'time:41@1ms,datacenter:5,worker:5,seq:12'
+WIDE = 'time:41@1ms,worker:10,seq:12'
+
 # The guard in a child process: "started", or the class and message of
-# the error creating a twitter generator of datacenter 1, worker 3 there.
+# the error creating a generator of the layout ARGV[0], epoch ARGV[1] and
+# node values ARGV[2] (JSON) there.
 GUARD_CHILD = <<~RUBY
+  require 'json'
   require 'snowflake_c'
   begin
-    SnowflakeC::Generator.new('twitter', node: { datacenter: 1, worker: 3 }, guard_dir: ARGV[0])
+    layout = SnowflakeC.layout_parse(ARGV[0], ARGV[1])
+    SnowflakeC::Generator.new(layout, node: JSON.parse(ARGV[2])).close
     puts 'started'
   rescue SnowflakeC::Error => e
     puts e.class, e.message
   end
 RUBY
 
-def guard_child(dir)
+def guard_child(spec, node)
   lib = File.dirname($LOADED_FEATURES.grep(%r{/snowflake_c\.so\z}).first)
-  out, status = Open3.capture2(RbConfig.ruby, '-I', lib, '-e', GUARD_CHILD, dir)
+  out, status = Open3.capture2(RbConfig.ruby, '-I', lib, '-e', GUARD_CHILD, spec, EPOCH.to_s, JSON.generate(node))
   raise Mismatch, "the child exited with #{status.exitstatus}" unless status.success?
 
   out.lines.map(&:chomp)
 end
 
-# The host-wide guard, each test in a guard folder of its own.
+# WorkerUnavailable naming this process as the holder.
+def expect_held_here(what, cls, message)
+  expect_eq(what, cls, 'SnowflakeC::WorkerUnavailable')
+  raise Mismatch, "#{what}: the message does not name pid #{Process.pid}: #{message}" \
+    unless message.include?("live process #{Process.pid}")
+end
+
+# The warnings given while the block runs.
+def warnings_of
+  before = $warnings.size
+  yield
+  $warnings[before..]
+end
+
+# The host-wide guard: one claim per ID space and node bits.
 def guard
-  opts = ->(dir) { { node: { datacenter: 1, worker: 3 }, guard_dir: dir } }
+  split = -> { SnowflakeC.layout_parse(SPLIT, EPOCH) }
+  wide = -> { SnowflakeC.layout_parse(WIDE, EPOCH) }
+  node = { datacenter: 1, worker: 3 }
   check('guard: another process with the same value gets WorkerUnavailable naming this one') do
-    Dir.mktmpdir('snowflake-c-guard') do |dir|
-      g = SnowflakeC::Generator.new('twitter', opts.call(dir))
-      begin
-        held = g.stats[:guard]
-        raise Mismatch, "stats guard #{held.inspect}" unless held.start_with?("held: #{dir}/") && held.end_with?('.lock')
+    g = SnowflakeC::Generator.new(split.call, node: node)
+    begin
+      held = g.stats[:guard]
+      raise Mismatch, "stats guard #{held.inspect}" unless held.start_with?('held: ')
 
-        cls, message = guard_child(dir)
-        expect_eq('error in the other process', cls, 'SnowflakeC::WorkerUnavailable')
-        raise Mismatch, "the message does not name pid #{Process.pid}: #{message}" \
-          unless message.include?("live process #{Process.pid}") && message.include?(dir)
-
-        expect_eq('the holder still issues IDs', g.next_ids(100).size, 100)
-      ensure
-        g.close
-      end
-      expect_eq('another process once the value is released', guard_child(dir), ['started'])
+      expect_held_here('the other process', *guard_child(SPLIT, node))
+      expect_eq('the holder still issues IDs', g.next_ids(100).size, 100)
+    ensure
+      g.close
     end
+    expect_eq('another process once the value is released', guard_child(SPLIT, node), ['started'])
   end
   check('guard: a second generator with the same value in this process is refused until close') do
-    Dir.mktmpdir('snowflake-c-guard') do |dir|
-      g = SnowflakeC::Generator.new('twitter', opts.call(dir))
-      begin
-        expect_error('WorkerUnavailable') { SnowflakeC::Generator.new('twitter', opts.call(dir)) }
-        other = SnowflakeC::Generator.new('twitter', opts.call(dir).merge(node: { datacenter: 1, worker: 4 }))
-        other.close
-      ensure
-        g.close
-      end
-      SnowflakeC::Generator.new('twitter', opts.call(dir).merge(guard: true)).close
+    g = SnowflakeC::Generator.new(split.call, node: node)
+    begin
+      e = expect_error('WorkerUnavailable') { SnowflakeC::Generator.new(split.call, node: node) }
+      expect_held_here('this process', 'SnowflakeC::WorkerUnavailable', e.message)
+      SnowflakeC::Generator.new(split.call, node: { datacenter: 1, worker: 4 }).close
+    ensure
+      g.close
     end
+    SnowflakeC::Generator.new(split.call, node: node, guard: true).close
+  end
+  check('guard: field names do not split the claim') do
+    g = SnowflakeC::Generator.new(split.call, node: node)
+    begin
+      e = expect_error('WorkerUnavailable') { SnowflakeC::Generator.new(wide.call, node: { worker: 35 }) }
+      expect_held_here('this process', 'SnowflakeC::WorkerUnavailable', e.message)
+      expect_held_here('another process', *guard_child(WIDE, { worker: 35 }))
+      SnowflakeC::Generator.new(wide.call, node: { worker: 36 }).close
+    ensure
+      g.close
+    end
+    SnowflakeC::Generator.new(wide.call, node: { worker: 35 }).close
   end
   check('guard: off, two generators share a value') do
-    Dir.mktmpdir('snowflake-c-guard') do |dir|
-      a = SnowflakeC::Generator.new('twitter', opts.call(dir).merge(guard: false))
-      b = SnowflakeC::Generator.new('twitter', opts.call(dir).merge(guard: false))
-      expect_eq('stats guard', [a.stats[:guard], b.stats[:guard]], %w[off off])
-      workers = [a.next_id, b.next_id].map { |id| SnowflakeC.decode('twitter', id).value('twitter', 'worker') }
-      expect_eq('worker in both', workers, [3, 3])
-      a.close
-      b.close
-    end
+    a = SnowflakeC::Generator.new(split.call, node: node, guard: false)
+    b = SnowflakeC::Generator.new(split.call, node: node, guard: false)
+    expect_eq('stats guard', [a.stats[:guard], b.stats[:guard]], %w[off off])
+    workers = [a.next_id, b.next_id].map { |id| SnowflakeC.decode(split.call, id).value(split.call, 'worker') }
+    expect_eq('worker in both', workers, [3, 3])
+    a.close
+    b.close
   end
-  check('guard: a file as guard_dir, the generator starts and its stats say why') do
-    Dir.mktmpdir('snowflake-c-guard') do |dir|
-      file = File.join(dir, 'not-a-folder')
-      File.write(file, '')
-      g = SnowflakeC::Generator.new('twitter', opts.call(file))
-      begin
-        why = g.stats[:guard]
-        raise Mismatch, "stats guard #{why.inspect}" unless why.start_with?('unavailable: ') && why.include?(file)
+  check('guard: off warns once per text with the caller\'s line, a guarded generator does not') do
+    # A field name no other test uses: its text is new to this process.
+    layout = SnowflakeC.layout_parse('time:41@1ms,unguarded:10,seq:12', EPOCH)
+    made = []
+    make = ->(opts) { warnings_of { made << SnowflakeC::Generator.new(layout, opts) } }
+    told = make.call(node: 5, guard: false)
+    expect_eq('warnings', told.size, 1)
+    raise Mismatch, "the warning: #{told[0].inspect}" \
+      unless told[0].start_with?("#{__FILE__}:") && told[0].include?('unguarded=5') && told[0].include?('not guarded')
 
-        expect_eq('IDs', g.next_ids(100).uniq.size, 100)
+    expect_eq('the same text again', make.call(node: 5, guard: false), [])
+    expect_eq('another text', make.call(node: 6, guard: false).size, 1)
+    expect_eq('guarded', make.call(node: 7), [])
+  ensure
+    made&.each(&:close)
+  end
+  check('guard: a warning made an error raises from new, each time, and leaves nothing held') do
+    # With a state_dir, whose lock a generator left behind would keep.
+    Dir.mktmpdir('snowflake-c-swig') do |dir|
+      opts = { node: 8, guard: false, state_dir: dir }
+      layout = SnowflakeC.layout_parse('time:41@1ms,unguarded:10,seq:12', EPOCH)
+      begin
+        $warnings_raise = true
+        2.times do
+          SnowflakeC::Generator.new(layout, opts).close
+          raise Mismatch, 'no error'
+        rescue RuntimeError => e
+          raise Mismatch, "raised #{e.message}" unless e.message.include?('unguarded=8')
+        end
       ensure
-        g.close
+        $warnings_raise = false
       end
+      expect_eq('warnings once not an error', warnings_of { SnowflakeC::Generator.new(layout, opts).close }.size, 1)
     end
   end
   check('node values from env:NAME') do
     ENV['SNOWFLAKE_C_SWIG_INDEX'] = '6'
-    g = SnowflakeC::Generator.new('twitter', node: { datacenter: 'env:SNOWFLAKE_C_SWIG_INDEX', worker: 3 })
+    g = SnowflakeC::Generator.new(own('twitter'), node: { datacenter: 'env:SNOWFLAKE_C_SWIG_INDEX', worker: 3 })
     begin
       expect_eq('node', g.stats[:node], { 'datacenter' => 6, 'worker' => 3 })
     ensure
@@ -533,7 +602,7 @@ end
 
 def waiting
   check('waiting threads sleep without the GVL: unique IDs, no busy loop') do
-    g = SnowflakeC::Generator.new(SnowflakeC.layout_parse(SLOW, '2024-01-01'), node: { worker: 2 })
+    g = SnowflakeC::Generator.new(SnowflakeC.layout_parse(SLOW, EPOCH), node: { worker: 2 })
     wall = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     cpu = cpu_seconds
     all = Array.new(2) { Thread.new { g.next_ids(150) + Array.new(50) { g.next_id } } }.flat_map(&:value)
@@ -548,7 +617,7 @@ def waiting
   [['Thread#raise', ->(t) { t.raise(IOError, 'stop') }, IOError],
    ['Thread#kill', ->(t) { t.kill }, nil]].each do |how, stop, error|
     check("#{how} stops a waiting next_ids within a few ms") do
-      g = SnowflakeC::Generator.new(SnowflakeC.layout_parse(SLOW, '2024-01-01'), node: { worker: 3 })
+      g = SnowflakeC::Generator.new(SnowflakeC.layout_parse(SLOW, EPOCH), node: { worker: 3 })
       caught = nil
       t = Thread.new do
         g.next_ids(200_000) # 100 s of IDs
@@ -577,7 +646,7 @@ def exit_while_waiting
     lib = File.dirname($LOADED_FEATURES.grep(%r{/snowflake_c\.so\z}).first)
     script = <<~RUBY
       require 'snowflake_c'
-      g = SnowflakeC::Generator.new(SnowflakeC.layout_parse('#{SLOW}', '2024-01-01'), node: { worker: 4 })
+      g = SnowflakeC::Generator.new(SnowflakeC.layout_parse('#{SLOW}', #{EPOCH}), node: { worker: 4 })
       2.times { Thread.new { g.next_ids(200_000) } }
       sleep 0.2
       exit 0
@@ -601,7 +670,7 @@ end
 # A generator of worker 1 for the block, closed after it: two alive at once
 # would be refused by the guard.
 def with_generator
-  g = SnowflakeC::Generator.new('default', node: { worker: 1 })
+  g = SnowflakeC::Generator.new(own('default'), node: { worker: 1 })
   yield g
 ensure
   g&.close
@@ -618,7 +687,7 @@ RUBY_BAD_INPUT = [
   ['a negative batch', 'InvalidArgument', -> { with_generator { |g| g.next_ids(-1) } }],
   ['a batch too large', 'InvalidArgument', -> { with_generator { |g| g.next_ids(2**40) } }],
   ['a closed generator', 'InvalidArgument', lambda {
-    g = SnowflakeC::Generator.new('default', node: { worker: 1 })
+    g = SnowflakeC::Generator.new(own('default'), node: { worker: 1 })
     g.close
     g.next_id
   }]
