@@ -17,7 +17,7 @@
  *
  * Values of the tables go to Java as Long (BigInteger above Long.MAX_VALUE),
  * Double, Boolean, byte[] for text (decoded by Java with the platform's
- * charset, as a guard's path is bytes of the file system) and null; a LIST
+ * charset, that of the file system's paths) and null; a LIST
  * fact as Object[][] (one row per element), a MAP fact as Object[]{String[]
  * keys, Object[] values}.
  */
@@ -915,6 +915,14 @@ static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
   sfc_generator_free(gen_of(handle));
 }
 
+/* What the user of a new generator should be told (the guard is off), or
+ * null: the core decides, Java says it in its idiom. */
+static jstring n_generator_warning(JNIEnv *env, jclass cls, jlong handle) {
+  (void)cls;
+  const char *text = sfc_generator_warning(gen_of(handle));
+  return text != NULL ? new_string(env, text) : NULL;
+}
+
 static jbyteArray n_generator_layout(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
   if (!check_open(env, handle)) {
@@ -1109,6 +1117,7 @@ static const JNINativeMethod methods[] = {
     {"generatorNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
      (void *)n_generator_new},
     {"generatorFree", "(J)V", (void *)n_generator_free},
+    {"generatorWarning", "(J)" STR, (void *)n_generator_warning},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},
     {"nowUs", "(J)J", (void *)n_now_us},
     {"pause", "(J)V", (void *)n_pause},

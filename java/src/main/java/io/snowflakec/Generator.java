@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -41,10 +43,10 @@ import java.util.function.LongSupplier;
  * the ordinal ending the host name; {@code "env:NAME"}: the environment variable {@code NAME}) or
  * the environment variable {@code SNOWFLAKE_<FIELD>}: there is no silent default.
  *
- * <p>The host-wide guard, on by default: while this generator is open, no other generator with the
- * same layout and node values — in this JVM or another process of the host or container — can be
- * created; it fails with {@link WorkerUnavailableException} naming the holder's pid. See {@link
- * Builder#guard(boolean)}.
+ * <p>The guard, on by default: while this generator is open, no other generator that could issue
+ * the same IDs — same ID space and node bits, whatever the field names — can be created, in this
+ * JVM or another process of the host, whatever its user, folders or environment; it fails with
+ * {@link WorkerUnavailableException} naming the holder's pid. See {@link Builder#guard(boolean)}.
  *
  * <p>{@link #close()} releases the node value. It waits for calls in progress on other threads;
  * calls made after it throw {@link InvalidArgumentException} ("the generator is closed"), the
@@ -52,6 +54,12 @@ import java.util.function.LongSupplier;
  */
 public final class Generator implements AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
+
+  /** The logger of the core's warnings (System.Logger: java.util.logging unless configured). */
+  static final String LOGGER = "io.snowflakec";
+
+  // The warnings said so far: each once per JVM, however many generators it concerns.
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
   // Calls in progress, counted in padded per-thread stripes so that threads do not fight
   // over one cache line; close() waits for them to drain before freeing the native side.
@@ -91,10 +99,18 @@ public final class Generator implements AutoCloseable {
     this.handle = handle;
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
+      warn(Native.generatorWarning(handle));
       this.cleanable = CLEANER.register(this, new Free(handle));
     } catch (RuntimeException | Error e) {
       Native.generatorFree(handle);
       throw e;
+    }
+  }
+
+  /** Says the core's warning for a new generator, if it has one. */
+  private static void warn(String text) {
+    if (text != null && WARNED.add(text)) {
+      System.getLogger(LOGGER).log(System.Logger.Level.WARNING, text);
     }
   }
 
@@ -656,32 +672,28 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
-     * Whether the host-wide guard is on (the default). On, the generator holds its layout and node
-     * values under a lock that the OS releases when the process dies, and a second live generator
-     * with the same ones fails at creation with {@link WorkerUnavailableException}. Turn it off
-     * only where sharing a value is meant: two generators with one value issue the same IDs. (A
-     * {@link #stateDir(Path)} still locks its values.)
+     * Whether the guard is on (the default). On, the generator claims its node value host-wide —
+     * with or without a {@link #stateDir(Path)}, static or from the pool: one claim per ID space
+     * (the epoch, the time unit, the places and widths of the time, clock and sequence fields) and
+     * node bits, whatever the field names, folders, users or environment. A second live generator
+     * of the same claim, in this JVM or another process of the host, fails at creation with {@link
+     * WorkerUnavailableException} naming the holder's pid; a claim that cannot be taken fails it
+     * with {@link StateErrorException}, never an unguarded start. The OS lets the claim go when the
+     * process dies. A value given back before the wall clock has passed its last ID hands that ID
+     * over: the value's next holder starts after it (IDs issued at given times, {@link
+     * Generator#nextIdAt(long)}, are not handed over).
+     *
+     * <p>Off, nothing is claimed and two generators with one value issue the same IDs: turn it off
+     * only where sharing a value is meant (a {@link #stateDir(Path)} still locks its values). The
+     * generator then says so, once per JVM and node value: a {@code WARNING} on the {@link
+     * System.Logger} {@code "io.snowflakec"} (java.util.logging unless the application routes it
+     * elsewhere), and {@link Stats#guard()} is {@code "off"}.
      *
      * @param on false to turn the guard off for this generator
      * @return this builder
      */
     public Builder guard(boolean on) {
       return option("guard", on);
-    }
-
-    /**
-     * The folder of the guard's lock files, instead of the default ({@code
-     * $XDG_RUNTIME_DIR/snowflake-c}, else {@code /dev/shm/snowflake-c-<uid>}, else the temporary
-     * folder's {@code snowflake-c-<uid>}; Windows: {@code snowflake-c} in {@code %TEMP%}). Only the
-     * generators that use one folder meet there. Not used with a {@link #stateDir(Path)}, whose
-     * lock files are the guard. A folder that cannot be used does not stop the generator: {@link
-     * Stats#guard()} says why.
-     *
-     * @param dir the folder, created owner-only if missing
-     * @return this builder
-     */
-    public Builder guardDir(Path dir) {
-      return option("guardDir", dir);
     }
 
     /**
@@ -693,7 +705,8 @@ public final class Generator implements AutoCloseable {
      *     value is missing, unknown or out of range, or an option is unknown or out of range
      * @throws WorkerUnavailableException when the node values are held by another live generator
      *     (the guard, or the state directory's lock) or the pool is full
-     * @throws StateErrorException when the state directory cannot be used
+     * @throws StateErrorException when the state directory cannot be used, or the guard cannot take
+     *     its claim
      */
     public Generator build() {
       long h =

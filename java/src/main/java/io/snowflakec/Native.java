@@ -87,6 +87,9 @@ final class Native {
 
   static native void generatorFree(long handle);
 
+  /** What the user of a new generator should be told (its guard is off), or null. */
+  static native String generatorWarning(long handle);
+
   static native byte[] generatorLayout(long handle);
 
   static native long nowUs(long handle);

@@ -169,9 +169,8 @@ public final class Stats {
   }
 
   /**
-   * The host-wide guard: {@code "held: <lock file>"} (no other live generator of this host can take
-   * these node values), {@code "off"} (turned off with {@link Generator.Builder#guard(boolean)}) or
-   * {@code "unavailable: <why>"} (no guard folder could be used: the generator runs unguarded).
+   * The guard: {@code "held: <the claim's name>"} (no other live generator of this host can issue
+   * these IDs) or {@code "off"} (turned off with {@link Generator.Builder#guard(boolean)}).
    *
    * @return the guard's state
    */

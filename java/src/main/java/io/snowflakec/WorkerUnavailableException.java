@@ -2,8 +2,9 @@ package io.snowflakec;
 
 /**
  * The node values are held by another live generator — in this JVM or another process of the host,
- * found by the host-wide guard or the state directory's lock — or the pool in the state directory
- * is full. The message names the value, the holder's pid and the folder, and what to do.
+ * found by the guard's host-wide claim or the state directory's lock — or the pool in the state
+ * directory is full. The message names the value, the holder's pid (and its uid when it runs as
+ * another user), the claim or lock file, and what to do.
  *
  * <p>{@code "WorkerUnavailable"} in every language.
  */

@@ -6,7 +6,7 @@ import java.nio.file.Paths;
  * A separate JVM for {@link GuardTest}: builds one generator and keeps it until its standard input
  * closes (or it is killed). Arguments, each optional: {@code layout=SPEC} (with {@code epoch=MS};
  * default the twitter preset), {@code node.FIELD=TEXT} (as {@link Generator.Builder#node(String,
- * String)} takes it), {@code stateDir=DIR}, {@code guardDir=DIR}, {@code guard=false}.
+ * String)} takes it), {@code stateDir=DIR}, {@code guard=false}.
  *
  * <p>Prints one line once the generator exists, {@code held pid=P nodes={...} guard=TEXT}, or
  * {@code error pid=P STATUS: MESSAGE} if building it failed (exit status 3).
@@ -47,7 +47,6 @@ public final class GuardHolder {
           case "layout" -> spec = value;
           case "epoch" -> epoch = Long.parseLong(value);
           case "stateDir" -> b.stateDir(Paths.get(value));
-          case "guardDir" -> b.guardDir(Paths.get(value));
           case "guard" -> b.guard(Boolean.parseBoolean(value));
           default -> throw new IllegalArgumentException("unknown argument " + arg);
         }

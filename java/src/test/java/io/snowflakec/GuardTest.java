@@ -5,23 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystemException;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -29,12 +30,15 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The host-wide guard: two live generators with the same layout and node values never both run, in
- * one JVM or two; the guard never blocks a correct setup. Every test but one uses a guard folder of
- * its own, so that it never meets a generator of another suite run on the same machine.
+ * The guard: two live generators that could issue the same IDs never both run — in one JVM or two,
+ * whatever their field names or state folders — and the guard never blocks a correct setup. Every
+ * layout here is at the run's own epoch ({@link RunEpoch}), so that no generator of another program
+ * of the machine shares its claims.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class GuardTest {
+  static final String TWITTER = "time:41@1ms,datacenter:5,worker:5,seq:12";
+
   /** A generator held in a JVM of its own (see {@link GuardHolder}). */
   static final class Holder implements AutoCloseable {
     final Process process;
@@ -51,6 +55,12 @@ class GuardTest {
 
     boolean held() {
       return line.startsWith("held pid=" + process.pid() + " ");
+    }
+
+    /** The claim's name in "guard=held: NAME". */
+    String claim() {
+      assertTrue(held(), line);
+      return line.substring(line.indexOf(" guard=held: ") + " guard=held: ".length());
     }
 
     /** Closes its standard input: it closes its generator and exits. */
@@ -82,36 +92,64 @@ class GuardTest {
     }
   }
 
+  /** The twitter preset's fields at the run's epoch. */
   private static Generator.Builder twitter(long datacenter, long worker) {
     return Generator.builder()
-        .preset("twitter")
+        .layout(RunEpoch.layout(TWITTER))
         .node("datacenter", datacenter)
         .node("worker", worker);
   }
 
-  private static void assertRefusedBy(long pid, Path folder, String message) {
-    assertTrue(message.contains("datacenter=1,worker=3"), "names the value: " + message);
-    assertTrue(message.contains("live process " + pid + " "), "names the holder: " + message);
-    assertTrue(message.contains(folder.toString()), "names the folder: " + message);
+  /** The holder's arguments for {@link #twitter(long, long)}, then {@code more}. */
+  private static String[] twitterArgs(long datacenter, long worker, String... more) {
+    List<String> args = new ArrayList<>();
+    args.add("layout=" + TWITTER);
+    args.add("epoch=" + RunEpoch.MS);
+    args.add("node.datacenter=" + datacenter);
+    args.add("node.worker=" + worker);
+    args.addAll(List.of(more));
+    return args.toArray(new String[0]);
+  }
+
+  private static String guardOf(Generator g) {
+    return g.stats().guard();
+  }
+
+  /** The stats' guard of a guarded generator: "held: " and the claim's name. */
+  private static String claimOf(Generator g) {
+    String guard = guardOf(g);
+    assertTrue(guard.startsWith("held: "), guard);
+    String claim = guard.substring("held: ".length());
+    if (System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux")) {
+      assertTrue(claim.matches("@snowflake-c/claim/[0-9a-f]{32}"), "an abstract name: " + claim);
+    }
+    return claim;
+  }
+
+  private static void assertRefusedBy(long pid, String value, String claim, String message) {
+    assertTrue(
+        message.contains(
+            "node value " + value + " is held by live process " + pid + " (host-wide claim "),
+        "names the value and the holder: " + message);
+    assertTrue(message.contains("(host-wide claim " + claim + ")"), "names the claim: " + message);
+    assertTrue(message.contains("turn the guard off"), "says what to do: " + message);
   }
 
   @Test
-  void twoJvmsWithOneStaticValue(@TempDir Path tmp) throws Exception {
-    String[] args = {"node.datacenter=1", "node.worker=3", "guardDir=" + tmp};
+  void oneValueInTwoJvms() throws Exception {
+    String[] args = twitterArgs(1, 3);
     try (Holder a = new Holder(args)) {
-      assertTrue(a.held(), a.line);
-      assertTrue(a.line.endsWith(" guard=held: " + tmp.resolve(lockName(a.line))), a.line);
+      String claim = a.claim();
       try (Holder b = new Holder(args)) {
         Matcher m = Pattern.compile("error pid=(\\d+) WorkerUnavailable: (.*)").matcher(b.line);
         assertTrue(m.matches(), b.line);
-        assertRefusedBy(a.process.pid(), tmp, m.group(2));
+        assertRefusedBy(a.process.pid(), "datacenter=1,worker=3", claim, m.group(2));
         assertEquals(3, b.process.waitFor());
       }
       // This JVM meets the other one too.
       WorkerUnavailableException e =
-          assertThrows(
-              WorkerUnavailableException.class, () -> twitter(1, 3).guardDir(tmp).build().close());
-      assertRefusedBy(a.process.pid(), tmp, e.getMessage());
+          assertThrows(WorkerUnavailableException.class, () -> twitter(1, 3).build().close());
+      assertRefusedBy(a.process.pid(), "datacenter=1,worker=3", claim, e.getMessage());
       assertEquals("WorkerUnavailable", e.statusName());
     }
     // Once the first has closed its generator, the value is free.
@@ -120,67 +158,98 @@ class GuardTest {
     }
   }
 
-  /** The file name in "guard=held: DIR/NAME". */
-  private static String lockName(String line) {
-    return Path.of(line.substring(line.indexOf(" guard=held: ") + 13)).getFileName().toString();
-  }
-
   @Test
-  void withNoConfigurationTheDefaultFolderGuards() throws Exception {
-    // The default folder is shared by the whole host: a value of this JVM's own.
-    String worker = "" + ProcessHandle.current().pid() % 1024;
-    String[] args = {
-      "layout=time:41@1ms,worker:10,seq:12", "epoch=1704067200000", "node.worker=" + worker
-    };
-    try (Holder a = new Holder(args);
-        Holder b = new Holder(args)) {
-      assertTrue(a.held(), a.line);
-      assertTrue(
-          b.line.startsWith("error pid=" + b.process.pid() + " WorkerUnavailable: "), b.line);
-      assertTrue(b.line.contains("worker=" + worker), b.line);
-      assertTrue(b.line.contains("live process " + a.process.pid() + " "), b.line);
-    }
-  }
-
-  @Test
-  void inOneJvmTheSecondIsRefusedUntilTheFirstCloses(@TempDir Path tmp) {
+  void inOneJvmTheSecondIsRefusedUntilTheFirstCloses() {
     long pid = ProcessHandle.current().pid();
-    Generator first = twitter(1, 3).guardDir(tmp).build();
+    Generator first = twitter(1, 3).build();
     try {
-      String guard = first.stats().guard();
-      assertTrue(guard.startsWith("held: " + tmp + FileSystems.getDefault().getSeparator()), guard);
-      assertTrue(Files.exists(Path.of(guard.substring("held: ".length()))), guard);
+      String claim = claimOf(first);
       WorkerUnavailableException e =
-          assertThrows(
-              WorkerUnavailableException.class, () -> twitter(1, 3).guardDir(tmp).build().close());
-      assertRefusedBy(pid, tmp, e.getMessage());
-      assertTrue(e.getMessage().contains("turn the guard off"), e.getMessage());
-      // Another value, or the same value in another layout, is another generator's to take.
-      try (Generator other = twitter(1, 4).guardDir(tmp).build();
-          Generator discord =
+          assertThrows(WorkerUnavailableException.class, () -> twitter(1, 3).build().close());
+      assertRefusedBy(pid, "datacenter=1,worker=3", claim, e.getMessage());
+      // Another value, or the same value in another ID space, is another generator's to take.
+      try (Generator other = twitter(1, 4).build();
+          Generator later =
               Generator.builder()
-                  .preset("discord")
-                  .node("worker", 1)
-                  .node("process", 3)
-                  .guardDir(tmp)
+                  .layout(Layout.parse(TWITTER, RunEpoch.MS + 1))
+                  .node("datacenter", 1)
+                  .node("worker", 3)
                   .build()) {
-        assertTrue(other.stats().guard().startsWith("held: "), other.stats().guard());
-        assertTrue(discord.stats().guard().startsWith("held: "), discord.stats().guard());
+        assertNotEquals(claim, claimOf(other));
+        assertNotEquals(claim, claimOf(later));
       }
     } finally {
       first.close();
     }
-    try (Generator again = twitter(1, 3).guardDir(tmp).build()) {
+    try (Generator again = twitter(1, 3).build()) {
       assertTrue(again.nextId() > 0);
     }
   }
 
   @Test
-  void distinctValuesAllRunTogether(@TempDir Path tmp) {
+  void fieldNamesDoNotSplitTheClaim() throws Exception {
+    // datacenter 1, worker 3 in 5 + 5 bits is worker 35 in 10 bits: the same IDs.
+    String flat = "time:41@1ms,worker:10,seq:12";
+    String claim;
+    try (Generator g = twitter(1, 3).build()) {
+      claim = claimOf(g);
+      WorkerUnavailableException e =
+          assertThrows(
+              WorkerUnavailableException.class,
+              () -> Generator.builder().layout(RunEpoch.layout(flat)).node("worker", 35).build());
+      assertRefusedBy(ProcessHandle.current().pid(), "worker=35", claim, e.getMessage());
+    }
+    // And across JVMs, either way round.
+    try (Holder a = new Holder("layout=" + flat, "epoch=" + RunEpoch.MS, "node.worker=35")) {
+      assertEquals(claim, a.claim(), "one claim for one ID space and node bits");
+      WorkerUnavailableException e =
+          assertThrows(WorkerUnavailableException.class, () -> twitter(1, 3).build().close());
+      assertRefusedBy(a.process.pid(), "datacenter=1,worker=3", claim, e.getMessage());
+    }
+  }
+
+  @Test
+  void aStateDirDoesNotSplitTheClaim(@TempDir Path tmp) throws Exception {
+    Path one = tmp.resolve("one");
+    Path two = tmp.resolve("two");
+    try (Generator guardOnly = twitter(1, 3).build()) {
+      String claim = claimOf(guardOnly);
+      WorkerUnavailableException e =
+          assertThrows(
+              WorkerUnavailableException.class, () -> twitter(1, 3).stateDir(one).build().close());
+      assertRefusedBy(
+          ProcessHandle.current().pid(), "datacenter=1,worker=3", claim, e.getMessage());
+    }
+    try (Holder a = new Holder(twitterArgs(1, 3, "stateDir=" + one))) {
+      String claim = a.claim();
+      // Another folder, or none: the same claim.
+      WorkerUnavailableException e =
+          assertThrows(
+              WorkerUnavailableException.class, () -> twitter(1, 3).stateDir(two).build().close());
+      assertRefusedBy(a.process.pid(), "datacenter=1,worker=3", claim, e.getMessage());
+      e = assertThrows(WorkerUnavailableException.class, () -> twitter(1, 3).build().close());
+      assertRefusedBy(a.process.pid(), "datacenter=1,worker=3", claim, e.getMessage());
+    }
+    // A pool passes over a value that a guard-only generator holds.
+    Layout tiny = RunEpoch.layout("time:41@1ms,worker:1,seq:12");
+    try (Generator guardOnly = Generator.builder().layout(tiny).node("worker", 0).build();
+        Generator pooled =
+            Generator.builder().layout(tiny).node("worker", "auto").stateDir(two).build()) {
+      assertEquals(1L, pooled.stats().nodes().get("worker"));
+      assertEquals("pool", pooled.stats().nodeSources().get("worker"));
+      assertNotEquals(claimOf(guardOnly), claimOf(pooled));
+      assertThrows(
+          WorkerUnavailableException.class,
+          () -> Generator.builder().layout(tiny).node("worker", 1).build().close());
+    }
+  }
+
+  @Test
+  void distinctValuesAllRunTogether() {
     List<Generator> all = new ArrayList<>();
     try {
       for (int worker = 0; worker < 32; worker++) {
-        all.add(twitter(2, worker).guardDir(tmp).build());
+        all.add(twitter(2, worker).build());
       }
       Set<Long> ids = new HashSet<>();
       for (Generator g : all) {
@@ -193,100 +262,93 @@ class GuardTest {
     }
   }
 
-  @Test
-  void guardFalseShares(@TempDir Path tmp) {
-    try (Generator guarded = twitter(1, 3).guardDir(tmp).build();
-        Generator unguarded = twitter(1, 3).guardDir(tmp).guard(false).build()) {
-      assertEquals("off", unguarded.stats().guard());
-      assertTrue(guarded.stats().guard().startsWith("held: "), guarded.stats().guard());
-    }
-    // An unguarded generator registers nothing: a guarded one still starts beside it.
-    try (Generator unguarded = twitter(1, 3).guardDir(tmp).guard(false).build();
-        Generator guarded = twitter(1, 3).guardDir(tmp).build()) {
-      assertEquals("off", unguarded.stats().guard());
-      assertTrue(guarded.stats().guard().startsWith("held: "), guarded.stats().guard());
-    }
-  }
+  /** The records of the logger {@code io.snowflakec} while {@code run} runs. */
+  private static List<LogRecord> logged(Runnable run) {
+    // Held here: java.util.logging keeps its loggers only weakly.
+    Logger logger = Logger.getLogger(Generator.LOGGER);
+    List<LogRecord> records = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            records.add(r);
+          }
 
-  @Test
-  void anUnusableFolderStartsUnguardedAndSaysWhy(@TempDir Path tmp) throws Exception {
-    Path file = Files.writeString(tmp.resolve("a-file"), "x");
-    try (Generator a = twitter(1, 3).guardDir(file).build();
-        Generator b = twitter(1, 3).guardDir(file).build()) {
-      assertTrue(a.stats().guard().startsWith("unavailable: "), a.stats().guard());
-      assertTrue(a.stats().guard().contains(file.toString()), a.stats().guard());
-      assertTrue(b.stats().guard().startsWith("unavailable: "), b.stats().guard());
-      assertTrue(a.nextId() > 0);
-    }
-    assumeTrue(
-        FileSystems.getDefault().supportedFileAttributeViews().contains("posix"),
-        "POSIX permissions and links");
-    Path open = Files.createDirectory(tmp.resolve("open"));
-    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
-    try (Generator g = twitter(1, 3).guardDir(open).build()) {
-      String guard = g.stats().guard();
-      assertTrue(guard.startsWith("unavailable: "), guard);
-      assertTrue(guard.contains("writable by other users"), guard);
-    }
-    Path real = Files.createDirectory(tmp.resolve("real"));
-    Path link = Files.createSymbolicLink(tmp.resolve("link"), real);
-    try (Generator g = twitter(1, 3).guardDir(link).build()) {
-      String guard = g.stats().guard();
-      assertTrue(guard.startsWith("unavailable: "), guard);
-      assertTrue(guard.contains("symbolic link"), guard);
-    }
-  }
+          @Override
+          public void flush() {}
 
-  @Test
-  void aFolderOfAnotherUserStartsUnguarded(@TempDir Path tmp) throws Exception {
-    assumeTrue(
-        FileSystems.getDefault().supportedFileAttributeViews().contains("unix"), "unix owners");
-    Path foreign = Files.createDirectory(tmp.resolve("foreign"));
-    Files.setPosixFilePermissions(foreign, PosixFilePermissions.fromString("rwx------"));
-    int uid = (Integer) Files.getAttribute(foreign, "unix:uid");
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(capture);
     try {
-      Files.setAttribute(foreign, "unix:uid", uid + 1);
-    } catch (FileSystemException e) {
-      assumeTrue(false, "giving a folder away needs root: " + e.getMessage());
+      run.run();
+    } finally {
+      logger.removeHandler(capture);
     }
-    try (Generator g = twitter(1, 3).guardDir(foreign).build()) {
-      String guard = g.stats().guard();
-      assertTrue(guard.startsWith("unavailable: "), guard);
-      assertTrue(guard.contains("belongs to uid " + (uid + 1)), guard);
+    return records;
+  }
+
+  @Test
+  void guardFalseIsOffAndSaysSo() {
+    // A field name of this test's own: the warning names the value, and each is said once per JVM.
+    Layout layout = RunEpoch.layout("time:41@1ms,unguarded:10,seq:12");
+    List<LogRecord> records =
+        logged(
+            () -> {
+              try (Generator g =
+                      Generator.builder().layout(layout).node("unguarded", 5).guard(false).build();
+                  Generator again =
+                      Generator.builder().layout(layout).node("unguarded", 5).guard(false).build();
+                  Generator guarded =
+                      Generator.builder().layout(layout).node("unguarded", 5).build();
+                  Generator other =
+                      Generator.builder()
+                          .layout(layout)
+                          .node("unguarded", 6)
+                          .guard(false)
+                          .build()) {
+                assertEquals("off", guardOf(g));
+                assertEquals("off", guardOf(again));
+                assertEquals("off", guardOf(other));
+                // Off registers nothing: a guarded generator of the value still starts beside it.
+                claimOf(guarded);
+              }
+              try (Generator guarded =
+                  Generator.builder().layout(layout).node("unguarded", 7).build()) {
+                claimOf(guarded);
+              }
+            });
+    assertEquals(2, records.size(), "once per value, none for a guarded one: " + records);
+    for (int i = 0; i < 2; i++) {
+      LogRecord r = records.get(i);
+      assertEquals(Level.WARNING, r.getLevel());
+      assertEquals(Generator.LOGGER, r.getLoggerName());
+      assertTrue(
+          r.getMessage().startsWith("node value unguarded=" + (5 + i) + " "), r.getMessage());
+      assertTrue(r.getMessage().contains("not guarded"), r.getMessage());
     }
   }
 
   @Test
-  void aKilledHoldersValueIsFreeAtOnce(@TempDir Path tmp) throws Exception {
-    try (Holder a = new Holder("node.datacenter=1", "node.worker=3", "guardDir=" + tmp)) {
-      assertTrue(a.held(), a.line);
+  void aKilledHoldersValueIsFreeAtOnce() throws Exception {
+    try (Holder a = new Holder(twitterArgs(1, 3))) {
+      String claim = a.claim();
       a.process.destroyForcibly().waitFor();
-      // No retry: the kernel released the lock with the process.
-      try (Generator g = twitter(1, 3).guardDir(tmp).build()) {
-        assertTrue(g.stats().guard().startsWith("held: "), g.stats().guard());
+      // No retry: the kernel let go of the claim with the process.
+      try (Generator g = twitter(1, 3).build()) {
+        assertEquals(claim, claimOf(g));
       }
     }
   }
 
   @Test
-  void aStateDirsLocksAreTheGuard(@TempDir Path tmp) {
-    Path state = tmp.resolve("state");
-    Path unused = tmp.resolve("unused");
-    try (Generator g = twitter(1, 3).stateDir(state).guardDir(unused).build()) {
-      String guard = g.stats().guard();
-      assertTrue(guard.startsWith("held: " + state), guard);
-      assertThrows(
-          WorkerUnavailableException.class, () -> twitter(1, 3).stateDir(state).build().close());
-    }
-    assertTrue(Files.notExists(unused), "guardDir is not used beside a stateDir");
-  }
-
-  @Test
   void envValuesAndThePodRecipe(@TempDir Path tmp) throws Exception {
+    String spec = "time:41@1ms,pod:5,proc:5,seq:12";
     // Several JVMs per pod: the pod's index in one field, a pool in the other.
     String[] args = {
-      "layout=time:41@1ms,pod:5,proc:5,seq:12",
-      "epoch=1704067200000",
+      "layout=" + spec,
+      "epoch=" + RunEpoch.MS,
       "node.pod=env:POD_INDEX",
       "node.proc=auto",
       "stateDir=" + tmp.resolve("state")
@@ -302,11 +364,7 @@ class GuardTest {
     }
     // The pod's value alone, in a second process, is refused.
     String[] alone = {
-      "layout=time:41@1ms,pod:5,proc:5,seq:12",
-      "epoch=1704067200000",
-      "node.pod=env:POD_INDEX",
-      "node.proc=0",
-      "guardDir=" + tmp.resolve("guard")
+      "layout=" + spec, "epoch=" + RunEpoch.MS, "node.pod=env:POD_INDEX", "node.proc=0"
     };
     try (Holder a = new Holder(env, alone);
         Holder b = new Holder(env, alone)) {

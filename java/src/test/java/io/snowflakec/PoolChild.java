@@ -9,23 +9,24 @@ import java.nio.file.Paths;
 
 /**
  * A separate JVM for {@link MultiJvmTest}: takes a worker from the pool in a state folder, writes
- * {@code count} IDs to a file, and prints its worker. Arguments: stateDir count outFile [meetDir
- * peers]: with a meeting folder, it holds its generator until {@code peers} children have one, so
- * that they are surely alive together.
+ * {@code count} IDs to a file, and prints its worker. Arguments: stateDir epochMs count outFile
+ * [meetDir peers] (the epoch: the parent's {@link RunEpoch}): with a meeting folder, it holds its
+ * generator until {@code peers} children have one, so that they are surely alive together.
  */
 public final class PoolChild {
   public static void main(String[] args) throws Exception {
-    int count = Integer.parseInt(args[1]);
+    long epoch = Long.parseLong(args[1]);
+    int count = Integer.parseInt(args[2]);
     try (Generator g =
             Generator.builder()
-                .layout(Layout.parse("time:41@1ms,worker:2,seq:12", 1704067200000L))
+                .layout(Layout.parse("time:41@1ms,worker:2,seq:12", epoch))
                 .node("worker", "auto")
                 .stateDir(Paths.get(args[0]))
                 .build();
         DataOutputStream out =
-            new DataOutputStream(new BufferedOutputStream(new FileOutputStream(args[2])))) {
-      if (args.length > 3) {
-        meet(Paths.get(args[3]), Integer.parseInt(args[4]), Paths.get(args[2]).getFileName());
+            new DataOutputStream(new BufferedOutputStream(new FileOutputStream(args[3])))) {
+      if (args.length > 4) {
+        meet(Paths.get(args[4]), Integer.parseInt(args[5]), Paths.get(args[3]).getFileName());
       }
       long[] buf = new long[1000];
       for (int done = 0; done < count; done += buf.length) {
