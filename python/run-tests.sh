@@ -2,7 +2,8 @@
 # Builds and installs the Python package into a venv under build/, builds the
 # C CLI (for the JSON-equality tests), lints and checks the formatting of the
 # Python sources (ruff, configured in pyproject.toml), then runs pytest on
-# python/tests (mypy --strict runs inside it, in test_stubs.py).
+# python/tests (mypy --strict runs inside it, in test_stubs.py), with
+# UnguardedWarning as an error: a test that turns the guard off says so.
 # Usage: python/run-tests.sh [pytest arguments]
 # Environment: PYTHON (the interpreter, default python3), SNOWFLAKE_C_PY_VENV
 # (the venv, default build/py-venv).
@@ -44,4 +45,4 @@ echo "== python: ruff"
 "$venv/bin/ruff" format --check --quiet
 
 echo "== python: pytest"
-exec "$py" -m pytest python/tests -p no:cacheprovider "$@"
+exec "$py" -m pytest python/tests -p no:cacheprovider -W error::snowflake_c.UnguardedWarning "$@"

@@ -20,6 +20,7 @@
 typedef struct {
   PyObject *error;                    /* SnowflakeError */
   PyObject *errors[SFC_STATUS_COUNT]; /* by status; NULL for Ok and Wait */
+  PyObject *unguarded;                /* UnguardedWarning */
   PyTypeObject *layout_type, *parts_type, *generator_type;
   PyObject *timedelta_type;
 } module_state;
@@ -29,6 +30,7 @@ typedef struct {
   for (int i_ = 0; i_ < SFC_STATUS_COUNT; i_++)                                \
     apply((st)->errors[i_]);                                                   \
   apply((st)->error);                                                          \
+  apply((st)->unguarded);                                                      \
   apply((st)->layout_type);                                                    \
   apply((st)->parts_type);                                                     \
   apply((st)->generator_type);                                                 \
@@ -144,6 +146,28 @@ static int id_arg(module_state *st, PyObject *obj, uint64_t *out) {
   return -1;
 }
 
+/* Part `name` of a timedelta, read as an attribute: a subclass's
+ * __reduce__ (or anything else it overrides) may give any object, so each
+ * part must be an int in the range a timedelta keeps. */
+static int timedelta_part(module_state *st, PyObject *obj, const char *what,
+                          const char *name, long long min, long long max,
+                          long long *out) {
+  PyObject *part = PyObject_GetAttrString(obj, name);
+  if (!part) return -1;
+  int over = 0;
+  int is_int = PyLong_Check(part) && !PyBool_Check(part);
+  *out = is_int ? PyLong_AsLongLongAndOverflow(part, &over) : 0;
+  if (is_int && !over && !PyErr_Occurred() && *out >= min && *out <= max)
+    return Py_DECREF(part), 0;
+  PyErr_Clear();
+  raise_invalid(st,
+                "%s: the timedelta's %s must be an int from %lld to %lld, "
+                "not %R",
+                what, name, min, max, part);
+  Py_DECREF(part);
+  return -1;
+}
+
 /* A Python value as the core's: None, bool, int, float, timedelta, str
  * (UTF-8) or bytes. Text points into `obj`, which the caller holds. */
 static int to_value(module_state *st, PyObject *obj, const char *what,
@@ -168,15 +192,13 @@ static int to_value(module_state *st, PyObject *obj, const char *what,
   } else if (PyFloat_Check(obj)) {
     *v = (sfc_value){.type = SFC_TYPE_DOUBLE, .d = PyFloat_AsDouble(obj)};
   } else if (PyObject_TypeCheck(obj, (PyTypeObject *)st->timedelta_type)) {
-    /* Its state, normalized: days, seconds 0..86399, microseconds. */
-    PyObject *state = PyObject_CallMethod(obj, "__reduce__", NULL);
-    long long days, sec, us;
-    int ok = state && PyArg_ParseTuple(PyTuple_GetItem(state, 1), "LLL", &days,
-                                       &sec, &us);
-    Py_XDECREF(state);
-    if (!ok) return -1;
+    long long days, sec, us; /* normalized: seconds 0..86399 */
+    if (timedelta_part(st, obj, what, "days", -999999999, 999999999, &days) ||
+        timedelta_part(st, obj, what, "seconds", 0, 86399, &sec) ||
+        timedelta_part(st, obj, what, "microseconds", 0, 999999, &us))
+      return -1;
     *v = (sfc_value){.type = SFC_TYPE_DURATION,
-                     .i = (int64_t)days * 86400 + sec, /* |days| < 10^9 */
+                     .i = (int64_t)days * 86400 + sec,
                      .nanos = (int64_t)us * 1000};
   } else if (PyBytes_Check(obj) || PyUnicode_Check(obj)) {
     if (PyBytes_Check(obj)
@@ -417,19 +439,38 @@ static PyType_Slot Parts_slots[] = {
 
 /* ---- Generator ----------------------------------------------------------- */
 
-/* Lifetime: close() may run while another thread waits for the clock with
- * the GIL released. `busy` counts the calls that may touch `gen` without
- * the GIL (with the GIL: the waits; free-threaded: every call); close()
- * frees the core generator when nothing is busy, else the last busy call
- * does on its way out. A closed generator gets the core's answer. */
+/* Lifetime: close() may run while other threads are inside calls with the
+ * GIL released (a large batch, a wait for the clock). `busy` counts what
+ * may touch `gen` without the GIL (with the GIL: those sections, so the
+ * common call costs nothing; free-threaded: every call) and a free in
+ * progress. close() waits until nothing is busy and frees the core
+ * generator itself: once it returns, the node value is given back. A call
+ * that finds the generator closed gets the core's answer. */
 #ifdef Py_GIL_DISABLED
 #include <stdatomic.h>
 #define ATOMIC(type) _Atomic(type)
 #define EVERY_CALL_BUSY 1
+/* This thread's calls in flight, on any generator: a close() that one of
+ * them runs (a signal handler, a finalizer) must not wait for them. */
+static _Thread_local long calls_here;
 #else
 #define ATOMIC(type) type
 #define EVERY_CALL_BUSY 0
 #endif
+
+/* Adds `n` to this thread's calls in flight; returns the count (with the
+ * GIL always 0: no Python code runs in a busy section). */
+static inline long calls_here_add(long n) {
+#ifdef Py_GIL_DISABLED
+  return calls_here += n;
+#else
+  (void)n;
+  return 0;
+#endif
+}
+
+/* How often close() looks whether the calls in flight have finished. */
+#define CLOSE_POLL_US 50
 
 typedef struct {
   PyObject_HEAD ATOMIC(sfc_generator *) gen;
@@ -438,19 +479,26 @@ typedef struct {
   module_state *st;
 } GeneratorObject;
 
+/* Frees the core generator (its claim given back) without the GIL, busy
+ * meanwhile: a close() on another thread returns only once it is done. */
 static void free_gen(GeneratorObject *self) {
+  self->busy++;
 #ifdef Py_GIL_DISABLED
   sfc_generator *g = atomic_exchange(&self->gen, NULL);
 #else
   sfc_generator *g = self->gen;
   self->gen = NULL;
 #endif
-  if (!g) return;
-  PyThreadState *ts = PyEval_SaveThread();
-  sfc_generator_free(g);
-  PyEval_RestoreThread(ts);
+  if (g) {
+    PyThreadState *ts = PyEval_SaveThread();
+    sfc_generator_free(g);
+    PyEval_RestoreThread(ts);
+  }
+  self->busy--;
 }
 
+/* The last busy call out frees a closed generator that close() left to it
+ * (a close() run by a call of its own thread). */
 static void busy_end(GeneratorObject *self) {
   if (--self->busy == 0 && self->closed) free_gen(self);
 }
@@ -461,17 +509,22 @@ static void *raise_closed(GeneratorObject *self) {
   return raise_error(self->st, &err);
 }
 
-/* The core generator for a call, or NULL (exception set) when closed. */
-static inline sfc_generator *gen_enter(GeneratorObject *self) {
-  if (EVERY_CALL_BUSY) self->busy++;
-  sfc_generator *gen = self->closed ? NULL : self->gen;
-  if (gen) return gen;
-  if (EVERY_CALL_BUSY) busy_end(self);
-  return raise_closed(self);
+static inline void gen_exit(GeneratorObject *self) {
+  if (!EVERY_CALL_BUSY) return;
+  busy_end(self);
+  calls_here_add(-1);
 }
 
-static inline void gen_exit(GeneratorObject *self) {
-  if (EVERY_CALL_BUSY) busy_end(self);
+/* The core generator for a call, or NULL (exception set) when closed. */
+static inline sfc_generator *gen_enter(GeneratorObject *self) {
+  if (EVERY_CALL_BUSY) {
+    self->busy++;
+    calls_here_add(1);
+  }
+  sfc_generator *gen = self->closed ? NULL : self->gen;
+  if (gen) return gen;
+  gen_exit(self);
+  return raise_closed(self);
 }
 
 /* Around a section without the GIL; -1 (exception set) when the generator
@@ -485,6 +538,15 @@ static inline int unlocked_end(GeneratorObject *self, PyThreadState *ts) {
   PyEval_RestoreThread(ts);
   if (!EVERY_CALL_BUSY) busy_end(self);
   return self->closed ? (raise_closed(self), -1) : 0;
+}
+
+/* Until at most `own` are busy, letting the others run. */
+static void wait_idle(GeneratorObject *self, long own) {
+  while (self->busy > own) {
+    PyThreadState *ts = PyEval_SaveThread();
+    sfc_pause(CLOSE_POLL_US);
+    PyEval_RestoreThread(ts);
+  }
 }
 
 /* Waits up to `wait_us` for the clock with the GIL released, at most
@@ -632,11 +694,30 @@ static PyObject *Generator_stats(PyObject *op, PyObject *Py_UNUSED(unused)) {
   return d;
 }
 
+/* Waits for the calls in flight on other threads (they end with the
+ * core's answer to a closed generator), then frees: after close(), a new
+ * generator can take the node value. The second wait covers a free that
+ * another thread (a concurrent close(), the last busy call) had begun. */
 static PyObject *Generator_close(PyObject *op, PyObject *Py_UNUSED(unused)) {
   GeneratorObject *self = (GeneratorObject *)op;
+  long own = calls_here_add(0);
   self->closed = 1;
-  if (self->busy == 0) free_gen(self);
+  wait_idle(self, own);
+  if (own == 0) {
+    free_gen(self);
+    wait_idle(self, 0);
+  }
   Py_RETURN_NONE;
+}
+
+/* _warning(): what the core says the user should be told, or None. */
+static PyObject *Generator_warning(PyObject *op, PyObject *Py_UNUSED(unused)) {
+  sfc_generator *gen = gen_enter((GeneratorObject *)op);
+  if (!gen) return NULL;
+  const char *text = sfc_generator_warning(gen);
+  PyObject *r = text ? PyUnicode_FromString(text) : Py_NewRef(Py_None);
+  gen_exit((GeneratorObject *)op);
+  return r;
 }
 
 static PyObject *Generator_get_closed(PyObject *op, void *Py_UNUSED(closure)) {
@@ -656,6 +737,7 @@ static PyMethodDef Generator_methods[] = {
     {"now_us", Generator_now_us, METH_NOARGS, NULL},
     {"stats", Generator_stats, METH_NOARGS, NULL},
     {"close", Generator_close, METH_NOARGS, NULL},
+    {"_warning", Generator_warning, METH_NOARGS, NULL},
     {"_after_fork_child", Generator_after_fork_child, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -828,6 +910,20 @@ static int add_errors(PyObject *module, module_state *st) {
   return r ? -1 : 0;
 }
 
+/* UnguardedWarning: what the package warns with when the core says a
+ * generator runs unguarded (sfc_generator_warning). */
+static int add_warning(PyObject *module, module_state *st) {
+  st->unguarded = PyErr_NewExceptionWithDoc(
+      "snowflake_c.UnguardedWarning",
+      "A generator runs without the guard (guard=False): nothing stops "
+      "another live generator with the same node value from issuing the "
+      "same IDs.",
+      PyExc_UserWarning, NULL);
+  return st->unguarded
+             ? PyModule_AddObjectRef(module, "UnguardedWarning", st->unguarded)
+             : -1;
+}
+
 static int add_type(PyObject *module, PyType_Spec *spec, PyTypeObject **out) {
   *out = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, NULL);
   return *out ? PyModule_AddType(module, *out) : -1;
@@ -844,6 +940,7 @@ static int module_exec(PyObject *module) {
   st->timedelta_type = dt ? PyObject_GetAttrString(dt, "timedelta") : NULL;
   Py_XDECREF(dt);
   if (!st->timedelta_type || add_errors(module, st) < 0 ||
+      add_warning(module, st) < 0 ||
       add_type(module, CORE_SPEC(Layout), &st->layout_type) < 0 ||
       add_type(module, CORE_SPEC(Parts), &st->parts_type) < 0 ||
       add_type(module, CORE_SPEC(Generator), &st->generator_type) < 0)

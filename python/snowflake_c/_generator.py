@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 import weakref
 from array import array
 from collections.abc import Mapping
@@ -49,8 +50,9 @@ class Generator(_c.CoreGenerator):
     Every other keyword is an option of the core's table (see ``options()``),
     None meaning its default; an unknown one is InvalidArgument. Durations
     are milliseconds, text with a unit ("1.5s") or a timedelta. The guard (on
-    unless guard=False) refuses a second live generator with the same layout
-    and node values with WorkerUnavailable.
+    unless guard=False) refuses a second live generator on the host with the
+    same ID space and node bits with WorkerUnavailable; guard=False warns
+    with UnguardedWarning.
     """
 
     __slots__ = ("_layout", "__weakref__")
@@ -72,6 +74,9 @@ class Generator(_c.CoreGenerator):
         self = _c.generator(cls, found, _node_pairs(node), given)
         self._layout = found
         _live.add(self)
+        warning = self._warning()
+        if warning is not None:
+            warnings.warn(warning, _c.UnguardedWarning, stacklevel=2)  # at the caller's Generator(...)
         return self
 
     @property

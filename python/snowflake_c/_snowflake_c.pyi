@@ -48,6 +48,10 @@ class OutOfMemory(SnowflakeError, MemoryError):
     status: ClassVar[str]
     code: ClassVar[str]
 
+class UnguardedWarning(UserWarning):
+    """A generator runs without the guard (guard=False): nothing stops
+    another live generator with the same node value from issuing the same IDs."""
+
 @disjoint_base
 class CoreLayout:
     def _describe(self) -> LayoutDescription: ...
@@ -86,12 +90,14 @@ class CoreGenerator:
     def stats(self) -> Stats:
         """The counters and settings, keyed as the core's table names them."""
     def close(self) -> None:
-        """Writes the state file (with a state_dir) and releases the node
-        value. Every later call raises InvalidArgument. Idempotent."""
+        """Waits for calls in progress on other threads, writes the state file
+        (with a state_dir) and gives the node value back. Every later call
+        raises InvalidArgument. Idempotent."""
     @property
     def closed(self) -> bool:
         """Whether close() was called."""
     def _ids(self, n: int, now_us: int | None = None, /) -> Any: ...
+    def _warning(self) -> str | None: ...
     def _after_fork_child(self) -> None: ...
 
 _G = TypeVar("_G", bound=CoreGenerator)

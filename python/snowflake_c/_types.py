@@ -80,4 +80,3 @@ class GeneratorOptions(TypedDict, total=False):
     state_dir: Path | None
     state_reserve: Duration | None
     guard: bool | None
-    guard_dir: Path | None

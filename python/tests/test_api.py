@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import snowflake_c as sfc
+from conftest import OWN_EPOCH, own
 
 DISCORD_ID = 175928847299117063
 DISCORD_JSON = (
@@ -139,7 +140,7 @@ def test_presets_lists_every_preset() -> None:
 
 
 def test_generator_issues_increasing_unique_ids() -> None:
-    with sfc.Generator(preset="twitter", node={"datacenter": 1, "worker": 3}) as g:
+    with sfc.Generator(**own("twitter"), node={"datacenter": 1, "worker": 3}) as g:
         ids = [g.next_id() for _ in range(10_000)] + g.next_ids(10_000)
         assert ids == sorted(ids) and len(set(ids)) == len(ids)
         parts = sfc.decode(ids[-1], g.layout)
@@ -158,17 +159,17 @@ def test_generator_issues_increasing_unique_ids() -> None:
 
 
 def test_single_node_value_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    with sfc.Generator(layout="time:41@1ms,worker:10,seq:12", epoch=1704067200000, node=7) as g:
+    with sfc.Generator(layout="time:41@1ms,worker:10,seq:12", epoch=OWN_EPOCH, node=7) as g:
         assert g.node == {"worker": 7}
     monkeypatch.setenv("SNOWFLAKE_WORKER", "9")
-    with sfc.Generator(layout="time:41@1ms,worker:10,seq:12", epoch=1704067200000) as g:
+    with sfc.Generator(layout="time:41@1ms,worker:10,seq:12", epoch=OWN_EPOCH) as g:
         assert g.node == {"worker": 9}
         assert g.stats()["node_sources"] == {"worker": "env"}
 
 
 def test_options_are_passed_to_the_core() -> None:
     with sfc.Generator(
-        preset="default",
+        **own("default"),
         node={"worker": 1},
         rollback="borrow",
         max_wait=timedelta(milliseconds=20),
@@ -187,7 +188,7 @@ def test_fill_array(typecode: str) -> None:
     if array(typecode).itemsize != 8:
         pytest.skip(f"array({typecode!r}) is not 64-bit here")
     buf = array(typecode, [0]) * 5000
-    with sfc.Generator(preset="default", node={"worker": 2}) as g:
+    with sfc.Generator(**own("default"), node={"worker": 2}) as g:
         assert g.fill(buf) == 5000
         assert list(buf) == sorted(buf) and len(set(buf)) == 5000
         assert sfc.decode(buf[0], g.layout).fields["worker"] == 2
@@ -196,7 +197,7 @@ def test_fill_array(typecode: str) -> None:
 
 def test_fill_bytearray_and_unaligned_memoryview() -> None:
     raw = bytearray(8 * 101)
-    with sfc.Generator(preset="default", node={"worker": 2}) as g:
+    with sfc.Generator(**own("default"), node={"worker": 2}) as g:
         assert g.fill(memoryview(raw)[8:]) == 100
         ids = array("Q", bytes(raw[8:]))
         assert list(ids) == sorted(ids) and len(set(ids)) == 100 and raw[:8] == bytes(8)
@@ -208,16 +209,16 @@ def test_fill_bytearray_and_unaligned_memoryview() -> None:
 def test_fill_numpy() -> None:
     np = pytest.importorskip("numpy")
     a = np.zeros(100_000, dtype=np.uint64)
-    with sfc.Generator(preset="default", node={"worker": 2}) as g:
+    with sfc.Generator(**own("default"), node={"worker": 2}) as g:
         assert g.fill(a) == a.size
     assert (np.diff(a.astype(np.int64)) > 0).all()
     signed = np.zeros(10, dtype=np.int64)
-    with sfc.Generator(preset="default", node={"worker": 3}) as g:
+    with sfc.Generator(**own("default"), node={"worker": 3}) as g:
         assert g.fill(signed) == 10 and (signed > 0).all()
 
 
 def test_fill_rejects_wrong_buffers() -> None:
-    with sfc.Generator(preset="default", node={"worker": 2}) as g:
+    with sfc.Generator(**own("default"), node={"worker": 2}) as g:
         with pytest.raises(TypeError):
             g.fill(array("d", [0.0]))
         with pytest.raises(TypeError):
@@ -226,14 +227,14 @@ def test_fill_rejects_wrong_buffers() -> None:
             g.fill(b"\0" * 8)  # read-only
         with pytest.raises(sfc.InvalidArgument):
             g.fill(bytearray(7))
-    with sfc.Generator(layout="time:41@1ms,worker:11,seq:12", epoch=0, node=1) as g:
+    with sfc.Generator(layout="time:41@1ms,worker:11,seq:12", epoch=OWN_EPOCH, node=1) as g:
         with pytest.raises(sfc.InvalidArgument, match="signed"):
             g.fill(array("q", [0]))
 
 
 def test_deterministic_entry() -> None:
-    with sfc.Generator(preset="default", node={"worker": 5}) as g:
-        now = 1704067200001000
+    with sfc.Generator(**own("default"), node={"worker": 5}) as g:
+        now = OWN_EPOCH * 1000 + 1000
         first, wait = g.next_id_at(now)
         assert first is not None and wait == 0
         ids, wait = g.next_ids_at(now, 5000)
@@ -243,7 +244,7 @@ def test_deterministic_entry() -> None:
 
 
 def test_generator_cannot_be_pickled() -> None:
-    with sfc.Generator(preset="default", node={"worker": 5}) as g, pytest.raises(TypeError, match="auto"):
+    with sfc.Generator(**own("default"), node={"worker": 5}) as g, pytest.raises(TypeError, match="auto"):
         pickle.dumps(g)
 
 
@@ -272,7 +273,7 @@ def test_the_typed_shapes_name_the_core_tables() -> None:
     assert list(_types.LayoutDescription.__annotations__) == list(described)
     assert list(_types.FieldDescription.__annotations__) == list(described["fields"][0]) == list(sfc.Field._fields)
     assert list(_types.GeneratorOptions.__annotations__) == sfc.options()
-    with sfc.Generator(preset="twitter", node={"datacenter": 1, "worker": 2}, guard=False) as g:
+    with sfc.Generator(**own("twitter"), node={"datacenter": 1, "worker": 2}) as g:
         assert list(_types.Stats.__annotations__) == list(g.stats())
 
 

@@ -8,10 +8,12 @@ import signal
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import snowflake_c as sfc
+from conftest import OWN_EPOCH, own
 
 # A generator with a state_dir has a core thread that persists its
 # high-water mark off the hot path, so forking one is forking a threaded
@@ -23,7 +25,7 @@ PER_THREAD = 200_000
 
 
 def test_threads_share_one_generator_without_duplicates() -> None:
-    g = sfc.Generator(preset="default", node={"worker": 1})
+    g = sfc.Generator(**own("default"), node={"worker": 1})
     results: list[list[int]] = [[] for _ in range(THREADS)]
     barrier = threading.Barrier(THREADS)
 
@@ -79,6 +81,39 @@ def test_close_while_another_thread_waits() -> None:
     t.join(timeout=5)
     assert not t.is_alive(), "close() wakes a waiting call"
     assert len(errors) == 1 and isinstance(errors[0], sfc.InvalidArgument), errors
+
+
+def test_close_waits_for_a_call_in_flight_and_gives_the_value_back() -> None:
+    """close() while another thread is inside a large next_ids (the GIL released): the call
+    ends with the closed error, and once close() returns the value is free, every time."""
+    # 65,536 IDs per ms: a batch of 2,000,000 takes the clock 30 ms or more.
+    kwargs: dict[str, Any] = {"layout": "time:41@1ms,worker:6,seq:16", "epoch": OWN_EPOCH, "node": 9}
+    rounds, taken_again = 50, 0
+    outcomes: list[str] = []
+    for _ in range(rounds):
+        g = sfc.Generator(**kwargs)
+        entered = threading.Event()
+
+        def big(g: sfc.Generator = g, entered: threading.Event = entered) -> None:
+            entered.set()
+            try:
+                outcomes.append(f"{len(g.next_ids(2_000_000))} issued")
+            except sfc.InvalidArgument as e:
+                outcomes.append(str(e))
+
+        t = threading.Thread(target=big)
+        t.start()
+        entered.wait()
+        time.sleep(0.002)  # the batch runs without the GIL meanwhile
+        g.close()
+        try:
+            sfc.Generator(**kwargs).close()
+            taken_again += 1
+        except sfc.WorkerUnavailable:
+            pass
+        t.join()
+    assert all("closed" in o for o in outcomes), outcomes
+    assert taken_again == rounds
 
 
 def test_wait_releases_the_gil_and_ctrl_c_interrupts_it() -> None:
@@ -143,7 +178,7 @@ def _fork_and_report(g: sfc.Generator) -> tuple[int, str]:
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_forked_child_with_a_static_worker_gets_generator_forked() -> None:
-    with sfc.Generator(preset="default", node={"worker": 4}) as g:
+    with sfc.Generator(**own("default"), node={"worker": 4}) as g:
         parent_id = g.next_id()
         status, report = _fork_and_report(g)
         assert status == 0

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 import snowflake_c as sfc
+from conftest import own
 
 ENCODINGS = ["dec", "hex", "base32", "base36", "base58", "base62"]
 
@@ -20,7 +21,7 @@ def test_decode_takes_an_encoded_id() -> None:
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_round_trip_and_order(encoding: Any) -> None:
-    with sfc.Generator(preset="twitter", node={"datacenter": 1, "worker": 3}) as g:
+    with sfc.Generator(**own("twitter"), node={"datacenter": 1, "worker": 3}) as g:
         ids = g.next_ids(2000)
     fixed = [sfc.format_id(i, encoding) for i in ids]
     assert len({len(t) for t in fixed}) == 1, "fixed width"
@@ -28,7 +29,7 @@ def test_round_trip_and_order(encoding: Any) -> None:
     assert [sfc.parse_id(t, encoding) for t in fixed] == ids
     short = [sfc.format_id(i, encoding, pad=False) for i in ids]
     assert [sfc.parse_id(t, encoding) for t in short] == ids
-    assert sfc.decode(fixed[0], preset="twitter", encoding=encoding).id == ids[0]
+    assert sfc.decode(fixed[0], g.layout, encoding=encoding).id == ids[0]
 
 
 def test_zero_and_the_largest_id() -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 import snowflake_c as sfc
+from conftest import own
 
 ERRORS = [
     "InvalidLayout",
@@ -111,7 +113,7 @@ CASES: list[tuple[str, Any, type[BaseException]]] = [
 
 
 def _closed() -> sfc.Generator:
-    g = sfc.Generator(preset="default", node=1)
+    g = sfc.Generator(**own("default"), node=1)
     g.close()
     return g
 
@@ -126,7 +128,7 @@ def test_bad_input_raises(what: str, call: Any, exc: type[BaseException]) -> Non
 
 
 def test_next_ids_negative() -> None:
-    with sfc.Generator(preset="default", node=1) as g:
+    with sfc.Generator(**own("default"), node=1) as g:
         with pytest.raises(sfc.InvalidArgument):
             g.next_ids(-1)
         with pytest.raises(TypeError):
@@ -148,7 +150,7 @@ def test_nul_inside_an_id_is_refused(text: str, position: int) -> None:
         sfc.decode(text, preset="discord")
 
 
-TWITTER: dict[str, Any] = {"preset": "twitter", "node": {"datacenter": 1, "worker": 3}}
+TWITTER: dict[str, Any] = {**own("twitter"), "node": {"datacenter": 1, "worker": 3}}
 
 
 @pytest.mark.parametrize(
@@ -208,8 +210,6 @@ def test_options_take_any_casing_and_name_it_in_messages() -> None:
 
 
 def test_durations_round_up_to_whole_ms() -> None:
-    from datetime import timedelta
-
     cases: list[tuple[Any, int]] = [
         (timedelta(microseconds=500), 1),
         (timedelta(microseconds=1), 1),
@@ -236,3 +236,56 @@ def test_durations_round_up_to_whole_ms() -> None:
     for option, bad in bad_cases:
         with pytest.raises(sfc.InvalidArgument, match=option):
             sfc.Generator(**TWITTER, **{option: bad})
+
+
+class ReducesToText(timedelta):
+    def __reduce__(self) -> Any:
+        return "ReducesToText"
+
+
+class ReducesToOne(timedelta):
+    def __reduce__(self) -> Any:
+        return (ReducesToText,)
+
+
+@pytest.mark.parametrize("cls", [ReducesToText, ReducesToOne])
+def test_a_timedelta_is_read_by_its_attributes_not_its_reduce(cls: type[timedelta]) -> None:
+    with sfc.Generator(**TWITTER, max_wait=cls(milliseconds=7), max_drift=cls(microseconds=1500)) as g:
+        assert (g.stats()["max_wait_ms"], g.stats()["max_drift_ms"]) == (7, 2)
+
+
+def _odd(attribute: str, value: Any) -> timedelta:
+    """A timedelta of 7 ms whose `attribute` says `value`."""
+    odd = type("Odd", (timedelta,), {attribute: property(lambda self: value)})
+    result: timedelta = odd(milliseconds=7)
+    return result
+
+
+@pytest.mark.parametrize(
+    ("attribute", "value"),
+    [
+        ("days", "1"),
+        ("days", 1.0),
+        ("days", True),
+        ("days", None),
+        ("days", 10**30),
+        ("days", -(10**9)),
+        ("seconds", -1),
+        ("seconds", 86400),
+        ("microseconds", 10**6),
+        ("microseconds", -1),
+        ("microseconds", [1]),
+    ],
+)
+def test_a_timedelta_with_odd_attributes_is_invalid_argument(attribute: str, value: Any) -> None:
+    with pytest.raises(sfc.InvalidArgument, match=f"max_wait: the timedelta's {attribute} must be an int"):
+        sfc.Generator(**TWITTER, max_wait=_odd(attribute, value))
+
+
+def test_a_timedelta_attribute_that_raises_gives_its_exception() -> None:
+    def fail(self: timedelta) -> int:
+        raise LookupError("no seconds here")
+
+    odd = type("Odd", (timedelta,), {"seconds": property(fail)})
+    with pytest.raises(LookupError, match="no seconds here"):
+        sfc.Generator(**TWITTER, state_reserve=odd(seconds=1))

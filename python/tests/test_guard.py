@@ -1,9 +1,12 @@
-"""The host-wide guard: two live generators never share a layout and node value.
+"""The guard: one host-wide claim per ID space and node bits.
 
-A second one is refused with WorkerUnavailable (in this process or another);
-anything correct starts: other values, a value given back or freed by a killed
-holder, the guard turned off, a folder the guard cannot use. Every test has a
-guard folder of its own (tmp_path), so that it never meets another suite.
+A second live generator that could issue the same IDs is refused with
+WorkerUnavailable, in this process or another, whatever its field names and
+whether it has a state_dir; anything correct starts: other values, another
+epoch, a value given back or freed by a killed holder. guard=False runs
+unguarded and warns with UnguardedWarning. Every layout here is on this
+run's own epoch (conftest.OWN_EPOCH), so that no other suite on the machine
+shares its claims.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,15 +24,15 @@ from typing import Any
 import pytest
 
 import snowflake_c as sfc
-from conftest import host_name_prefix
+from conftest import OWN_EPOCH, host_name_prefix, own
 
-LAYOUT: dict[str, Any] = {"layout": "time:41@1ms,worker:10,seq:12", "epoch": 1704067200000}
+LAYOUT: dict[str, Any] = {"layout": "time:41@1ms,worker:10,seq:12", "epoch": OWN_EPOCH}
 HOLDER = str(Path(__file__).with_name("hold_generator.py"))
 
 
-def guarded(folder: Path, **node: Any) -> dict[str, Any]:
-    """Generator keywords: LAYOUT, the node values, and the guard folder."""
-    return {**LAYOUT, "node": node, "guard_dir": str(folder)}
+def guarded(**node: Any) -> dict[str, Any]:
+    """Generator keywords: LAYOUT and the node values."""
+    return {**LAYOUT, "node": node}
 
 
 class Holder:
@@ -80,40 +85,20 @@ def hold(holders: list[Holder], kwargs: dict[str, Any], count: int = 0, prefix: 
     return h
 
 
-def held_message(folder: Path, pid: int, value: str) -> list[str]:
-    """What a refusal says: the value, its holder, the folder, and how to share it."""
-    return [
-        f"node value {value} is in use by live process {pid}",
-        f"guard folder {os.path.realpath(folder)}",
-        "turn the guard off",
-    ]
+def held_message(pid: int, value: str) -> list[str]:
+    """What a refusal says: the value, its holder, the claim, and how to share it."""
+    return [f"node value {value} is held by live process {pid} ", "host-wide claim ", "turn the guard off"]
 
 
-def test_a_second_process_with_the_same_value_is_refused(tmp_path: Path, holders: list[Holder]) -> None:
-    kwargs: dict[str, Any] = {"preset": "twitter", "node": {"datacenter": 1, "worker": 3}, "guard_dir": str(tmp_path)}
-    first = hold(holders, kwargs)
-    assert first.report["guard"].startswith(f"held: {tmp_path}/"), first.report
-    second = hold(holders, kwargs)
-    assert second.report["error"] == "WorkerUnavailable"
-    for part in held_message(tmp_path, first.proc.pid, "datacenter=1,worker=3"):
-        assert part in second.report["message"]
-    assert second.proc.wait(timeout=60) == 3
-    with pytest.raises(sfc.WorkerUnavailable, match=f"live process {first.proc.pid} "):
-        sfc.Generator(**kwargs)
-    # Its holder gone, the value is free.
-    assert first.release() == 0
-    with sfc.Generator(**kwargs) as g:
-        assert g.stats()["guard"].startswith("held: ")
-
-
-def test_in_one_process_the_value_is_refused_until_given_back(tmp_path: Path) -> None:
-    kwargs = guarded(tmp_path, worker=3)
+def test_in_one_process_the_value_is_refused_until_given_back() -> None:
+    kwargs = guarded(worker=3)
     first = sfc.Generator(**kwargs)
+    assert first.stats()["guard"].startswith("held: ")
     with pytest.raises(sfc.WorkerUnavailable) as info:
         sfc.Generator(**kwargs)
-    for part in held_message(tmp_path, os.getpid(), "worker=3"):
+    for part in held_message(os.getpid(), "worker=3"):
         assert part in str(info.value)
-    with sfc.Generator(**guarded(tmp_path, worker=4)), sfc.Generator(**{**kwargs, "epoch": 0}):
+    with sfc.Generator(**guarded(worker=4)), sfc.Generator(**{**kwargs, "epoch": OWN_EPOCH + 1}):
         pass  # another value, another epoch: other IDs, so both start
     first.close()
     with sfc.Generator(**kwargs):
@@ -125,71 +110,137 @@ def test_in_one_process_the_value_is_refused_until_given_back(tmp_path: Path) ->
     sfc.Generator(**kwargs).close()
 
 
-def test_guard_false_shares_a_value_on_purpose(tmp_path: Path) -> None:
-    kwargs = guarded(tmp_path, worker=5)
-    with sfc.Generator(**kwargs) as guarded_one, sfc.Generator(**kwargs, guard=False) as sharing:
-        assert guarded_one.stats()["guard"].startswith("held: ")
-        assert sharing.stats()["guard"] == "off"
-        assert sharing.node == guarded_one.node == {"worker": 5}
-    # An unguarded generator registers nothing: a guarded one still starts beside it.
-    with sfc.Generator(**kwargs, guard=False), sfc.Generator(**kwargs) as g:
+def test_a_second_process_with_the_same_value_is_refused(holders: list[Holder]) -> None:
+    kwargs: dict[str, Any] = {**own("twitter"), "node": {"datacenter": 1, "worker": 3}}
+    first = hold(holders, kwargs)
+    assert first.report["guard"].startswith("held: "), first.report
+    second = hold(holders, kwargs)
+    assert second.report["error"] == "WorkerUnavailable"
+    for part in held_message(first.proc.pid, "datacenter=1,worker=3"):
+        assert part in second.report["message"]
+    assert second.proc.wait(timeout=60) == 3
+    with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {first.proc.pid} "):
+        sfc.Generator(**kwargs)
+    # Its holder gone, the value is free.
+    assert first.release() == 0
+    with sfc.Generator(**kwargs) as g:
         assert g.stats()["guard"].startswith("held: ")
+
+
+SPLIT: dict[str, Any] = {
+    "layout": "time:41@1ms,datacenter:5,worker:5,seq:12",
+    "epoch": OWN_EPOCH,
+    "node": {"datacenter": 1, "worker": 3},
+}
+WHOLE: dict[str, Any] = {"layout": "time:41@1ms,worker:10,seq:12", "epoch": OWN_EPOCH, "node": {"worker": 35}}
+
+
+def test_field_names_do_not_split_the_claim(holders: list[Holder]) -> None:
+    """datacenter 1, worker 3 in 5+5 bits and worker 35 in 10 bits are the same bits: the same IDs."""
+    when = OWN_EPOCH + 5
+    split = sfc.encode(when, {**SPLIT["node"], "seq": 0}, layout=SPLIT["layout"], epoch=OWN_EPOCH)
+    assert split == sfc.encode(when, {**WHOLE["node"], "seq": 0}, layout=WHOLE["layout"], epoch=OWN_EPOCH)
+    for first, second in ((SPLIT, WHOLE), (WHOLE, SPLIT)):
+        with sfc.Generator(**first) as g:
+            with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {os.getpid()} "):
+                sfc.Generator(**second)
+            assert g.stats()["guard"].startswith("held: ")
+    holder = hold(holders, SPLIT)
+    assert "error" not in holder.report, holder.report
+    with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {holder.proc.pid} "):
+        sfc.Generator(**WHOLE)
+    # Other bits (worker 36) are another claim.
+    with sfc.Generator(**{**WHOLE, "node": {"worker": 36}}):
+        pass
+
+
+def test_a_state_dir_generator_beside_a_guard_only_one_is_refused(tmp_path: Path) -> None:
+    kwargs = guarded(worker=8)
+    a, b = tmp_path / "a", tmp_path / "b"
+    with sfc.Generator(**kwargs):
+        with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {os.getpid()} "):
+            sfc.Generator(**kwargs, state_dir=a)
+    with sfc.Generator(**kwargs, state_dir=a) as g:
+        assert g.stats()["guard"].startswith("held: ")
+        with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {os.getpid()} "):
+            sfc.Generator(**kwargs)
+        with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {os.getpid()} "):
+            sfc.Generator(**kwargs, state_dir=b)  # another folder, the same claim
+    with sfc.Generator(**kwargs, state_dir=b):
+        pass
+
+
+def test_guard_false_runs_unguarded_and_warns() -> None:
+    kwargs = guarded(worker=5)
+    with pytest.warns(sfc.UnguardedWarning, match="worker=5 is not guarded") as record:
+        sharing = sfc.Generator(**kwargs, guard=False)
+    assert record[0].filename == __file__, "the warning points at the caller's Generator(...)"
+    with sharing, sfc.Generator(**kwargs) as guarded_one:
+        assert sharing.stats()["guard"] == "off"
+        assert guarded_one.stats()["guard"].startswith("held: ")
+        assert sharing.node == guarded_one.node == {"worker": 5}
+        # An unguarded generator takes no claim, and does not stop a guarded one.
+        with pytest.warns(sfc.UnguardedWarning):
+            sfc.Generator(**kwargs, guard=False).close()
+    # As an error, the warning stops the generator's creation.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sfc.UnguardedWarning)
+        with pytest.raises(sfc.UnguardedWarning):
+            sfc.Generator(**kwargs, guard=False)
+
+
+def test_a_guarded_generator_does_not_warn() -> None:
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        with sfc.Generator(**guarded(worker=5)) as g, sfc.Generator(**guarded(worker=6), guard=True):
+            g.next_id()
+    assert [w for w in record if issubclass(w.category, sfc.UnguardedWarning)] == []
+
+
+def test_unguarded_warning_is_a_public_user_warning() -> None:
+    assert issubclass(sfc.UnguardedWarning, UserWarning)
+    assert not issubclass(sfc.UnguardedWarning, sfc.SnowflakeError)
+    assert "UnguardedWarning" in sfc.__all__ and sfc.UnguardedWarning.__module__ == "snowflake_c"
+    assert sfc.UnguardedWarning.__doc__
 
 
 @pytest.mark.parametrize("value", [0, 1, "no"])
-def test_guard_takes_only_a_bool(tmp_path: Path, value: Any) -> None:
+def test_guard_takes_only_a_bool(value: Any) -> None:
     with pytest.raises(sfc.InvalidArgument, match="guard must be true or false"):
-        sfc.Generator(**guarded(tmp_path, worker=1), guard=value)
+        sfc.Generator(**guarded(worker=1), guard=value)
 
 
-def test_guard_none_is_the_default_on(tmp_path: Path) -> None:
-    with sfc.Generator(**guarded(tmp_path, worker=1), guard=None) as g:
+def test_guard_none_is_the_default_on() -> None:
+    with sfc.Generator(**guarded(worker=1), guard=None) as g:
         assert g.stats()["guard"].startswith("held: ")
 
 
-def test_guard_dir_takes_paths_and_refuses_a_nul(tmp_path: Path) -> None:
-    for folder in (tmp_path / "a", str(tmp_path / "b"), os.fsencode(tmp_path / "c")):
-        with sfc.Generator(**LAYOUT, node=1, guard_dir=folder) as g:
-            assert g.stats()["guard"].startswith("held: ")
-    with pytest.raises(sfc.InvalidArgument, match="guard_dir.*NUL byte at position"):
-        sfc.Generator(**LAYOUT, node=1, guard_dir=str(tmp_path) + "\0x")
-    with pytest.raises(sfc.InvalidArgument, match="guard_dir"):
-        sfc.Generator(**LAYOUT, node=1, guard_dir=3)  # type: ignore[arg-type]
+@pytest.mark.skipif(os.name == "nt", reason="needs resource.setrlimit")
+def test_no_file_descriptors_left_refuses_never_starts_unguarded(tmp_path: Path) -> None:
+    """With a low RLIMIT_NOFILE, each generator either holds its claim or fails with StateError."""
+    script = textwrap.dedent(
+        f"""
+        import json, resource, snowflake_c
+        resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))
+        kept, said = [], []
+        for worker in range(60):
+            try:
+                kept.append(snowflake_c.Generator(layout={LAYOUT["layout"]!r}, epoch={OWN_EPOCH}, node=worker))
+                said.append(kept[-1].stats()["guard"])
+            except snowflake_c.SnowflakeError as e:
+                said.append(e.status)
+        print(json.dumps(said))
+        """
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    said = json.loads(r.stdout)
+    assert all(s.startswith("held: ") or s == "StateError" for s in said), said
+    assert "StateError" in said, "the limit was reached"
 
 
-def unusable_folders(tmp_path: Path) -> list[tuple[Path, str]]:
-    """Folders the guard cannot use, with what the stats say about each."""
-    a_file = tmp_path / "a-file"
-    a_file.write_text("not a folder")
-    cases = [(a_file, "a-file")]
-    if os.name != "nt":
-        shared = tmp_path / "shared"
-        shared.mkdir()
-        shared.chmod(0o777)
-        link = tmp_path / "link"
-        link.symlink_to(tmp_path)
-        cases += [(shared, "writable by other users"), (link, "is a symbolic link")]
-        if os.geteuid() == 0:
-            foreign = tmp_path / "foreign"
-            foreign.mkdir(mode=0o700)
-            os.chown(foreign, 65534, 65534)
-            cases.append((foreign, "belongs to uid 65534"))
-    return cases
-
-
-def test_a_folder_the_guard_cannot_use_never_stops_a_generator(tmp_path: Path) -> None:
-    for folder, why in unusable_folders(tmp_path):
-        kwargs = guarded(folder, worker=7)
-        with sfc.Generator(**kwargs) as g, sfc.Generator(**kwargs) as h:
-            guard = g.stats()["guard"]
-            assert guard.startswith("unavailable: ") and why in guard, (folder, guard)
-            assert h.stats()["guard"] == guard
-            # Both run, unguarded, and their stats say why.
-            assert sfc.decode(g.next_id(), g.layout)["worker"] == sfc.decode(h.next_id(), h.layout)["worker"] == 7
-
-
-def test_distinct_values_in_20_processes_all_start(tmp_path: Path, holders: list[Holder]) -> None:
-    started = [Holder(guarded(tmp_path, worker=w), 1000) for w in range(20)]
+def test_distinct_values_in_20_processes_all_start(holders: list[Holder]) -> None:
+    started = [Holder(guarded(worker=w), 1000) for w in range(20)]
     holders.extend(started)
     reports = [h.wait_ready() for h in started]
     assert [r.get("error") for r in reports] == [None] * 20, reports
@@ -198,18 +249,18 @@ def test_distinct_values_in_20_processes_all_start(tmp_path: Path, holders: list
     ids = [i for r in reports for i in r["ids"]]
     assert len(set(ids)) == len(ids) == 20_000
     # While they live, each of their values is taken.
-    refused = hold(holders, guarded(tmp_path, worker=11))
+    refused = hold(holders, guarded(worker=11))
     assert refused.report["error"] == "WorkerUnavailable"
-    assert f"live process {started[11].proc.pid} " in refused.report["message"]
+    assert f"held by live process {started[11].proc.pid} " in refused.report["message"]
     assert [h.release() for h in started] == [0] * 20
 
 
-def test_a_killed_holders_value_is_free_at_once(tmp_path: Path, holders: list[Holder]) -> None:
-    kwargs = guarded(tmp_path, worker=9)
+def test_a_killed_holders_value_is_free_at_once(holders: list[Holder]) -> None:
+    kwargs = guarded(worker=9)
     for _ in range(3):
         holder = hold(holders, kwargs)
         assert "error" not in holder.report, holder.report
-        with pytest.raises(sfc.WorkerUnavailable, match=f"live process {holder.proc.pid} "):
+        with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {holder.proc.pid} "):
             sfc.Generator(**kwargs)
         holder.kill()  # SIGKILL: no cleanup runs in the holder
         with sfc.Generator(**kwargs) as g:
@@ -248,8 +299,8 @@ def _in_forked_child(g: sfc.Generator, kwargs: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-def test_a_forked_child_leaves_the_parents_guard_in_place(tmp_path: Path, holders: list[Holder]) -> None:
-    kwargs = guarded(tmp_path, worker=6)
+def test_a_forked_child_leaves_the_parents_guard_in_place(holders: list[Holder]) -> None:
+    kwargs = guarded(worker=6)
     with sfc.Generator(**kwargs) as g:
         said = _in_forked_child(g, kwargs)
         assert said[0] == "GeneratorForked", said
@@ -263,21 +314,21 @@ def test_a_forked_child_leaves_the_parents_guard_in_place(tmp_path: Path, holder
     assert "error" not in hold(holders, kwargs).report
 
 
-def test_env_node_values_read_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_env_node_values_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JOB_COMPLETION_INDEX", "12")
-    with sfc.Generator(**LAYOUT, node="env:JOB_COMPLETION_INDEX", guard_dir=tmp_path) as g:
+    with sfc.Generator(**LAYOUT, node="env:JOB_COMPLETION_INDEX") as g:
         assert g.node == {"worker": 12}
         with pytest.raises(sfc.WorkerUnavailable, match="worker=12"):
-            sfc.Generator(**LAYOUT, node=12, guard_dir=tmp_path)
+            sfc.Generator(**LAYOUT, node=12)
     monkeypatch.delenv("JOB_COMPLETION_INDEX")
     with pytest.raises(sfc.InvalidArgument, match="JOB_COMPLETION_INDEX is not set"):
-        sfc.Generator(**LAYOUT, node={"worker": "env:JOB_COMPLETION_INDEX"}, guard_dir=tmp_path)
+        sfc.Generator(**LAYOUT, node={"worker": "env:JOB_COMPLETION_INDEX"})
     monkeypatch.setenv("POD_INDEX", "two")
     with pytest.raises(sfc.InvalidArgument, match="POD_INDEX='two' is not a number"):
-        sfc.Generator(**LAYOUT, node={"worker": "env:POD_INDEX"}, guard_dir=tmp_path)
+        sfc.Generator(**LAYOUT, node={"worker": "env:POD_INDEX"})
 
 
-POD: dict[str, Any] = {"layout": "time:41@1ms,pod:5,proc:5,seq:12", "epoch": "2024-01-01"}
+POD: dict[str, Any] = {"layout": "time:41@1ms,pod:5,proc:5,seq:12", "epoch": OWN_EPOCH}
 
 
 def test_pod_recipe_host_and_a_pool_field(tmp_path: Path, holders: list[Holder]) -> None:
@@ -297,14 +348,10 @@ def test_pod_recipe_host_and_a_pool_field(tmp_path: Path, holders: list[Holder])
     assert len(set(ids)) == len(ids) == 80_000, "no duplicate across the pod's processes"
     assert [p.release() for p in pods] == [0] * 4
 
-    alone: dict[str, Any] = {
-        "preset": "twitter",
-        "node": {"datacenter": 1, "worker": "host"},
-        "guard_dir": str(tmp_path),
-    }
+    alone: dict[str, Any] = {**own("twitter"), "node": {"datacenter": 1, "worker": "host"}}
     first = hold(holders, alone, prefix=(*prefix, "orders-7"))
     assert first.report["node"] == {"datacenter": 1, "worker": 7}
     second = hold(holders, alone, prefix=(*prefix, "orders-7"))
     assert second.report["error"] == "WorkerUnavailable"
-    for part in held_message(tmp_path, first.proc.pid, "datacenter=1,worker=7"):
+    for part in held_message(first.proc.pid, "datacenter=1,worker=7"):
         assert part in second.report["message"]
