@@ -242,18 +242,14 @@ export interface GeneratorSettings {
   /** How far ahead the persisted high-water mark is reserved: 1 ms to 1 hour (default 1000 ms). */
   stateReserve?: Duration | null;
   /**
-   * The host-wide guard, on by default: a second live generator with the same
-   * layout and node values, in this process or another of the host or
-   * container, throws {@link WorkerUnavailable}. `false` only where sharing a
-   * value is meant.
+   * The host-wide guard, on by default: one claim per ID space and node bits
+   * on the host. A second live generator that would issue the same IDs, in
+   * this process or another of the host or container, throws
+   * {@link WorkerUnavailable} naming the holder. `false` only where sharing a
+   * value is meant: the generator then emits an `UnguardedWarning` (code
+   * `SNOWFLAKE_C_UNGUARDED`) through `process.emitWarning`.
    */
   guard?: boolean | null;
-  /**
-   * The guard's folder (default: `$XDG_RUNTIME_DIR/snowflake-c`, else
-   * `/dev/shm/snowflake-c-<uid>`, else the temp folder's). Not used with a
-   * `stateDir`, whose lock files are the guard.
-   */
-  guardDir?: string | null;
 }
 
 export type GeneratorOptions = LayoutOptions &
@@ -309,11 +305,7 @@ export interface GeneratorStats {
   node: Record<string, number | bigint>;
   /** Where each node field's value came from. */
   nodeSources: Record<string, NodeSource>;
-  /**
-   * The host-wide guard: `'held: <lock file>'`, `'off'`, or
-   * `'unavailable: <why>'` when no guard folder could be used (the generator
-   * then runs unguarded).
-   */
+  /** The host-wide guard: `'held: <the claim's name>'` or `'off'`. */
   guard: string;
 }
 
@@ -327,7 +319,12 @@ export interface GeneratorStats {
  */
 export class Generator {
   /**
-   * @throws {InvalidArgument | InvalidLayout | StateError}
+   * Emits an `UnguardedWarning` (code `SNOWFLAKE_C_UNGUARDED`) through
+   * `process.emitWarning` when the generator runs unguarded (`guard: false`),
+   * once per text in each thread.
+   * @throws {InvalidArgument | InvalidLayout}
+   * @throws {StateError} when the host-wide claim cannot be taken, or the state
+   *   directory cannot be used
    * @throws {WorkerUnavailable} when another live generator holds the node value
    */
   constructor(options?: GeneratorOptions);
@@ -396,7 +393,7 @@ export class GeneratorForked extends SnowflakeError {
 export class WorkerUnavailable extends SnowflakeError {
   readonly code: 'WorkerUnavailable';
 }
-/** The state directory or a state file cannot be used. */
+/** The host-wide claim, the state directory or a state file cannot be used. */
 export class StateError extends SnowflakeError {
   readonly code: 'StateError';
 }

@@ -404,6 +404,26 @@ function pause(us) {
 }
 
 /**
+ * The warnings emitted so far: each text once. Per thread, as the `process`
+ * events are: a worker thread loads its own copy of this module.
+ */
+const warned = new Set();
+
+/**
+ * Says what the core said about a new generator (today: that its node value
+ * is unguarded). Whether to warn is the core's decision; this only emits.
+ */
+function warnOnce(text) {
+  if (text === undefined || warned.has(text)) return;
+  warned.add(text);
+  process.emitWarning(text, {
+    type: 'UnguardedWarning',
+    code: 'SNOWFLAKE_C_UNGUARDED',
+    ctor: Generator,
+  });
+}
+
+/**
  * Issues unique, time-ordered IDs for one layout and one node value.
  *
  * Synchronous calls wait for the clock at most one tick (at least 10 ms) at a
@@ -426,6 +446,7 @@ class Generator {
    *   `'env:NAME'` (the environment variable NAME, read now)
    * Every other key is an option of the core's table (see `options()`): it
    * goes to the core by name, which checks it and refuses an unknown one.
+   * An unguarded generator (`guard: false`) emits an `UnguardedWarning`.
    */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -434,6 +455,7 @@ class Generator {
     const { preset, layout, epoch, node, ...rest } = options;
     this.#layout = resolveLayout({ preset, layout, epoch }, 'Generator');
     this.#h = binding.generatorNew(handleOf(this.#layout), node, rest);
+    warnOnce(this.#h.warning);
   }
 
   /** The generator's layout. */

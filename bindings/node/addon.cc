@@ -952,9 +952,11 @@ void SetNode(const Napi::Value &given, std::vector<sfc_node_value> &node,
 }
 
 // generatorNew(handle, node, options) → { next, nextString, nextIds, nextAt,
-// fillAt, nowUs, stats, close }. Every key of `options` is handed to the
-// core by name as given ("maxWait"), which knows the options, their types
-// and ranges, and refuses an unknown one.
+// fillAt, nowUs, stats, close, warning? }: `warning` is the core's
+// sfc_generator_warning text when it has one (the core decides whether to
+// warn; index.js emits it). Every key of `options` is handed to the core by
+// name as given ("maxWait"), which knows the options, their types and
+// ranges, and refuses an unknown one.
 Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
@@ -1017,6 +1019,10 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
       fn.AddFinalizer(ReleaseBox, box);
       box->refs++;
       handle.Set(m.name, fn);
+    }
+    // Copied now: the core's text lives only as long as the generator.
+    if (const char *warning = sfc_generator_warning(gen)) {
+      handle.Set("warning", warning);
     }
   } catch (...) {
     if (box->refs == 0) {

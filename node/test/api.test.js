@@ -9,12 +9,12 @@ const path = require('node:path');
 
 const sfc = require('..');
 const { Generator, Layout, decode, encode, range, presets } = sfc;
-const guardDir = require('./fixtures/guard-dir');
+const { EPOCH, TWITTER, SONYFLAKE, own } = require('./fixtures/own-epoch');
 
 const REPO = path.join(__dirname, '..', '..');
 const CLI =
   process.env.SNOWFLAKE_C_CLI || path.join(REPO, 'build', 'node-cli', 'core', 'cli', 'snowflake-c');
-const WIDE = { layout: 'time:41@1ms,worker:2,seq:20', epoch: 1704067200000 };
+const WIDE = own('time:41@1ms,worker:2,seq:20');
 
 function kind(name) {
   return (error) =>
@@ -39,11 +39,7 @@ describe('canonical JSON', () => {
       byPreset.get(c.layout.preset).push(c.id);
     }
     // IDs issued just now, with every field non-zero where possible.
-    const twitter = new Generator({
-      preset: 'twitter',
-      node: { datacenter: 31, worker: 17 },
-      guardDir,
-    });
+    const twitter = new Generator({ ...TWITTER, node: { datacenter: 31, worker: 17 } });
     byPreset.set('twitter', [
       ...(byPreset.get('twitter') || []),
       ...Array.from(twitter.nextIds(50), String),
@@ -255,7 +251,7 @@ describe('layouts', () => {
 
 describe('Generator', () => {
   test('issues increasing unique IDs as bigint, strings and batches', async () => {
-    const g = new Generator({ ...WIDE, node: { worker: 1 }, guardDir });
+    const g = new Generator({ ...WIDE, node: { worker: 1 } });
     const a = g.nextId();
     const s = g.nextIdString();
     const batch = g.nextIds(1000);
@@ -292,22 +288,25 @@ describe('Generator', () => {
   });
 
   test('the deterministic entries', () => {
-    const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guardDir });
-    assert.deepEqual(g.nextIdAt('1700000000000000'), { id: 1724551110456389632n });
-    assert.deepEqual(g.nextIdAt(1700000000000000n), { id: 1724551110456389633n });
-    const { ids } = g.nextIdsAt(1700000000000000, 4093);
+    const g = new Generator({ ...TWITTER, node: { datacenter: 1, worker: 3 } });
+    const ms = EPOCH + 1000000;
+    const us = BigInt(ms) * 1000n;
+    const first = (BigInt(ms - EPOCH) << 22n) | (1n << 17n) | (3n << 12n);
+    assert.deepEqual(g.nextIdAt(String(us)), { id: first });
+    assert.deepEqual(g.nextIdAt(us), { id: first + 1n });
+    const { ids } = g.nextIdsAt(Number(us), 4093);
     assert.equal(ids.length, 4093);
-    const full = g.nextIdsAt(1700000000000000n, 3);
+    const full = g.nextIdsAt(us, 3);
     assert.equal(full.ids.length, 1);
     assert.equal(typeof full.waitUs, 'number');
     assert.ok(full.waitUs > 0);
-    assert.ok('waitUs' in g.nextIdAt(1700000000000000n));
+    assert.ok('waitUs' in g.nextIdAt(us));
     assert.throws(() => g.nextIdAt('soon'), kind('InvalidArgument'));
     g.close();
   });
 
   test('async methods wait without blocking', async () => {
-    const g = new Generator({ preset: 'sonyflake', node: { machine: 7 }, guardDir });
+    const g = new Generator({ ...SONYFLAKE, node: { machine: 7 } });
     // 256 IDs per 10 ms tick: 600 IDs need at least two tick changes.
     const ids = await g.nextIdsAsync(600);
     assert.equal(new Set(ids).size, 600);
@@ -355,11 +354,10 @@ describe('Generator', () => {
     process.env.SNOWFLAKE_WORKER = '9';
     try {
       const g = new Generator({
-        preset: 'twitter',
+        ...TWITTER,
         node: { datacenter: '2' },
         timeSource: 'monotonic',
         rollback: 'borrow',
-        guardDir,
       });
       assert.deepEqual(g.stats().node, { datacenter: 2, worker: 9 });
       assert.deepEqual(g.stats().nodeSources, { datacenter: 'explicit', worker: 'env' });
@@ -369,18 +367,18 @@ describe('Generator', () => {
       delete process.env.SNOWFLAKE_WORKER;
     }
     // 'env:NAME' reads any variable, as Kubernetes' JOB_COMPLETION_INDEX.
-    const fromIndex = { preset: 'twitter', node: { datacenter: 2, worker: 'env:SFC_TEST_INDEX' } };
+    const fromIndex = { ...TWITTER, node: { datacenter: 2, worker: 'env:SFC_TEST_INDEX' } };
     process.env.SFC_TEST_INDEX = '6';
     try {
-      const g = new Generator({ ...fromIndex, guardDir });
+      const g = new Generator(fromIndex);
       assert.equal(g.stats().node.worker, 6);
-      assert.equal(decode(g.nextId(), 'twitter').fields.worker, 6);
+      assert.equal(decode(g.nextId(), g.layout).fields.worker, 6);
       g.close();
     } finally {
       delete process.env.SFC_TEST_INDEX;
     }
     assert.throws(
-      () => new Generator({ ...fromIndex, guardDir }),
+      () => new Generator(fromIndex),
       (e) => kind('InvalidArgument')(e) && e.message.includes('SFC_TEST_INDEX is not set'),
     );
   });
@@ -391,7 +389,6 @@ describe('Generator', () => {
       layout: 'time:9@1s,node:54,seq:1',
       epoch: Date.now() - 2000,
       node: { node: big },
-      guardDir,
     });
     assert.equal(g.stats().node.node, big);
     assert.equal(decode(g.nextId(), g.layout).fields.node, big);
@@ -403,10 +400,10 @@ describe('Generator', () => {
   });
 
   test('one value for the only node field; null gives none', () => {
-    const g = new Generator({ ...WIDE, node: 2, guardDir });
+    const g = new Generator({ ...WIDE, node: 2 });
     assert.deepEqual(g.stats().node, { worker: 2 });
     g.close();
-    const text = new Generator({ ...WIDE, node: '3', guardDir });
+    const text = new Generator({ ...WIDE, node: '3' });
     assert.deepEqual(text.stats().node, { worker: 3 });
     text.close();
     assert.throws(() => new Generator({ preset: 'twitter', node: 3 }), kind('InvalidArgument'));
@@ -421,9 +418,8 @@ describe('Generator', () => {
     assert.equal(maxWait.min, 0);
     assert.ok(maxWait.max >= 1000);
     const g = new Generator({
-      preset: 'twitter',
+      ...TWITTER,
       node: { datacenter: 1, worker: 3 },
-      guardDir,
       rollback: null,
       maxWait: undefined,
       maxDrift: '2ms',
@@ -440,7 +436,6 @@ describe('Generator', () => {
       ['stateReserve', 0],
       ['stateDir', ''],
       ['stateDir', 5],
-      ['guardDir', ['/tmp']],
       ['max_waits', 1],
     ]) {
       assert.throws(
@@ -510,7 +505,7 @@ describe('packaging entry points', () => {
       assert.ok(body, `index.d.ts has no interface ${name}`);
       return [...body[1].matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((m) => m[1]);
     };
-    const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guardDir });
+    const g = new Generator({ ...TWITTER, node: { datacenter: 1, worker: 3 } });
     try {
       assert.deepEqual(keys('GeneratorStats'), Object.keys(g.stats()));
     } finally {
@@ -558,7 +553,7 @@ test('bad input of any type is a SnowflakeError, never a crash or an ID', () => 
     true,
     Object.create(null),
   ];
-  const g = new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 1 }, guardDir });
+  const g = new Generator({ ...TWITTER, node: { datacenter: 1, worker: 1 } });
   const calls = [
     (w) => decode(w, 'twitter'),
     (w) => decode(1n, { layout: w, epoch: 0 }),
@@ -589,7 +584,7 @@ test('bad input of any type is a SnowflakeError, never a crash or an ID', () => 
 });
 
 describe('adversarial input (issue 16)', () => {
-  const TWITTER = { preset: 'twitter', node: { datacenter: 1, worker: 3 }, guardDir };
+  const TWITTER_1_3 = { ...TWITTER, node: { datacenter: 1, worker: 3 } };
 
   test('a NUL inside an ID is refused with its position', () => {
     for (const [text, position] of [
@@ -608,10 +603,9 @@ describe('adversarial input (issue 16)', () => {
     for (const make of [
       () => Layout.parse('time:41@1ms,worker:10,seq:12\0x', 0),
       () => Layout.preset('twitter\0x'),
-      () => new Generator({ ...TWITTER, rollback: 'wait\0x' }),
-      () => new Generator({ ...TWITTER, timeSource: 'wall\0x' }),
-      () => new Generator({ ...TWITTER, stateDir: '/tmp/x\0y' }),
-      () => new Generator({ ...TWITTER, guardDir: '/tmp/x\0y' }),
+      () => new Generator({ ...TWITTER_1_3, rollback: 'wait\0x' }),
+      () => new Generator({ ...TWITTER_1_3, timeSource: 'wall\0x' }),
+      () => new Generator({ ...TWITTER_1_3, stateDir: '/tmp/x\0y' }),
       () => new Generator({ preset: 'twitter', node: { datacenter: '1\0x', worker: 3 } }),
     ]) {
       assert.throws(
@@ -637,11 +631,11 @@ describe('adversarial input (issue 16)', () => {
       [2, 2],
       [2n, 2],
     ]) {
-      const g = new Generator({ ...TWITTER, maxWait: given, maxDrift: given });
+      const g = new Generator({ ...TWITTER_1_3, maxWait: given, maxDrift: given });
       assert.deepEqual([g.stats().maxWaitMs, g.stats().maxDriftMs], [ms, ms]);
       g.close();
     }
-    new Generator({ ...TWITTER, stateReserve: 0.5 }).close();
+    new Generator({ ...TWITTER_1_3, stateReserve: 0.5 }).close();
     for (const [option, bad] of [
       ['maxWait', -0.001],
       ['maxWait', -1],
@@ -651,7 +645,7 @@ describe('adversarial input (issue 16)', () => {
       ['maxWait', Infinity],
     ]) {
       assert.throws(
-        () => new Generator({ ...TWITTER, [option]: bad }),
+        () => new Generator({ ...TWITTER_1_3, [option]: bad }),
         (e) => kind('InvalidArgument')(e) && e.message.includes(option),
       );
     }
@@ -661,12 +655,7 @@ describe('adversarial input (issue 16)', () => {
     const before = process.memoryUsage().external;
     const gens = Array.from(
       { length: 64 },
-      (_, i) =>
-        new Generator({
-          preset: 'twitter',
-          node: { datacenter: i >> 5, worker: i & 31 },
-          guardDir,
-        }),
+      (_, i) => new Generator({ ...TWITTER, node: { datacenter: i >> 5, worker: i & 31 } }),
     );
     const grown = process.memoryUsage().external - before;
     for (const g of gens) g.close();

@@ -1,35 +1,69 @@
 'use strict';
 
-// The host-wide guard through the Node binding: a second live generator with
-// the same layout and node values — in this process, a worker thread, a
-// cluster worker or another process — is refused with WorkerUnavailable
-// naming the holder; the value is free again after close() or the holder's
-// death; `guard: false` shares; an unusable folder never stops a generator.
-// Each test has a guard folder of its own, so that it never meets generators
-// of other tests or suites running meanwhile (but one: the default folder,
-// with a layout no one else uses).
+// The host-wide guard through the Node binding: one claim per ID space and
+// node bits. A second live generator that would issue the same IDs — in this
+// thread, a worker thread, a cluster worker or another process, under other
+// field names, with or without a stateDir — is refused with
+// WorkerUnavailable naming the holder; the value is free again after close()
+// or the holder's death; a claim that cannot be taken is a StateError;
+// `guard: false` holds nothing and warns. Each test has an epoch of its own,
+// so that no generator of another test or suite on the machine shares its
+// claims.
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { execFileSync, fork } = require('node:child_process');
+const { execFileSync, fork, spawnSync } = require('node:child_process');
 const cluster = require('node:cluster');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
-const { Generator, WorkerUnavailable } = require('..');
+const { Generator, StateError, WorkerUnavailable, decode } = require('..');
+const { newEpoch } = require('./fixtures/own-epoch');
 
+const PKG = path.join(__dirname, '..');
 const MEMBER = path.join(__dirname, 'fixtures', 'guard-member.js');
-const TWITTER = { preset: 'twitter', node: { datacenter: 1, worker: 3 } };
 const TWITTER_SPEC = 'time:41@1ms,datacenter:5,worker:5,seq:12';
+// Twitter's bits under one field: datacenter 1, worker 3 is worker 1 << 5 | 3.
+const WORKER_SPEC = 'time:41@1ms,worker:10,seq:12';
 
-/** A guard folder of the test's own, removed after it; its real path. */
-function ownGuardDir(t) {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sfc-guard-test-')));
+/** Twitter's fields, datacenter 1 and worker 3, in an ID space of the test's own. */
+function twitter() {
+  return { layout: TWITTER_SPEC, epoch: newEpoch(), node: { datacenter: 1, worker: 3 } };
+}
+
+/** The name of the claim a guard state ('held: <name>') holds. */
+function claimIn(guard) {
+  assert.match(guard, /^held: ./);
+  return guard.slice('held: '.length);
+}
+
+/** Asserts that `message` refuses `node`, naming the holder and its claim. */
+function assertRefused(message, { pid, claim, node }) {
+  const by = `node value ${node} is held by live process ${pid} (host-wide claim ${claim})`;
+  assert.ok(message.includes(by), `'${by}' is not in: ${message}`);
+  assert.ok(message.includes('turn the guard off'), message);
+}
+
+/** A checker for assert.throws: a WorkerUnavailable refusing as above. */
+function refused(expected) {
+  return (error) => {
+    assert.ok(error instanceof WorkerUnavailable, error && error.stack);
+    assert.equal(error.code, 'WorkerUnavailable');
+    assertRefused(error.message, expected);
+    return true;
+  };
+}
+
+function tempDir(t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfc-guard-test-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
+
+/** Lets process.emitWarning (which emits on the next tick) deliver. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 function once(endpoint, event) {
   return new Promise((resolve, reject) => {
@@ -82,89 +116,198 @@ async function killAll(members) {
   }
 }
 
-function assertRefusedBy(report, holderPid, dir) {
-  assert.equal(report.code, 'WorkerUnavailable', report.message);
-  assert.ok(report.message.includes('datacenter=1,worker=3'), report.message);
-  assert.ok(report.message.includes(`live process ${holderPid} `), report.message);
-  assert.ok(report.message.includes(`(guard folder ${dir})`), report.message);
-  assert.ok(report.message.includes('turn the guard off'), report.message);
-}
+test('in one process: refused while the first lives, free after close()', () => {
+  const options = twitter();
+  const first = new Generator(options);
+  const claim = claimIn(first.stats().guard);
+  try {
+    assert.throws(
+      () => new Generator(options),
+      refused({ pid: process.pid, claim, node: 'datacenter=1,worker=3' }),
+    );
+    assert.ok(first.nextId() > 0n, 'the holder goes on');
+    // Another value, or the same value in another ID space, is another claim.
+    for (const other of [
+      new Generator({ ...options, node: { datacenter: 1, worker: 4 } }),
+      new Generator({ ...options, epoch: newEpoch() }),
+    ]) {
+      assert.notEqual(claimIn(other.stats().guard), claim);
+      other.close();
+    }
+  } finally {
+    first.close();
+  }
+  const again = new Generator(options);
+  assert.equal(claimIn(again.stats().guard), claim, 'the same value, the same claim');
+  again.close();
+});
 
-test('a second process with the same value is refused, naming the holder', async (t) => {
-  const dir = ownGuardDir(t);
-  const options = { ...TWITTER, guardDir: dir };
+test('across processes: refused, naming the holder; free once it closes or dies', async () => {
+  const options = twitter();
+  const node = 'datacenter=1,worker=3';
   const members = [];
   try {
     const holder = await start('process', options, members);
-    assert.equal(holder.report.issued, true);
-    assert.ok(holder.report.guard.startsWith(`held: ${dir}/guard-`), holder.report.guard);
-    assert.ok(holder.report.guard.endsWith('.datacenter-1.worker-3.lock'), holder.report.guard);
+    assert.equal(holder.report.issued, true, JSON.stringify(holder.report));
+    const claim = claimIn(holder.report.guard);
+    const pid = holder.member.pid;
 
     const second = await start('process', options, members);
-    assertRefusedBy(second.report, holder.member.pid, dir);
-    assert.throws(
-      () => new Generator(options),
-      (e) =>
-        e instanceof WorkerUnavailable && e.message.includes(`live process ${holder.member.pid} `),
-    );
+    assert.equal(second.report.code, 'WorkerUnavailable', JSON.stringify(second.report));
+    assertRefused(second.report.message, { pid, claim, node });
+    assert.throws(() => new Generator(options), refused({ pid, claim, node }));
 
-    // Another value, or the same value in another layout, is not refused.
-    const other = await start(
-      'process',
-      { ...options, node: { datacenter: 1, worker: 4 } },
-      members,
-    );
-    const { node } = TWITTER;
-    const otherEpoch = { layout: TWITTER_SPEC, epoch: '2024-01-01', node, guardDir: dir };
-    const moved = await start('process', otherEpoch, members);
-    assert.equal(other.report.issued, true, JSON.stringify(other.report));
-    assert.equal(moved.report.issued, true, JSON.stringify(moved.report));
-
-    await Promise.all([holder, second, other, moved].map(stop));
+    await Promise.all([holder, second].map(stop));
     const after = await start('process', options, members);
     assert.equal(after.report.issued, true, 'the value is free once its holder has closed');
-    await stop(after);
+    after.member.kill('SIGKILL');
+    await after.exited;
+    const g = new Generator(options);
+    assert.equal(claimIn(g.stats().guard), claim, "a killed holder's value is free at once");
+    g.close();
   } finally {
     await killAll(members);
   }
 });
 
-test('in one process: refused while the first lives, allowed after close()', (t) => {
-  const dir = ownGuardDir(t);
-  const options = { ...TWITTER, guardDir: dir };
-  const first = new Generator(options);
+test('across worker threads: one holds, the others are refused', async () => {
+  const options = twitter();
+  const node = 'datacenter=1,worker=3';
+  const members = [];
   try {
-    assert.throws(
-      () => new Generator(options),
-      (e) =>
-        e instanceof WorkerUnavailable &&
-        e.code === 'WorkerUnavailable' &&
-        e.message.includes(`live process ${process.pid} `),
-    );
-    assert.ok(first.nextId() > 0n, 'the holder goes on');
+    const both = await Promise.all([0, 1].map(() => start('thread', options, members)));
+    const reports = JSON.stringify(both.map((m) => m.report));
+    const held = both.filter((m) => m.report.guard !== undefined);
+    const others = both.filter((m) => m.report.code !== undefined);
+    assert.equal(held.length, 1, reports);
+    assert.equal(others.length, 1, reports);
+    assert.equal(held[0].report.issued, true);
+    assert.equal(held[0].report.pid, process.pid);
+    const claim = claimIn(held[0].report.guard);
+    assert.equal(others[0].report.code, 'WorkerUnavailable');
+    assertRefused(others[0].report.message, { pid: process.pid, claim, node });
+    assert.throws(() => new Generator(options), refused({ pid: process.pid, claim, node }));
+    await Promise.all(both.map(stop));
+
+    // The main thread holds it: a thread is refused.
+    const g = new Generator(options);
+    try {
+      const late = await start('thread', options, members);
+      assert.equal(late.report.code, 'WorkerUnavailable', JSON.stringify(late.report));
+      await stop(late);
+    } finally {
+      g.close();
+    }
   } finally {
-    first.close();
+    await killAll(members);
   }
-  const again = new Generator(options);
-  assert.ok(again.stats().guard.startsWith(`held: ${dir}/`));
-  again.close();
-  // A folder of its own is another guard: it does not meet this one.
-  const elsewhere = ownGuardDir(t);
-  const a = new Generator(options);
-  const b = new Generator({ ...options, guardDir: elsewhere });
-  a.close();
-  b.close();
 });
 
-test('a generator collected without close() frees its value', async (t) => {
-  const dir = ownGuardDir(t);
-  const options = { ...TWITTER, guardDir: dir };
+test('two cluster workers with the same value: one is refused', async () => {
+  const options = twitter();
+  const members = [];
+  try {
+    const both = await Promise.all([0, 1].map(() => start('cluster', options, members)));
+    const reports = JSON.stringify(both.map((m) => m.report));
+    const held = both.filter((m) => m.report.guard !== undefined);
+    const others = both.filter((m) => m.report.code !== undefined);
+    assert.equal(held.length, 1, reports);
+    assert.equal(others.length, 1, reports);
+    assertRefused(others[0].report.message, {
+      pid: held[0].report.pid,
+      claim: claimIn(held[0].report.guard),
+      node: 'datacenter=1,worker=3',
+    });
+    await Promise.all(both.map(stop));
+  } finally {
+    await killAll(members);
+  }
+});
+
+test('field names do not split the claim', async () => {
+  const epoch = newEpoch();
+  const split = { layout: TWITTER_SPEC, epoch, node: { datacenter: 1, worker: 3 } };
+  const wide = { layout: WORKER_SPEC, epoch, node: { worker: 35 } };
+  const a = new Generator(split);
+  const claim = claimIn(a.stats().guard);
+  try {
+    // The two issue the same IDs.
+    assert.equal(decode(a.nextId(), { layout: WORKER_SPEC, epoch }).fields.worker, 35);
+    assert.throws(
+      () => new Generator(wide),
+      refused({ pid: process.pid, claim, node: 'worker=35' }),
+    );
+    // Another value of the wide field is other bits: another claim.
+    new Generator({ ...wide, node: { worker: 36 } }).close();
+  } finally {
+    a.close();
+  }
+
+  // The other way round, across processes.
+  const members = [];
+  try {
+    const holder = await start('process', wide, members);
+    assert.equal(claimIn(holder.report.guard), claim);
+    const second = await start('process', split, members);
+    assert.equal(second.report.code, 'WorkerUnavailable', JSON.stringify(second.report));
+    assertRefused(second.report.message, {
+      pid: holder.member.pid,
+      claim,
+      node: 'datacenter=1,worker=3',
+    });
+    await Promise.all([holder, second].map(stop));
+  } finally {
+    await killAll(members);
+  }
+});
+
+test('a stateDir generator beside a guard-only one is refused, and the other way round', (t) => {
+  const options = twitter();
+  const node = 'datacenter=1,worker=3';
+  const [one, two] = [tempDir(t), tempDir(t)];
+  const guardOnly = new Generator(options);
+  const claim = claimIn(guardOnly.stats().guard);
+  try {
+    assert.throws(
+      () => new Generator({ ...options, stateDir: one }),
+      refused({ pid: process.pid, claim, node }),
+    );
+  } finally {
+    guardOnly.close();
+  }
+  const withState = new Generator({ ...options, stateDir: one });
+  try {
+    assert.equal(claimIn(withState.stats().guard), claim);
+    assert.throws(() => new Generator(options), refused({ pid: process.pid, claim, node }));
+    // Another folder is no way around it either.
+    assert.throws(
+      () => new Generator({ ...options, stateDir: two }),
+      refused({ pid: process.pid, claim, node }),
+    );
+  } finally {
+    withState.close();
+  }
+  // The pool passes over a value held without a stateDir.
+  const small = { layout: 'time:41@1ms,worker:2,seq:20', epoch: options.epoch };
+  const held = new Generator({ ...small, node: 0 });
+  const pooled = new Generator({ ...small, node: 'auto', stateDir: two });
+  try {
+    assert.equal(pooled.stats().nodeSources.worker, 'pool');
+    assert.notEqual(pooled.stats().node.worker, 0);
+  } finally {
+    pooled.close();
+    held.close();
+  }
+});
+
+test('a generator collected without close() frees its value', () => {
+  const options = twitter();
   const out = execFileSync(
     process.execPath,
     [
       '--expose-gc',
       '-e',
-      `const { Generator } = require(${JSON.stringify(path.join(__dirname, '..'))});
+      `const { Generator } = require(${JSON.stringify(PKG)});
        const options = ${JSON.stringify(options)};
        (() => { new Generator(options); })();
        let refused = false;
@@ -181,120 +324,145 @@ test('a generator collected without close() frees its value', async (t) => {
   assert.equal(out, 'true true\n');
 });
 
-for (const kind of ['thread', 'cluster']) {
-  test(`two ${kind} workers with the same value: one is refused`, async (t) => {
-    const dir = ownGuardDir(t);
-    const options = { ...TWITTER, guardDir: dir };
-    const members = [];
-    try {
-      const both = await Promise.all([0, 1].map(() => start(kind, options, members)));
-      const held = both.filter((m) => m.report.guard !== undefined);
-      const refused = both.filter((m) => m.report.code !== undefined);
-      assert.equal(held.length, 1, JSON.stringify(both.map((m) => m.report)));
-      assert.equal(refused.length, 1, JSON.stringify(both.map((m) => m.report)));
-      assert.equal(held[0].report.issued, true);
-      assertRefusedBy(refused[0].report, held[0].report.pid, dir);
-      if (kind === 'thread') assert.equal(held[0].report.pid, process.pid);
-      await Promise.all(both.map(stop));
-    } finally {
-      await killAll(members);
-    }
-  });
-}
+test('a claim that cannot be taken is a StateError, never an unguarded start', (t) => {
+  if (process.platform === 'win32') {
+    t.skip('needs a shell to lower the limit on open files');
+    return;
+  }
+  // With every descriptor in use, the claim cannot be made.
+  const options = twitter();
+  const run = spawnSync(
+    '/bin/sh',
+    [
+      '-c',
+      'ulimit -n 64 && exec "$0" "$@"',
+      process.execPath,
+      '-e',
+      `const fs = require('node:fs');
+       const { Generator } = require(${JSON.stringify(PKG)});
+       const options = ${JSON.stringify(options)};
+       const fds = [];
+       try { for (;;) fds.push(fs.openSync(${JSON.stringify(__filename)}, 'r')); } catch {}
+       let out;
+       try {
+         out = { guard: new Generator(options).stats().guard };
+       } catch (e) {
+         out = { code: e.code, message: e.message, state: e instanceof require(${JSON.stringify(PKG)}).StateError };
+       }
+       for (const fd of fds) fs.closeSync(fd);
+       const g = new Generator(options);
+       out.after = g.stats().guard;
+       g.close();
+       console.log(JSON.stringify(out));`,
+    ],
+    { encoding: 'utf8', timeout: 60000 },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const out = JSON.parse(run.stdout);
+  assert.equal(out.code, StateError.code, run.stdout);
+  assert.equal(out.state, true);
+  assert.match(out.message, /host-wide claim/);
+  assert.match(out.after, /^held: /, 'taken once descriptors are free');
+});
 
-test('guard: false shares a value, and says so', (t) => {
-  const dir = ownGuardDir(t);
-  const options = { ...TWITTER, guardDir: dir };
-  const guarded = new Generator(options);
-  const shared = [
-    new Generator({ ...options, guard: false }),
-    new Generator({ ...TWITTER, guard: false }),
-  ];
+test('IDs given back ahead of the clock are handed over to the next holder', () => {
+  // Four IDs a second, borrowed up to 20 s ahead: 40 IDs end ~10 s ahead.
+  const options = {
+    layout: 'time:30@1s,worker:4,seq:2',
+    epoch: newEpoch(),
+    node: 5,
+    rollback: 'borrow',
+    maxDrift: '20s',
+  };
+  const out = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      `const { Generator } = require(${JSON.stringify(PKG)});
+       const g = new Generator(${JSON.stringify(options)});
+       const ids = g.nextIds(40);
+       g.close();
+       console.log(String(ids[39]));`,
+    ],
+    { encoding: 'utf8', timeout: 60000 },
+  );
+  const last = BigInt(out.trim());
+  const g = new Generator(options);
   try {
-    for (const g of shared) {
+    assert.ok(decode(last, g.layout).timeMs > Date.now() + 2000, 'the first holder went ahead');
+    const next = g.nextId();
+    assert.ok(next > last, `${next} comes after the last ID handed over (${last})`);
+  } finally {
+    g.close();
+  }
+});
+
+test('guard: false holds nothing, says off and warns once per text', async () => {
+  const options = { layout: TWITTER_SPEC, epoch: newEpoch(), node: { datacenter: 2, worker: 9 } };
+  const warnings = [];
+  const listen = (warning) => warnings.push(warning);
+  process.on('warning', listen);
+  const gens = [];
+  try {
+    gens.push(
+      new Generator(options),
+      new Generator({ ...options, node: { datacenter: 2, worker: 8 } }),
+    );
+    await settled();
+    assert.deepEqual(warnings, [], 'a guarded generator does not warn');
+
+    gens.push(
+      new Generator({ ...options, guard: false }),
+      new Generator({ ...options, guard: false }),
+    );
+    await settled();
+    assert.equal(warnings.length, 1, warnings.map(String).join('\n'));
+    const [warning] = warnings;
+    assert.equal(warning.name, 'UnguardedWarning');
+    assert.equal(warning.code, 'SNOWFLAKE_C_UNGUARDED');
+    assert.match(warning.message, /^node value datacenter=2,worker=9 is not guarded/);
+    for (const g of gens.slice(2)) {
       assert.equal(g.stats().guard, 'off');
       assert.ok(g.nextId() > 0n);
     }
     // Unguarded generators hold nothing: the guarded one is still alone.
     assert.throws(() => new Generator(options), WorkerUnavailable);
-    assert.throws(() => new Generator({ ...options, guard: 'off' }), /guard must be true or false/);
-    assert.throws(
-      () => new Generator({ ...options, guardDir: 7 }),
-      /guardDir must be a folder's path/,
+
+    // The same text again (another ID space) is not repeated; another is said.
+    gens.push(
+      new Generator({ ...options, epoch: newEpoch(), guard: false }),
+      new Generator({ ...options, node: { datacenter: 2, worker: 10 }, guard: false }),
     );
+    await settled();
+    assert.equal(warnings.length, 2, warnings.map(String).join('\n'));
+    assert.match(warnings[1].message, /^node value datacenter=2,worker=10 is not guarded/);
+    assert.throws(() => new Generator({ ...options, guard: 'off' }), /guard must be true or false/);
   } finally {
-    guarded.close();
-    for (const g of shared) g.close();
-  }
-  new Generator({ ...options, guard: true }).close();
-});
-
-test('an unusable guard folder never stops a generator: stats say why', (t) => {
-  const dir = ownGuardDir(t);
-  const file = path.join(dir, 'a-file');
-  fs.writeFileSync(file, '');
-  const cases = [[file, /^unavailable: .*a-file.* not a directory/]];
-  if (process.platform !== 'win32') {
-    const link = path.join(dir, 'a-link');
-    fs.mkdirSync(path.join(dir, 'target'));
-    fs.symlinkSync(path.join(dir, 'target'), link);
-    cases.push([link, /^unavailable: .*a-link/]);
-  }
-  for (const [guardDir, why] of cases) {
-    const options = { ...TWITTER, guardDir };
-    const a = new Generator(options);
-    const b = new Generator(options);
-    try {
-      for (const g of [a, b]) {
-        assert.match(g.stats().guard, why);
-        assert.ok(g.nextId() > 0n);
-      }
-    } finally {
-      a.close();
-      b.close();
-    }
+    process.off('warning', listen);
+    for (const g of gens) g.close();
   }
 });
 
-test("a killed holder's value is free at once", async (t) => {
-  const dir = ownGuardDir(t);
-  const options = { ...TWITTER, guardDir: dir };
-  const members = [];
-  try {
-    const holder = await start('process', options, members);
-    assert.equal(holder.report.issued, true);
-    assert.throws(() => new Generator(options), WorkerUnavailable);
-    holder.member.kill('SIGKILL');
-    await holder.exited;
-    const g = new Generator(options);
-    assert.ok(g.stats().guard.startsWith(`held: ${dir}/`));
-    g.close();
-  } finally {
-    await killAll(members);
-  }
-});
-
-test('with no configuration, the default folder guards between processes', async (t) => {
-  // A layout whose epoch is this run's own: the same guard as everyone's,
-  // but no generator of another test or suite can have these values.
-  const epoch = 1704067200000 + (process.pid % 100000) * 1000 + Math.floor(Math.random() * 1000);
-  const options = { layout: TWITTER_SPEC, epoch, node: TWITTER.node };
-  const probe = new Generator(options);
-  const state = probe.stats().guard;
-  probe.close();
-  if (!state.startsWith('held: ')) {
-    t.skip(`no default guard folder here (${state})`);
-    return;
-  }
-  const members = [];
-  try {
-    const holder = await start('process', options, members);
-    assert.ok(holder.report.guard.startsWith(state.slice(0, state.lastIndexOf('/'))));
-    const second = await start('process', options, members);
-    assert.equal(second.report.code, 'WorkerUnavailable');
-    assert.ok(second.report.message.includes(`live process ${holder.member.pid} `));
-    await Promise.all([holder, second].map(stop));
-  } finally {
-    await killAll(members);
-  }
+test('the warning is printed once, and once in each worker thread', () => {
+  const options = { layout: TWITTER_SPEC, epoch: newEpoch(), node: { datacenter: 2, worker: 11 } };
+  const make = `const { Generator } = require(${JSON.stringify(PKG)});
+    const options = ${JSON.stringify({ ...options, guard: false })};
+    new Generator(options).close();
+    new Generator(options).close();`;
+  const run = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `${make}
+       const { Worker } = require('node:worker_threads');
+       new Worker(${JSON.stringify(make)}, { eval: true });`,
+    ],
+    { encoding: 'utf8', timeout: 60000 },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const said = run.stderr
+    .split('\n')
+    .filter((line) => line.includes('[SNOWFLAKE_C_UNGUARDED] UnguardedWarning: node value'));
+  assert.equal(said.length, 2, run.stderr);
+  for (const line of said) assert.ok(line.includes('datacenter=2,worker=11 is not guarded'), line);
 });

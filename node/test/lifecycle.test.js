@@ -13,10 +13,10 @@ const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
 const { Generator } = require('..');
-const guardDir = require('./fixtures/guard-dir');
+const { TWITTER, own } = require('./fixtures/own-epoch');
 
 const PKG = path.join(__dirname, '..');
-const ONE_WORKER = { layout: 'time:41@1ms,worker:1,seq:21', epoch: 1704067200000 };
+const ONE_WORKER = own('time:41@1ms,worker:1,seq:21');
 
 function runWorker(code, workerData) {
   return new Promise((resolve, reject) => {
@@ -41,10 +41,10 @@ test(
          const sfc = require(${JSON.stringify(PKG)});
          let kind;
          try { sfc.Layout.preset('nope'); } catch (e) { kind = e instanceof sfc.InvalidLayout && e.code; }
-         const g = new sfc.Generator({ preset: 'twitter', node: { datacenter: 0, worker: workerData.worker }, guardDir: workerData.guardDir });
+         const g = new sfc.Generator({ ...workerData.layout, node: { datacenter: 0, worker: workerData.worker } });
          const ids = g.nextIds(1000);
-         parentPort.postMessage({ kind, last: ids[999], worker: sfc.decode(ids[0], 'twitter').fields.worker });`,
-          { worker, guardDir },
+         parentPort.postMessage({ kind, last: ids[999], worker: sfc.decode(ids[0], g.layout).fields.worker });`,
+          { worker, layout: TWITTER },
         ),
       ),
     );

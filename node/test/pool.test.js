@@ -13,6 +13,7 @@ const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
 const { decode } = require('..');
+const { EPOCH } = require('./fixtures/own-epoch');
 
 const MEMBER = path.join(__dirname, 'fixtures', 'pool-member.js');
 
@@ -31,7 +32,7 @@ test(
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfc-pool-'));
     const config = {
       layout: 'time:41@1ms,worker:4,seq:18',
-      epoch: '2024-01-01T00:00:00Z',
+      epoch: EPOCH,
       stateDir,
       count: 40000,
     };

@@ -1,7 +1,10 @@
 'use strict';
 
 // Every ```js example of README.md runs, as a user would run it, with
-// `snowflake-c` installed (a symlink to this package).
+// `snowflake-c` installed (a symlink to this package). The examples use the
+// presets' epochs, as a user would, and run one at a time: the other test
+// files give their generators epochs of their own, so that the host-wide
+// claims of the examples meet only each other.
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -31,10 +34,6 @@ examples.forEach((code, i) => {
     fs.writeFileSync(file, code);
     const env = { ...process.env };
     for (const name of Object.keys(env)) if (name.startsWith('SNOWFLAKE_')) delete env[name];
-    // The guard's default folder: one of this test's own, so that the
-    // examples' usual values (datacenter 1, worker 3) meet no generator of
-    // the other tests or suites running meanwhile — only each other.
-    env.XDG_RUNTIME_DIR = dir;
     execFileSync(process.execPath, [file], {
       cwd: dir,
       env,

@@ -3,22 +3,20 @@
 // How synchronous and async calls wait for the clock. The clock is put
 // "behind" by issuing an ID at a reading 60 ms in the future through the
 // deterministic entry; the next real-clock call then has to wait ~60 ms.
+// The layouts have the test process's own epoch: a borrowing generator
+// gives its value back ahead of the clock, and its hand-over must reach no
+// generator of another test or suite.
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 
 const { Generator, decode, ClockMovedBackwards } = require('..');
-const guardDir = require('./fixtures/guard-dir');
+const { TWITTER, SONYFLAKE } = require('./fixtures/own-epoch');
 
 const AHEAD_US = 60000n;
 
 function aheadGenerator(options) {
-  const g = new Generator({
-    preset: 'twitter',
-    node: { datacenter: 2, worker: 5 },
-    guardDir,
-    ...options,
-  });
+  const g = new Generator({ ...TWITTER, node: { datacenter: 2, worker: 5 }, ...options });
   const ahead = g.nowUs() + AHEAD_US;
   const { id } = g.nextIdAt(ahead);
   assert.ok(id);
@@ -62,12 +60,13 @@ test('rollback error and borrow answer at once', () => {
   const borrowed = aheadGenerator({ rollback: 'borrow' });
   const next = borrowed.g.nextId();
   assert.ok(next > borrowed.id);
-  assert.equal(decode(next, 'twitter').timeMs, decode(borrowed.id, 'twitter').timeMs);
+  const { layout } = borrowed.g;
+  assert.equal(decode(next, layout).timeMs, decode(borrowed.id, layout).timeMs);
   borrowed.g.close();
 });
 
 test('a full tick waits briefly in a synchronous call', () => {
-  const g = new Generator({ preset: 'sonyflake', node: { machine: 3 }, guardDir });
+  const g = new Generator({ ...SONYFLAKE, node: { machine: 3 } });
   const ids = g.nextIds(1000); // 256 per 10 ms tick
   assert.ok(g.stats().waits >= 3);
   for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1] < ids[i]);

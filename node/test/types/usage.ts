@@ -73,7 +73,7 @@ decode('0Czks0tP37X', { preset: 'discord', encoding: 'base62' });
 const guarded = new Generator({
   preset: 'twitter',
   node: { datacenter: 'env:DATACENTER', worker: 3 },
-  guardDir: '/run/ids',
+  guard: true,
 });
 const guardState: string = guarded.stats().guard;
 guarded.close();
