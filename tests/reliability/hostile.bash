@@ -3,13 +3,14 @@
 # host-wide name cannot see, a crash while a clock bump is half done,
 # symbolic links and FIFOs planted in it, a folder open to other users — and
 # NUL bytes inside IDs. Uses the runner's helpers (begin/bad/note, r_*,
-# expect_state_error, dup_count, complete_lines) and $cli, $bin, $work.
+# expect_state_error, dup_count, complete_lines) and $cli, $bin, $work,
+# $row_epoch, $row_fields.
 # shellcheck disable=SC2154,SC2034 # the runner's variables, set and read there
 
 # A slow layout (256 IDs per ms) so that the holder is still running when
 # the second process comes.
 hostile_args() { # state dir
-  echo --layout time:41@1ms,worker:10,seq:8 --epoch 2024-01-01 \
+  echo --layout time:41@1ms,worker:10,seq:8 --epoch "$row_epoch" \
     --node worker=5 --state-dir "$1"
 }
 
@@ -129,7 +130,8 @@ hostile_fifos() {
   for f in worker-1.lock worker-1.state worker-1.state.tmp; do
     rm -f "$d"/worker-1.*
     mkfifo "$d/$f"
-    timeout 10 "$cli" gen -n 10 --node worker=1 --state-dir "$d" >"$work/fifo.out" 2>"$work/fifo.err"
+    timeout 10 "$cli" gen -n 10 "${row_fields[@]}" --node worker=1 --state-dir "$d" \
+      >"$work/fifo.out" 2>"$work/fifo.err"
     rc=$?
     r_faults=$((r_faults + 1))
     if [[ $rc = 124 ]]; then

@@ -31,7 +31,7 @@ static void stall(const char *point) {
 static sfc_generator *open_gen(const char *dir) {
   sfc_layout l;
   sfc_error err;
-  must(sfc_layout_preset("default", &l, &err), &err, "preset");
+  row_layout("default", &l);
   sfc_node_value node[] = {{"worker", 4, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);

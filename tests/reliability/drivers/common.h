@@ -127,4 +127,24 @@ static inline void must(sfc_status st, const sfc_error *err, const char *what) {
   }
 }
 
+/* The row's epoch: RELIABILITY_EPOCH_MS, which tests/reliability/run sets
+ * for every row (2024-01-01 without it). The host-wide claim of a node value
+ * is keyed on the epoch, so a driver's claims are shared with nothing else
+ * on the machine, and the hand-over records it leaves ahead of the clock
+ * are read by its own row only. */
+static inline int64_t row_epoch_ms(void) {
+  const char *e = getenv("RELIABILITY_EPOCH_MS");
+  return e && *e ? strtoll(e, NULL, 10) : INT64_C(1704067200000);
+}
+
+/* A preset's fields on the row's epoch. */
+static inline void row_layout(const char *preset, sfc_layout *out) {
+  sfc_layout p;
+  sfc_error err;
+  char spec[512];
+  must(sfc_layout_preset(preset, &p, &err), &err, preset);
+  sfc_layout_spec(&p, spec, sizeof spec);
+  must(sfc_layout_parse(spec, row_epoch_ms(), out, &err), &err, spec);
+}
+
 #endif

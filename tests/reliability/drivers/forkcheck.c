@@ -28,7 +28,7 @@ static int release_fd = -1;
 static sfc_generator *make(bool pool) {
   sfc_layout l;
   sfc_error err;
-  must(sfc_layout_preset("default", &l, &err), &err, "preset");
+  row_layout("default", &l);
   sfc_node_value node[] = {
       {"worker", pool ? 0 : 11, pool ? SFC_SOURCE_POOL : SFC_SOURCE_EXPLICIT}};
   sfc_options opts;

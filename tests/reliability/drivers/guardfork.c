@@ -1,14 +1,14 @@
 /* The host-wide guard across fork: a forked child of a guarded generator
- * never takes its parent's value, and the parent's value stays guarded once
- * the child is gone.
+ * never takes its parent's value, the parent's value stays guarded once
+ * the child is gone, and a child that lives on never keeps it.
  *
- * Usage: guardfork GUARD_DIR
- *   The parent holds worker 21 of the default preset, guarded in GUARD_DIR,
- *   uses it, and forks. In the child:
+ * Usage: guardfork children
+ *   The parent holds worker 21 of the default preset's fields (on the
+ *   row's epoch, RELIABILITY_EPOCH_MS), uses it, and forks. In the child:
  *     - the inherited generator answers GeneratorForked, and no ID;
  *     - a new generator with worker 21 is refused with WorkerUnavailable
  *       naming the parent's pid, again after the child has freed the
- *       inherited generator (its copy of the lock must not release the
+ *       inherited generator (its copy of the claim must not release the
  *       parent's);
  *     - a new generator with another value (22, then 23 in the second
  *       child) starts and issues IDs.
@@ -17,25 +17,34 @@
  *   on, and once it is freed worker 21 can be taken again at once (no IDs
  *   are drawn from it: a generator re-created within the tick of the last
  *   one's last ID would repeat them, having no state_dir to remember it).
+ *
+ * Usage: guardfork helper IDS_FILE [STATE_DIR]
+ *   The parent holds worker 21 (in STATE_DIR if given), writes 5000 of its
+ *   IDs to IDS_FILE, and forks a helper that never uses the generator (as a
+ *   server forks a worker process or a shell command). The helper sleeps
+ *   30 s with its standard streams on /dev/null; the parent prints
+ *   "HELPER <pid>", frees its generator and exits: the value must be free
+ *   for the next process at once, the helper still alive.
  * Prints the RESULT line of tests/reliability/run. */
 #include "common.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 enum { HELD = 21, CHILD_IDS = 2000 };
 
-static const char *guard_dir;
+static const char *state_dir;
 
 static sfc_status make(int64_t worker, sfc_generator **g, sfc_error *err) {
   sfc_layout l;
-  must(sfc_layout_preset("default", &l, err), err, "preset");
+  row_layout("default", &l);
   sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
   opts.node_count = 1;
-  opts.guard_dir = guard_dir;
+  opts.state_dir = state_dir;
   return sfc_generator_new(&l, &opts, g, err);
 }
 
@@ -131,12 +140,57 @@ static void fork_child(result *r, sfc_generator *g, int64_t other, ids *all) {
   ids_append(all, v, rep.n);
 }
 
+/* A helper forked off a guarded generator that it never uses; the parent
+ * frees the generator and exits while the helper lives on. */
+static int helper(const char *ids_path) {
+  result r = {.ok = true};
+  uint64_t v[5000];
+  sfc_generator *g;
+  sfc_error err;
+  must(make(HELD, &g, &err), &err, "parent");
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  if (strncmp(s.guard, "held: ", 6) != 0)
+    result_fail(&r, "the parent is not guarded: %s", s.guard);
+  must(sfc_next_ids(g, v, 5000, NULL, &err), &err, "parent");
+  FILE *f = fopen(ids_path, "w");
+  if (!f) {
+    perror(ids_path);
+    return 99;
+  }
+  for (size_t i = 0; i < 5000; i++)
+    fprintf(f, "%" PRIu64 "\n", v[i]);
+  fclose(f);
+  fflush(NULL);
+  pid_t p = fork();
+  if (p < 0) return 99;
+  if (p == 0) {
+    /* Off the caller's pipes: it reads our output to the end. */
+    int null = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3; fd++)
+      dup2(null, fd);
+    sleep(30);
+    _exit(0);
+  }
+  printf("HELPER %ld\n", (long)p);
+  r.faults = 1;
+  r.ids = 5000;
+  sfc_generator_free(g);
+  if (r.ok) snprintf(r.note, sizeof r.note, "helper %ld alive", (long)p);
+  result_print(&r);
+  return r.ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: guardfork GUARD_DIR\n");
+  if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "helper")) {
+    state_dir = argc == 4 ? argv[3] : NULL;
+    return helper(argv[2]);
+  }
+  if (argc != 2 || strcmp(argv[1], "children") != 0) {
+    fprintf(stderr,
+            "usage: guardfork children | helper IDS_FILE [STATE_DIR]\n");
     return 2;
   }
-  guard_dir = argv[1];
   result r = {.ok = true};
   ids all = {0};
   uint64_t v[5000];

@@ -62,8 +62,8 @@ static void time_limit(result *r) {
   sfc_error err;
   uint64_t id;
   int64_t wait = 0;
-  /* 12 bits of 1 ms: 4096 ms of life from the epoch. */
-  const int64_t epoch = NOW_MS - 10000;
+  /* 12 bits of 1 ms: 4096 ms of life from the epoch, long past. */
+  const int64_t epoch = row_epoch_ms();
   const int64_t end_us = (epoch + 4096) * 1000;
   for (int rb = SFC_ROLLBACK_ERROR; rb <= SFC_ROLLBACK_BORROW; rb++) {
     if (rb == SFC_ROLLBACK_CLOCK) continue;
@@ -114,6 +114,9 @@ static void time_limit(result *r) {
   sfc_options_init(&opts);
   opts.node = node;
   opts.node_count = 1;
+  /* The preset's own epoch (its field has run out only there) is every
+   * baidu user's on the machine: no claim, which this check is not about. */
+  opts.guard_off = 1;
   sfc_generator *g;
   must(sfc_generator_new(&baidu, &opts, &g, &err), &err, "baidu generator");
   sfc_status st = sfc_next(g, &id, &err);
@@ -154,7 +157,7 @@ static void seq_limit(result *r) {
     sfc_layout l;
     /* 8 IDs per millisecond per generator; round 1 with random starts. */
     random_start = round;
-    sfc_generator *g = make("time:41@1ms,worker:4,seq:3", 1704067200000,
+    sfc_generator *g = make("time:41@1ms,worker:4,seq:3", row_epoch_ms(),
                             SFC_ROLLBACK_DEFAULT, SFC_UNSET, SFC_UNSET, &l);
     worker w[2];
     memset(w, 0, sizeof w);
@@ -168,7 +171,7 @@ static void seq_limit(result *r) {
     for (int i = 0; i < 2; i++)
       pthread_join(th[i], NULL);
     const uint64_t now_tick =
-        (uint64_t)((wall_us() - 1704067200000000LL) / 1000);
+        (uint64_t)((wall_us() - row_epoch_ms() * 1000) / 1000);
     ids all = {0};
     for (int i = 0; i < 2; i++) {
       if (w[i].st != SFC_OK) {
@@ -208,10 +211,10 @@ static void borrow_limit(result *r) {
   /* 4 IDs per tick, 5 ticks of drift. */
   for (int waiting = 0; waiting < 2; waiting++) {
     ids all = {0}; /* per generator: they share a node value */
-    sfc_generator *g = make("time:41@1ms,worker:4,seq:2", 1704067200000,
+    sfc_generator *g = make("time:41@1ms,worker:4,seq:2", row_epoch_ms(),
                             SFC_ROLLBACK_BORROW, waiting ? 1000 : 0, 5, &l);
     const int64_t now = NOW_MS * 1000 + 200;
-    const uint64_t now_tick = (uint64_t)(NOW_MS - 1704067200000);
+    const uint64_t now_tick = (uint64_t)(NOW_MS - row_epoch_ms());
     size_t got = 0;
     sfc_status st;
     while ((st = sfc_next_at(g, now, &id, &wait, &err)) == SFC_OK) {
@@ -290,7 +293,7 @@ static void walk(result *r, long steps) {
       sfc_layout l;
       const int64_t drift_ms = rb == SFC_ROLLBACK_BORROW ? 20 : 0;
       sfc_generator *g =
-          make(specs[k], 1704067200000, (sfc_rollback)rb,
+          make(specs[k], row_epoch_ms(), (sfc_rollback)rb,
                rb == SFC_ROLLBACK_WAIT ? 50 : SFC_UNSET, drift_ms, &l);
       const bool may_bump =
           has_clock && (rb == SFC_ROLLBACK_CLOCK || rb == SFC_ROLLBACK_DEFAULT);

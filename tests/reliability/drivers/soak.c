@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
   }
   const int seconds = atoi(argv[1]);
   sfc_error err;
-  must(sfc_layout_preset("default", &layout, &err), &err, "preset");
+  row_layout("default", &layout);
   sfc_node_value node[] = {{"worker", 21, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);

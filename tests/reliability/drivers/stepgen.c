@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
   const double step_ms = atof(argv[5]);
   sfc_layout layout;
   sfc_error err;
-  must(sfc_layout_preset(argv[1], &layout, &err), &err, "preset");
+  row_layout(argv[1], &layout);
   sfc_options opts;
   sfc_options_init(&opts);
   sfc_node_value node[] = {{"worker", 7, SFC_SOURCE_EXPLICIT},

@@ -9,10 +9,18 @@ tests/reliability/run.
 """
 
 import multiprocessing as mp
+import os
 import sys
 
 import snowflake_c
 
+# The default preset's fields on the row's epoch (RELIABILITY_EPOCH_MS, set
+# by tests/reliability/run): the host-wide claim is keyed on the epoch, so
+# the values are shared with nothing else on the machine.
+ROW_LAYOUT = {
+    "layout": "time:41@1ms,clock:3,worker:7,seq:12",
+    "epoch": int(os.environ.get("RELIABILITY_EPOCH_MS", "1704067200000")),
+}
 STATE_DIR = None
 INHERITED = None
 
@@ -24,9 +32,7 @@ def init(state_dir):
 
 def fresh_task(n):
     """A new generator from the pool in a new process."""
-    with snowflake_c.Generator(
-        preset="default", node={"worker": "auto"}, state_dir=STATE_DIR
-    ) as gen:
+    with snowflake_c.Generator(**ROW_LAYOUT, node={"worker": "auto"}, state_dir=STATE_DIR) as gen:
         return gen.node["worker"], gen.next_ids(n)
 
 
@@ -62,9 +68,7 @@ def main():
     faults += tasks
 
     # Fork after use, pool mode: the children leave the parent's worker.
-    INHERITED = snowflake_c.Generator(
-        preset="default", node={"worker": "auto"}, state_dir=state_dir
-    )
+    INHERITED = snowflake_c.Generator(**ROW_LAYOUT, node={"worker": "auto"}, state_dir=state_dir)
     all_ids.extend(INHERITED.next_ids(per_task))
     parent_worker = INHERITED.node["worker"]
     fork = mp.get_context("fork")
@@ -80,7 +84,7 @@ def main():
     INHERITED.close()
 
     # Fork after use, static node: the child refuses.
-    INHERITED = snowflake_c.Generator(preset="default", node={"worker": 100})
+    INHERITED = snowflake_c.Generator(**ROW_LAYOUT, node={"worker": 100})
     all_ids.extend(INHERITED.next_ids(per_task))
     with fork.Pool(2, maxtasksperchild=1) as p:
         answers = p.map(inherited_static_task, [0, 0], chunksize=1)

@@ -22,6 +22,15 @@ import time
 
 import snowflake_c
 
+# The default preset's fields on the row's epoch (RELIABILITY_EPOCH_MS, set
+# by tests/reliability/run): the host-wide claim is keyed on the epoch, so
+# the value is shared with nothing else on the machine, and what a run
+# leaves ahead of the clock is read by its own row only.
+ROW_LAYOUT = {
+    "layout": "time:41@1ms,clock:3,worker:7,seq:12",
+    "epoch": int(os.environ.get("RELIABILITY_EPOCH_MS", "1704067200000")),
+}
+
 
 def set_offset(fd, seconds):
     """One pwrite of a fixed-width text: no file created or renamed, so the
@@ -81,7 +90,7 @@ def main():
         offset = float(f.read().strip())
     fd = os.open(path, os.O_WRONLY)
     set_offset(fd, offset)
-    kwargs = {"preset": "default", "node": {"worker": 7}, "rollback": rollback}
+    kwargs = {**ROW_LAYOUT, "node": {"worker": 7}, "rollback": rollback}
     # "default" leaves the option out: the strategy's own applies.
     if max_wait != "default":
         kwargs["max_wait"] = int(max_wait)

@@ -1,0 +1,137 @@
+/* The hand-over of a node value given back ahead of the wall clock, with
+ * no state_dir: the next holder must start after everything the last one
+ * issued — its clock value and per-clock table too — judged on the wall
+ * clock, whatever time source the generator used.
+ *
+ * Run under LD_PRELOAD=libfaketimeMT.so.1 with FAKETIME_TIMESTAMP_FILE
+ * (holding "+0"), FAKETIME_NO_CACHE=1 and FAKETIME_DONT_FAKE_MONOTONIC=1.
+ * The default preset's fields (a clock field) on the row's epoch
+ * (RELIABILITY_EPOCH_MS), worker 7, no state_dir; 16 IDs at the start of
+ * each millisecond, so that two generators issuing in one tick under one
+ * clock value issue the same IDs.
+ *
+ * Usage: handover table|monotonic first|next MS IDS_FILE
+ *   table first      MS ms of IDs; the wall clock 10 s back (the clock
+ *                    field bumped), MS ms; 2 s further back (bumped
+ *                    again), MS ms; freed, its last ticks far ahead of the
+ *                    wall clock: handed over.
+ *   monotonic first  time_source=monotonic: MS ms; the wall clock 2 s back
+ *                    (the generator does not see it), MS ms; freed, its
+ *                    last tick 2 s ahead of the wall clock: handed over.
+ *   next             a new generator of the value (monotonic for
+ *                    `monotonic`), the wall clock still behind, MS ms.
+ * Writes the IDs to IDS_FILE, one per line; prints the counters and the
+ * RESULT line of tests/reliability/run. */
+#include "common.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+static int offset_fd = -1;
+
+static void set_offset(double seconds) {
+  char text[32];
+  int n = snprintf(text, sizeof text, "%+016.6f\n", seconds);
+  if (pwrite(offset_fd, text, (size_t)n, 0) != n) {
+    perror("pwrite");
+    exit(99);
+  }
+}
+
+/* 16 IDs at the start of every millisecond for `ms` ms. */
+static sfc_status run(sfc_generator *g, int64_t ms, ids *out, sfc_error *err) {
+  const int64_t end = mono_us() + ms * 1000;
+  uint64_t batch[16];
+  while (mono_us() < end) {
+    size_t got = 0;
+    sfc_status st = sfc_next_ids(g, batch, 16, &got, err);
+    ids_append(out, batch, got);
+    if (st != SFC_OK) return st;
+    sfc_pause(1000 - mono_us() % 1000);
+  }
+  return SFC_OK;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5 || (strcmp(argv[1], "table") && strcmp(argv[1], "monotonic")) ||
+      (strcmp(argv[2], "first") && strcmp(argv[2], "next"))) {
+    fprintf(stderr, "usage: handover table|monotonic first|next MS IDS_FILE\n");
+    return 2;
+  }
+  const char *file = getenv("FAKETIME_TIMESTAMP_FILE");
+  if (!file || !getenv("LD_PRELOAD")) {
+    fprintf(stderr, "handover: run under libfaketime with "
+                    "FAKETIME_TIMESTAMP_FILE\n");
+    return 2;
+  }
+  const bool monotonic = !strcmp(argv[1], "monotonic");
+  const bool first = !strcmp(argv[2], "first");
+  const int64_t ms = atol(argv[3]);
+  sfc_layout layout;
+  row_layout("default", &layout);
+  sfc_node_value node[] = {{"worker", 7, SFC_SOURCE_EXPLICIT}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = node;
+  opts.node_count = 1;
+  sfc_error err;
+  if (monotonic) {
+    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, "monotonic", 9, 0};
+    must(sfc_options_set(&opts, "time_source", 11, &v, &err), &err,
+         "time_source");
+  }
+  sfc_generator *g;
+  must(sfc_generator_new(&layout, &opts, &g, &err), &err, "generator");
+  offset_fd = open(file, O_WRONLY | O_CLOEXEC);
+  if (offset_fd < 0) {
+    perror(file);
+    return 2;
+  }
+
+  result r = {.ok = true};
+  ids out = {0};
+  sfc_status st = run(g, ms, &out, &err);
+  if (first) {
+    const double steps[2] = {monotonic ? -2 : -10, -12};
+    for (int i = 0; i < (monotonic ? 1 : 2) && st == SFC_OK; i++) {
+      set_offset(steps[i]);
+      r.faults++;
+      st = run(g, ms, &out, &err);
+    }
+  }
+  if (st != SFC_OK) {
+    r.unexpected++;
+    result_fail(&r, "%s: %s", sfc_status_name(st), err.message);
+  }
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  print_stats(argv[2], g);
+  /* The steps as this row means them: each bumped the clock field, or went
+   * unseen by a monotonic generator. */
+  if (first && !monotonic && s.clock_bumps != 2)
+    result_fail(&r, "%" PRIu64 " clock bumps for 2 steps back", s.clock_bumps);
+  if (first && monotonic && s.rollbacks != 0)
+    result_fail(&r, "the monotonic generator saw %" PRIu64 " rollbacks",
+                s.rollbacks);
+  const uint64_t clock = s.clock, bumps = s.clock_bumps;
+  sfc_generator_free(g);
+
+  FILE *f = fopen(argv[4], "w");
+  if (!f) {
+    perror(argv[4]);
+    return 99;
+  }
+  for (size_t i = 0; i < out.n; i++)
+    fprintf(f, "%" PRIu64 "\n", out.v[i]);
+  fclose(f);
+  r.ids = out.n;
+  r.dups = ids_dups(out.v, out.n);
+  if (r.dups) result_fail(&r, "%" PRIu64 " duplicate IDs", r.dups);
+  if (r.ok)
+    snprintf(r.note, sizeof r.note,
+             "%s: clock value %" PRIu64 ", %" PRIu64 " bumps", argv[2], clock,
+             bumps);
+  result_print(&r);
+  free(out.v);
+  return r.ok ? 0 : 1;
+}
