@@ -465,8 +465,8 @@ typedef struct sfc_options {
    * /Users/Shared/snowflake-c-<hash>.claim. A value given back before the
    * wall clock has passed its last ID hands over its last tick, clock value
    * and clock table through a record in /dev/shm (else /tmp; macOS:
-   * /Users/Shared; Windows: ProgramData), read by its next holder. A claim that cannot be taken
-   * (no descriptor left, no such folder) fails creation with
+   * /Users/Shared; Windows: ProgramData), read by its next holder. A claim that
+   * cannot be taken (no descriptor left, no such folder) fails creation with
    * SFC_STATE_ERROR: never an unguarded start. The cost is paid at
    * creation and at sfc_generator_free. `guard_off` non-zero: no claim, for
    * setups that mean to share a value (a state_dir still locks its
