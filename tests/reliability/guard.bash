@@ -286,8 +286,11 @@ guard_records_unusable() {
   mkdir -p "$d"
   local gen=("$cli" gen -n 1000 --layout "$guard_layout" --epoch "$row_epoch"
     --node worker=1 --stats)
-  unshare -m bash -c 'mount -t tmpfs -o mode=0777 tmpfs /dev/shm &&
-    mount -t tmpfs -o mode=0777 tmpfs /tmp && exec "$@"' records "${gen[@]}" \
+  # The CLI is opened before the mounts and run from its descriptor: the
+  # checkout itself may live under /tmp.
+  # shellcheck disable=SC2016 # for the inner shell
+  unshare -m bash -c 'exec 3<"$1" && shift && mount -t tmpfs -o mode=0777 tmpfs /dev/shm &&
+    mount -t tmpfs -o mode=0777 tmpfs /tmp && exec /proc/self/fd/3 "$@"' records "${gen[@]}" \
     >"$d/none.ids" 2>"$d/none.err"
   rc=$?
   r_faults=$((r_faults + 1))
@@ -297,9 +300,10 @@ guard_records_unusable() {
   else
     bad "no usable folder: exit $rc, $(count_ids "$d/none.ids") IDs, $(head -c 200 "$d/none.err")"
   fi
-  unshare -m bash -c 'mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
+  # shellcheck disable=SC2016 # for the inner shell
+  unshare -m bash -c 'exec 3<"$1" && shift && mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
     chown 65534 /dev/shm && mount -t tmpfs -o mode=1777 tmpfs /tmp &&
-    exec "$@"' records "${gen[@]}" >"$d/tmp.ids" 2>"$d/tmp.err"
+    exec /proc/self/fd/3 "$@"' records "${gen[@]}" >"$d/tmp.ids" 2>"$d/tmp.err"
   rc=$?
   r_faults=$((r_faults + 1))
   if [[ $rc = 0 && $(count_ids "$d/tmp.ids") = 1000 ]] && grep -q 'guard="held: ' "$d/tmp.err" &&

@@ -140,19 +140,25 @@ static void fork_child(result *r, sfc_generator *g, int64_t other, ids *all) {
   ids_append(all, v, rep.n);
 }
 
-/* A helper forked off a guarded generator that it never uses; the parent
- * frees the generator and exits while the helper lives on. */
-static int helper(const char *ids_path) {
-  result r = {.ok = true};
-  uint64_t v[5000];
+/* The parent's generator of HELD, guarded, and its first n IDs in v. */
+static sfc_generator *guarded_parent(result *r, uint64_t *v, size_t n) {
   sfc_generator *g;
   sfc_error err;
   must(make(HELD, &g, &err), &err, "parent");
   sfc_stats s;
   sfc_generator_stats(g, &s);
   if (strncmp(s.guard, "held: ", 6) != 0)
-    result_fail(&r, "the parent is not guarded: %s", s.guard);
-  must(sfc_next_ids(g, v, 5000, NULL, &err), &err, "parent");
+    result_fail(r, "the parent is not guarded: %s", s.guard);
+  must(sfc_next_ids(g, v, n, NULL, &err), &err, "parent");
+  return g;
+}
+
+/* A helper forked off a guarded generator that it never uses; the parent
+ * frees the generator and exits while the helper lives on. */
+static int helper(const char *ids_path) {
+  result r = {.ok = true};
+  uint64_t v[5000];
+  sfc_generator *g = guarded_parent(&r, v, 5000);
   FILE *f = fopen(ids_path, "w");
   if (!f) {
     perror(ids_path);
@@ -194,14 +200,8 @@ int main(int argc, char **argv) {
   result r = {.ok = true};
   ids all = {0};
   uint64_t v[5000];
-  sfc_generator *g;
   sfc_error err;
-  must(make(HELD, &g, &err), &err, "parent");
-  sfc_stats s;
-  sfc_generator_stats(g, &s);
-  if (strncmp(s.guard, "held: ", 6) != 0)
-    result_fail(&r, "the parent is not guarded: %s", s.guard);
-  must(sfc_next_ids(g, v, 5000, NULL, &err), &err, "parent");
+  sfc_generator *g = guarded_parent(&r, v, 5000);
   ids_append(&all, v, 5000);
 
   fork_child(&r, g, 22, &all);

@@ -29,15 +29,6 @@
 
 static int offset_fd = -1;
 
-static void set_offset(double seconds) {
-  char text[32];
-  int n = snprintf(text, sizeof text, "%+016.6f\n", seconds);
-  if (pwrite(offset_fd, text, (size_t)n, 0) != n) {
-    perror("pwrite");
-    exit(99);
-  }
-}
-
 /* 16 IDs at the start of every millisecond for `ms` ms. */
 static sfc_status run(sfc_generator *g, int64_t ms, ids *out, sfc_error *err) {
   const int64_t end = mono_us() + ms * 1000;
@@ -82,11 +73,7 @@ int main(int argc, char **argv) {
   }
   sfc_generator *g;
   must(sfc_generator_new(&layout, &opts, &g, &err), &err, "generator");
-  offset_fd = open(file, O_WRONLY | O_CLOEXEC);
-  if (offset_fd < 0) {
-    perror(file);
-    return 2;
-  }
+  offset_fd = faketime_open(file);
 
   result r = {.ok = true};
   ids out = {0};
@@ -94,7 +81,7 @@ int main(int argc, char **argv) {
   if (first) {
     const double steps[2] = {monotonic ? -2 : -10, -12};
     for (int i = 0; i < (monotonic ? 1 : 2) && st == SFC_OK; i++) {
-      set_offset(steps[i]);
+      faketime_set(offset_fd, steps[i]);
       r.faults++;
       st = run(g, ms, &out, &err);
     }

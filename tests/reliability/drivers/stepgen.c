@@ -31,19 +31,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-/* The offset file, open for the whole run: one pwrite of a fixed-width
- * text replaces it, with no file created or renamed, so the step happens a
- * few microseconds after the ID before it. */
 static int offset_fd = -1;
-
-static void set_offset(double seconds) {
-  char text[32];
-  int n = snprintf(text, sizeof text, "%+016.6f\n", seconds);
-  if (pwrite(offset_fd, text, (size_t)n, 0) != n) {
-    perror("pwrite");
-    exit(99);
-  }
-}
 
 /* Steps back of the wall clock seen from the generating thread: the wall
  * clock's offset from the monotonic clock, read again and again; a drop of
@@ -144,12 +132,8 @@ int main(int argc, char **argv) {
   }
   fclose(f);
   const double offset = atof(text);
-  offset_fd = open(file, O_WRONLY | O_CLOEXEC);
-  if (offset_fd < 0) {
-    perror(file);
-    return 2;
-  }
-  set_offset(offset);
+  offset_fd = faketime_open(file);
+  faketime_set(offset_fd, offset);
 
   result r = {.ok = true};
   ids out = {0};
@@ -172,7 +156,7 @@ int main(int argc, char **argv) {
     sfc_stats s0;
     sfc_generator_stats(g, &s0);
     if (attempt > 0) {
-      set_offset(offset);
+      faketime_set(offset_fd, offset);
       st = run(g, 20000, &out, &err);
       if (st != SFC_OK) break;
     }
@@ -185,7 +169,7 @@ int main(int argc, char **argv) {
     if (st != SFC_OK) break;
     ids_push(&out, id);
     watch_clock();
-    set_offset(0);
+    faketime_set(offset_fd, 0);
     r.faults++;
     /* The first ID after the step, against the clock right after it. */
     st = sfc_next_ids(g, &id, 1, NULL, &err);
