@@ -113,8 +113,16 @@ static void read_record(void *ctx, const char *name) {
                                &missing, owner, r->err);
   /* An empty one was created a moment ago, or by a holder that died then. */
   if (r->status != SFC_OK || missing || n == 0) return;
-  /* Only the words of the user the name gives count. */
-  if (strcmp(owner, "*") != 0 && strcmp(owner, tag) != 0) return;
+  /* Only the words of the user the name gives count; under our own name,
+   * another's words are a squatter's. */
+  if (strcmp(owner, "*") != 0 && strcmp(owner, tag) != 0) {
+    if (mine)
+      r->status = sfc_fail(r->err, SFC_STATE_ERROR,
+                           "hand-over record %s is not this user's (%s): "
+                           "another user squats its name; root can remove it",
+                           path, owner[0] ? owner : "open to others' writes");
+    return;
+  }
   const char *why = sfc_check_verify(buf, n, &body, &end);
   sfc_saved s;
   if (!why && strncmp(buf, RECORD_MAGIC, strlen(RECORD_MAGIC)) != 0)
@@ -151,27 +159,19 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
   sfc_os_user_tag(c->user, sizeof c->user);
   snprintf(c->record_name, sizeof c->record_name, "snowflake-c-%s.%s", c->hex,
            c->user);
-  char path[160], owner[SFC_TAG_MAX], text[64];
-  size_t n;
-  bool missing;
-  record_path(c, c->record_name, path, sizeof path);
-  st = sfc_file_read_at(&c->records, c->record_name, path, text, sizeof text,
-                        &n, &missing, owner, err);
-  if (st != SFC_OK) return st;
-  if (!missing && strcmp(owner, "*") != 0 && strcmp(owner, c->user) != 0)
-    return sfc_fail(err, SFC_STATE_ERROR,
-                    "hand-over record %s is not this user's (%s): another "
-                    "user squats its name; root can remove it",
-                    path, owner[0] ? "open to others' writes" : owner);
-  st = sfc_file_open_lock(&c->records, c->record_name, path, &c->record, err);
-  if (st != SFC_OK) return st;
+  /* Every record of the key, ours among them, before ours is opened (and
+   * created when there is none: the file layer refuses one of another
+   * user's that a squatter slips in meanwhile). */
   reading r = {c, g, wall_tick(g), handed, false, SFC_OK, err};
-  char prefix[64];
+  char prefix[64], path[160];
   snprintf(prefix, sizeof prefix, "snowflake-c-%s.", c->hex);
   st = sfc_dir_each(&c->records, prefix, read_record, &r, err);
   if (st != SFC_OK) return st;
   if (r.status != SFC_OK) return r.status;
   c->mine_unspent = r.mine_unspent;
+  record_path(c, c->record_name, path, sizeof path);
+  st = sfc_file_open_lock(&c->records, c->record_name, path, &c->record, err);
+  if (st != SFC_OK) return st;
   if (c->mine_unspent) return SFC_OK; /* full-size already: keep it */
   char blank[SFC_RECORD_MAX];
   sfc_saved none;

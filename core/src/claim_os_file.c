@@ -36,8 +36,8 @@ static long pid_in(int fd) {
   return sscanf(text, "pid %ld", &pid) == 1 && pid > 0 ? pid : 0;
 }
 
-static sfc_status trouble(sfc_error *err, const char *where, const char *what,
-                          int e) {
+sfc_status sfc_claim_os_error(sfc_error *err, const char *where,
+                              const char *what, int e) {
   return sfc_fail(
       err, SFC_STATE_ERROR, "cannot take the host-wide claim %s (%s: %s)%s",
       where, what, strerror(e),
@@ -58,7 +58,7 @@ static sfc_status foreign(int dir_fd, const char *name, const char *where,
                       "%s is not a regular file: something else squats the "
                       "host-wide claim's name; remove it",
                       where);
-    return trouble(err, where, "open", e);
+    return sfc_claim_os_error(err, where, "open", e);
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     *held = true;
@@ -93,7 +93,7 @@ sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out, char *where,
     struct stat sb;
     if (fd < 0 && errno != EACCES && errno != EPERM && errno != ELOOP &&
         errno != ENXIO) {
-      st = trouble(err, where, "open", errno);
+      st = sfc_claim_os_error(err, where, "open", errno);
       break;
     }
     if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
@@ -108,7 +108,7 @@ sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out, char *where,
       who->pid = pid_in(fd);
       who->uid = (long long)geteuid();
       close(fd);
-      if (!*held) st = trouble(err, where, "flock", e);
+      if (!*held) st = sfc_claim_os_error(err, where, "flock", e);
       break;
     }
     /* A lock on a file its last holder unlinked meanwhile guards nothing. */
@@ -121,7 +121,7 @@ sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out, char *where,
     char text[32];
     int k = snprintf(text, sizeof text, "pid %ld\n", (long)getpid());
     if (pwrite(fd, text, (size_t)k, 0) != k || ftruncate(fd, k) != 0) {
-      st = trouble(err, where, "write", errno);
+      st = sfc_claim_os_error(err, where, "write", errno);
       close(fd);
       break;
     }

@@ -50,17 +50,6 @@ bool sfc_os_claim_holder(const char *hex, sfc_holder *who) {
   return known;
 }
 
-static sfc_status socket_error(sfc_error *err, const char *hex,
-                               const char *what, int e) {
-  return sfc_fail(err, SFC_STATE_ERROR,
-                  "cannot take the host-wide claim @snowflake-c/claim/%s "
-                  "(%s: %s)%s",
-                  hex, what, strerror(e),
-                  e == EMFILE || e == ENFILE
-                      ? ": raise the limit on open files (ulimit -n)"
-                      : "");
-}
-
 sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,
                              size_t cap, bool *held, sfc_holder *who,
                              sfc_error *err) {
@@ -69,13 +58,13 @@ sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,
   *held = false;
   snprintf(where, cap, "@snowflake-c/claim/%s", hex);
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return socket_error(err, hex, "socket", errno);
+  if (fd < 0) return sfc_claim_os_error(err, where, "socket", errno);
   struct sockaddr_un addr;
   socklen_t size = name_of(hex, &addr);
   if (bind(fd, (struct sockaddr *)&addr, size) != 0) {
     int e = errno;
     close(fd);
-    if (e != EADDRINUSE) return socket_error(err, hex, "bind", e);
+    if (e != EADDRINUSE) return sfc_claim_os_error(err, where, "bind", e);
     *held = true;
     sfc_os_claim_holder(hex, who);
     return SFC_OK;
@@ -84,7 +73,7 @@ sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,
   if (listen(fd, SOMAXCONN) != 0) {
     int e = errno;
     close(fd);
-    return socket_error(err, hex, "listen", e);
+    return sfc_claim_os_error(err, where, "listen", e);
   }
   *out = fd;
   return SFC_OK;

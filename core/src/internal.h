@@ -142,6 +142,12 @@ SFC_INTERNAL size_t sfc_saved_print(const sfc_saved *s, uint64_t clock_max,
 /* Parses exactly that text (modified in place); NULL, or what is wrong. */
 SFC_INTERNAL const char *sfc_saved_parse(char *text, uint64_t clock_max,
                                          uint64_t time_max, sfc_saved *out);
+/* Splits off the line "key value" at *p: returns the value (NUL-terminated
+ * in place) and moves *p to the next line, or NULL when the key differs. */
+SFC_INTERNAL char *sfc_text_line(char **p, const char *key);
+/* A decimal number (NULL: none), at least `min`, nothing else. */
+SFC_INTERNAL bool sfc_text_number(const char *text, long long min,
+                                  long long *out);
 /* Appends "check <FNV-1a of buf[0..n)>\n": the new length, 0 if no room. */
 SFC_INTERNAL size_t sfc_check_append(char *buf, size_t n, size_t cap);
 /* Finds the first check line of buf (n bytes, NUL-terminated) and verifies

@@ -214,5 +214,9 @@ SFC_INTERNAL sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out,
 SFC_INTERNAL bool sfc_file_claim_holder(const char *hex, sfc_holder *who);
 SFC_INTERNAL void sfc_file_claim_release(const char *hex, sfc_fd fd);
 SFC_INTERNAL extern bool sfc_claim_by_file;
+/* POSIX: the claim `where` could not be taken (`what` failed with errno
+ * `e`): SFC_STATE_ERROR, with what to do about a full descriptor table. */
+SFC_INTERNAL sfc_status sfc_claim_os_error(sfc_error *err, const char *where,
+                                           const char *what, int e);
 
 #endif

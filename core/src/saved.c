@@ -41,9 +41,7 @@ size_t sfc_saved_print(const sfc_saved *s, uint64_t clock_max, char *buf,
   return n;
 }
 
-/* Splits off the line "key value" at *p: returns the value (NUL-terminated
- * in place) and moves *p to the next line, or NULL when the key differs. */
-static char *next_value(char **p, const char *key) {
+char *sfc_text_line(char **p, const char *key) {
   size_t k = strlen(key);
   if (strncmp(*p, key, k) != 0 || (*p)[k] != ' ') return NULL;
   char *value = *p + k + 1, *end = strchr(value, '\n');
@@ -53,8 +51,7 @@ static char *next_value(char **p, const char *key) {
   return value;
 }
 
-/* A decimal number, at least `min`, nothing else. */
-static bool parse_number(const char *text, long long min, long long *out) {
+bool sfc_text_number(const char *text, long long min, long long *out) {
   if (!text || !*text || strlen(text) > 19) return false;
   if (text[0] != '-' && (text[0] < '0' || text[0] > '9')) return false;
   char *end;
@@ -68,12 +65,12 @@ const char *sfc_saved_parse(char *text, uint64_t clock_max, uint64_t time_max,
                             sfc_saved *out) {
   char *p = text;
   long long mark, clock;
-  if (!parse_number(next_value(&p, "mark"), 0, &mark) ||
-      !parse_number(next_value(&p, "clock"), 0, &clock))
+  if (!sfc_text_number(sfc_text_line(&p, "mark"), 0, &mark) ||
+      !sfc_text_number(sfc_text_line(&p, "clock"), 0, &clock))
     return "malformed contents";
   if ((uint64_t)mark > time_max || (uint64_t)clock > clock_max)
     return "values out of range";
-  char *last = next_value(&p, "last");
+  char *last = sfc_text_line(&p, "last");
   if (!last || *p) return "bad clock table";
   sfc_saved s;
   sfc_saved_clear(&s);

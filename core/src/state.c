@@ -105,18 +105,6 @@ static sfc_status corrupt(sfc_error *err, const char *path, const char *why) {
                   path, why);
 }
 
-/* Splits off the line "key value" at *p: returns the value (NUL-terminated
- * in place) and moves *p to the next line, or NULL when the key differs. */
-static const char *next_line(char **p, const char *key) {
-  size_t k = strlen(key);
-  if (strncmp(*p, key, k) != 0 || (*p)[k] != ' ') return NULL;
-  char *value = *p + k + 1, *end = strchr(value, '\n');
-  if (!end) return NULL;
-  *end = '\0';
-  *p = end + 1;
-  return value;
-}
-
 /* Reads the state file `name` of the folder; a missing one is a new node
  * value (SFC_OK, *saved untouched). */
 static sfc_status read_at(const sfc_dir *dir, const char *name,
@@ -140,12 +128,12 @@ static sfc_status read_at(const sfc_dir *dir, const char *name,
    * checksum proves the file intact, not that it was written by us. */
   buf[body] = '\0';
   char *p = buf + strlen(STATE_MAGIC) + 1;
-  const char *spec = next_line(&p, "layout"),
-             *epoch_text = next_line(&p, "epoch");
-  const char *node = next_line(&p, "node");
-  char want_spec[SFC_SPEC_MAX], *end_epoch = NULL;
-  long long epoch = epoch_text ? strtoll(epoch_text, &end_epoch, 10) : 0;
-  if (!spec || !node || !epoch_text || !*epoch_text || *end_epoch)
+  const char *spec = sfc_text_line(&p, "layout");
+  const char *epoch_text = spec ? sfc_text_line(&p, "epoch") : NULL;
+  const char *node = epoch_text ? sfc_text_line(&p, "node") : NULL;
+  char want_spec[SFC_SPEC_MAX];
+  long long epoch;
+  if (!node || !sfc_text_number(epoch_text, INT64_MIN, &epoch))
     return corrupt(err, path, "malformed contents");
   sfc_layout_spec(layout, want_spec, sizeof want_spec);
   if (strcmp(spec, want_spec) != 0 || epoch != layout->epoch_ms ||
