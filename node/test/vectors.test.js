@@ -63,6 +63,40 @@ function clearNodeEnv() {
   }
 }
 
+/** Lets process.emitWarning (which emits on the next tick) deliver. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Every UnguardedWarning text this thread has said: the binding says each
+ * text once per thread, so a claims case expects the warning of an unguarded
+ * generator only if no earlier generator of any test here said it.
+ */
+const unguardedSaid = new Set();
+process.on('warning', (warning) => {
+  if (warning.name === 'UnguardedWarning') unguardedSaid.add(warning.message);
+});
+
+/** The options of one side of a claims case: its layout, node values and guard. */
+function claimOptions(side) {
+  return { ...layoutOptions(side.layout), node: side.node, guard: side.guard };
+}
+
+/** Asserts that a started side's stats say its guard: 'held: <claim>' or 'off'. */
+function assertGuardStat(g, side, where) {
+  const { guard } = g.stats();
+  if (side.guard) {
+    assert.ok(guard.startsWith('held: '), `${where}: stats().guard is '${guard}', not 'held: …'`);
+  } else {
+    assert.equal(guard, 'off', `${where}: stats().guard`);
+  }
+}
+
+/** The start of the UnguardedWarning of a side: its node values as the core writes them. */
+const unguardedText = (side) =>
+  `node value ${Object.entries(side.node)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(',')} is not guarded`;
+
 const CONTRACT_NODE = { datacenter: 1, worker: 1 };
 
 /**
@@ -103,6 +137,60 @@ const CONTRACT_TABLES = {
 };
 
 const runners = {
+  async 'claims.json'(c) {
+    clearNodeEnv();
+    const warnings = [];
+    const listen = (warning) => warnings.push(warning);
+    const saidBefore = [...unguardedSaid];
+    const unguarded = [];
+    let first;
+    let second;
+    process.on('warning', listen);
+    try {
+      first = new sfc.Generator(claimOptions(c.first));
+      assertGuardStat(first, c.first, 'first');
+      if (!c.first.guard) unguarded.push(c.first);
+      const makeSecond = () => {
+        second = new sfc.Generator(claimOptions(c.second));
+      };
+      if (c.second_starts) {
+        makeSecond();
+        assertGuardStat(second, c.second, 'second');
+        if (!c.second.guard) unguarded.push(c.second);
+      } else {
+        const error = assertKind(makeSecond, 'WorkerUnavailable', 'creating the second');
+        assert.ok(error instanceof sfc.WorkerUnavailable, error.stack);
+        for (const part of c.message) {
+          assert.ok(error.message.includes(part), `'${part}' is not in: ${error.message}`);
+        }
+        // This process's pid, whole: not the start of another number.
+        assert.match(error.message, new RegExp(`live process ${process.pid}(?![0-9])`));
+      }
+      await settled();
+    } finally {
+      process.off('warning', listen);
+      try {
+        if (second) second.close();
+      } finally {
+        if (first) first.close();
+      }
+    }
+    // Only the unguarded generators warn, each text once per thread.
+    const expected = [...new Set(unguarded.map(unguardedText))].filter(
+      (text) => !saidBefore.some((said) => said.startsWith(text)),
+    );
+    const said = warnings.map((w) => `${w.name} [${w.code}] ${w.message}`);
+    assert.equal(warnings.length, expected.length, `warnings: ${said.join('\n') || 'none'}`);
+    warnings.forEach((warning, i) => {
+      assert.equal(warning.name, 'UnguardedWarning', said[i]);
+      assert.equal(warning.code, 'SNOWFLAKE_C_UNGUARDED', said[i]);
+      assert.ok(
+        warning.message.startsWith(expected[i]),
+        `'${expected[i]}' does not start: ${said[i]}`,
+      );
+    });
+  },
+
   'encodings.json'(c) {
     if (c.error !== undefined) {
       const run =
@@ -312,6 +400,7 @@ const runners = {
 // are recognised by their shape (README: the same case shapes everywhere).
 function runnerFor(file, c) {
   if (runners[file]) return runners[file];
+  if (c.first !== undefined && c.second !== undefined) return runners['claims.json'];
   if (c.option !== undefined && c.nanos !== undefined) return runners['durations.json'];
   if (c.steps !== undefined || c.options !== undefined) return runners['generate.json'];
   if (c.t0_ms !== undefined) return runners['range.json'];
@@ -343,7 +432,7 @@ for (const file of files) {
       test(`#${i} ${c.description}`, () => {
         const run = runnerFor(file, c);
         assert.ok(run, `no runner knows this case of ${file}: teach test/vectors.test.js`);
-        run(c);
+        return run(c);
       });
     });
   });

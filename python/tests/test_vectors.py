@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import warnings
+from contextlib import ExitStack
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,11 +18,12 @@ from conftest import VECTORS, layout_kwargs
 # The runners' generators run with the guard off (tests/vectors/README.md): a
 # script's clock is its own, while the guard's claim is the host's and would
 # hand it the IDs another generator of the machine left ahead of the wall
-# clock. No case here is about the guard.
+# clock. Only claims.json is about the guard: its runner sets the guard as each
+# case gives it and expects the warning of an unguarded generator itself.
 pytestmark = pytest.mark.filterwarnings("ignore::snowflake_c.UnguardedWarning")
 UNGUARDED: dict[str, Any] = {"guard": False}
 
-KINDS = ("layouts", "decode", "encodings", "encode", "range", "generate", "durations", "contract")
+KINDS = ("layouts", "decode", "encodings", "encode", "range", "generate", "durations", "contract", "claims")
 
 
 def _kind(path: Path, case: dict[str, Any]) -> str | None:
@@ -29,6 +33,8 @@ def _kind(path: Path, case: dict[str, Any]) -> str | None:
     # A file named otherwise: recognise the case by its shape.
     if {"table", "call", "args"} & set(case) or ("option" in case and "value" in case):
         return "contract"
+    if "first" in case and "second" in case:
+        return "claims"
     if "encoding" in case:
         return "encodings"
     if "option" in case and "nanos" in case:
@@ -247,6 +253,45 @@ def _run_step(g: sfc.Generator, index: int, step: dict[str, Any]) -> None:
     ids, wait = g.next_ids_at(now, step["n"])
     assert [str(i) for i in ids] == want["ids"], where
     assert wait == int(want.get("wait_us", 0)), where
+
+
+# --- claims.json: two live generators of this process and the guard's claim ----
+
+
+def _run_claims(case: dict[str, Any]) -> None:
+    """`first` starts, then `second` starts or is refused with WorkerUnavailable
+    by the host-wide claim `first` holds; both are closed, second first."""
+    # conftest's autouse fixture clears every SNOWFLAKE_* variable before each case.
+    assert not [name for name in os.environ if name.startswith("SNOWFLAKE_")]
+    with ExitStack() as started:  # closes what started, last first, whatever happens
+        _start_claim_side(started, case["first"])
+        if case["second_starts"]:
+            _start_claim_side(started, case["second"])
+            return
+        with _raises("WorkerUnavailable") as info:
+            _start_claim_side(started, case["second"])
+        assert info.value.status == "WorkerUnavailable"
+        message = str(info.value)
+        for part in [*case["message"], f"live process {os.getpid()}"]:
+            assert part in message, f"{part!r} not in: {message}"
+
+
+def _start_claim_side(started: ExitStack, side: dict[str, Any]) -> None:
+    """Creates one side's generator (layout, node values and guard as given) into
+    `started`; it must start, its stats' guard "held: ..." when guarded, else "off"."""
+    kwargs = {**layout_kwargs(side["layout"]), "node": side["node"], "guard": side["guard"]}
+    if side["guard"]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", sfc.UnguardedWarning)  # a guarded generator does not warn
+            g = started.enter_context(sfc.Generator(**kwargs))
+    else:
+        with pytest.warns(sfc.UnguardedWarning, match="is not guarded"):
+            g = started.enter_context(sfc.Generator(**kwargs))
+    guard = g.stats()["guard"]
+    if side["guard"]:
+        assert guard.startswith("held: "), f"stats' guard: {guard!r}"
+    else:
+        assert guard == "off", f"stats' guard: {guard!r}"
 
 
 # --- contract.json: the binding contract, walked from the core's tables ----

@@ -23,7 +23,10 @@
 
 #include "snowflake_c.h"
 
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#include <process.h> /* _getpid: windows.h would define `near` */
+#else
+#include <unistd.h>
 extern char **environ; /* stdlib.h declares it on Windows */
 #endif
 
@@ -1096,6 +1099,84 @@ static int run_contract(const cJSON *c) {
   return fail("unknown contract case");
 }
 
+/* ------------------------------------------------------------------ */
+/* claims.json                                                        */
+/* ------------------------------------------------------------------ */
+
+static long own_pid(void) {
+#if defined(_WIN32)
+  return (long)_getpid();
+#else
+  return (long)getpid();
+#endif
+}
+
+/* A generator of one side of a claims case: *st says how creation went. */
+static sfc_generator *claim_side(const cJSON *side, sfc_status *st,
+                                 sfc_error *err) {
+  sfc_layout l;
+  sfc_options opts;
+  sfc_node_value nodes[MAX_NODES];
+  sfc_generator *g = NULL;
+  *st = SFC_INVALID_ARGUMENT;
+  if (!case_layout(side, &l) || !options_from(side, &opts, nodes)) return NULL;
+  opts.guard_off =
+      !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(side, "guard"));
+  *st = sfc_generator_new(&l, &opts, &g, err);
+  if (*st == SFC_OK) {
+    sfc_stats s;
+    sfc_generator_stats(g, &s);
+    if (opts.guard_off ? strcmp(s.guard, "off") != 0
+                       : strncmp(s.guard, "held: ", 6) != 0) {
+      fail("expected the stats' guard %s; got \"%s\"",
+           opts.guard_off ? "off" : "held: …", s.guard);
+      sfc_generator_free(g);
+      *st = SFC_INVALID_ARGUMENT;
+      return NULL;
+    }
+  }
+  return g;
+}
+
+static int run_claim(const cJSON *c) {
+  clear_snowflake_env();
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *first =
+      claim_side(cJSON_GetObjectItemCaseSensitive(c, "first"), &st, &err);
+  if (!first) {
+    if (!why[0])
+      fail("expected the first generator to start; got %s",
+           status_text(st, &err));
+    return 0;
+  }
+  sfc_generator *second =
+      claim_side(cJSON_GetObjectItemCaseSensitive(c, "second"), &st, &err);
+  int ok = 1;
+  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "second_starts"))) {
+    if (!second)
+      ok = why[0] ? 0
+                  : fail("expected the second generator to start; got %s",
+                         status_text(st, &err));
+  } else if (second || st != SFC_WORKER_UNAVAILABLE) {
+    ok = fail("expected WorkerUnavailable for the second; got %s",
+              second ? "Ok" : status_text(st, &err));
+  } else {
+    char pid[48];
+    snprintf(pid, sizeof pid, "live process %ld", own_pid());
+    const cJSON *m;
+    if (!strstr(err.message, pid))
+      ok = fail("expected \"%s\" in: %s", pid, err.message);
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(c, "message")) {
+      if (ok && !strstr(err.message, m->valuestring))
+        ok = fail("expected \"%s\" in: %s", m->valuestring, err.message);
+    }
+  }
+  sfc_generator_free(second);
+  sfc_generator_free(first);
+  return ok;
+}
+
 typedef int (*runner)(const cJSON *c);
 
 static const struct {
@@ -1106,6 +1187,7 @@ static const struct {
     {"encode.json", run_encode},      {"range.json", run_range},
     {"generate.json", run_generate},  {"durations.json", run_duration},
     {"encodings.json", run_encoding}, {"contract.json", run_contract},
+    {"claims.json", run_claim},
 };
 
 static char *read_file(const char *path) {

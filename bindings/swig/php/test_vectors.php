@@ -2,9 +2,9 @@
 
 /*
  * The PHP runner of the SWIG module: every case of tests/vectors/*.json
- * (contract.json included), the canonical JSON compared with the CLI's, a
- * generation test, the host-wide guard (across processes) and bad input
- * (../tests/bad_input.json, shared with the Ruby runner).
+ * (contract.json and claims.json included), the canonical JSON compared
+ * with the CLI's, a generation test, the host-wide guard (across processes)
+ * and bad input (../tests/bad_input.json, shared with the Ruby runner).
  * Ends with "N passed, N failed"; exits 1 on any failure.
  *
  *   php -d extension=<builddir>/bindings/swig/php/snowflake_c.so \
@@ -246,14 +246,20 @@ function run_step(SfcGenerator $g, array $s): void
     }
 }
 
-/* The guard is off: a script's clock is its own (tests/vectors/README.md). */
-function run_generate(array $c): void
+/* Every SNOWFLAKE_* variable goes before a generation script or a claims case. */
+function clear_snowflake_env(): void
 {
     foreach (array_keys(getenv()) as $k) {
         if (str_starts_with($k, 'SNOWFLAKE_')) {
             putenv($k);
         }
     }
+}
+
+/* The guard is off: a script's clock is its own (tests/vectors/README.md). */
+function run_generate(array $c): void
+{
+    clear_snowflake_env();
     $layout = layout_of($c['layout']);
     // The vectors give durations in ms as max_wait_ms: the option is max_wait.
     $options = [];
@@ -276,6 +282,56 @@ function run_generate(array $c): void
         }
     } finally {
         $g->close();
+    }
+}
+
+/* claims.json: one side of a case, a generator of its layout, node values
+ * and guard, whose stats' guard is "held: …" (guard on) or "off". One with
+ * the guard off warns (once per text): the warning is collected with the
+ * rest. */
+function claim_side(array $side): SfcGenerator
+{
+    $g = new SfcGenerator(layout_of($side['layout']), ['node' => $side['node'], 'guard' => $side['guard']]);
+    $held = $g->stats()['guard'];
+    if ($side['guard'] ? str_starts_with($held, 'held: ') : $held === 'off') {
+        return $g;
+    }
+    $g->close();
+    throw new Mismatch('stats guard: got ' . json_encode($held) . ', want ' . ($side['guard'] ? '"held: …"' : '"off"'));
+}
+
+/* `first` starts; `second` starts too, or is refused with WorkerUnavailable
+ * naming this process and every string of `message`. Both are closed, the
+ * second first, whatever happens. */
+function run_claim(array $c): void
+{
+    clear_snowflake_env();
+    $first = $second = null;
+    try {
+        try {
+            $first = claim_side($c['first']);
+        } catch (SnowflakeError $e) {
+            throw new Mismatch('the first did not start: ' . get_class($e) . ': ' . $e->getMessage());
+        }
+        if ($c['second_starts']) {
+            try {
+                $second = claim_side($c['second']);
+            } catch (SnowflakeError $e) {
+                throw new Mismatch('the second did not start: ' . get_class($e) . ': ' . $e->getMessage());
+            }
+        } else {
+            $e = expect_error('WorkerUnavailable', function () use ($c, &$second) {
+                $second = claim_side($c['second']);
+            });
+            foreach (array_merge(['live process ' . getmypid()], $c['message']) as $part) {
+                if (!str_contains($e->getMessage(), $part)) {
+                    throw new Mismatch("'$part' is not in: " . $e->getMessage());
+                }
+            }
+        }
+    } finally {
+        $second?->close();
+        $first?->close();
     }
 }
 
@@ -477,6 +533,7 @@ function run_contract(array $c): void
 function kind_of_case(array $c): ?string
 {
     return match (true) {
+        isset($c['first'], $c['second']) => 'claim',
         isset($c['encoding']) => 'encoding',
         isset($c['option'], $c['nanos']) => 'duration',
         isset($c['table']) || isset($c['call']) || isset($c['args']) || isset($c['option']) => 'contract',
@@ -512,6 +569,7 @@ function run_vectors(string $dir): void
                     'duration' => run_duration($c),
                     'encoding' => run_encoding($c),
                     'contract' => run_contract($c),
+                    'claim' => run_claim($c),
                     default => throw new Mismatch('unknown case shape'),
                 };
             });

@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 # The Ruby runner of the SWIG module: every case of tests/vectors/*.json
-# (contract.json included), the canonical JSON compared with the CLI's, a
-# two-thread generation test, the host-wide guard (across processes) and bad
-# input (../tests/bad_input.json, shared with the PHP runner). Ends with
-# "N passed, N failed"; exits 1 on any failure.
+# (contract.json and claims.json included), the canonical JSON compared
+# with the CLI's, a two-thread generation test, the host-wide guard (across
+# processes) and bad input (../tests/bad_input.json, shared with the PHP
+# runner). Ends with "N passed, N failed"; exits 1 on any failure.
 #
 #   ruby -I <builddir>/bindings/swig/ruby bindings/swig/ruby/test_vectors.rb \
 #        [VECTORS_DIR]        # SNOWFLAKE_C_CLI=<builddir>/core/cli/snowflake-c
@@ -199,10 +199,15 @@ def run_step(g, s)
   end
 end
 
+# Every SNOWFLAKE_* variable goes before a generation script or a claims case.
+def clear_snowflake_env
+  ENV.each_key { |k| ENV.delete(k) if k.start_with?('SNOWFLAKE_') }
+end
+
 # The vectors give durations in ms as max_wait_ms: the option is max_wait.
 # The guard is off: a script's clock is its own (tests/vectors/README.md).
 def run_generate(c)
-  ENV.each_key { |k| ENV.delete(k) if k.start_with?('SNOWFLAKE_') }
+  clear_snowflake_env
   layout = layout_of(c['layout'])
   options = (c['options'] || {}).transform_keys { |k| k.delete_suffix('_ms') }.merge('guard' => false)
   if c.key?('error')
@@ -238,6 +243,48 @@ def run_duration(c)
     expect_eq(key, g.stats[:"#{key}_ms"], Integer(c['ms'])) unless key == 'state_reserve'
   ensure
     g.close
+  end
+end
+
+# claims.json: one side of a case, a generator of its layout, node values and
+# guard, whose stats' guard is "held: …" (guard on) or "off". One with the
+# guard off warns (once per text): the warning is collected with the rest.
+def claim_side(side)
+  g = SnowflakeC::Generator.new(layout_of(side['layout']), { 'node' => side['node'], 'guard' => side['guard'] })
+  held = g.stats[:guard]
+  return g if side['guard'] ? held.start_with?('held: ') : held == 'off'
+
+  g.close
+  raise Mismatch, "stats guard: got #{held.inspect}, want #{side['guard'] ? '"held: …"' : '"off"'}"
+end
+
+# `first` starts; `second` starts too, or is refused with WorkerUnavailable
+# naming this process and every string of `message`. Both are closed, the
+# second first, whatever happens.
+def run_claim(c)
+  clear_snowflake_env
+  first = second = nil
+  begin
+    begin
+      first = claim_side(c['first'])
+    rescue SnowflakeC::Error => e
+      raise Mismatch, "the first did not start: #{e.class}: #{e.message}"
+    end
+    if c['second_starts']
+      begin
+        second = claim_side(c['second'])
+      rescue SnowflakeC::Error => e
+        raise Mismatch, "the second did not start: #{e.class}: #{e.message}"
+      end
+    else
+      e = expect_error('WorkerUnavailable') { second = claim_side(c['second']) }
+      (["live process #{Process.pid}"] + c['message']).each do |part|
+        raise Mismatch, "'#{part}' is not in: #{e.message}" unless e.message.include?(part)
+      end
+    end
+  ensure
+    second&.close
+    first&.close
   end
 end
 
@@ -340,6 +387,7 @@ def run_contract(c)
 end
 
 def kind_of_case(c)
+  return :claim if c.key?('first') && c.key?('second')
   return :encoding if c.key?('encoding')
   return :duration if c.key?('option') && c.key?('nanos')
   return :contract if %w[table call args option].any? { |k| c.key?(k) }
@@ -372,6 +420,7 @@ def run_vectors
         when :duration then run_duration(c)
         when :encoding then run_encoding(c)
         when :contract then run_contract(c)
+        when :claim then run_claim(c)
         else raise Mismatch, 'unknown case shape'
         end
       end

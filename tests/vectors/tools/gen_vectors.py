@@ -2027,6 +2027,75 @@ def contract_cases():
     return out
 
 
+# --------------------------------------------------------------------------
+# The host-wide claim (DESIGN §4): which two generators may run together
+# --------------------------------------------------------------------------
+
+
+def claim_key(lay: Layout, node: dict):
+    """What decides the IDs: the epoch, the time unit, the places and widths
+    of the time, seq and clock fields, and the node bits (mask and value) —
+    never the field names."""
+
+    def place(kind):
+        for name, k, bits in lay.fields:
+            if k == kind:
+                return (bits, lay.shifts[name])
+        return None
+
+    mask = bits = 0
+    for name, kind, width in lay.fields:
+        if kind == "node":
+            mask |= ((1 << width) - 1) << lay.shifts[name]
+            bits |= node[name] << lay.shifts[name]
+    return (lay.epoch_ms, lay.unit_us, place("time"), place("seq"), place("clock"), mask, bits)
+
+
+def claims_cases():
+    out = []
+    E = "1700000000123"  # an epoch no preset has: no live generator of the machine shares these claims
+
+    def side(spec, node, guard=True, epoch=E):
+        return {"layout": {"spec": spec, "epoch": epoch}, "node": node, "guard": guard}
+
+    def case(desc, first, second):
+        keys = [claim_key(resolve(x["layout"]), x["node"]) for x in (first, second)]
+        starts = not (first["guard"] and second["guard"] and keys[0] == keys[1])
+        c = {"description": desc, "first": first, "second": second, "second_starts": starts}
+        if not starts:
+            c["message"] = [
+                ",".join(f"{k}={v}" for k, v in second["node"].items()),
+                "held by live process",
+                "host-wide claim",
+            ]
+        out.append(c)
+
+    split = "time:41@1ms,datacenter:5,worker:5,seq:12"
+    whole = "time:41@1ms,worker:10,seq:12"
+    case("claim: the same layout and node values are refused",
+         side(whole, {"worker": 517}), side(whole, {"worker": 517}))
+    case("claim: field names do not split it (datacenter 16, worker 5 of 5 + 5 bits is worker 517 of 10)",
+         side(split, {"datacenter": 16, "worker": 5}), side(whole, {"worker": 517}))
+    case("claim: and the other way round",
+         side(whole, {"worker": 517}), side(split, {"datacenter": 16, "worker": 5}))
+    case("claim: other node bits are another claim",
+         side(split, {"datacenter": 16, "worker": 5}), side(whole, {"worker": 518}))
+    case("claim: another epoch is another ID space",
+         side(whole, {"worker": 517}), side(whole, {"worker": 517}, epoch="1700000000124"))
+    case("claim: another time unit is another ID space",
+         side(whole, {"worker": 517}), side("time:41@10ms,worker:10,seq:12", {"worker": 517}))
+    case("claim: a clock field makes another ID space, though the node bits are the same",
+         side(whole, {"worker": 5}), side("time:41@1ms,clock:3,worker:7,seq:12", {"worker": 5}))
+    case("claim: the node field moved below the sequence is another ID space",
+         side("time:39@10ms,seq:8,machine:16", {"machine": 517}),
+         side("time:39@10ms,machine:16,seq:8", {"machine": 517}))
+    case("claim: a second generator with the guard off starts beside a guarded one",
+         side(whole, {"worker": 517}), side(whole, {"worker": 517}, guard=False))
+    case("claim: a guarded one starts beside one with the guard off",
+         side(whole, {"worker": 517}, guard=False), side(whole, {"worker": 517}))
+    return out
+
+
 FILES = {
     "layouts.json": layouts_cases,
     "decode.json": decode_cases,
@@ -2036,6 +2105,7 @@ FILES = {
     "durations.json": duration_cases,
     "encodings.json": encoding_cases,
     "contract.json": contract_cases,
+    "claims.json": claims_cases,
 }
 
 

@@ -2,6 +2,7 @@ package io.snowflakec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,12 +17,18 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -98,6 +105,8 @@ class VectorTest {
         return () -> runEncoding(c);
       case "contract":
         return () -> ContractVectors.run(c);
+      case "claims":
+        return () -> runClaim(c);
       default:
         return () -> fail("no runner for vector file " + kind + ".json: add one to VectorTest");
     }
@@ -335,7 +344,17 @@ class VectorTest {
     // The guard off: a script's clock is its own (tests/vectors/README.md).
     Generator.Builder b = Generator.builder().layout(layoutOf(c.get("layout"))).guard(false);
     JsonNode o = c.path("options");
-    Iterator<Map.Entry<String, JsonNode>> it = o.path("node").fields();
+    nodesOf(b, o.path("node"));
+    ifPresent(o, "rollback", v -> b.rollback(v.asText()));
+    ifPresent(o, "max_wait_ms", v -> b.option("maxWait", v.asLong()));
+    ifPresent(o, "max_drift_ms", v -> b.option("maxDrift", v.asLong()));
+    ifPresent(o, "random_start", v -> b.randomStart(v.asBoolean()));
+    return b;
+  }
+
+  /** Node values by field name: numbers, or text such as {@code "host"}. */
+  static void nodesOf(Generator.Builder b, JsonNode node) {
+    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       if (e.getValue().isNumber()) {
@@ -344,11 +363,6 @@ class VectorTest {
         b.node(e.getKey(), e.getValue().asText());
       }
     }
-    ifPresent(o, "rollback", v -> b.rollback(v.asText()));
-    ifPresent(o, "max_wait_ms", v -> b.option("maxWait", v.asLong()));
-    ifPresent(o, "max_drift_ms", v -> b.option("maxDrift", v.asLong()));
-    ifPresent(o, "random_start", v -> b.randomStart(v.asBoolean()));
-    return b;
   }
 
   static void ifPresent(JsonNode o, String key, Consumer<JsonNode> f) {
@@ -357,12 +371,17 @@ class VectorTest {
     }
   }
 
-  static void runGenerate(JsonNode c) {
+  /** A JVM cannot unset its variables: run-tests.sh starts Maven with none. */
+  static void assertNoSnowflakeEnv() {
     for (String name : System.getenv().keySet()) {
       assertFalse(
           name.startsWith("SNOWFLAKE_"),
           "the vectors run with no SNOWFLAKE_* variable set; unset " + name);
     }
+  }
+
+  static void runGenerate(JsonNode c) {
+    assertNoSnowflakeEnv();
     if (c.has("error")) {
       expectError(c.get("error").asText(), () -> builderOf(c).build().close(), "creation");
       return;
@@ -425,5 +444,125 @@ class VectorTest {
     } else {
       fail(at + ": unknown call " + call);
     }
+  }
+
+  // ---- claims.json ---------------------------------------------------------------------
+
+  /**
+   * Two generators of this JVM, {@code first} then {@code second}, each with its layout, node
+   * values and guard: the first starts; the second starts, or is refused with WorkerUnavailable
+   * naming this process. Both are closed, the second first. The warning of a generator with the
+   * guard off (said once per JVM and value, on the logger {@code io.snowflakec}) is caught here and
+   * checked: a case may say none, when an earlier one said it for the same value.
+   */
+  static void runClaim(JsonNode c) throws Throwable {
+    assertNoSnowflakeEnv();
+    Set<String> unguarded = new HashSet<>();
+    for (String side : List.of("first", "second")) {
+      if (!c.get(side).get("guard").asBoolean()) {
+        unguarded.add(nodeText(c.get(side).get("node")));
+      }
+    }
+    List<LogRecord> records = new ArrayList<>();
+    Logger logger = Logger.getLogger(Generator.LOGGER);
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            records.add(r);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(capture);
+    try {
+      runClaimSides(c);
+    } finally {
+      logger.removeHandler(capture);
+    }
+    for (LogRecord r : records) {
+      assertEquals(Level.WARNING, r.getLevel(), r.getMessage());
+      String value = r.getMessage().replaceFirst("(?s)^node value (\\S+) .*$", "$1");
+      assertTrue(
+          unguarded.contains(value) && r.getMessage().contains("not guarded"),
+          "only the warning of a value with the guard off " + unguarded + ": " + r.getMessage());
+    }
+  }
+
+  /** Node values as the core names them: {@code datacenter=16,worker=5}. */
+  static String nodeText(JsonNode node) {
+    List<String> parts = new ArrayList<>();
+    node.fields().forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue().asText()));
+    return String.join(",", parts);
+  }
+
+  static void runClaimSides(JsonNode c) {
+    Generator first = claimSide(c.get("first"), "first");
+    Generator second = null;
+    try {
+      if (c.get("second_starts").asBoolean()) {
+        second = claimSide(c.get("second"), "second");
+        return;
+      }
+      try {
+        second = claimBuilder(c.get("second")).build();
+      } catch (SnowflakeException e) {
+        assertInstanceOf(WorkerUnavailableException.class, e, "second: " + e);
+        assertEquals("WorkerUnavailable", e.statusName(), "second: " + e.getMessage());
+        List<String> want = new ArrayList<>();
+        c.get("message").forEach(m -> want.add(m.asText()));
+        want.add("live process " + ProcessHandle.current().pid());
+        for (String part : want) {
+          assertTrue(e.getMessage().contains(part), "'" + part + "' is not in: " + e.getMessage());
+        }
+        return;
+      }
+      fail("second: expected WorkerUnavailable, got a generator (guard " + guardOf(second) + ")");
+    } finally {
+      if (second != null) {
+        second.close();
+      }
+      first.close();
+    }
+  }
+
+  static Generator.Builder claimBuilder(JsonNode side) {
+    Generator.Builder b =
+        Generator.builder()
+            .layout(layoutOf(side.get("layout")))
+            .guard(side.get("guard").asBoolean());
+    nodesOf(b, side.get("node"));
+    return b;
+  }
+
+  static String guardOf(Generator g) {
+    return g.stats().guard();
+  }
+
+  /** A generator that must start, its stats' guard "held: …" (guard true) or "off". */
+  static Generator claimSide(JsonNode side, String at) {
+    Generator g;
+    try {
+      g = claimBuilder(side).build();
+    } catch (SnowflakeException e) {
+      throw new AssertionError(
+          at + ": expected it to start; got " + e.statusName() + ": " + e.getMessage(), e);
+    }
+    try {
+      String guard = guardOf(g);
+      if (side.get("guard").asBoolean()) {
+        assertTrue(guard.startsWith("held: "), at + ": expected the guard held: ...; got " + guard);
+      } else {
+        assertEquals("off", guard, at + ": the guard");
+      }
+    } catch (Throwable t) {
+      g.close();
+      throw t;
+    }
+    return g;
   }
 }
