@@ -245,7 +245,7 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
 
 /* ---- String forms ---------------------------------------------------- */
 
-/* ns per call of sfc_id_format (fixed width) and sfc_id_parse_as, each
+/* ns per call of sfc_id_format (fixed width) and sfc_id_parse, each
  * encoding, on IDs of the wide layout: medians of `reps` runs of about
  * `duration_ms` / 4 each, format and parse interleaved. */
 static double median(const double *v, int n, double *lo, double *hi);
@@ -300,8 +300,8 @@ static void bench_encodings(int reps, int duration_ms,
               sink += (unsigned char)buf[7];
             } else {
               uint64_t id = 0;
-              if (sfc_id_parse_as(text[i], len[i], (sfc_encoding)e, &id,
-                                  NULL) != SFC_OK ||
+              if (sfc_id_parse(text[i], len[i], (sfc_encoding)e, &id, NULL) !=
+                      SFC_OK ||
                   id != ids[i]) {
                 fprintf(stderr, "bench: %s text %s does not parse back\n",
                         sfc_encoding_name((sfc_encoding)e), text[i]);

@@ -574,7 +574,7 @@ static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
   uint64_t id = 0;
   sfc_error err;
   /* By its real length: a NUL inside is refused, never the end. */
-  sfc_status st = sfc_id_parse_n(text, len, &id, &err);
+  sfc_status st = sfc_id_parse(text, len, SFC_ENCODING_DEC, &id, &err);
   if (text != small) {
     free(text);
   }
@@ -654,7 +654,7 @@ static jlong n_parse_id_as(JNIEnv *env, jclass cls, jstring jtext, jint enc) {
   uint64_t id = 0;
   sfc_error err;
   /* By its real length: a NUL inside is refused, never the end. */
-  sfc_status st = sfc_id_parse_as(text, len, (sfc_encoding)enc, &id, &err);
+  sfc_status st = sfc_id_parse(text, len, (sfc_encoding)enc, &id, &err);
   if (text != small) {
     free(text);
   }

@@ -125,7 +125,8 @@ uint64_t ToU64(const Napi::Value &value, const char *what) {
     std::string text = value.As<Napi::String>().Utf8Value();
     uint64_t x = 0;
     sfc_error err;
-    if (sfc_id_parse_n(text.data(), text.size(), &x, &err) != SFC_OK) {
+    if (sfc_id_parse(text.data(), text.size(), SFC_ENCODING_DEC, &x, &err) !=
+        SFC_OK) {
       Throw(env, err);
     }
     return x;
@@ -487,8 +488,7 @@ uint64_t ParseAs(const Napi::Value &value, sfc_encoding encoding) {
   std::string text = value.As<Napi::String>().Utf8Value();
   uint64_t id = 0;
   sfc_error err;
-  if (sfc_id_parse_as(text.data(), text.size(), encoding, &id, &err) !=
-      SFC_OK) {
+  if (sfc_id_parse(text.data(), text.size(), encoding, &id, &err) != SFC_OK) {
     Throw(value.Env(), err);
   }
   return id;
@@ -564,7 +564,8 @@ int64_t ToFieldValue(const Napi::Value &value, const std::string &name) {
     std::string text = ToText(value, name.c_str());
     uint64_t x = 0;
     sfc_error err;
-    if (sfc_id_parse(text.c_str(), &x, &err) != SFC_OK) {
+    if (sfc_id_parse(text.data(), text.size(), SFC_ENCODING_DEC, &x, &err) !=
+        SFC_OK) {
       Invalid(env,
               "field '%s' must be a decimal integer (digits only), not "
               "'%.40s'.",

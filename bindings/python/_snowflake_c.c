@@ -129,7 +129,8 @@ static int id_arg(module_state *st, PyObject *obj, uint64_t *out) {
   Py_ssize_t len = 0;
   if (PyUnicode_Check(obj)) {
     const char *text = PyUnicode_AsUTF8AndSize(obj, &len);
-    if (text && sfc_id_parse_n(text, (size_t)len, out, &err) != SFC_OK)
+    if (text &&
+        sfc_id_parse(text, (size_t)len, SFC_ENCODING_DEC, out, &err) != SFC_OK)
       raise_error(st, &err);
     return PyErr_Occurred() ? -1 : 0;
   }
@@ -796,7 +797,7 @@ static PyObject *mod_parse_id(PyObject *module, PyObject *args) {
       encoding_arg(st, encoding_obj, &encoding) < 0 ||
       !(text = text_arg(st, text_obj, "an encoded ID", &len)))
     return NULL;
-  if (sfc_id_parse_as(text, (size_t)len, encoding, &id, &err) != SFC_OK)
+  if (sfc_id_parse(text, (size_t)len, encoding, &id, &err) != SFC_OK)
     return raise_error(st, &err);
   return PyLong_FromUnsignedLongLong(id);
 }

@@ -306,7 +306,7 @@ static int sfc_swig_field_visit(void *ctx, const char *key, size_t len,
                   "the value of field '%s' must be an integer, not a %s",
                   f.name, sfc_swig_type_of(o));
     return 0;
-  } else if (sfc_id_parse_n(v.text, v.len, &u, err) != SFC_OK)
+  } else if (sfc_id_parse(v.text, v.len, SFC_ENCODING_DEC, &u, err) != SFC_OK)
     return 0;
   if (u > (uint64_t)INT64_MAX) {
     sfc_swig_fail(err, SFC_INVALID_ARGUMENT,

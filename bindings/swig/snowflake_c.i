@@ -115,15 +115,12 @@ typedef zval sfc_swig_obj;
 %ignore sfc_generator_stats;
 %ignore sfc_pause;
 %ignore sfc_generator_memory;
-%ignore sfc_id_parse_n; /* the ID typemaps call it with the real length */
 %ignore sfc_text_check;
-%ignore sfc_duration_ms; /* options take durations through the core's table */
-%ignore sfc_duration_ms_from_double;
 /* The string forms take the encoding by name: format_id, parse_id and
  * decode_as below. */
 %ignore sfc_encoding_by_name;
 %ignore sfc_id_format;
-%ignore sfc_id_parse_as;
+%ignore sfc_id_parse; /* called by parse_id below and the ID typemaps */
 %ignore sfc_layout::fields;
 %ignore sfc_parts::values;
 %ignore sfc_option_info::choices;
@@ -147,7 +144,8 @@ typedef zval sfc_swig_obj;
 %immutable sfc_layout_info::max_id;
 %immutable sfc_parts::id;
 %immutable sfc_parts::time_ms;
-/* The core's tables, read-only: status_at, option_at, *_fact_at. */
+/* The core's tables, read-only: status_at, option_at, rollback_at,
+ * *_fact_at. */
 %immutable sfc_status_info::status;
 %immutable sfc_status_info::name;
 %immutable sfc_status_info::message;
@@ -159,6 +157,12 @@ typedef zval sfc_swig_obj;
 %immutable sfc_option_info::min;
 %immutable sfc_option_info::max;
 %immutable sfc_option_info::doc;
+%immutable sfc_rollback_info::rollback;
+%immutable sfc_rollback_info::name;
+%immutable sfc_rollback_info::max_wait_ms;
+%immutable sfc_rollback_info::max_drift_ms;
+%immutable sfc_rollback_info::needs;
+%immutable sfc_rollback_info::doc;
 %immutable sfc_fact_info::name;
 %immutable sfc_fact_info::type;
 %immutable sfc_fact_info::doc;
@@ -167,6 +171,7 @@ typedef zval sfc_swig_obj;
 %nodefaultctor sfc_layout_info;
 %nodefaultctor sfc_status_info;
 %nodefaultctor sfc_option_info;
+%nodefaultctor sfc_rollback_info;
 %nodefaultctor sfc_fact_info;
 
 #if defined(SWIGRUBY)
@@ -179,6 +184,7 @@ typedef zval sfc_swig_obj;
 %rename(Parts) sfc_parts;
 %rename(StatusInfo) sfc_status_info;
 %rename(OptionInfo) sfc_option_info;
+%rename(RollbackInfo) sfc_rollback_info;
 %rename(FactInfo) sfc_fact_info;
 %rename(Generator) sfc_swig_generator;
 %rename("closed?") sfc_swig_generator::closed;
@@ -189,6 +195,7 @@ typedef zval sfc_swig_obj;
 %rename(SfcParts) sfc_parts;
 %rename(SfcStatusInfo) sfc_status_info;
 %rename(SfcOptionInfo) sfc_option_info;
+%rename(SfcRollbackInfo) sfc_rollback_info;
 %rename(SfcFactInfo) sfc_fact_info;
 %rename(SfcGenerator) sfc_swig_generator;
 #endif
@@ -267,7 +274,7 @@ static sfc_status sfc_parse_id(const char *text, const char *name,
                                uint64_t *id, sfc_error *err) {
   sfc_encoding enc;
   if (sfc_swig_encoding(name, &enc, err) != SFC_OK) return err->status;
-  return sfc_id_parse_as(text, strlen(text), enc, id, err);
+  return sfc_id_parse(text, strlen(text), enc, id, err);
 }
 
 static sfc_status sfc_decode_as(const sfc_layout *layout, const char *text,

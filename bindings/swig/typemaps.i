@@ -21,9 +21,9 @@ static int sfc_swig_id_in(sfc_swig_obj *o, uint64_t *out) {
     *out = v.u;
   } else if (v.type == SFC_TYPE_INT) {
     snprintf(digits, sizeof digits, "%lld", (long long)v.i);
-    sfc_id_parse_n(digits, strlen(digits), out, &e.error);
+    sfc_id_parse(digits, strlen(digits), SFC_ENCODING_DEC, out, &e.error);
   } else if (v.type == SFC_TYPE_TEXT) {
-    sfc_id_parse_n(v.text, v.len, out, &e.error);
+    sfc_id_parse(v.text, v.len, SFC_ENCODING_DEC, out, &e.error);
   } else if (v.type == SFC_TYPE_DOUBLE) {
     sfc_swig_fail(&e.error, SFC_INVALID_ARGUMENT,
                   "the number %.17g is not an ID: give an integer from 0 to "
@@ -176,13 +176,11 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
 %typemap(in, numinputs = 0) uint64_t *id (uint64_t temp = 0),
     uint64_t *min_id (uint64_t temp = 0), uint64_t *max_id (uint64_t temp = 0),
     int64_t *epoch_ms (int64_t temp = 0),
-    sfc_rollback *out (sfc_rollback temp = SFC_ROLLBACK_DEFAULT),
-    sfc_time_source *out (sfc_time_source temp = SFC_TIME_WALL),
     const char **name (const char *temp = ""),
     const char **spec (const char *temp = "") "$1 = ($1_ltype)&temp;";
 %typemap(argout) uint64_t *id, uint64_t *min_id, uint64_t *max_id
     "sfc_swig_uint_out(SFC_SWIG_RESULT($result), *$1);";
-%typemap(argout) int64_t *epoch_ms, sfc_rollback *out, sfc_time_source *out
+%typemap(argout) int64_t *epoch_ms
     "sfc_swig_int_out(SFC_SWIG_RESULT($result), (int64_t)*$1);";
 %typemap(argout) const char **name, const char **spec
     "sfc_swig_text_out(SFC_SWIG_RESULT($result), *$1);";
@@ -217,8 +215,8 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
   $1 = (size_t)v.i;
 }
 
-/* Other text for the core (a layout spec, a preset or strategy name, an
- * epoch or an ID as text). */
+/* Other text for the core (a layout spec, a preset name, an epoch or an ID
+ * as text). */
 %typemap(in, phptype = "string") const char *spec, const char *name,
     const char *text {
   if (!($1 = ($1_ltype)sfc_swig_text_in(&$input, "$1_name"))) SWIG_fail;

@@ -395,8 +395,8 @@ static int cmd_gen(cli *c, int argc, char **argv) {
 /* An ID given as text: decimal, or in the encoding of --from. */
 static sfc_status parse_given(const cli *c, const char *text, size_t len,
                               uint64_t *id, sfc_error *err) {
-  return c->from_set ? sfc_id_parse_as(text, len, c->from, id, err)
-                     : sfc_id_parse_n(text, len, id, err);
+  return sfc_id_parse(text, len, c->from_set ? c->from : SFC_ENCODING_DEC, id,
+                      err);
 }
 
 static int decode_one(const cli *c, const char *text, size_t len) {
@@ -498,8 +498,10 @@ static int cmd_encode(cli *c, int argc, char **argv) {
     if (!eq) return usage_error("encode takes fields as NAME=VALUE");
     if (count == SFC_MAX_FIELDS) return usage_error("too many fields");
     *eq = '\0';
+    size_t n = strlen(eq + 1);
     uint64_t v;
-    if (sfc_id_parse(eq + 1, &v, &err) != SFC_OK || v > INT64_MAX) {
+    if (sfc_id_parse(eq + 1, n, SFC_ENCODING_DEC, &v, &err) != SFC_OK ||
+        v > INT64_MAX) {
       fprintf(stderr,
               "snowflake-c: InvalidArgument: field '%s' has value '%s': give "
               "a whole number from 0\n",

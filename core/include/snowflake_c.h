@@ -27,6 +27,14 @@
  *     every generator (sfc_options.guard_off). Gone: `guard_dir` and
  *     SFC_OPTION_GUARD_DIR, and the stats' guard "unavailable: …" (a claim
  *     that cannot be taken fails creation). New: sfc_generator_warning.
+ *   - One way per task. The three ID parsers are one, sfc_id_parse(text,
+ *     len, encoding, …) (it was sfc_id_parse_as; the decimal-only
+ *     sfc_id_parse and sfc_id_parse_n are gone, and decimal text longer than
+ *     20 characters is refused). Gone: sfc_duration_ms and
+ *     sfc_duration_ms_from_double (sfc_options_set takes every duration
+ *     type), sfc_rollback_parse, sfc_time_source_parse (sfc_options_set takes
+ *     the names), sfc_rollback_name and sfc_time_source_name (the tables
+ *     carry the names). New: sfc_rollback_at, the table of strategies.
  *
  * Example
  *
@@ -299,17 +307,6 @@ SFC_API size_t sfc_parts_json(const sfc_layout *layout, const sfc_parts *parts,
  * "+012345-…"). Returns the length. */
 SFC_API size_t sfc_format_iso(int64_t unix_ms, char *buf, size_t cap);
 
-/* Parses a decimal ID ("175928847299117063"), rejecting signs, spaces,
- * empty text and values above 2^64 - 1 with SFC_INVALID_ARGUMENT. */
-SFC_API sfc_status sfc_id_parse(const char *text, uint64_t *id, sfc_error *err);
-
-/* sfc_id_parse for text of a known length (`len` bytes, no NUL needed at the
- * end), as bindings and line readers hold it: a NUL byte inside the text is
- * refused with SFC_INVALID_ARGUMENT naming its position, never taken for the
- * end of the ID. */
-SFC_API sfc_status sfc_id_parse_n(const char *text, size_t len, uint64_t *id,
-                                  sfc_error *err);
-
 /* Checks text of `len` bytes before it goes to a function that takes C text
  * (a layout spec, an epoch, a name, a node value, a path): a NUL byte inside
  * would end it early and the rest would be lost silently, so it is refused
@@ -321,7 +318,7 @@ SFC_API sfc_status sfc_text_check(const char *what, const char *text,
 /* String forms                                                          */
 /* ===================================================================== */
 
-/* Short text forms of an ID (DESIGN §5). Each alphabet is in ASCII order and
+/* Short text forms of an ID. Each alphabet is in ASCII order and
  * the fixed form is left-padded with the alphabet's zero, so the fixed
  * strings of any two IDs compare bytewise (strcmp, a database's binary
  * collation) as the IDs do. The shortest form drops the padding.
@@ -368,15 +365,15 @@ SFC_API size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
                              char *buf, size_t cap);
 
 /* Parses `len` bytes (no NUL needed at the end) of an ID in `encoding`,
- * fixed or shortest. SFC_INVALID_ARGUMENT for an unknown encoding, empty
- * text, more characters than the fixed width, a character outside the
- * alphabet or a NUL byte (each named with its position, counting from 0),
- * or a value above 2^64 - 1 (naming the largest text): never a wrap. `dec`
- * refuses what sfc_id_parse_n refuses (signs, spaces) and takes the padded
- * 20-digit form. */
-SFC_API sfc_status sfc_id_parse_as(const char *text, size_t len,
-                                   sfc_encoding encoding, uint64_t *id,
-                                   sfc_error *err);
+ * fixed or shortest: a decimal ID is SFC_ENCODING_DEC ("175928847299117063"
+ * or its padded 20-digit form). SFC_INVALID_ARGUMENT for an unknown
+ * encoding, empty text, more characters than the fixed width, a character
+ * outside the alphabet — a sign, a space — or a NUL byte (each named with
+ * its position, counting from 0), or a value above 2^64 - 1 (naming the
+ * largest text): never a wrap. */
+SFC_API sfc_status sfc_id_parse(const char *text, size_t len,
+                                sfc_encoding encoding, uint64_t *id,
+                                sfc_error *err);
 
 /* ===================================================================== */
 /* Generator                                                             */
@@ -384,40 +381,48 @@ SFC_API sfc_status sfc_id_parse_as(const char *text, size_t len,
 
 typedef struct sfc_generator sfc_generator;
 
-/* What to do when the wall clock goes backwards (DESIGN §3). */
+/* What to do when the wall clock goes backwards. Each strategy is a row of
+ * the table of sfc_rollback_at: its name, default max_wait and max_drift,
+ * and what it needs of the layout and the options. */
 typedef enum sfc_rollback {
-  SFC_ROLLBACK_DEFAULT = 0, /* wait up to max_wait (5 ms), then `clock` if the
-                               layout has a clock field, else `error` */
+  SFC_ROLLBACK_DEFAULT = 0, /* wait up to max_wait, then `clock` if the layout
+                               has a clock field, else refuse as `wait` */
   SFC_ROLLBACK_ERROR = 1,   /* SFC_CLOCK_MOVED_BACKWARDS, saying by how much */
-  SFC_ROLLBACK_WAIT = 2,    /* wait up to max_wait (1000 ms), then error */
-  SFC_ROLLBACK_CLOCK = 3,   /* bump the clock field (waits first for rollbacks
-                               up to max_wait, default 0) */
+  SFC_ROLLBACK_WAIT = 2,    /* wait up to max_wait, then error */
+  SFC_ROLLBACK_CLOCK = 3,   /* wait up to max_wait, then bump the clock
+                               field */
   SFC_ROLLBACK_BORROW = 4,  /* keep issuing from the last time issued, up to
-                               max_drift (1000 ms) ahead; then wait up to
-                               max_wait (1000 ms), then error */
-  SFC_ROLLBACK_SWITCH = 5   /* pool generators (node value auto, state_dir):
-                               wait up to max_wait (5 ms), then take another
-                               free value of the pool whose IDs are all
-                               behind the clock and go on at once; the old
-                               value stays held (parked) until the clock has
-                               passed its high-water mark */
+                               max_drift ahead; then wait up to max_wait,
+                               then error */
+  SFC_ROLLBACK_SWITCH = 5   /* wait up to max_wait, then take another free
+                               value of the pool whose IDs are all behind the
+                               clock and go on at once; the old value stays
+                               held (parked) until the clock has passed its
+                               high-water mark */
 } sfc_rollback;
 
-/* Names "default", "error", "wait", "clock", "borrow", "switch". */
-SFC_API const char *sfc_rollback_name(sfc_rollback rollback);
-SFC_API sfc_status sfc_rollback_parse(const char *name, sfc_rollback *out,
-                                      sfc_error *err);
+/* What a strategy needs (sfc_rollback_info.needs). */
+#define SFC_NEEDS_CLOCK_FIELD 1u /* a clock field in the layout */
+#define SFC_NEEDS_POOL 2u        /* a node field set to auto, and a state_dir */
+
+typedef struct sfc_rollback_info {
+  sfc_rollback rollback;
+  const char *name;     /* "borrow" */
+  int64_t max_wait_ms;  /* its default max_wait */
+  int64_t max_drift_ms; /* its default max_drift */
+  unsigned needs;       /* SFC_NEEDS_* */
+  const char *doc;      /* one line */
+} sfc_rollback_info;
+
+/* Row i of the strategies, in sfc_rollback order (sfc_rollback_at(r) is
+ * strategy r's), or NULL past the last. */
+SFC_API const sfc_rollback_info *sfc_rollback_at(size_t i);
 
 typedef enum sfc_time_source {
   SFC_TIME_WALL = 0,     /* CLOCK_REALTIME read on every call */
   SFC_TIME_MONOTONIC = 1 /* wall clock read once, then CLOCK_MONOTONIC: a step
                             of the wall clock cannot reach the generator */
 } sfc_time_source;
-
-/* Names "wall", "monotonic". */
-SFC_API const char *sfc_time_source_name(sfc_time_source source);
-SFC_API sfc_status sfc_time_source_parse(const char *name, sfc_time_source *out,
-                                         sfc_error *err);
 
 typedef struct sfc_options {
   /* Node values, by field name (sfc_node_value_set makes them from a
@@ -436,18 +441,17 @@ typedef struct sfc_options {
   int64_t max_wait_ms;  /* ms; SFC_UNSET: the strategy's default */
   int64_t max_drift_ms; /* how far ahead of the clock IDs may be issued when a
                            tick's sequence runs out or the clock steps back;
-                           SFC_UNSET: the strategy's default (0, borrow:
-                           1000) */
+                           SFC_UNSET: the strategy's default */
   int random_start;     /* non-zero: each tick's sequence starts at a
                            pseudo-random value in its lower half, so that
                            `id % N` spreads evenly at low rates */
   sfc_time_source time_source;
 
   /* Persisted state: a lock file and a state file per node value, holding a
-   * high-water mark reserved `state_reserve_ms` ahead (default 1000) and the
-   * clock table. NULL: none (and the pool, "auto", is unavailable). */
+   * high-water mark reserved `state_reserve_ms` ahead and the clock table.
+   * NULL: none (and the pool, "auto", is unavailable). */
   const char *state_dir;
-  int64_t state_reserve_ms; /* 1..SFC_STATE_RESERVE_MS_MAX; SFC_UNSET: 1000 */
+  int64_t state_reserve_ms; /* ms; SFC_UNSET: its default */
 
   /* The guard, on by default: two live generators of one host that could
    * issue the same ID never both run. Every generator — with or without a
@@ -485,26 +489,6 @@ SFC_API void sfc_options_init(sfc_options *opts);
 #define SFC_MAX_WAIT_MS_MAX 86400000
 #define SFC_MAX_DRIFT_MS_MAX 86400000
 #define SFC_STATE_RESERVE_MS_MAX 3600000
-
-/* Converts a duration given as `seconds` + `nanos` (0..999999999; seconds
- * negative for a negative duration) into the whole milliseconds of the
- * duration option `option`: "max_wait", "max_drift" or "state_reserve", in
- * any casing a binding uses ("maxWait", "MaxWait"). The one rule for every
- * language: a duration is rounded UP to the next whole millisecond (1 ns ->
- * 1 ms, 1.0000001 ms -> 2 ms) and zero stays zero. SFC_INVALID_ARGUMENT,
- * naming the option as given, for a negative duration, one outside the
- * option's range (sfc_option_at: state_reserve is at least 1 ms), nanos out
- * of range or an unknown option. sfc_options_set applies the same rule to
- * every type of value. */
-SFC_API sfc_status sfc_duration_ms(const char *option, int64_t seconds,
-                                   int64_t nanos, int64_t *ms, sfc_error *err);
-
-/* sfc_duration_ms for a duration given in milliseconds, whole or with a
- * fraction, as a double carries it (a JavaScript Number, a Ruby or PHP
- * float, an integer of any binding): the same rounding up and range; NaN
- * and the infinities are SFC_INVALID_ARGUMENT too. */
-SFC_API sfc_status sfc_duration_ms_from_double(const char *option, double ms,
-                                               int64_t *out, sfc_error *err);
 
 /* Creates a generator. Copies everything it needs from `layout` and `opts`.
  * Fails with:
@@ -591,7 +575,7 @@ SFC_API const sfc_layout *sfc_generator_layout(const sfc_generator *gen);
  * lives. */
 SFC_API size_t sfc_generator_memory(const sfc_generator *gen);
 
-/* Counters (DESIGN §5a). Exact when no call is running, close otherwise. */
+/* Counters. Exact when no call is running, close otherwise. */
 typedef struct sfc_stats {
   uint64_t ids_issued;
   uint64_t waits;          /* times a call had to wait: a tick's sequence
@@ -630,7 +614,7 @@ SFC_API const char *sfc_generator_warning(const sfc_generator *gen);
 /* Binding contract                                                      */
 /* ===================================================================== */
 
-/* What a binding walks instead of re-coding policy (DESIGN §7): the options
+/* What a binding walks instead of re-coding policy: the options
  * of a generator, the facts of a layout and the stats, each a table with
  * names, types, ranges and one-line docs, and the helpers that turn a
  * language's values into the core's with the same rules and messages
@@ -688,7 +672,8 @@ typedef struct sfc_option_info {
   const char *name;           /* "max_wait" */
   sfc_type type;              /* BOOL, DURATION (ms), CHOICE or PATH */
   const char *default_text;   /* the default, in words */
-  int64_t min, max;           /* DURATION: the range in ms */
+  int64_t min, max;           /* DURATION: the range in ms; PATH: of its
+                                 length in characters */
   const char *const *choices; /* CHOICE: the names, NULL-terminated */
   const char *doc;            /* one line */
 } sfc_option_info;

@@ -265,7 +265,7 @@ sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
     sfc_pause(1000);
     sfc_os_claim_holder(c->hex, who);
   }
-  char node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)], by[96];
+  char node[SFC_NODE_TEXT_MAX], by[96];
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
   if (who->pid <= 0)
     snprintf(by, sizeof by, "another live process (it does not answer)");

@@ -23,14 +23,6 @@ int64_t sfc_generator_now_us(const sfc_generator *gen) {
   return sfc_wall_us();
 }
 
-static inline void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  __asm__ __volatile__("yield");
-#endif
-}
-
 /* Sleeping is imprecise by the kernel's timer slack (50 µs by default) and a
  * yield hands the core to any other runnable task for its whole time slice,
  * so: sleep until 200 µs before the deadline, then spin. A tick is not lost
@@ -42,26 +34,5 @@ void sfc_pause(int64_t wait_us) {
   if (wait_us > spin_us) sfc_os_sleep_until(deadline - spin_us);
   while (sfc_monotonic_us() < deadline)
     for (int i = 0; i < 16; i++)
-      cpu_relax();
-}
-
-const char *sfc_time_source_name(sfc_time_source source) {
-  return source == SFC_TIME_WALL        ? "wall"
-         : source == SFC_TIME_MONOTONIC ? "monotonic"
-                                        : "unknown";
-}
-
-sfc_status sfc_time_source_parse(const char *name, sfc_time_source *out,
-                                 sfc_error *err) {
-  if (name && strcmp(name, "wall") == 0) {
-    *out = SFC_TIME_WALL;
-    return SFC_OK;
-  }
-  if (name && strcmp(name, "monotonic") == 0) {
-    *out = SFC_TIME_MONOTONIC;
-    return SFC_OK;
-  }
-  return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                  "unknown time source '%s': use wall or monotonic",
-                  name ? name : "(null)");
+      sfc_cpu_pause();
 }

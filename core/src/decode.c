@@ -1,4 +1,4 @@
-/* Decode, encode, range, canonical JSON and ID parsing. */
+/* Decode, encode, range and canonical JSON. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -67,26 +67,44 @@ sfc_status sfc_encode(const sfc_layout *layout, const sfc_parts *in,
   return SFC_OK;
 }
 
+/* The tick that `ms` (at least 1) ms after the epoch falls in: `up`, the
+ * first that starts at or after it (ceil(ms * 1000 / unit_us)); else the
+ * last that starts before it (floor((ms * 1000 - 1) / unit_us)). Exact in
+ * 64 bits: ms = q * unit_us + r, so ms * 1000 = q * 1000 * unit_us +
+ * r * 1000, with r * 1000 < 1000 * unit_us. UINT64_MAX when it is past any
+ * time field. */
+static uint64_t tick_of(uint64_t ms, int64_t unit_us, bool up) {
+  uint64_t u = (uint64_t)unit_us, q = ms / u, r = ms % u;
+  if (q > (UINT64_MAX - 1000) / 1000) return UINT64_MAX;
+  if (up) return q * 1000 + (r * 1000 + u - 1) / u;
+  return r ? q * 1000 + (r * 1000 - 1) / u : q * 1000 - 1;
+}
+
 sfc_status sfc_range(const sfc_layout *layout, int64_t t0_ms, int64_t t1_ms,
                      uint64_t *min_id, uint64_t *max_id, sfc_error *err) {
   const sfc_field *tf = &layout->fields[0];
-  sfc_i128 epoch_us = (sfc_i128)layout->epoch_ms * 1000;
-  sfc_i128 a = (sfc_i128)t0_ms * 1000 - epoch_us;
-  sfc_i128 b = (sfc_i128)t1_ms * 1000 - 1 - epoch_us;
   /* Ticks whose start in ms lies in [t0, t1): start_us in [t0*1000,
-   * t1*1000 - 1]. */
-  sfc_i128 lo = a <= 0 ? 0 : (a + layout->unit_us - 1) / layout->unit_us;
-  sfc_i128 hi = b < 0 ? -1 : b / layout->unit_us;
-  if (hi > (sfc_i128)tf->max) hi = tf->max;
-  if (t1_ms <= t0_ms || lo > hi)
+   * t1*1000 - 1]; counted from the epoch in ms (the epoch is whole ms), as
+   * unsigned differences, which are exact once t > epoch_ms. */
+  bool empty = t1_ms <= t0_ms || t1_ms <= layout->epoch_ms;
+  uint64_t lo = 0, hi = 0;
+  if (!empty) {
+    if (t0_ms > layout->epoch_ms)
+      lo = tick_of((uint64_t)t0_ms - (uint64_t)layout->epoch_ms,
+                   layout->unit_us, true);
+    hi = tick_of((uint64_t)t1_ms - (uint64_t)layout->epoch_ms, layout->unit_us,
+                 false);
+    if (hi > tf->max) hi = tf->max;
+  }
+  if (empty || lo > hi)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "no ID of the layout has a time in [%lld, %lld) ms (t1 "
                     "excluded): the interval is empty, before the epoch or "
                     "after the time field's end",
                     (long long)t0_ms, (long long)t1_ms);
   uint64_t low_mask = tf->shift == 0 ? 0 : (UINT64_MAX >> (64 - tf->shift));
-  *min_id = (uint64_t)lo << tf->shift;
-  *max_id = ((uint64_t)hi << tf->shift) | low_mask;
+  *min_id = lo << tf->shift;
+  *max_id = (hi << tf->shift) | low_mask;
   return SFC_OK;
 }
 
@@ -104,50 +122,6 @@ size_t sfc_parts_json(const sfc_layout *layout, const sfc_parts *parts,
   n += snprintf(out + n, sizeof out - (size_t)n, "}");
   if (cap) snprintf(buf, cap, "%s", out);
   return (size_t)n;
-}
-
-sfc_status sfc_text_check(const char *what, const char *text, size_t len,
-                          sfc_error *err) {
-  const char *nul = text && len ? memchr(text, '\0', len) : NULL;
-  if (nul)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "%s has a NUL byte at position %zu (counting from 0), "
-                    "where C text would end and the rest be lost: remove it",
-                    what ? what : "text", (size_t)(nul - text));
-  return SFC_OK;
-}
-
-sfc_status sfc_id_parse_n(const char *text, size_t len, uint64_t *id,
-                          sfc_error *err) {
-  if (!text || len == 0)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "empty ID: give a decimal number");
-  const char *nul = memchr(text, '\0', len);
-  if (nul)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "ID text has a NUL byte at position %zu (counting from "
-                    "0): an ID is decimal digits only, with nothing after them",
-                    (size_t)(nul - text));
-  uint64_t v = 0;
-  int shown = (int)(len < 40 ? len : 40);
-  for (size_t i = 0; i < len; i++) {
-    char c = text[i];
-    if (c < '0' || c > '9')
-      return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "ID '%.*s' is not a decimal number (digits only)", shown,
-                      text);
-    unsigned d = (unsigned)(c - '0');
-    if (v > (UINT64_MAX - d) / 10)
-      return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "ID '%.*s' is larger than 64 bits", shown, text);
-    v = v * 10 + d;
-  }
-  *id = v;
-  return SFC_OK;
-}
-
-sfc_status sfc_id_parse(const char *text, uint64_t *id, sfc_error *err) {
-  return sfc_id_parse_n(text, text ? strlen(text) : 0, id, err);
 }
 
 sfc_status sfc_encode_named(const sfc_layout *layout, int64_t time_us,

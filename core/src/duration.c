@@ -1,5 +1,5 @@
-/* Duration options: one rounding rule and one range check for every
- * binding's duration type. */
+/* Durations: their text, the one rounding rule and the range check, for
+ * every binding's duration type. */
 #include "internal.h"
 
 #include <ctype.h>
@@ -24,32 +24,55 @@ static void format_duration(int64_t seconds, int64_t nanos, char *buf,
            (unsigned long long)(mag / 1000000), frac);
 }
 
-/* The duration option called `option` in any casing, or NULL. */
-static const sfc_option_info *duration_option(const char *option) {
-  const sfc_option_info *o =
-      option ? sfc_option_find(option, strlen(option)) : NULL;
-  return o && o->type == SFC_TYPE_DURATION ? o : NULL;
-}
-
-static sfc_status not_duration(const char *option, sfc_error *err) {
-  return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                  "'%s' is not a duration option: use max_wait, max_drift "
-                  "or state_reserve",
-                  option ? option : "(null)");
-}
-
-sfc_status sfc_duration_ms(const char *option, int64_t seconds, int64_t nanos,
-                           int64_t *ms, sfc_error *err) {
-  const sfc_option_info *o = duration_option(option);
-  if (!o) return not_duration(option, err);
-  return sfc_duration_check(option, o->min, o->max, seconds, nanos, ms, err);
-}
-
-sfc_status sfc_duration_ms_from_double(const char *option, double ms,
-                                       int64_t *out, sfc_error *err) {
-  const sfc_option_info *o = duration_option(option);
-  if (!o) return not_duration(option, err);
-  return sfc_duration_check_double(option, o->min, o->max, ms, out, err);
+/* "250", "250ms", "1.5s", "800us": a number of ms unless a unit says
+ * otherwise, as seconds + nanos for the one rounding rule (a fraction of a
+ * nanosecond rounds up too). */
+bool sfc_duration_parse(const char *text, size_t len, int64_t *seconds,
+                        int64_t *nanos) {
+  const char *p = text, *end = text + len;
+  const bool negative = p < end && *p == '-';
+  p += negative;
+  int64_t whole = 0, frac = 0, scale = 1;
+  int digits = 0, frac_digits = 0;
+  bool rest = false;
+  for (; p < end && isdigit((unsigned char)*p); p++, digits++) {
+    if (whole > INT64_C(100000000000)) return false;
+    whole = whole * 10 + (*p - '0');
+  }
+  if (p < end && *p == '.') {
+    for (p++; p < end && isdigit((unsigned char)*p); p++, frac_digits++) {
+      if (frac_digits < 9) {
+        frac = frac * 10 + (*p - '0');
+        scale *= 10;
+      } else if (*p != '0') {
+        rest = true;
+      }
+    }
+    if (!frac_digits) return false;
+  }
+  if (!digits && !frac_digits) return false;
+  size_t unit_len = (size_t)(end - p);
+  int64_t unit_ns;
+  if (unit_len == 0 || (unit_len == 2 && memcmp(p, "ms", 2) == 0))
+    unit_ns = 1000000;
+  else if (unit_len == 1 && *p == 's')
+    unit_ns = 1000000000;
+  else if (unit_len == 2 && memcmp(p, "us", 2) == 0)
+    unit_ns = 1000;
+  else
+    return false;
+  int64_t product = frac * unit_ns; /* < 10^18 */
+  int64_t frac_ns = product / scale + ((product % scale) || rest ? 1 : 0);
+  int64_t per_second = 1000000000 / unit_ns;
+  *seconds = whole / per_second;
+  *nanos = whole % per_second * unit_ns + frac_ns;
+  *seconds += *nanos / 1000000000;
+  *nanos %= 1000000000;
+  if (negative && (*seconds || *nanos)) { /* -(s + n) = -(s + 1) + (1e9 - n) */
+    *seconds = -*seconds - (*nanos > 0);
+    *nanos = *nanos ? 1000000000 - *nanos : 0;
+  }
+  return true;
 }
 
 sfc_status sfc_duration_check(const char *name, int64_t min_ms, int64_t max_ms,

@@ -202,8 +202,8 @@ static inline sfc_status parse_in(sfc_encoding encoding, unsigned base,
   return SFC_OK;
 }
 
-sfc_status sfc_id_parse_as(const char *text, size_t len, sfc_encoding encoding,
-                           uint64_t *id, sfc_error *err) {
+sfc_status sfc_id_parse(const char *text, size_t len, sfc_encoding encoding,
+                        uint64_t *id, sfc_error *err) {
   if ((unsigned)encoding >= SFC_ENCODING_COUNT)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "unknown encoding %d: use dec, hex, base32, base36, "

@@ -1,207 +1,222 @@
-/* The description tables: a layout's facts, a field's, and the stats, each
- * a row of names and types that a binding walks to build its mapping. */
+/* The description tables: a layout's facts, a field's, and the stats. Each
+ * row names where its value is stored and how, and one getter reads any
+ * row: a row added anywhere pairs its name with its own value. */
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
-static const sfc_fact_info layout_facts[] = {
-    {"name", SFC_TYPE_TEXT, "the preset's name, none for other layouts"},
-    {"spec", SFC_TYPE_TEXT, "the canonical spec, time unit always given"},
-    {"epoch_ms", SFC_TYPE_INT, "Unix ms of time value 0"},
-    {"unit_us", SFC_TYPE_INT, "length of one tick, in microseconds"},
-    {"total_bits", SFC_TYPE_INT, "bits used by the fields (at most 64)"},
-    {"ids_per_second", SFC_TYPE_DOUBLE, "IDs per second per node value"},
-    {"node_capacity", SFC_TYPE_DOUBLE, "distinct node values"},
-    {"time_end_ms", SFC_TYPE_INT, "first Unix ms the time field cannot hold"},
-    {"max_id", SFC_TYPE_UINT, "largest ID the layout can hold"},
-    {"fields", SFC_TYPE_LIST, "the fields, most significant first"},
+/* How a row's value is stored at its offset. */
+typedef enum stored {
+  AS_I64,      /* int64_t */
+  AS_U64,      /* uint64_t */
+  AS_UNSIGNED, /* unsigned */
+  AS_DOUBLE,   /* double */
+  AS_TEXT,     /* const char *, NULL for none */
+  AS_CHARS,    /* char[], NUL-terminated */
+  AS_KIND,     /* sfc_field_kind, by name */
+  AS_ROLLBACK, /* sfc_rollback, by name */
+  AS_SOURCE    /* sfc_node_source, by name */
+} stored;
+
+typedef struct fact_row {
+  sfc_fact_info info;
+  stored as;
+  size_t at; /* offset in the described struct; a MAP: of its entries */
+} fact_row;
+
+/* What a layout's facts are read from. */
+typedef struct layout_view {
+  const char *name, *spec;
+  int64_t epoch_ms, unit_us;
+  unsigned total_bits, field_count;
+  sfc_layout_info info;
+} layout_view;
+
+#define ROW(name, type, doc, as, at)                                           \
+  { {name, type, doc}, as, at }
+#define VIEW(m) offsetof(layout_view, m)
+#define INFO(m) (offsetof(layout_view, info) + offsetof(sfc_layout_info, m))
+#define FIELD(m) offsetof(sfc_field, m)
+#define STATS(m) offsetof(sfc_stats, m)
+
+static const fact_row layout_rows[] = {
+    ROW("name", SFC_TYPE_TEXT, "the preset's name, none for other layouts",
+        AS_TEXT, VIEW(name)),
+    ROW("spec", SFC_TYPE_TEXT, "the canonical spec, time unit always given",
+        AS_TEXT, VIEW(spec)),
+    ROW("epoch_ms", SFC_TYPE_INT, "Unix ms of time value 0", AS_I64,
+        VIEW(epoch_ms)),
+    ROW("unit_us", SFC_TYPE_INT, "length of one tick, in microseconds", AS_I64,
+        VIEW(unit_us)),
+    ROW("total_bits", SFC_TYPE_INT, "bits used by the fields (at most 64)",
+        AS_UNSIGNED, VIEW(total_bits)),
+    ROW("ids_per_second", SFC_TYPE_DOUBLE, "IDs per second per node value",
+        AS_DOUBLE, INFO(ids_per_second)),
+    ROW("node_capacity", SFC_TYPE_DOUBLE, "distinct node values", AS_DOUBLE,
+        INFO(node_capacity)),
+    ROW("time_end_ms", SFC_TYPE_INT, "first Unix ms the time field cannot hold",
+        AS_I64, INFO(time_end_ms)),
+    ROW("max_id", SFC_TYPE_UINT, "largest ID the layout can hold", AS_U64,
+        INFO(max_id)),
+    ROW("fields", SFC_TYPE_LIST, "the fields, most significant first",
+        AS_UNSIGNED, VIEW(field_count)),
 };
 
-static const sfc_fact_info field_facts[] = {
-    {"name", SFC_TYPE_TEXT, "the field's name"},
-    {"kind", SFC_TYPE_TEXT, "time, seq, clock or node"},
-    {"bits", SFC_TYPE_INT, "width in bits"},
-    {"shift", SFC_TYPE_INT, "position of the lowest bit"},
-    {"max", SFC_TYPE_UINT, "largest value: 2^bits - 1"},
+static const fact_row field_rows[] = {
+    ROW("name", SFC_TYPE_TEXT, "the field's name", AS_CHARS, FIELD(name)),
+    ROW("kind", SFC_TYPE_TEXT, "time, seq, clock or node", AS_KIND,
+        FIELD(kind)),
+    ROW("bits", SFC_TYPE_INT, "width in bits", AS_UNSIGNED, FIELD(bits)),
+    ROW("shift", SFC_TYPE_INT, "position of the lowest bit", AS_UNSIGNED,
+        FIELD(shift)),
+    ROW("max", SFC_TYPE_UINT, "largest value: 2^bits - 1", AS_U64, FIELD(max)),
 };
 
-static const sfc_fact_info stats_facts[] = {
-    {"ids_issued", SFC_TYPE_UINT, "IDs issued"},
-    {"waits", SFC_TYPE_UINT, "times a call waited for the next tick"},
-    {"borrowed_ticks", SFC_TYPE_UINT, "ticks issued ahead of the clock"},
-    {"rollbacks", SFC_TYPE_UINT, "clock steps backwards beyond max_drift"},
-    {"rollbacks_waited", SFC_TYPE_UINT, "rollbacks waited out"},
-    {"rollbacks_refused", SFC_TYPE_UINT, "rollbacks answered with an error"},
-    {"clock_bumps", SFC_TYPE_UINT, "times the clock field was bumped"},
-    {"node_switches", SFC_TYPE_UINT, "pool values taken by rollback=switch"},
-    {"last_time_ms", SFC_TYPE_INT, "Unix ms of the last tick issued"},
-    {"clock", SFC_TYPE_UINT, "the clock field's value (0 without one)"},
-    {"rollback", SFC_TYPE_TEXT, "the rollback strategy in force"},
-    {"max_wait_ms", SFC_TYPE_INT, "the longest wait in force, in ms"},
-    {"max_drift_ms", SFC_TYPE_INT, "the drift allowed, in ms"},
-    {"node", SFC_TYPE_MAP, "the node values, by field"},
-    {"node_sources", SFC_TYPE_MAP, "where each node value came from"},
-    {"guard", SFC_TYPE_TEXT, "held: <the host-wide claim>, or off"},
+static const fact_row stats_rows[] = {
+    ROW("ids_issued", SFC_TYPE_UINT, "IDs issued", AS_U64, STATS(ids_issued)),
+    ROW("waits", SFC_TYPE_UINT, "times a call waited for the next tick", AS_U64,
+        STATS(waits)),
+    ROW("borrowed_ticks", SFC_TYPE_UINT, "ticks issued ahead of the clock",
+        AS_U64, STATS(borrowed_ticks)),
+    ROW("rollbacks", SFC_TYPE_UINT, "clock steps backwards beyond max_drift",
+        AS_U64, STATS(rollbacks)),
+    ROW("rollbacks_waited", SFC_TYPE_UINT, "rollbacks waited out", AS_U64,
+        STATS(rollbacks_waited)),
+    ROW("rollbacks_refused", SFC_TYPE_UINT, "rollbacks answered with an error",
+        AS_U64, STATS(rollbacks_refused)),
+    ROW("clock_bumps", SFC_TYPE_UINT, "times the clock field was bumped",
+        AS_U64, STATS(clock_bumps)),
+    ROW("node_switches", SFC_TYPE_UINT, "pool values taken by rollback=switch",
+        AS_U64, STATS(node_switches)),
+    ROW("last_time_ms", SFC_TYPE_INT, "Unix ms of the last tick issued", AS_I64,
+        STATS(last_time_ms)),
+    ROW("clock", SFC_TYPE_UINT, "the clock field's value (0 without one)",
+        AS_U64, STATS(clock)),
+    ROW("rollback", SFC_TYPE_TEXT, "the rollback strategy in force",
+        AS_ROLLBACK, STATS(rollback)),
+    ROW("max_wait_ms", SFC_TYPE_INT, "the longest wait in force, in ms", AS_I64,
+        STATS(max_wait_ms)),
+    ROW("max_drift_ms", SFC_TYPE_INT, "the drift allowed, in ms", AS_I64,
+        STATS(max_drift_ms)),
+    ROW("node", SFC_TYPE_MAP, "the node values, by field", AS_U64,
+        STATS(node_values)),
+    ROW("node_sources", SFC_TYPE_MAP, "where each node value came from",
+        AS_SOURCE, STATS(node_sources)),
+    ROW("guard", SFC_TYPE_TEXT, "held: <the host-wide claim>, or off", AS_TEXT,
+        STATS(guard)),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* sfc_stats_fact and sfc_layout_fact read by these positions. */
-_Static_assert(COUNT(stats_facts) == 16, "stats_facts and sfc_stats_fact");
-_Static_assert(COUNT(layout_facts) == 10, "layout_facts and sfc_layout_fact");
-
 const sfc_fact_info *sfc_layout_fact_at(size_t i) {
-  return i < COUNT(layout_facts) ? &layout_facts[i] : NULL;
+  return i < COUNT(layout_rows) ? &layout_rows[i].info : NULL;
 }
 
 const sfc_fact_info *sfc_field_fact_at(size_t i) {
-  return i < COUNT(field_facts) ? &field_facts[i] : NULL;
+  return i < COUNT(field_rows) ? &field_rows[i].info : NULL;
 }
 
 const sfc_fact_info *sfc_stats_fact_at(size_t i) {
-  return i < COUNT(stats_facts) ? &stats_facts[i] : NULL;
+  return i < COUNT(stats_rows) ? &stats_rows[i].info : NULL;
 }
 
-static sfc_value int_value(int64_t i) {
-  sfc_value v = {SFC_TYPE_INT, i, 0, 0, NULL, 0, 0};
+/* The value stored at `p` as `as` says, with the row's type. */
+static sfc_value read_as(stored as, sfc_type type, const void *p) {
+  sfc_value v;
+  memset(&v, 0, sizeof v);
+  v.type = type;
+  const char *text = NULL;
+  switch (as) {
+  case AS_I64:
+    memcpy(&v.i, p, sizeof v.i);
+    return v;
+  case AS_U64:
+    memcpy(&v.u, p, sizeof v.u);
+    return v;
+  case AS_UNSIGNED: {
+    unsigned u;
+    memcpy(&u, p, sizeof u);
+    if (type == SFC_TYPE_INT)
+      v.i = u;
+    else
+      v.u = u; /* a LIST's length */
+    return v;
+  }
+  case AS_DOUBLE:
+    memcpy(&v.d, p, sizeof v.d);
+    return v;
+  case AS_TEXT:
+    memcpy(&text, p, sizeof text);
+    break;
+  case AS_CHARS:
+    text = p;
+    break;
+  case AS_KIND:
+    text = sfc_field_kind_name(*(const sfc_field_kind *)p);
+    break;
+  case AS_ROLLBACK:
+    text = sfc_rollback_name(*(const sfc_rollback *)p);
+    break;
+  case AS_SOURCE:
+    text = sfc_node_source_name(*(const sfc_node_source *)p);
+    break;
+  }
+  v.type = text ? SFC_TYPE_TEXT : SFC_TYPE_NONE;
+  v.text = text;
+  v.len = text ? strlen(text) : 0;
   return v;
 }
 
-static sfc_value uint_value(uint64_t u) {
-  sfc_value v = {SFC_TYPE_UINT, 0, u, 0, NULL, 0, 0};
-  return v;
-}
-
-static sfc_value text_value(const char *text) {
-  sfc_value v = {text ? SFC_TYPE_TEXT : SFC_TYPE_NONE,
-                 0,
-                 0,
-                 0,
-                 text,
-                 text ? strlen(text) : 0,
-                 0};
-  return v;
-}
-
-static sfc_status past_end(const char *table, size_t i, sfc_error *err) {
-  return sfc_fail(err, SFC_INVALID_ARGUMENT, "%s fact %zu does not exist",
-                  table, i);
+static sfc_status read_row(const fact_row *rows, size_t count, size_t i,
+                           const void *base, sfc_value *out) {
+  if (i >= count) return SFC_INVALID_ARGUMENT;
+  *out =
+      read_as(rows[i].as, rows[i].info.type, (const char *)base + rows[i].at);
+  return SFC_OK;
 }
 
 sfc_status sfc_layout_fact(const sfc_layout *layout, size_t i, sfc_value *out,
                            char *buf, size_t cap) {
-  sfc_layout_info info;
-  sfc_layout_describe(layout, &info);
-  switch (i) {
-  case 0:
-    *out = text_value(sfc_layout_preset_name(layout));
-    break;
-  case 1:
+  layout_view v;
+  v.name = sfc_layout_preset_name(layout);
+  v.spec = NULL;
+  if (i == 1 && cap) { /* the spec is written only when asked for */
     sfc_layout_spec(layout, buf, cap);
-    *out = text_value(cap ? buf : NULL);
-    break;
-  case 2:
-    *out = int_value(layout->epoch_ms);
-    break;
-  case 3:
-    *out = int_value(layout->unit_us);
-    break;
-  case 4:
-    *out = int_value(layout->total_bits);
-    break;
-  case 5:
-    *out = int_value(0);
-    out->type = SFC_TYPE_DOUBLE;
-    out->d = info.ids_per_second;
-    break;
-  case 6:
-    *out = int_value(0);
-    out->type = SFC_TYPE_DOUBLE;
-    out->d = info.node_capacity;
-    break;
-  case 7:
-    *out = int_value(info.time_end_ms);
-    break;
-  case 8:
-    *out = uint_value(info.max_id);
-    break;
-  case 9:
-    *out = uint_value(layout->field_count);
-    out->type = SFC_TYPE_LIST;
-    break;
-  default:
-    return past_end("layout", i, NULL);
+    v.spec = buf;
   }
-  return SFC_OK;
+  v.epoch_ms = layout->epoch_ms;
+  v.unit_us = layout->unit_us;
+  v.total_bits = layout->total_bits;
+  v.field_count = layout->field_count;
+  sfc_layout_describe(layout, &v.info);
+  return read_row(layout_rows, COUNT(layout_rows), i, &v, out);
 }
 
 sfc_status sfc_field_fact(const sfc_field *field, size_t i, sfc_value *out) {
-  switch (i) {
-  case 0:
-    *out = text_value(field->name);
-    break;
-  case 1:
-    *out = text_value(sfc_field_kind_name(field->kind));
-    break;
-  case 2:
-    *out = int_value(field->bits);
-    break;
-  case 3:
-    *out = int_value(field->shift);
-    break;
-  case 4:
-    *out = uint_value(field->max);
-    break;
-  default:
-    return past_end("field", i, NULL);
-  }
-  return SFC_OK;
+  return read_row(field_rows, COUNT(field_rows), i, field, out);
 }
 
 sfc_status sfc_stats_fact(const sfc_stats *s, size_t i, sfc_value *out) {
-  const uint64_t counters[] = {s->ids_issued,       s->waits,
-                               s->borrowed_ticks,   s->rollbacks,
-                               s->rollbacks_waited, s->rollbacks_refused,
-                               s->clock_bumps,      s->node_switches};
-  if (i < COUNT(counters)) {
-    *out = uint_value(counters[i]);
+  if (i < COUNT(stats_rows) && stats_rows[i].info.type == SFC_TYPE_MAP) {
+    memset(out, 0, sizeof *out); /* its length; sfc_stats_entry reads it */
+    out->type = SFC_TYPE_MAP;
+    out->u = s->node_count;
     return SFC_OK;
   }
-  switch (i) {
-  case 8:
-    *out = int_value(s->last_time_ms);
-    break;
-  case 9:
-    *out = uint_value(s->clock);
-    break;
-  case 10:
-    *out = text_value(sfc_rollback_name(s->rollback));
-    break;
-  case 11:
-    *out = int_value(s->max_wait_ms);
-    break;
-  case 12:
-    *out = int_value(s->max_drift_ms);
-    break;
-  case 13:
-  case 14:
-    *out = uint_value(s->node_count);
-    out->type = SFC_TYPE_MAP;
-    break;
-  case 15:
-    *out = text_value(s->guard);
-    break;
-  default:
-    return past_end("stats", i, NULL);
-  }
-  return SFC_OK;
+  return read_row(stats_rows, COUNT(stats_rows), i, s, out);
 }
 
 int sfc_stats_entry(const sfc_stats *s, size_t i, size_t j, const char **key,
                     sfc_value *out) {
-  if ((i != 13 && i != 14) || j >= s->node_count) return 0;
+  if (i >= COUNT(stats_rows) || stats_rows[i].info.type != SFC_TYPE_MAP ||
+      j >= s->node_count)
+    return 0;
+  const fact_row *r = &stats_rows[i];
+  const size_t size =
+      r->as == AS_U64 ? sizeof(uint64_t) : sizeof(sfc_node_source);
   *key = s->node_names[j];
-  *out = i == 13 ? uint_value(s->node_values[j])
-                 : text_value(sfc_node_source_name(s->node_sources[j]));
+  *out = read_as(r->as, r->as == AS_U64 ? SFC_TYPE_UINT : SFC_TYPE_TEXT,
+                 (const char *)s + r->at + j * size);
   return 1;
 }

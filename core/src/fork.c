@@ -68,7 +68,7 @@ sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
     return SFC_OK;
   }
   if (g->node.auto_slot < 0 || !g->has_state) {
-    char node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
+    char node[SFC_NODE_TEXT_MAX];
     sfc_node_text(&g->layout, &g->node, node, sizeof node);
     sfc_mutex_unlock(&g->lock);
     return sfc_fail(err, SFC_GENERATOR_FORKED,
@@ -80,13 +80,13 @@ sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
                     node, g->pid, sfc_os_pid());
   }
   /* Pool mode: drop the parent's lock and take a free value. */
-  sfc_state_release(g);
+  sfc_pool_release(g);
   sfc_saved saved;
-  sfc_status st = sfc_state_acquire(g, &saved, err);
+  sfc_status st = sfc_pool_acquire(g, &saved, err);
   if (st == SFC_OK) {
-    sfc_generator_set_node(g);
-    sfc_generator_load(g, &saved);
-    st = sfc_state_start_keeper(g, err);
+    sfc_word_set_node(g);
+    sfc_word_load(g, &saved);
+    st = sfc_keeper_start(g, err);
   }
   if (st == SFC_OK) {
     g->pid = sfc_os_pid();

@@ -22,101 +22,23 @@ static inline void read_clock(const sfc_generator *g, struct timespec *ts) {
   ts->tv_nsec = (long)(us % 1000000) * 1000;
 }
 
-static uint64_t splitmix64(uint64_t x) {
-  x += UINT64_C(0x9E3779B97F4A7C15);
-  x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return x ^ (x >> 31);
-}
-
-/* A pure function of the tick: no shared random state on the hot path. The
- * lower half keeps at least half of each tick's sequence for use. */
-static inline uint64_t seq_start(const sfc_generator *g, uint64_t tick) {
-  if (!g->random_start) return 0;
-  return splitmix64(g->seed ^ tick) % ((g->pack.seq_max >> 1) + 1);
-}
-
-uint64_t sfc_seq_start(const sfc_generator *g, uint64_t tick) {
-  return seq_start(g, tick);
-}
-
-void sfc_options_init(sfc_options *opts) {
-  memset(opts, 0, sizeof *opts);
-  opts->rollback = SFC_ROLLBACK_DEFAULT;
-  opts->max_wait_ms = SFC_UNSET;
-  opts->max_drift_ms = SFC_UNSET;
-  opts->state_reserve_ms = SFC_UNSET;
-  opts->time_source = SFC_TIME_WALL;
-}
-
-const char *sfc_rollback_name(sfc_rollback rollback) {
-  static const char *const names[] = {"default", "error",  "wait",
-                                      "clock",   "borrow", "switch"};
-  return (unsigned)rollback < 6 ? names[rollback] : "unknown";
-}
-
-sfc_status sfc_rollback_parse(const char *name, sfc_rollback *out,
-                              sfc_error *err) {
-  for (int i = 0; name && i < 6; i++)
-    if (strcmp(name, sfc_rollback_name((sfc_rollback)i)) == 0) {
-      *out = (sfc_rollback)i;
-      return SFC_OK;
-    }
-  return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                  "unknown rollback strategy '%s': use default, error, wait, "
-                  "clock, borrow or switch",
-                  name ? name : "(null)");
-}
-
-static uint64_t bits_max(unsigned bits) {
-  return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-}
-
-/* A duration option set in sfc_options directly to a value outside its
- * range (sfc_options_set refuses these before). */
-static sfc_status out_of_range(const char *name, int64_t ms, int64_t min,
-                               int64_t max, sfc_error *err) {
-  return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                  "%s must be between %lld and %lld ms (SFC_UNSET for its "
-                  "default), not %lld",
-                  name, (long long)min, (long long)max, (long long)ms);
-}
-
+/* The strategy in force and its waits, from the options' rows and the
+ * strategies' rows. */
 static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
                                    const sfc_options *opts, sfc_error *err) {
-  sfc_rollback r = opts->rollback;
-  int64_t wait_ms = opts->max_wait_ms, drift_ms = opts->max_drift_ms;
-  if ((unsigned)r > SFC_ROLLBACK_SWITCH)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown rollback strategy %d",
-                    (int)r);
-  if (r == SFC_ROLLBACK_CLOCK && layout->clock_index < 0)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "rollback 'clock' needs a clock field in the layout: add "
-                    "clock:BITS (as the default preset does) or choose wait, "
-                    "borrow or error");
-  if (wait_ms != SFC_UNSET && (wait_ms < 0 || wait_ms > SFC_MAX_WAIT_MS_MAX))
-    return out_of_range("max_wait", wait_ms, 0, SFC_MAX_WAIT_MS_MAX, err);
-  if (drift_ms != SFC_UNSET &&
-      (drift_ms < 0 || drift_ms > SFC_MAX_DRIFT_MS_MAX))
-    return out_of_range("max_drift", drift_ms, 0, SFC_MAX_DRIFT_MS_MAX, err);
-  if (r == SFC_ROLLBACK_DEFAULT) {
-    r = layout->clock_index >= 0 ? SFC_ROLLBACK_CLOCK : SFC_ROLLBACK_WAIT;
-    if (wait_ms == SFC_UNSET) wait_ms = 5;
-  }
-  if (r == SFC_ROLLBACK_SWITCH && wait_ms == SFC_UNSET) wait_ms = 5;
-  if (wait_ms == SFC_UNSET)
-    wait_ms = (r == SFC_ROLLBACK_WAIT || r == SFC_ROLLBACK_BORROW) ? 1000 : 0;
-  if (drift_ms == SFC_UNSET) drift_ms = r == SFC_ROLLBACK_BORROW ? 1000 : 0;
-  g->rollback = r;
+  const bool pooled = opts->state_dir && g->node.auto_slot >= 0;
+  sfc_status st =
+      sfc_rollback_resolve(opts->rollback, layout, pooled, &g->rollback, err);
+  if (st != SFC_OK) return st;
+  const int64_t wait_ms =
+      sfc_option_ms(opts, SFC_OPTION_MAX_WAIT, opts->rollback);
+  const int64_t drift_ms =
+      sfc_option_ms(opts, SFC_OPTION_MAX_DRIFT, opts->rollback);
   g->max_wait_us = wait_ms * 1000;
   g->drift_ticks = drift_ms * 1000 / layout->unit_us;
   g->opts.max_wait_ms = wait_ms;
   g->opts.max_drift_ms = drift_ms;
   return SFC_OK;
-}
-
-void sfc_generator_set_node(sfc_generator *g) {
-  g->pack.node_bits = sfc_node_bits(&g->layout, &g->node);
 }
 
 /* What the stats and the warning say of the guard. */
@@ -126,7 +48,7 @@ static void describe_guard(sfc_generator *g) {
     g->warning[0] = '\0';
     return;
   }
-  char node[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)];
+  char node[SFC_NODE_TEXT_MAX];
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
   snprintf(g->guard, sizeof g->guard, "off");
   snprintf(g->warning, sizeof g->warning,
@@ -136,15 +58,26 @@ static void describe_guard(sfc_generator *g) {
            node);
 }
 
-/* Starts from persisted (or fresh) state: the mark's tick counts as used up,
- * so the next ID is later than anything a previous run could have issued. */
-void sfc_generator_load(sfc_generator *g, const sfc_saved *saved) {
-  memcpy(g->last, saved->last, sizeof g->last);
-  uint64_t t = (uint64_t)saved->mark;
-  atomic_store(&g->word, sfc_word(&g->pack, t, saved->clock, g->pack.seq_max));
-  g->phantom = g->pack.seq_max - sfc_seq_start(g, t) + 1;
-  atomic_store(&g->issued_closed, 0);
-  atomic_store(&g->rollback_seen, -1);
+/* Lets go of a generator whose creation failed. */
+static sfc_status discard(sfc_generator *g, sfc_status st) {
+  sfc_state_close(g, false);
+  sfc_mutex_destroy(&g->lock);
+  sfc_os_aligned_free(g);
+  return st;
+}
+
+/* The value's host-wide claim (unless the guard is off) and, with a
+ * state_dir, its lock and state files; what they hand over in *saved. */
+static sfc_status take_node_value(sfc_generator *g, const sfc_options *opts,
+                                  sfc_saved *saved, sfc_error *err) {
+  if (g->has_state) return sfc_state_open(g, opts, saved, err);
+  bool held;
+  sfc_holder who;
+  sfc_status st =
+      sfc_guard_take(g, &g->claim, sfc_node_bits(&g->layout, &g->node), saved,
+                     &held, &who, err);
+  if (st == SFC_OK && held) st = sfc_claim_refuse(&g->claim, g, &who, err);
+  return st;
 }
 
 sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
@@ -156,18 +89,8 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
     sfc_options_init(&defaults);
     opts = &defaults;
   }
-  if (opts->time_source != SFC_TIME_WALL &&
-      opts->time_source != SFC_TIME_MONOTONIC)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown time source %d",
-                    (int)opts->time_source);
-  if (opts->state_dir && strlen(opts->state_dir) > 3000)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "state_dir is longer than 3000 characters");
-  if (opts->state_reserve_ms != SFC_UNSET &&
-      (opts->state_reserve_ms < 1 ||
-       opts->state_reserve_ms > SFC_STATE_RESERVE_MS_MAX))
-    return out_of_range("state_reserve", opts->state_reserve_ms, 1,
-                        SFC_STATE_RESERVE_MS_MAX, err);
+  sfc_status st = sfc_options_check(opts, err);
+  if (st != SFC_OK) return st;
   sfc_generator *g = sfc_os_aligned_alloc(64, sizeof *g);
   if (!g)
     return sfc_fail(err, SFC_OUT_OF_MEMORY,
@@ -182,35 +105,25 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   g->state.folder.fd = SFC_NO_FD;
   sfc_claim_init(&g->claim);
   g->guarded = !opts->guard_off;
+  g->has_state = opts->state_dir != NULL;
   sfc_mutex_init(&g->lock);
-  sfc_status st = resolve_strategy(g, layout, opts, err);
-  if (st == SFC_OK) st = sfc_node_resolve(layout, opts, &g->node, err);
-  if (st != SFC_OK) {
-    sfc_mutex_destroy(&g->lock);
-    sfc_os_aligned_free(g);
-    return st;
-  }
+  st = sfc_node_resolve(layout, opts, &g->node, err);
+  if (st == SFC_OK) st = resolve_strategy(g, layout, opts, err);
+  if (st == SFC_OK && !g->has_state && g->node.auto_slot >= 0)
+    st = sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "node value 'auto' needs a state_dir: the pool of values "
+                  "is kept as lock files there");
+  if (st != SFC_OK) return discard(g, st);
   for (unsigned i = 0; i < g->node.count; i++)
     g->node_names[i] = g->layout.fields[g->node.field[i]].name;
 
-  const sfc_field *tf = &layout->fields[0];
-  const sfc_field *sf = &layout->fields[layout->seq_index];
-  const sfc_field *cf =
-      layout->clock_index >= 0 ? &layout->fields[layout->clock_index] : NULL;
-  g->pack.seq_max = sf->max;
-  g->pack.clock_max = cf ? cf->max : 0;
-  g->pack.time_max = bits_max(tf->bits);
-  g->pack.time_shift = tf->shift;
-  g->pack.seq_shift = sf->shift;
-  g->pack.clock_shift = cf ? cf->shift : 0;
-  g->pack.seq_one = UINT64_C(1) << sf->shift;
-  g->pack.keep_mask =
-      ~((g->pack.time_max << tf->shift) | (sf->max << sf->shift));
+  sfc_word_pack(layout, &g->pack);
   g->epoch_us = layout->epoch_ms * 1000;
   g->unit_us = layout->unit_us;
   g->random_start = opts->random_start != 0;
   if (!sfc_os_random(&g->seed, sizeof g->seed))
-    g->seed = splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
+    g->seed =
+        sfc_splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
   g->time_source = opts->time_source;
   g->fast =
       g->time_source == SFC_TIME_WALL && g->unit_us == 1000 && !g->random_start;
@@ -221,51 +134,15 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
 
   sfc_saved saved;
   sfc_saved_clear(&saved);
-  if (g->rollback == SFC_ROLLBACK_SWITCH &&
-      (!opts->state_dir || g->node.auto_slot < 0)) {
-    sfc_mutex_destroy(&g->lock);
-    sfc_os_aligned_free(g);
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "rollback 'switch' takes another value from the pool: it "
-                    "needs a node field set to auto and a state_dir");
-  }
-  if (!opts->state_dir && g->node.auto_slot >= 0) {
-    sfc_mutex_destroy(&g->lock);
-    sfc_os_aligned_free(g);
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "node value 'auto' needs a state_dir: the pool of values "
-                    "is kept as lock files there");
-  }
-  /* The host-wide claim (unless the guard is off) and, with a state_dir,
-   * the value's lock and state files. */
-  g->has_state = opts->state_dir != NULL;
-  if (g->has_state) {
-    st = sfc_state_open(g, opts, &saved, err);
-  } else {
-    bool held;
-    sfc_holder who;
-    st = sfc_guard_take(g, &g->claim, sfc_node_bits(&g->layout, &g->node),
-                        &saved, &held, &who, err);
-    if (st == SFC_OK && held) st = sfc_claim_refuse(&g->claim, g, &who, err);
-  }
-  if (st == SFC_OK) describe_guard(g);
-  if (st != SFC_OK) {
-    sfc_state_close(g, false);
-    sfc_mutex_destroy(&g->lock);
-    sfc_os_aligned_free(g);
-    return st;
-  }
-  sfc_generator_set_node(g);
-  sfc_generator_load(g, &saved);
+  st = take_node_value(g, opts, &saved, err);
+  if (st != SFC_OK) return discard(g, st);
+  describe_guard(g);
+  sfc_word_set_node(g);
+  sfc_word_load(g, &saved);
   g->started = true;
   if (g->has_state) {
-    st = sfc_state_start_keeper(g, err);
-    if (st != SFC_OK) {
-      sfc_state_close(g, false);
-      sfc_mutex_destroy(&g->lock);
-      sfc_os_aligned_free(g);
-      return st;
-    }
+    st = sfc_keeper_start(g, err);
+    if (st != SFC_OK) return discard(g, st);
   }
   sfc_fork_register(g);
   *out = g;
@@ -325,9 +202,10 @@ static inline int64_t tick_of(const sfc_generator *g,
  * between its clock read and the CAS holds a stale reading that looks like
  * a rollback; a live call re-reads the clock after seeing the state word, so
  * only a clock that is still behind counts as one. */
-static inline __attribute__((always_inline)) sfc_status
-take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
-     uint64_t *first, uint64_t *count, int64_t *wait_us, sfc_error *err) {
+static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
+                                         bool live, uint64_t want,
+                                         uint64_t *first, uint64_t *count,
+                                         int64_t *wait_us, sfc_error *err) {
   if (SFC_UNLIKELY(
           atomic_load_explicit(&g->forks_seen, memory_order_acquire) !=
           atomic_load_explicit(&sfc_fork_generation, memory_order_relaxed))) {
@@ -361,7 +239,7 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
     const uint64_t t = sfc_word_time(p, w), s = sfc_word_seq(p, w);
     uint64_t base, n;
     if (SFC_LIKELY((int64_t)t < tick && (uint64_t)tick <= p->time_max)) {
-      uint64_t s0 = seq_start(g, (uint64_t)tick);
+      uint64_t s0 = sfc_seq_start(g, (uint64_t)tick);
       base = (w & p->keep_mask) | ((uint64_t)tick << p->time_shift) |
              (s0 << p->seq_shift);
       n = p->seq_max - s0 + 1;
@@ -400,7 +278,7 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
     if (SFC_UNLIKELY(g->has_state &&
                      (int64_t)next_t > atomic_load_explicit(
                                            &g->mark, memory_order_relaxed))) {
-      sfc_status st = sfc_mark_reached(g, next_t, wait_us, err);
+      sfc_status st = sfc_keeper_mark_reached(g, next_t, wait_us, err);
       if (st == SFC_RETRY) continue;
       if (st == SFC_WAIT)
         atomic_fetch_add_explicit(&g->waits, 1, memory_order_relaxed);
@@ -409,7 +287,8 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
     if (atomic_compare_exchange_weak_explicit(
             &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
       if (sfc_word_other_tick(p, next, w)) {
-        atomic_fetch_add_explicit(&g->issued_closed, s - seq_start(g, t) + 1,
+        atomic_fetch_add_explicit(&g->issued_closed,
+                                  s - sfc_seq_start(g, t) + 1,
                                   memory_order_relaxed);
         if ((int64_t)next_t > tick && next_t != t)
           atomic_fetch_add_explicit(&g->borrowed, 1, memory_order_relaxed);
@@ -421,9 +300,9 @@ take(sfc_generator *g, int64_t now_us, bool live, uint64_t want,
   }
 }
 
-static inline __attribute__((always_inline)) sfc_status
-next_one(sfc_generator *gen, int64_t now_us, bool live, uint64_t *id,
-         int64_t *wait_us, sfc_error *err) {
+static SFC_ALWAYS_INLINE sfc_status next_one(sfc_generator *gen, int64_t now_us,
+                                             bool live, uint64_t *id,
+                                             int64_t *wait_us, sfc_error *err) {
   uint64_t first = 0, n = 0;
   int64_t wait = 0;
   sfc_status st = take(gen, now_us, live, 1, &first, &n, &wait, err);
@@ -494,9 +373,11 @@ sfc_status sfc_next_now(sfc_generator *gen, uint64_t *id, int64_t *wait_us,
   return next_one(gen, read_us, true, id, wait_us, err);
 }
 
-static inline __attribute__((always_inline)) sfc_status
-next_many(sfc_generator *gen, int64_t now_us, bool live, uint64_t *ids,
-          size_t n, size_t *filled, int64_t *wait_us, sfc_error *err) {
+static SFC_ALWAYS_INLINE sfc_status next_many(sfc_generator *gen,
+                                              int64_t now_us, bool live,
+                                              uint64_t *ids, size_t n,
+                                              size_t *filled, int64_t *wait_us,
+                                              sfc_error *err) {
   size_t done = 0;
   sfc_status st = SFC_OK;
   int64_t wait = 0;
@@ -535,10 +416,8 @@ sfc_status sfc_next_ids_now(sfc_generator *gen, uint64_t *ids, size_t n,
   return next_many(gen, 0, true, ids, n, filled, wait_us, err);
 }
 
-static __attribute__((noinline)) sfc_status next_general(sfc_generator *gen,
-                                                         int64_t read_us,
-                                                         uint64_t *id,
-                                                         sfc_error *err) {
+static SFC_NOINLINE sfc_status next_general(sfc_generator *gen, int64_t read_us,
+                                            uint64_t *id, sfc_error *err) {
   for (;;) {
     int64_t wait = 0;
     sfc_status st = next_one(gen, read_us, true, id, &wait, err);
@@ -590,7 +469,7 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
   memset(out, 0, sizeof *out);
   uint64_t w = atomic_load(&g->word);
   uint64_t t = sfc_word_time(&g->pack, w);
-  uint64_t in_tick = sfc_word_seq(&g->pack, w) - seq_start(g, t) + 1;
+  uint64_t in_tick = sfc_word_seq(&g->pack, w) - sfc_seq_start(g, t) + 1;
   out->ids_issued = atomic_load(&g->issued_closed) + in_tick - g->phantom;
   out->waits = atomic_load(&g->waits);
   out->borrowed_ticks = atomic_load(&g->borrowed);

@@ -6,33 +6,31 @@
 #define _GNU_SOURCE
 #endif
 
+/* First: the compiler's specifics (SFC_INTERNAL, SFC_LIKELY, SFC_PRINTF,
+ * SFC_ALWAYS_INLINE, ...), some of which the C library's headers read. */
+#include "compat.h"
+
 #include "snowflake_c.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#define SFC_INTERNAL __attribute__((visibility("hidden")))
-
-#if defined(__GNUC__)
-#define SFC_LIKELY(x) __builtin_expect(!!(x), 1)
-#define SFC_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define SFC_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define SFC_LIKELY(x) (x)
-#define SFC_UNLIKELY(x) (x)
-#define SFC_PRINTF(f, a)
-#endif
-
 #include "os.h"
-
-__extension__ typedef __int128 sfc_i128;
-__extension__ typedef unsigned __int128 sfc_u128;
 
 /* status.c: fills err (if any) and returns status. */
 SFC_INTERNAL sfc_status sfc_fail(sfc_error *err, sfc_status status,
                                  const char *fmt, ...) SFC_PRINTF(3, 4);
 
-/* duration.c: the one rounding rule (up to the next whole ms) and the range
+/* value.c: `given` (len bytes) is `canonical` ("max_wait") in any casing:
+ * "maxWait", "MaxWait", "max-wait". */
+SFC_INTERNAL bool sfc_same_words(const char *given, size_t len,
+                                 const char *canonical);
+
+/* duration.c: "250", "250ms", "1.5s", "800us" (ms unless a unit says
+ * otherwise) as seconds + nanos; false when it is not a duration. */
+SFC_INTERNAL bool sfc_duration_parse(const char *text, size_t len,
+                                     int64_t *seconds, int64_t *nanos);
+/* The one rounding rule (up to the next whole ms) and the range
  * min_ms..max_ms, the option named as `name` in messages. */
 SFC_INTERNAL sfc_status sfc_duration_check(const char *name, int64_t min_ms,
                                            int64_t max_ms, int64_t seconds,
@@ -42,11 +40,6 @@ SFC_INTERNAL sfc_status sfc_duration_check_double(const char *name,
                                                   int64_t min_ms,
                                                   int64_t max_ms, double ms,
                                                   int64_t *out, sfc_error *err);
-
-/* options.c: `given` (len bytes) is `canonical` ("max_wait") in any casing:
- * "maxWait", "MaxWait", "max-wait". */
-SFC_INTERNAL bool sfc_same_words(const char *given, size_t len,
-                                 const char *canonical);
 
 /* FNV-1a, 64 bits, continued from `h` (SFC_FNV_OFFSET to start): the state
  * file's checksum and the host-wide names' hashes. */
@@ -116,6 +109,8 @@ SFC_INTERNAL size_t sfc_node_text(const sfc_layout *layout,
 /* The node values in their places of an ID. */
 SFC_INTERNAL uint64_t sfc_node_bits(const sfc_layout *layout,
                                     const sfc_node *node);
+/* Room for sfc_node_text: "datacenter=1,worker=3". */
+#define SFC_NODE_TEXT_MAX (SFC_MAX_FIELDS * (SFC_NAME_MAX + 24))
 
 #define SFC_CLOCK_VALUES (1u << SFC_MAX_CLOCK_BITS)
 #define SFC_NEVER (-1)   /* a clock value never used */
@@ -155,6 +150,15 @@ SFC_INTERNAL size_t sfc_check_append(char *buf, size_t n, size_t cap);
  * (*end), or what is wrong. */
 SFC_INTERNAL const char *sfc_check_verify(const char *buf, size_t n,
                                           size_t *body, size_t *end);
+
+/* options.c — the rows of the options. */
+/* Every option's value within its row's range and choices. */
+SFC_INTERNAL sfc_status sfc_options_check(const sfc_options *opts,
+                                          sfc_error *err);
+/* The duration option's ms in force: as set, else its default (the
+ * strategy `rollback`'s for max_wait and max_drift). */
+SFC_INTERNAL int64_t sfc_option_ms(const sfc_options *opts, sfc_option option,
+                                   sfc_rollback rollback);
 
 /* claim.c — the host-wide claim of one node value in one ID space. */
 #define SFC_RECORD_MAX 8192
@@ -197,11 +201,11 @@ SFC_INTERNAL void sfc_claim_release(sfc_claim *c, const struct sfc_generator *g,
  * stays. */
 SFC_INTERNAL void sfc_claim_drop(sfc_claim *c);
 
-/* state.c — lock file, state file and the keeper thread. */
+/* The state_dir's part of a generator (state*.c, pool.c, keeper.c). */
 typedef struct sfc_state {
-  char *dir;                                       /* as given */
-  char *dir_real;                                  /* resolved */
-  char stem[SFC_MAX_FIELDS * (SFC_NAME_MAX + 24)]; /* "worker-5" */
+  char *dir;                    /* as given */
+  char *dir_real;               /* resolved */
+  char stem[SFC_NODE_TEXT_MAX]; /* "worker-5" */
   char path[4096]; /* dir/stem: the files' names without ".lock"/".state" */
   sfc_dir folder;  /* every file is opened inside it, never by path */
   sfc_fd lock_fd;
@@ -226,38 +230,7 @@ typedef struct sfc_state {
   } park[SFC_PARKED_MAX];
 } sfc_state;
 
-SFC_INTERNAL sfc_status sfc_state_open(struct sfc_generator *g,
-                                       const sfc_options *opts,
-                                       sfc_saved *saved, sfc_error *err);
-SFC_INTERNAL sfc_status sfc_state_acquire(struct sfc_generator *g,
-                                          sfc_saved *saved, sfc_error *err);
-SFC_INTERNAL sfc_status sfc_state_write(struct sfc_generator *g, int64_t mark,
-                                        uint64_t clock, sfc_error *err);
-SFC_INTERNAL sfc_status sfc_state_start_keeper(struct sfc_generator *g,
-                                               sfc_error *err);
-SFC_INTERNAL void sfc_state_close(struct sfc_generator *g, bool clean);
-SFC_INTERNAL void sfc_state_after_fork(struct sfc_generator *g);
-SFC_INTERNAL void sfc_state_release(struct sfc_generator *g);
-/* rollback=switch: parks the pool value in use and takes another whose IDs
- * are all behind `tick`, issuing the first ID at `tick` (SFC_TAKEN, *first);
- * SFC_RETRY when another thread moved on; SFC_CLOCK_MOVED_BACKWARDS (with
- * the reason in err) when no value can be taken. */
-SFC_INTERNAL sfc_status sfc_state_switch(struct sfc_generator *g, int64_t tick,
-                                         uint64_t *first, sfc_error *err);
-
-/* guard.c — the claim of a generator's node value, with or without a
- * state_dir: taken at creation, handed over and let go at the end, dropped
- * in a forked child. */
-SFC_INTERNAL sfc_status sfc_guard_take(struct sfc_generator *g, sfc_claim *c,
-                                       uint64_t bits, sfc_saved *saved,
-                                       bool *held, sfc_holder *who,
-                                       sfc_error *err);
-SFC_INTERNAL void sfc_guard_release(struct sfc_generator *g);
-SFC_INTERNAL void sfc_guard_drop(struct sfc_generator *g);
-
 /* fork.c */
-SFC_INTERNAL void sfc_fork_register(struct sfc_generator *g);
-SFC_INTERNAL void sfc_fork_unregister(struct sfc_generator *g);
 SFC_INTERNAL extern _Atomic uint64_t sfc_fork_generation;
 
 struct sfc_generator {
@@ -304,31 +277,150 @@ struct sfc_generator {
   struct sfc_generator *next_registered;
 };
 
-/* generator.c */
-SFC_INTERNAL uint64_t sfc_seq_start(const struct sfc_generator *g,
-                                    uint64_t tick);
-SFC_INTERNAL void sfc_generator_set_node(struct sfc_generator *g);
+/* The generator's words of randomness: a pure function of the tick, no
+ * shared random state on the hot path. The lower half keeps at least half
+ * of each tick's sequence for use. */
+static inline uint64_t sfc_splitmix64(uint64_t x) {
+  x += UINT64_C(0x9E3779B97F4A7C15);
+  x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return x ^ (x >> 31);
+}
+static inline uint64_t sfc_seq_start(const struct sfc_generator *g,
+                                     uint64_t tick) {
+  if (!g->random_start) return 0;
+  return sfc_splitmix64(g->seed ^ tick) % ((g->pack.seq_max >> 1) + 1);
+}
 
-/* rollback.c — the slow path; called with the state word as last seen.
- * Returns SFC_OK with *next set to the word to install, SFC_WAIT, or an
+/* Internal answers of the slow path: the state word changed, look again;
+ * or the slow path installed the ID in *next itself (a clock bump, a
+ * switch). */
+#define SFC_RETRY ((sfc_status)-1)
+#define SFC_TAKEN ((sfc_status)-2)
+
+/* word.c — the state word outside the hot path. */
+SFC_INTERNAL void sfc_word_pack(const sfc_layout *layout, sfc_packing *out);
+SFC_INTERNAL void sfc_word_set_node(struct sfc_generator *g);
+SFC_INTERNAL void sfc_word_load(struct sfc_generator *g,
+                                const sfc_saved *saved);
+/* Installs `id` as the word, which was last seen as `seen` (under g->lock;
+ * the fast path may still move it within its tick), and counts the IDs of
+ * the tick it replaces. Returns the word replaced. */
+SFC_INTERNAL uint64_t sfc_word_install(struct sfc_generator *g, uint64_t seen,
+                                       uint64_t id);
+
+/* guard.c — the claim of a generator's node value, with or without a
+ * state_dir: taken at creation, handed over and let go at the end, dropped
+ * in a forked child. */
+SFC_INTERNAL sfc_status sfc_guard_take(struct sfc_generator *g, sfc_claim *c,
+                                       uint64_t bits, sfc_saved *saved,
+                                       bool *held, sfc_holder *who,
+                                       sfc_error *err);
+SFC_INTERNAL void sfc_guard_release(struct sfc_generator *g);
+SFC_INTERNAL void sfc_guard_drop(struct sfc_generator *g);
+
+/* state_names.c — a node value's files in the state_dir. */
+typedef struct sfc_file_name {
+  char name[sizeof((sfc_state *)0)->stem + 16]; /* in the folder */
+  char path[4200];                              /* for messages */
+} sfc_file_name;
+/* Names the current node value's files ("worker-5"). */
+SFC_INTERNAL void sfc_state_name_value(struct sfc_generator *g);
+SFC_INTERNAL void sfc_state_file_name(const struct sfc_generator *g,
+                                      const char *suffix, sfc_file_name *out);
+/* The folder's absolute path (as given when it cannot be resolved). */
+SFC_INTERNAL const char *sfc_state_dir_path(const struct sfc_generator *g);
+/* The clock's tick, 0 before the epoch. */
+SFC_INTERNAL int64_t sfc_state_now_tick(const struct sfc_generator *g);
+
+/* state_file.c — the state file: mark, clock value, clock table. */
+SFC_INTERNAL sfc_status sfc_state_file_write(struct sfc_generator *g,
+                                             int64_t mark, uint64_t clock,
+                                             sfc_error *err);
+SFC_INTERNAL sfc_status sfc_state_file_write_at(struct sfc_generator *g,
+                                                const sfc_dir *dir,
+                                                int64_t mark, uint64_t clock,
+                                                sfc_error *err);
+/* Cleared, then read; a missing file is a new node value (SFC_OK). */
+SFC_INTERNAL sfc_status sfc_state_file_read(const struct sfc_generator *g,
+                                            sfc_saved *saved, sfc_error *err);
+
+/* state_lock.c — the lock file. SFC_OK and *held: a live process has the
+ * value (its pid, if it wrote one, in g->state.holder); else the lock is
+ * *lock_fd. */
+SFC_INTERNAL sfc_status sfc_state_lock_at(struct sfc_generator *g,
+                                          const sfc_dir *dir, sfc_fd *lock_fd,
+                                          bool *held, sfc_error *err);
+SFC_INTERNAL void sfc_state_find_holder(struct sfc_generator *g,
+                                        const sfc_dir *dir);
+
+/* pool.c — taking and letting go of values in the state_dir. */
+/* Takes the static value or a free one of the pool: claimed, locked, its
+ * state in *saved and a new mark written. */
+SFC_INTERNAL sfc_status sfc_pool_acquire(struct sfc_generator *g,
+                                         sfc_saved *saved, sfc_error *err);
+/* Parks the value in use and takes another whose IDs are all behind
+ * `tick`, its state in *saved and *mark written (under g->lock).
+ * SFC_CLOCK_MOVED_BACKWARDS when none can be taken; the value in use is
+ * kept then. */
+SFC_INTERNAL sfc_status sfc_pool_switch(struct sfc_generator *g, int64_t tick,
+                                        sfc_saved *saved, int64_t *mark,
+                                        sfc_error *err);
+/* Lets go of the parked values the clock has passed. */
+SFC_INTERNAL void sfc_pool_unpark(struct sfc_generator *g);
+/* Lets go of the value in use and the parked ones (in a forked child, the
+ * parent's: only our copies are closed). */
+SFC_INTERNAL void sfc_pool_release(struct sfc_generator *g);
+SFC_INTERNAL void sfc_pool_drop_parked(struct sfc_generator *g);
+
+/* keeper.c — the keeper thread: the mark ahead, the files still ours. */
+SFC_INTERNAL sfc_status sfc_keeper_start(struct sfc_generator *g,
+                                         sfc_error *err);
+/* Stops it; `clean`: writes the exact last tick. */
+SFC_INTERNAL void sfc_keeper_stop(struct sfc_generator *g, bool clean);
+/* The keeper's last failure (a write, or the value lost), under g->lock;
+ * SFC_OK when none. */
+SFC_INTERNAL sfc_status sfc_keeper_failed(const struct sfc_generator *g,
+                                          sfc_error *err);
+/* The hot path needs the mark at `tick`: SFC_RETRY when it is there, else
+ * asks the keeper and SFC_WAIT. */
+SFC_INTERNAL sfc_status sfc_keeper_mark_reached(struct sfc_generator *g,
+                                                uint64_t tick, int64_t *wait_us,
+                                                sfc_error *err);
+
+/* state.c — the state_dir from creation to the end. */
+SFC_INTERNAL sfc_status sfc_state_open(struct sfc_generator *g,
+                                       const sfc_options *opts,
+                                       sfc_saved *saved, sfc_error *err);
+SFC_INTERNAL void sfc_state_close(struct sfc_generator *g, bool clean);
+/* In a forked child: no keeper there, the parent's files left to it. */
+SFC_INTERNAL void sfc_state_after_fork(struct sfc_generator *g);
+
+/* rollback.c — the slow path and the strategies. */
+SFC_INTERNAL const char *sfc_rollback_name(sfc_rollback rollback);
+/* The strategy in force for `asked` (default: clock or wait), or
+ * SFC_INVALID_ARGUMENT when the layout or the options lack what it needs
+ * (`pooled`: a node field set to auto and a state_dir). */
+SFC_INTERNAL sfc_status sfc_rollback_resolve(sfc_rollback asked,
+                                             const sfc_layout *layout,
+                                             bool pooled, sfc_rollback *out,
+                                             sfc_error *err);
+/* Called with the state word as last seen. Returns SFC_OK with *next set
+ * to the word to install, SFC_TAKEN (installed), SFC_RETRY, SFC_WAIT, or an
  * error. */
 SFC_INTERNAL sfc_status sfc_slow_path(struct sfc_generator *g, int64_t now_us,
                                       int64_t tick, uint64_t seen,
                                       uint64_t *next, int64_t *wait_us,
                                       sfc_error *err);
-SFC_INTERNAL sfc_status sfc_check_fork(struct sfc_generator *g, sfc_error *err);
-SFC_INTERNAL sfc_status sfc_mark_reached(struct sfc_generator *g, uint64_t tick,
-                                         int64_t *wait_us, sfc_error *err);
-SFC_INTERNAL void sfc_generator_load(struct sfc_generator *g,
-                                     const sfc_saved *saved);
-
-/* Internal answers of the slow path: the state word changed, look again;
- * or the slow path installed the ID in *next itself (a clock bump). */
-#define SFC_RETRY ((sfc_status)-1)
-#define SFC_TAKEN ((sfc_status)-2)
-
 /* Tests only: called at named points of the slow path (NULL otherwise), so
  * that a test can stall a thread exactly there. */
 SFC_INTERNAL extern void (*sfc_test_hook)(const char *point);
+
+/* fork.c — fork detection. */
+SFC_INTERNAL void sfc_fork_register(struct sfc_generator *g);
+SFC_INTERNAL void sfc_fork_unregister(struct sfc_generator *g);
+/* A forked child's first call: a fresh pool value, or
+ * SFC_GENERATOR_FORKED. */
+SFC_INTERNAL sfc_status sfc_check_fork(struct sfc_generator *g, sfc_error *err);
 
 #endif

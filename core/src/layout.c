@@ -189,6 +189,25 @@ static sfc_status parse_field(const char *spec, const char *s, const char *end,
   return SFC_OK;
 }
 
+/* The first microsecond past the time field (Unix µs): the epoch plus
+ * 2^bits ticks; false when it lies past INT64_MAX µs. The epoch is never
+ * before 1970 (sfc_layout_parse refuses one that is). */
+static bool time_end_us(int64_t epoch_ms, const sfc_field *tf, int64_t unit_us,
+                        int64_t *end_us) {
+  int64_t epoch_us, span_us;
+  return tf->bits < 63 && sfc_mul_i64(epoch_ms, 1000, &epoch_us) &&
+         sfc_mul_i64((int64_t)tf->max + 1, unit_us, &span_us) &&
+         sfc_add_i64(epoch_us, span_us, end_us);
+}
+
+/* 2^bits, exactly. */
+static double pow2(unsigned bits) {
+  double v = 1.0;
+  for (; bits > 62; bits -= 62)
+    v *= (double)(UINT64_C(1) << 62);
+  return v * (double)(UINT64_C(1) << bits);
+}
+
 sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms, sfc_layout *out,
                             sfc_error *err) {
   sfc_layout l;
@@ -276,9 +295,8 @@ sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms, sfc_layout *out,
                     "time to stand on; use a past instant",
                     (long long)epoch_ms, iso);
   }
-  sfc_i128 end_us =
-      (sfc_i128)epoch_ms * 1000 + ((sfc_i128)l.fields[0].max + 1) * l.unit_us;
-  if (end_us > (sfc_i128)INT64_MAX)
+  int64_t end_us;
+  if (!time_end_us(epoch_ms, &l.fields[0], l.unit_us, &end_us))
     return sfc_fail(err, SFC_INVALID_LAYOUT,
                     "layout '%s': a %u-bit time field of %lldus would run "
                     "past the year 294000; use fewer bits",
@@ -328,11 +346,12 @@ void sfc_layout_describe(const sfc_layout *layout, sfc_layout_info *out) {
       node_bits += layout->fields[i].bits;
   out->ids_per_second =
       ((double)seq->max + 1.0) * (1e6 / (double)layout->unit_us);
-  out->node_capacity = (double)((sfc_i128)1 << node_bits);
-  out->time_end_ms =
-      (int64_t)(((sfc_i128)layout->epoch_ms * 1000 +
-                 ((sfc_i128)layout->fields[0].max + 1) * layout->unit_us) /
-                1000);
+  out->node_capacity = pow2(node_bits);
+  int64_t end_us;
+  out->time_end_ms = time_end_us(layout->epoch_ms, &layout->fields[0],
+                                 layout->unit_us, &end_us)
+                         ? end_us / 1000
+                         : INT64_MAX / 1000;
   out->max_id = layout->total_bits == 64
                     ? UINT64_MAX
                     : (UINT64_C(1) << layout->total_bits) - 1;

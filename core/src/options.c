@@ -1,75 +1,177 @@
-/* The options table and the one setter every binding calls: names, types,
- * defaults, ranges and the rules that turn a language's value into an
- * option, with the same messages in every language. */
+/* The options: one row per option with its place in sfc_options, type,
+ * default and range; sfc_options_init, sfc_options_set, the generator's
+ * check and the texts the bindings show all walk the rows, with the same
+ * messages in every language. */
 #include "internal.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char *const rollback_choices[] = {
-    "default", "error", "wait", "clock", "borrow", "switch", NULL};
-static const char *const time_source_choices[] = {"wall", "monotonic", NULL};
+/* One row per option: where it lives in sfc_options, what sfc_options_init
+ * puts there, and what is in force while it is unset. */
+typedef struct option_row {
+  sfc_option_info info; /* default_text and choices are filled once */
+  size_t offset;        /* in sfc_options */
+  int64_t initial;      /* BOOL as the option means it, CHOICE its index */
+  bool negated;         /* BOOL stored as its opposite (guard: guard_off) */
+  int64_t unset_ms;     /* DURATION left SFC_UNSET: this, or the strategy's */
+  size_t strategy_ms;   /* … the field of sfc_rollback_info, when not 0 */
+} option_row;
 
-static const sfc_option_info options[] = {
-    {SFC_OPTION_ROLLBACK, "rollback", SFC_TYPE_CHOICE, "default", 0, 0,
-     rollback_choices, "what to do when the wall clock goes backwards"},
-    {SFC_OPTION_MAX_WAIT, "max_wait", SFC_TYPE_DURATION,
-     "the strategy's (5 ms; wait and borrow: 1000 ms; clock: 0)", 0,
-     SFC_MAX_WAIT_MS_MAX, NULL,
-     "longest wait for the clock to catch up after it steps back"},
-    {SFC_OPTION_MAX_DRIFT, "max_drift", SFC_TYPE_DURATION,
-     "the strategy's (0; borrow: 1000 ms)", 0, SFC_MAX_DRIFT_MS_MAX, NULL,
-     "how far ahead of the clock IDs may be issued"},
-    {SFC_OPTION_RANDOM_START, "random_start", SFC_TYPE_BOOL, "false", 0, 1,
-     NULL, "start each tick's sequence at a random value in its lower half"},
-    {SFC_OPTION_TIME_SOURCE, "time_source", SFC_TYPE_CHOICE, "wall", 0, 0,
-     time_source_choices,
-     "wall: read the wall clock on every call; monotonic: read it once"},
-    {SFC_OPTION_STATE_DIR, "state_dir", SFC_TYPE_PATH, "none", 0, 0, NULL,
-     "folder of lock and state files: restarts, the pool (auto), the mark"},
-    {SFC_OPTION_STATE_RESERVE, "state_reserve", SFC_TYPE_DURATION, "1000 ms", 1,
-     SFC_STATE_RESERVE_MS_MAX, NULL,
-     "how far ahead the state file's high-water mark is reserved"},
-    {SFC_OPTION_GUARD, "guard", SFC_TYPE_BOOL, "true", 0, 1, NULL,
-     "claim the node value host-wide: refuse a second live generator that "
-     "could issue the same IDs"},
+#define STRATEGY_UNSET (-1)
+
+static const char *time_source_choices[] = {"wall", "monotonic", NULL};
+static const char *rollback_choices[SFC_ROLLBACK_SWITCH + 2];
+
+static option_row rows[] = {
+    {{SFC_OPTION_ROLLBACK, "rollback", SFC_TYPE_CHOICE, NULL, 0, 0, NULL,
+      "what to do when the wall clock goes backwards"},
+     offsetof(sfc_options, rollback),
+     SFC_ROLLBACK_DEFAULT,
+     false,
+     0,
+     0},
+    {{SFC_OPTION_MAX_WAIT, "max_wait", SFC_TYPE_DURATION, NULL, 0,
+      SFC_MAX_WAIT_MS_MAX, NULL,
+      "longest wait for the clock to catch up after it steps back"},
+     offsetof(sfc_options, max_wait_ms),
+     SFC_UNSET,
+     false,
+     STRATEGY_UNSET,
+     offsetof(sfc_rollback_info, max_wait_ms)},
+    {{SFC_OPTION_MAX_DRIFT, "max_drift", SFC_TYPE_DURATION, NULL, 0,
+      SFC_MAX_DRIFT_MS_MAX, NULL,
+      "how far ahead of the clock IDs may be issued"},
+     offsetof(sfc_options, max_drift_ms),
+     SFC_UNSET,
+     false,
+     STRATEGY_UNSET,
+     offsetof(sfc_rollback_info, max_drift_ms)},
+    {{SFC_OPTION_RANDOM_START, "random_start", SFC_TYPE_BOOL, NULL, 0, 1, NULL,
+      "start each tick's sequence at a random value in its lower half"},
+     offsetof(sfc_options, random_start),
+     0,
+     false,
+     0,
+     0},
+    {{SFC_OPTION_TIME_SOURCE, "time_source", SFC_TYPE_CHOICE, NULL, 0, 0,
+      time_source_choices,
+      "wall: read the wall clock on every call; monotonic: read it once"},
+     offsetof(sfc_options, time_source),
+     SFC_TIME_WALL,
+     false,
+     0,
+     0},
+    {{SFC_OPTION_STATE_DIR, "state_dir", SFC_TYPE_PATH, NULL, 1, 3000, NULL,
+      "folder of lock and state files: restarts, the pool (auto), the mark"},
+     offsetof(sfc_options, state_dir),
+     0,
+     false,
+     0,
+     0},
+    {{SFC_OPTION_STATE_RESERVE, "state_reserve", SFC_TYPE_DURATION, NULL, 1,
+      SFC_STATE_RESERVE_MS_MAX, NULL,
+      "how far ahead the state file's high-water mark is reserved"},
+     offsetof(sfc_options, state_reserve_ms),
+     SFC_UNSET,
+     false,
+     1000,
+     0},
+    {{SFC_OPTION_GUARD, "guard", SFC_TYPE_BOOL, NULL, 0, 1, NULL,
+      "claim the node value host-wide: refuse a second live generator that "
+      "could issue the same IDs"},
+     offsetof(sfc_options, guard_off),
+     1,
+     true,
+     0,
+     0},
 };
 
-#define OPTION_COUNT (sizeof options / sizeof options[0])
+#define OPTION_COUNT (sizeof rows / sizeof rows[0])
 
-const sfc_option_info *sfc_option_at(size_t i) {
-  return i < OPTION_COUNT ? &options[i] : NULL;
+/* Each row stands at its option's number. */
+_Static_assert(SFC_OPTION_GUARD == OPTION_COUNT - 1, "one row per option");
+/* Choices are stored as the enum they name. */
+_Static_assert(sizeof(sfc_rollback) == sizeof(int) &&
+                   sizeof(sfc_time_source) == sizeof(int),
+               "enums stored as int");
+
+static int64_t strategy_ms(const option_row *r, sfc_rollback rollback) {
+  const char *info = (const char *)sfc_rollback_at((size_t)rollback);
+  int64_t ms;
+  memcpy(&ms, info + r->strategy_ms, sizeof ms);
+  return ms;
 }
 
-/* Any casing of the same words: "max_wait", "maxWait", "MaxWait",
- * "max-wait". */
-bool sfc_same_words(const char *given, size_t len, const char *canonical) {
-  size_t i = 0;
-  for (; *canonical; canonical++) {
-    if (*canonical == '_') {
-      if (i < len && (given[i] == '_' || given[i] == '-')) i++;
-      continue;
+/* "the strategy's: 5 ms (default, switch), 1000 ms (wait, borrow), …" */
+static void strategy_text(const option_row *r, char *buf, size_t cap) {
+  size_t n = (size_t)snprintf(buf, cap, "the strategy's:");
+  bool done[SFC_ROLLBACK_SWITCH + 1] = {false};
+  for (int i = 0; sfc_rollback_at((size_t)i); i++) {
+    if (done[i]) continue;
+    const int64_t ms = strategy_ms(r, (sfc_rollback)i);
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s %lld ms (",
+                          i ? "," : "", (long long)ms);
+    for (int j = i, first = 1; sfc_rollback_at((size_t)j); j++) {
+      if (strategy_ms(r, (sfc_rollback)j) != ms) continue;
+      done[j] = true;
+      n +=
+          (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s",
+                           first ? "" : ", ", sfc_rollback_at((size_t)j)->name);
+      first = 0;
     }
-    if (i >= len || tolower((unsigned char)given[i]) != *canonical)
-      return false;
-    i++;
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, ")");
   }
-  return i == len;
+}
+
+static char default_texts[OPTION_COUNT][160];
+static sfc_once_flag filled = SFC_ONCE_INIT;
+
+/* The rows' texts, from the rows and the strategies' table. */
+static void fill_rows(void) {
+  for (size_t i = 0; sfc_rollback_at(i); i++)
+    rollback_choices[i] = sfc_rollback_at(i)->name;
+  rows[SFC_OPTION_ROLLBACK].info.choices = rollback_choices;
+  for (size_t i = 0; i < OPTION_COUNT; i++) {
+    option_row *r = &rows[i];
+    char *text = default_texts[i];
+    const size_t cap = sizeof default_texts[i];
+    switch (r->info.type) {
+    case SFC_TYPE_CHOICE:
+      snprintf(text, cap, "%s", r->info.choices[r->initial]);
+      break;
+    case SFC_TYPE_BOOL:
+      snprintf(text, cap, "%s", r->initial ? "true" : "false");
+      break;
+    case SFC_TYPE_DURATION:
+      if (r->strategy_ms)
+        strategy_text(r, text, cap);
+      else
+        snprintf(text, cap, "%lld ms", (long long)r->unset_ms);
+      break;
+    default:
+      snprintf(text, cap, "none");
+    }
+    r->info.default_text = text;
+  }
+}
+
+static const option_row *row_at(size_t i) {
+  sfc_once(&filled, fill_rows);
+  return i < OPTION_COUNT ? &rows[i] : NULL;
+}
+
+const sfc_option_info *sfc_option_at(size_t i) {
+  const option_row *r = row_at(i);
+  return r ? &r->info : NULL;
 }
 
 const sfc_option_info *sfc_option_find(const char *name, size_t len) {
-  for (size_t i = 0; name && i < OPTION_COUNT; i++)
-    if (sfc_same_words(name, len, options[i].name)) return &options[i];
+  for (size_t i = 0; name && row_at(i); i++)
+    if (sfc_same_words(name, len, rows[i].info.name)) return &rows[i].info;
   return NULL;
-}
-
-const char *sfc_type_name(sfc_type type) {
-  static const char *const names[] = {"none",   "bool", "int",      "uint",
-                                      "double", "text", "duration", "choice",
-                                      "path",   "list", "map"};
-  return (unsigned)type < sizeof names / sizeof names[0] ? names[type]
-                                                         : "unknown";
 }
 
 /* The name as the caller gave it, for messages (at most 40 bytes). */
@@ -127,57 +229,6 @@ static bool text_is(const sfc_value *v, const char *word) {
   return v->len == strlen(word) && memcmp(v->text, word, v->len) == 0;
 }
 
-/* "250", "250ms", "1.5s", "800us": a number of ms unless a unit says
- * otherwise, as seconds + nanos for the one rounding rule (a fraction of a
- * nanosecond rounds up too). */
-static bool parse_duration_text(const sfc_value *v, int64_t *seconds,
-                                int64_t *nanos) {
-  const char *p = v->text, *end = v->text + v->len;
-  const bool negative = p < end && *p == '-';
-  p += negative;
-  int64_t whole = 0, frac = 0, scale = 1;
-  int digits = 0, frac_digits = 0;
-  bool rest = false;
-  for (; p < end && isdigit((unsigned char)*p); p++, digits++) {
-    if (whole > INT64_C(100000000000)) return false;
-    whole = whole * 10 + (*p - '0');
-  }
-  if (p < end && *p == '.') {
-    for (p++; p < end && isdigit((unsigned char)*p); p++, frac_digits++) {
-      if (frac_digits < 9) {
-        frac = frac * 10 + (*p - '0');
-        scale *= 10;
-      } else if (*p != '0') {
-        rest = true;
-      }
-    }
-    if (!frac_digits) return false;
-  }
-  if (!digits && !frac_digits) return false;
-  size_t unit_len = (size_t)(end - p);
-  int64_t unit_ns;
-  if (unit_len == 0 || (unit_len == 2 && memcmp(p, "ms", 2) == 0))
-    unit_ns = 1000000;
-  else if (unit_len == 1 && *p == 's')
-    unit_ns = 1000000000;
-  else if (unit_len == 2 && memcmp(p, "us", 2) == 0)
-    unit_ns = 1000;
-  else
-    return false;
-  int64_t product = frac * unit_ns; /* < 10^18 */
-  int64_t frac_ns = product / scale + ((product % scale) || rest ? 1 : 0);
-  int64_t per_second = 1000000000 / unit_ns;
-  *seconds = whole / per_second;
-  *nanos = whole % per_second * unit_ns + frac_ns;
-  *seconds += *nanos / 1000000000;
-  *nanos %= 1000000000;
-  if (negative && (*seconds || *nanos)) { /* -(s + n) = -(s + 1) + (1e9 - n) */
-    *seconds = -*seconds - (*nanos > 0);
-    *nanos = *nanos ? 1000000000 - *nanos : 0;
-  }
-  return true;
-}
-
 static sfc_status duration_value(const char *name, size_t len,
                                  const sfc_option_info *o, const sfc_value *v,
                                  int64_t *ms, sfc_error *err) {
@@ -202,7 +253,7 @@ static sfc_status duration_value(const char *name, size_t len,
   case SFC_TYPE_TEXT: {
     sfc_status st = text_ok(name, len, v, err);
     if (st != SFC_OK) return st;
-    if (!parse_duration_text(v, &seconds, &nanos))
+    if (!sfc_duration_parse(v->text, v->len, &seconds, &nanos))
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "%s must be a duration such as 250, 250ms, 1.5s or "
                       "800us (ms when no unit is given), not '%.*s'",
@@ -291,15 +342,107 @@ static void in_casing_of(const char *given, size_t len, const char *words,
   out[n] = '\0';
 }
 
+static void *field_of(sfc_options *opts, const option_row *r) {
+  return (char *)opts + r->offset;
+}
+
+/* Stores `v` (BOOL as the option means it, CHOICE an index, DURATION ms,
+ * PATH a pointer in `path`) where the row says. */
+static void store(sfc_options *opts, const option_row *r, int64_t v,
+                  const char *path) {
+  void *at = field_of(opts, r);
+  int i = (int)(r->negated ? !v : v);
+  switch (r->info.type) {
+  case SFC_TYPE_DURATION:
+    memcpy(at, &v, sizeof v);
+    break;
+  case SFC_TYPE_PATH:
+    memcpy(at, &path, sizeof path);
+    break;
+  default:
+    memcpy(at, &i, sizeof i);
+  }
+}
+
+/* What is stored where the row says, as store() took it. */
+static int64_t load(const sfc_options *opts, const option_row *r) {
+  const void *at = (const char *)opts + r->offset;
+  if (r->info.type == SFC_TYPE_DURATION) {
+    int64_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+  }
+  int i;
+  memcpy(&i, at, sizeof i);
+  return r->negated ? !i : i;
+}
+
+void sfc_options_init(sfc_options *opts) {
+  memset(opts, 0, sizeof *opts);
+  for (size_t i = 0; row_at(i); i++)
+    store(opts, &rows[i], rows[i].initial, NULL);
+}
+
+int64_t sfc_option_ms(const sfc_options *opts, sfc_option option,
+                      sfc_rollback rollback) {
+  const option_row *r = row_at((size_t)option);
+  const int64_t ms = load(opts, r);
+  if (ms != SFC_UNSET) return ms;
+  return r->strategy_ms ? strategy_ms(r, rollback) : r->unset_ms;
+}
+
+sfc_status sfc_options_check(const sfc_options *opts, sfc_error *err) {
+  for (size_t i = 0; row_at(i); i++) {
+    const option_row *r = &rows[i];
+    const char *name = r->info.name;
+    switch (r->info.type) {
+    case SFC_TYPE_CHOICE: {
+      const int64_t v = load(opts, r);
+      int count = 0;
+      while (r->info.choices[count])
+        count++;
+      if (v < 0 || v >= count)
+        return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                        "unknown %s %lld: the choices are 0..%d", name,
+                        (long long)v, count - 1);
+      break;
+    }
+    case SFC_TYPE_DURATION: {
+      const int64_t ms = load(opts, r);
+      if (ms == SFC_UNSET) break;
+      /* The setter's own check and message, for a value set directly. */
+      const int64_t s = ms / 1000 - (ms % 1000 < 0);
+      int64_t out;
+      sfc_status st = sfc_duration_check(name, r->info.min, r->info.max, s,
+                                         (ms - s * 1000) * 1000000, &out, err);
+      if (st != SFC_OK) return st;
+      break;
+    }
+    case SFC_TYPE_PATH: {
+      const char *path;
+      memcpy(&path, (const char *)opts + r->offset, sizeof path);
+      if (path && strlen(path) > (size_t)r->info.max)
+        return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                        "%s is longer than %lld characters", name,
+                        (long long)r->info.max);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  return SFC_OK;
+}
+
 sfc_status sfc_options_set(sfc_options *opts, const char *name, size_t len,
                            const sfc_value *value, sfc_error *err) {
   const sfc_option_info *o = sfc_option_find(name, len);
   if (!o) {
     char list[240] = "";
     size_t used = 0;
-    for (size_t i = 0; i < OPTION_COUNT && used < sizeof list; i++) {
+    for (size_t i = 0; row_at(i) && used < sizeof list; i++) {
       char word[48];
-      in_casing_of(name, len, options[i].name, word, sizeof word);
+      in_casing_of(name, len, rows[i].info.name, word, sizeof word);
       used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
                                i ? ", " : "", word);
     }
@@ -307,58 +450,31 @@ sfc_status sfc_options_set(sfc_options *opts, const char *name, size_t len,
                     "unknown option '%s': the options are %s",
                     name ? name_of(name, len).text : "(null)", list);
   }
-  sfc_options d;
-  sfc_options_init(&d);
-  const bool reset = value == NULL || value->type == SFC_TYPE_NONE;
+  const option_row *r = &rows[o->option];
+  if (value == NULL || value->type == SFC_TYPE_NONE) {
+    store(opts, r, r->initial, NULL);
+    return SFC_OK;
+  }
   sfc_status st = SFC_OK;
   int choice = 0, flag = 0;
   int64_t ms = 0;
   const char *path = NULL;
-  switch (o->option) {
-  case SFC_OPTION_ROLLBACK:
-    if (reset)
-      choice = (int)d.rollback;
-    else
-      st = choice_value(name, len, o, value, &choice, err);
-    if (st == SFC_OK) opts->rollback = (sfc_rollback)choice;
+  switch (o->type) {
+  case SFC_TYPE_CHOICE:
+    st = choice_value(name, len, o, value, &choice, err);
+    if (st == SFC_OK) store(opts, r, choice, NULL);
     break;
-  case SFC_OPTION_TIME_SOURCE:
-    if (reset)
-      choice = (int)d.time_source;
-    else
-      st = choice_value(name, len, o, value, &choice, err);
-    if (st == SFC_OK) opts->time_source = (sfc_time_source)choice;
+  case SFC_TYPE_DURATION:
+    st = duration_value(name, len, o, value, &ms, err);
+    if (st == SFC_OK) store(opts, r, ms, NULL);
     break;
-  case SFC_OPTION_MAX_WAIT:
-  case SFC_OPTION_MAX_DRIFT:
-  case SFC_OPTION_STATE_RESERVE:
-    if (reset)
-      ms = SFC_UNSET;
-    else
-      st = duration_value(name, len, o, value, &ms, err);
-    if (st != SFC_OK) break;
-    if (o->option == SFC_OPTION_MAX_WAIT)
-      opts->max_wait_ms = ms;
-    else if (o->option == SFC_OPTION_MAX_DRIFT)
-      opts->max_drift_ms = ms;
-    else
-      opts->state_reserve_ms = ms;
+  case SFC_TYPE_BOOL:
+    st = bool_value(name, len, value, &flag, err);
+    if (st == SFC_OK) store(opts, r, flag, NULL);
     break;
-  case SFC_OPTION_RANDOM_START:
-  case SFC_OPTION_GUARD:
-    if (reset)
-      flag = o->option == SFC_OPTION_GUARD;
-    else
-      st = bool_value(name, len, value, &flag, err);
-    if (st != SFC_OK) break;
-    if (o->option == SFC_OPTION_GUARD)
-      opts->guard_off = !flag;
-    else
-      opts->random_start = flag;
-    break;
-  case SFC_OPTION_STATE_DIR:
-    if (!reset) st = path_value(name, len, value, &path, err);
-    if (st == SFC_OK) opts->state_dir = path;
+  default:
+    st = path_value(name, len, value, &path, err);
+    if (st == SFC_OK) store(opts, r, 0, path);
     break;
   }
   return st;

@@ -1,5 +1,6 @@
-/* The slow path: sequence exhausted, borrowing, clock steps backwards, the
- * time field's end, the persisted mark. */
+/* The slow path — a tick's sequence used up, borrowing, the time field's
+ * end — and the rollback strategies: one row each, with what it does once
+ * the wait for the clock is over. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -37,22 +38,13 @@ static sfc_status refuse(sfc_generator *g, int64_t now_us, int64_t t,
 
 void (*sfc_test_hook)(const char *point);
 
-/* The keeper's last failure (a write, or the value lost), under g->lock. */
-static sfc_status stored_error(const sfc_generator *g, sfc_error *err) {
-  sfc_status st = (sfc_status)g->state.error_status;
-  if (err) {
-    err->status = st;
-    snprintf(err->message, sizeof err->message, "%s", g->state.error_message);
-  }
-  return st;
-}
-
 /* Moves to the next clock value whose last tick is behind `tick`, and
  * issues the first ID under it. The state file, the clock table and the
  * state word all change under g->lock, so that the keeper (which persists
  * under that lock) never writes a clock value older than the one in use. */
 static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
-                             uint64_t *first, sfc_error *err) {
+                             int64_t last, uint64_t *first, sfc_error *err) {
+  (void)last; /* read again under the lock */
   const sfc_packing *p = &g->pack;
   sfc_mutex_lock(&g->lock);
   uint64_t w = atomic_load(&g->word);
@@ -68,7 +60,7 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
     uint64_t next = (c + k) % values;
     if (g->last[next] >= tick) continue;
     if (g->has_state && g->state.lost) {
-      sfc_status st = stored_error(g, err);
+      sfc_status st = sfc_keeper_failed(g, err);
       sfc_mutex_unlock(&g->lock);
       return st;
     }
@@ -79,7 +71,7 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
        * leave c looking free below an ID issued under it. */
       int64_t exact = g->last[c], mark = atomic_load(&g->mark);
       if (g->last[c] < mark) g->last[c] = mark;
-      sfc_status st = sfc_state_write(g, mark, next, err);
+      sfc_status st = sfc_state_file_write(g, mark, next, err);
       g->last[c] = exact;
       if (st != SFC_OK) {
         sfc_mutex_unlock(&g->lock);
@@ -89,17 +81,10 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
     if (sfc_test_hook) sfc_test_hook("bump_clock: written, word not switched");
     const uint64_t id =
         sfc_word(p, (uint64_t)tick, next, sfc_seq_start(g, (uint64_t)tick));
-    while (!atomic_compare_exchange_weak(&g->word, &w, id)) {
-      /* Only IDs under c can have been issued meanwhile (the clock field
-       * switches under this lock): keep c's last tick exact. */
-      int64_t t2 = (int64_t)sfc_word_time(p, w);
-      if (g->last[c] < t2) g->last[c] = t2;
-    }
-    t = (int64_t)sfc_word_time(p, w);
-    atomic_fetch_add_explicit(&g->issued_closed,
-                              sfc_word_seq(p, w) -
-                                  sfc_seq_start(g, (uint64_t)t) + 1,
-                              memory_order_relaxed);
+    /* Only IDs under c can have been issued meanwhile (the clock field
+     * switches under this lock): keep c's last tick exact. */
+    t = (int64_t)sfc_word_time(p, sfc_word_install(g, w, id));
+    if (g->last[c] < t) g->last[c] = t;
     atomic_fetch_add_explicit(&g->clock_bumps, 1, memory_order_relaxed);
     sfc_mutex_unlock(&g->lock);
     *first = id;
@@ -117,6 +102,140 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
            "for the clock to pass it or widen the clock field",
            (unsigned long long)values, iso);
   return refuse(g, now_us, t, msg, err);
+}
+
+/* rollback=switch: another free value of the pool, whose IDs are all
+ * behind the clock, and the first ID at `tick` under it. */
+static sfc_status switch_value(sfc_generator *g, int64_t now_us, int64_t tick,
+                               int64_t last, uint64_t *first, sfc_error *err) {
+  const sfc_packing *p = &g->pack;
+  sfc_mutex_lock(&g->lock);
+  uint64_t w = atomic_load(&g->word);
+  if ((int64_t)sfc_word_time(p, w) - tick <= g->drift_ticks) {
+    sfc_mutex_unlock(&g->lock); /* another thread has moved on */
+    return SFC_RETRY;
+  }
+  sfc_status st = sfc_keeper_failed(g, err);
+  sfc_saved saved;
+  int64_t mark = 0;
+  if (st == SFC_OK) st = sfc_pool_switch(g, tick, &saved, &mark, err);
+  if (st != SFC_OK) {
+    sfc_mutex_unlock(&g->lock);
+    if (st != SFC_CLOCK_MOVED_BACKWARDS) return st;
+    char why[160];
+    snprintf(why, sizeof why, "%.150s", err ? err->message : "");
+    return refuse(g, now_us, last, why, err);
+  }
+  sfc_word_set_node(g);
+  const uint64_t id = sfc_word(p, (uint64_t)tick, saved.clock,
+                               sfc_seq_start(g, (uint64_t)tick));
+  sfc_word_install(g, w, id);
+  atomic_store(&g->mark, mark);
+  atomic_fetch_add_explicit(&g->node_switches, 1, memory_order_relaxed);
+  sfc_mutex_unlock(&g->lock);
+  *first = id;
+  return SFC_TAKEN;
+}
+
+static sfc_status refuse_at_once(sfc_generator *g, int64_t now_us, int64_t tick,
+                                 int64_t last, uint64_t *first,
+                                 sfc_error *err) {
+  (void)tick, (void)first;
+  return refuse(g, now_us, last,
+                "refuses to issue IDs until the clock passes the last ID; "
+                "use rollback=wait or clock to ride it out",
+                err);
+}
+
+static sfc_status refuse_after_wait(sfc_generator *g, int64_t now_us,
+                                    int64_t tick, int64_t last, uint64_t *first,
+                                    sfc_error *err) {
+  (void)tick, (void)first;
+  char why[96];
+  snprintf(why, sizeof why,
+           "waits at most %lld ms; raise max_wait or use rollback=clock",
+           (long long)(g->max_wait_us / 1000));
+  return refuse(g, now_us, last, why, err);
+}
+
+/* One row per strategy, in sfc_rollback order. */
+typedef struct strategy {
+  sfc_rollback_info info;
+  bool waits; /* waits up to max_wait for the clock first */
+  /* What it does when the clock is still behind after the wait. */
+  sfc_status (*step)(sfc_generator *g, int64_t now_us, int64_t tick,
+                     int64_t last, uint64_t *first, sfc_error *err);
+} strategy;
+
+static const strategy strategies[] = {
+    {{SFC_ROLLBACK_DEFAULT, "default", 5, 0, 0,
+      "wait, then clock where the layout has a clock field, else refuse"},
+     true,
+     refuse_after_wait},
+    {{SFC_ROLLBACK_ERROR, "error", 0, 0, 0,
+      "refuse at once with clock_moved_backwards"},
+     false,
+     refuse_at_once},
+    {{SFC_ROLLBACK_WAIT, "wait", 1000, 0, 0,
+      "wait for the clock to catch up, then refuse"},
+     true,
+     refuse_after_wait},
+    {{SFC_ROLLBACK_CLOCK, "clock", 0, 0, SFC_NEEDS_CLOCK_FIELD,
+      "wait, then bump the clock field and go on at once"},
+     true,
+     bump_clock},
+    {{SFC_ROLLBACK_BORROW, "borrow", 1000, 1000, 0,
+      "issue ahead of the clock up to max_drift, then wait, then refuse"},
+     true,
+     refuse_after_wait},
+    {{SFC_ROLLBACK_SWITCH, "switch", 5, 0, SFC_NEEDS_POOL,
+      "wait, then take another free value of the pool and go on at once"},
+     true,
+     switch_value},
+};
+
+#define STRATEGY_COUNT (sizeof strategies / sizeof strategies[0])
+_Static_assert(STRATEGY_COUNT == SFC_ROLLBACK_SWITCH + 1,
+               "one row per strategy");
+
+const sfc_rollback_info *sfc_rollback_at(size_t i) {
+  return i < STRATEGY_COUNT ? &strategies[i].info : NULL;
+}
+
+const char *sfc_rollback_name(sfc_rollback rollback) {
+  return (unsigned)rollback < STRATEGY_COUNT ? strategies[rollback].info.name
+                                             : "unknown";
+}
+
+/* What each need asks of the layout and the options. */
+static const struct {
+  unsigned need;
+  const char *why;
+} needs[] = {
+    {SFC_NEEDS_CLOCK_FIELD,
+     "needs a clock field in the layout: add clock:BITS (as the default "
+     "preset does) or choose wait, borrow or error"},
+    {SFC_NEEDS_POOL, "takes another value from the pool: it needs a node "
+                     "field set to auto and a state_dir"},
+};
+
+sfc_status sfc_rollback_resolve(sfc_rollback asked, const sfc_layout *layout,
+                                bool pooled, sfc_rollback *out,
+                                sfc_error *err) {
+  const unsigned has = (layout->clock_index >= 0 ? SFC_NEEDS_CLOCK_FIELD : 0) |
+                       (pooled ? SFC_NEEDS_POOL : 0);
+  const sfc_rollback_info *r = &strategies[asked].info;
+  for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++)
+    if ((r->needs & needs[i].need) && !(has & needs[i].need))
+      return sfc_fail(err, SFC_INVALID_ARGUMENT, "rollback '%s' %s", r->name,
+                      needs[i].why);
+  /* The default rides a rollback out with the clock field where there is
+   * one; without, it refuses as wait does (its own max_wait). */
+  *out = asked;
+  if (asked == SFC_ROLLBACK_DEFAULT)
+    *out =
+        (has & SFC_NEEDS_CLOCK_FIELD) ? SFC_ROLLBACK_CLOCK : SFC_ROLLBACK_WAIT;
+  return SFC_OK;
 }
 
 sfc_status sfc_slow_path(sfc_generator *g, int64_t now_us, int64_t tick,
@@ -142,55 +261,10 @@ sfc_status sfc_slow_path(sfc_generator *g, int64_t now_us, int64_t tick,
   if (atomic_exchange(&g->rollback_seen, t) != t)
     atomic_fetch_add_explicit(&g->rollbacks, 1, memory_order_relaxed);
   const int64_t catch_up_us = tick_start_us(g, t - g->drift_ticks) - now_us;
-  if (g->rollback != SFC_ROLLBACK_ERROR && catch_up_us <= g->max_wait_us) {
+  if (strategies[g->rollback].waits && catch_up_us <= g->max_wait_us) {
     atomic_fetch_add_explicit(&g->rollbacks_waited, 1, memory_order_relaxed);
     *wait_us = catch_up_us;
     return SFC_WAIT;
   }
-  switch (g->rollback) {
-  case SFC_ROLLBACK_CLOCK:
-    return bump_clock(g, now_us, tick, first, err);
-  case SFC_ROLLBACK_SWITCH: {
-    sfc_status st = sfc_state_switch(g, tick, first, err);
-    if (st == SFC_CLOCK_MOVED_BACKWARDS) {
-      char msg[160];
-      snprintf(msg, sizeof msg, "%.150s", err ? err->message : "");
-      return refuse(g, now_us, t, msg, err);
-    }
-    return st;
-  }
-  case SFC_ROLLBACK_WAIT:
-  case SFC_ROLLBACK_BORROW: {
-    char msg[96];
-    snprintf(msg, sizeof msg,
-             "waits at most %lld ms; raise max_wait or use rollback=clock",
-             (long long)(g->max_wait_us / 1000));
-    return refuse(g, now_us, t, msg, err);
-  }
-  default:
-    return refuse(g, now_us, t,
-                  "refuses to issue IDs until the clock passes the last ID; "
-                  "use rollback=wait or clock to ride it out",
-                  err);
-  }
-}
-
-sfc_status sfc_mark_reached(sfc_generator *g, uint64_t tick, int64_t *wait_us,
-                            sfc_error *err) {
-  sfc_mutex_lock(&g->lock);
-  if ((int64_t)tick <= atomic_load(&g->mark)) {
-    sfc_mutex_unlock(&g->lock);
-    return SFC_RETRY;
-  }
-  if (g->state.error_status != 0) {
-    sfc_status st = stored_error(g, err);
-    sfc_mutex_unlock(&g->lock);
-    return st;
-  }
-  int64_t wanted = atomic_load(&g->wanted_mark);
-  if ((int64_t)tick > wanted) atomic_store(&g->wanted_mark, (int64_t)tick);
-  sfc_cond_signal(&g->state.wake);
-  sfc_mutex_unlock(&g->lock);
-  *wait_us = 1000;
-  return SFC_WAIT;
+  return strategies[g->rollback].step(g, now_us, tick, t, first, err);
 }

@@ -121,8 +121,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(text, data, size);
   text[size] = '\0';
   uint64_t parsed;
-  st = sfc_id_parse(text, &parsed, &err);
+  st = sfc_id_parse(text, size, SFC_ENCODING_DEC, &parsed, &err);
   if (st == SFC_OK) {
+    CHECK(size <= 20);
     char again[32];
     snprintf(again, sizeof again, "%" PRIu64, parsed);
     /* Only leading zeros may differ from the canonical form. */

@@ -104,9 +104,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   sfc_layout preset;
   st = sfc_layout_preset(text, &preset, &err);
   if (st != SFC_OK) check_error(st, &err);
-  sfc_rollback rb;
-  st = sfc_rollback_parse(text, &rb, &err);
-  if (st != SFC_OK) check_error(st, &err);
   sfc_value as_text = {SFC_TYPE_TEXT, 0, 0, 0, text, strlen(text), 0};
   sfc_node_value node;
   st = sfc_node_value_set(&node, "worker", &as_text, &err);
@@ -114,17 +111,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_error(st, &err);
   else
     CHECK(node.value >= 0 && (unsigned)node.source <= SFC_SOURCE_POOL);
-  /* Every option takes the same text, as the CLI hands it over. */
+  /* Every option takes the same text, as the CLI hands it over; a choice
+   * it takes is the one its table names so. */
   const sfc_option_info *o;
   for (size_t i = 0; (o = sfc_option_at(i)); i++) {
     sfc_options opts;
     sfc_options_init(&opts);
     st = sfc_options_set(&opts, o->name, strlen(o->name), &as_text, &err);
-    if (st != SFC_OK) check_error(st, &err);
+    if (st != SFC_OK) {
+      check_error(st, &err);
+    } else if (o->option == SFC_OPTION_ROLLBACK) {
+      const sfc_rollback_info *r = sfc_rollback_at((size_t)opts.rollback);
+      CHECK(r && r->rollback == opts.rollback && strcmp(r->name, text) == 0);
+    } else if (o->option == SFC_OPTION_TIME_SOURCE) {
+      CHECK(strcmp(o->choices[opts.time_source], text) == 0);
+    }
   }
-  uint64_t id;
-  st = sfc_id_parse(text, &id, &err);
-  if (st != SFC_OK) check_error(st, &err);
+  /* The same text as an ID in every encoding: one that parses formats back
+   * (shortest) to text that parses to the same ID. */
+  for (int e = 0; e < SFC_ENCODING_COUNT; e++) {
+    uint64_t id, again;
+    char form[SFC_ENCODED_MAX];
+    st = sfc_id_parse(text, strlen(text), (sfc_encoding)e, &id, &err);
+    if (st != SFC_OK) {
+      check_error(st, &err);
+      continue;
+    }
+    size_t n = sfc_id_format(id, (sfc_encoding)e, SFC_FORMAT_SHORTEST, form,
+                             sizeof form);
+    CHECK(n > 0 && n <= strlen(text));
+    CHECK(sfc_id_parse(form, n, (sfc_encoding)e, &again, &err) == SFC_OK);
+    CHECK(again == id);
+  }
   /* NULL err is allowed everywhere. */
   sfc_layout_parse(text, epoch, &layout, NULL);
   sfc_epoch_parse(text, &epoch, NULL);

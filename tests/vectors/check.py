@@ -33,7 +33,7 @@ except ImportError:  # pragma: no cover - depends on the machine
     sys.exit(2)
 
 
-# The string forms (DESIGN §5): alphabet in ASCII order, fixed width.
+# The string forms (the header's "String forms"): alphabet in ASCII order, fixed width.
 ENCODINGS = {
     "dec": ("0123456789", 20),
     "hex": ("0123456789abcdef", 16),

@@ -90,7 +90,7 @@ static inline void print_stats(const char *who, const sfc_generator *g) {
           " rollback=%s\n",
           who, s.ids_issued, s.waits, s.borrowed_ticks, s.rollbacks,
           s.rollbacks_waited, s.rollbacks_refused, s.clock_bumps,
-          sfc_rollback_name(s.rollback));
+          sfc_rollback_at((size_t)s.rollback)->name);
 }
 
 typedef struct result {

@@ -290,6 +290,7 @@ static void walk(result *r, long steps) {
     for (int rb = SFC_ROLLBACK_DEFAULT; rb <= SFC_ROLLBACK_BORROW; rb++) {
       const bool has_clock = strstr(specs[k], "clock") != NULL;
       if (rb == SFC_ROLLBACK_CLOCK && !has_clock) continue;
+      const char *rb_name = sfc_rollback_at((size_t)rb)->name;
       sfc_layout l;
       const int64_t drift_ms = rb == SFC_ROLLBACK_BORROW ? 20 : 0;
       sfc_generator *g =
@@ -327,7 +328,7 @@ static void walk(result *r, long steps) {
           if ((int64_t)tick_of(&l, batch[j]) >
               now_tick + drift_ms * 1000 / l.unit_us) {
             result_fail(r, "%s %s: a tick past the clock + max_drift", specs[k],
-                        sfc_rollback_name((sfc_rollback)rb));
+                        rb_name);
             i = steps;
             break;
           }
@@ -343,9 +344,8 @@ static void walk(result *r, long steps) {
             result_fail(r, "clock strategy refused: %s", err.message);
         } else if (st != SFC_OK) {
           r->unexpected++;
-          result_fail(r, "%s %s: %s: %s", specs[k],
-                      sfc_rollback_name((sfc_rollback)rb), sfc_status_name(st),
-                      err.message);
+          result_fail(r, "%s %s: %s: %s", specs[k], rb_name,
+                      sfc_status_name(st), err.message);
           break;
         }
       }
@@ -353,17 +353,13 @@ static void walk(result *r, long steps) {
       sfc_generator_stats(g, &s);
       if (s.ids_issued != all.n)
         result_fail(r, "%s %s: ids_issued=%" PRIu64 ", not %zu", specs[k],
-                    sfc_rollback_name((sfc_rollback)rb), s.ids_issued, all.n);
+                    rb_name, s.ids_issued, all.n);
       if (!may_bump && !ids_increasing(all.v, all.n))
-        result_fail(r, "%s %s: not increasing", specs[k],
-                    sfc_rollback_name((sfc_rollback)rb));
+        result_fail(r, "%s %s: not increasing", specs[k], rb_name);
       if (may_bump && s.clock_bumps == 0)
-        result_fail(r, "%s %s: no clock bump in the walk", specs[k],
-                    sfc_rollback_name((sfc_rollback)rb));
+        result_fail(r, "%s %s: no clock bump in the walk", specs[k], rb_name);
       size_t d = ids_dups(all.v, all.n);
-      if (d)
-        result_fail(r, "%s %s: %zu duplicates", specs[k],
-                    sfc_rollback_name((sfc_rollback)rb), d);
+      if (d) result_fail(r, "%s %s: %zu duplicates", specs[k], rb_name, d);
       r->dups += d;
       r->ids += all.n;
       free(all.v);

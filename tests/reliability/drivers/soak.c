@@ -76,9 +76,10 @@ static void *decode_load(void *arg) {
       if (sfc_encode(&layout, &p, &back, &err) != SFC_OK || back != id)
         decode_failures++;
       char text[24];
-      snprintf(text, sizeof text, "%" PRIu64, id);
+      size_t n = (size_t)snprintf(text, sizeof text, "%" PRIu64, id);
       uint64_t parsed = 0;
-      if (sfc_id_parse(text, &parsed, &err) != SFC_OK || parsed != id)
+      if (sfc_id_parse(text, n, SFC_ENCODING_DEC, &parsed, &err) != SFC_OK ||
+          parsed != id)
         decode_failures++;
     } else {
       decode_failures++;

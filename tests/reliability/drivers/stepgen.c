@@ -102,7 +102,9 @@ int main(int argc, char **argv) {
                            {"datacenter", 1, SFC_SOURCE_EXPLICIT}};
   opts.node = node;
   opts.node_count = sfc_layout_field_index(&layout, "datacenter") >= 0 ? 2 : 1;
-  must(sfc_rollback_parse(argv[2], &opts.rollback, &err), &err, "rollback");
+  sfc_value rollback = {SFC_TYPE_TEXT, 0, 0, 0, argv[2], strlen(argv[2]), 0};
+  must(sfc_options_set(&opts, "rollback", 8, &rollback, &err), &err,
+       "rollback");
   if (opts.rollback == SFC_ROLLBACK_SWITCH) {
     /* A pool generator: another value is taken at the step. */
     node[0].value = 0;

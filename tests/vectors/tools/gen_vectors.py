@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Regenerates the shared test vectors in tests/vectors/*.json.
 
-This is an independent reference model of the behaviour described in
-DESIGN.md, written in plain Python (standard library only) so that the
+This is an independent reference model of the behaviour the public header
+(core/include/snowflake_c.h) describes, written in plain Python (standard library only) so that the
 expected values in the vectors never come from the C core they check. It
 imports nothing from the project.
 
@@ -1543,7 +1543,7 @@ def duration_cases():
 
 
 # --------------------------------------------------------------------------
-# String forms of an ID (DESIGN §5)
+# String forms of an ID (the header's "String forms")
 # --------------------------------------------------------------------------
 
 # Each alphabet in ASCII order, so that fixed-width texts sort as the IDs do.
@@ -1784,7 +1784,7 @@ def encoding_cases():
 
 
 # --------------------------------------------------------------------------
-# The binding contract (DESIGN §7): options by name, the layout trio, node
+# The binding contract (the header's "Binding contract"): options by name, the layout trio, node
 # values, a closed generator, and the tables every binding walks
 # --------------------------------------------------------------------------
 
@@ -2028,7 +2028,7 @@ def contract_cases():
 
 
 # --------------------------------------------------------------------------
-# The host-wide claim (DESIGN §4): which two generators may run together
+# The host-wide claim (sfc_options.guard_off in the header): which two generators may run together
 # --------------------------------------------------------------------------
 
 
