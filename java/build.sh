@@ -6,7 +6,7 @@
 #   (nothing)  this machine's JNI library and the C command line tool (build/java),
 #              then the jar, its -sources.jar and -javadoc.jar
 #   --native   stop after the JNI library and the C tool
-#   --release  the jar of the release, carrying the library of all seven targets
+#   --release  the jar of the release, carrying the library of every target (cross/*.ini)
 #              (zig cc, cross/*.ini: mvn -Prelease)
 # Tests are skipped here (java/run-tests.sh runs them). The jar lands in java/target/;
 # its path is the last line printed. SNOWFLAKEC_JAVA_BUILD overrides the build folder

@@ -1,17 +1,20 @@
 'use strict';
 
-// Cross-compiles the addon for one of the seven targets with zig (PyPI
-// ziglang, the compiler of the repository's cross/<target>.ini), with no
-// Node.js of the target: Node-API's headers come from node-api-headers.
+// Cross-compiles the addon for one of the targets of the repository's
+// cross/ (one Meson cross file each, cross/<target>.ini) with zig (PyPI
+// ziglang, the compiler of those files), with no Node.js of the target:
+// Node-API's headers come from node-api-headers.
 //
 //   node scripts/prebuild.js <target> <build-dir> <package-dir>
+//   node scripts/prebuild.js --path <target>
 //
-// writes <package-dir>/prebuilds/<platform>-<arch>/snowflake-c.napi[.<libc>].node
+// The first writes <package-dir>/prebuilds/<platform>-<arch>/snowflake-c.napi[.<libc>].node
 // (binding.js's layout) and prints its path. The napi_* symbols are left for
 // the loading process: undefined on Linux, `-undefined dynamic_lookup` on
 // macOS, and on Windows an import library for node.exe made from
 // node-api-headers' .def file. zig links its own libc++ statically, so a
-// prebuild needs no C++ runtime of the machine.
+// prebuild needs no C++ runtime of the machine. The second prints that
+// path, relative to the package, without building.
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -23,16 +26,42 @@ const { prebuildPath } = require('../binding');
 const pkgDir = path.join(__dirname, '..');
 const repoDir = path.join(pkgDir, '..');
 
-// The seven targets (the names of cross/*.ini) as Node.js names them.
-const TARGETS = {
-  'x86_64-linux-gnu': { platform: 'linux', arch: 'x64', libc: 'glibc' },
-  'aarch64-linux-gnu': { platform: 'linux', arch: 'arm64', libc: 'glibc' },
-  'x86_64-linux-musl': { platform: 'linux', arch: 'x64', libc: 'musl' },
-  'aarch64-linux-musl': { platform: 'linux', arch: 'arm64', libc: 'musl' },
-  'x86_64-macos': { platform: 'darwin', arch: 'x64' },
-  'aarch64-macos': { platform: 'darwin', arch: 'arm64' },
-  'x86_64-windows': { platform: 'win32', arch: 'x64' },
+// A target, <arch>-<os>, as Node.js names it (process.arch, process.platform
+// and binding.js's libc).
+const ARCHES = { x86_64: 'x64', aarch64: 'arm64' };
+const SYSTEMS = {
+  'linux-gnu': { platform: 'linux', libc: 'glibc' },
+  'linux-musl': { platform: 'linux', libc: 'musl' },
+  macos: { platform: 'darwin' },
+  windows: { platform: 'win32' },
 };
+
+/** The targets: the names of cross/*.ini. */
+function targets() {
+  const dir = path.join(repoDir, 'cross');
+  const names = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.ini'))
+    .map((f) => f.slice(0, -'.ini'.length))
+    .sort();
+  if (names.length === 0) fail(`no cross file in ${dir}`);
+  return names;
+}
+
+/** A target's Node.js platform, arch and libc; null when it is no target. */
+function nodeHost(target) {
+  if (!targets().includes(target)) return null;
+  const dash = target.indexOf('-');
+  const arch = ARCHES[target.slice(0, dash)];
+  const system = SYSTEMS[target.slice(dash + 1)];
+  if (!arch || !system) {
+    fail(
+      `cross/${target}.ini names a target that ${path.relative(repoDir, __filename)} cannot ` +
+        `name for Node.js: add its architecture or system there`,
+    );
+  }
+  return { ...system, arch };
+}
 
 const WARNINGS = ['-Wall', '-Wextra', '-Werror'];
 // What Node.js looks up in an addon (NAPI_MODULE_INIT and its version).
@@ -74,14 +103,24 @@ async function pool(commands, jobs, cwd) {
 }
 
 async function main() {
-  const [target, buildArg, outArg] = process.argv.slice(2);
-  const host = TARGETS[target];
-  if (!host || !buildArg || !outArg) {
-    fail(
-      'usage: node scripts/prebuild.js <target> <build-dir> <package-dir>\n' +
-        `targets: ${Object.keys(TARGETS).join(' ')}`,
-    );
+  const args = process.argv.slice(2);
+  const usage =
+    'usage: node scripts/prebuild.js <target> <build-dir> <package-dir>\n' +
+    '       node scripts/prebuild.js --path <target>\n' +
+    `targets (cross/*.ini): ${targets().join(' ')}`;
+  if (args[0] === '-h' || args[0] === '--help') {
+    console.log(usage);
+    return;
   }
+  if (args[0] === '--path' && args.length === 2) {
+    const host = nodeHost(args[1]);
+    if (!host) fail(`unknown target '${args[1]}'\n${usage}`);
+    console.log(prebuildPath(host).split(path.sep).join('/'));
+    return;
+  }
+  const [target, buildArg, outArg] = args;
+  const host = nodeHost(target);
+  if (!host || !buildArg || !outArg || args.length !== 3) fail(usage);
   const buildDir = path.resolve(buildArg);
   const zt = ['-target', zigTarget(target)];
   const windows = host.platform === 'win32';

@@ -33,14 +33,15 @@ import java.util.Set;
  * Loads the JNI library that travels inside the jar.
  *
  * <p>The jar holds one library per target, as the resource {@code
- * io/snowflakec/native/<target>/<file>}: the targets are named as everywhere in snowflake-c ({@code
- * x86_64-linux-gnu}, {@code aarch64-linux-gnu}, {@code x86_64-linux-musl}, {@code
- * aarch64-linux-musl}, {@code x86_64-macos}, {@code aarch64-macos}, {@code x86_64-windows}) and the
- * file is {@code libsnowflake-c-jni-<version>.so}, {@code .dylib} on macOS, {@code
- * snowflake-c-jni-<version>.dll} on Windows. The target comes from {@code os.name} and {@code
- * os.arch}; on Linux, whether the JVM runs on musl (Alpine) or glibc is read from the libraries
- * mapped into this process ({@code /proc/self/maps}), else from the program interpreter of {@code
- * java.home/bin/java}. The system property {@value #TARGET_PROPERTY} names the target instead.
+ * io/snowflakec/native/<target>/<file>}: the targets are named as everywhere in snowflake-c, {@code
+ * <arch>-<os>} ({@code x86_64-linux-gnu}, {@code aarch64-linux-musl}, {@code aarch64-macos}, {@code
+ * x86_64-windows}…), the resource {@code io/snowflakec/native/targets} lists them all (the build
+ * writes it from the repository's cross files), and the file is {@code
+ * libsnowflake-c-jni-<version>.so}, {@code .dylib} on macOS, {@code snowflake-c-jni-<version>.dll}
+ * on Windows. The target comes from {@code os.name} and {@code os.arch}; on Linux, whether the JVM
+ * runs on musl (Alpine) or glibc is read from the libraries mapped into this process ({@code
+ * /proc/self/maps}), else from the program interpreter of {@code java.home/bin/java}. The system
+ * property {@value #TARGET_PROPERTY} names the target instead.
  *
  * <p>The library is extracted to a private folder of the temporary directory (the system property
  * {@value #TMPDIR_PROPERTY}, else {@code java.io.tmpdir}) under a name that carries the version and
@@ -62,18 +63,11 @@ final class NativeLoader {
   /** System property: the target whose library to load, instead of the detected one. */
   static final String TARGET_PROPERTY = "io.snowflakec.native.target";
 
-  /** Every target a release jar carries, in the order of the documentation. */
-  static final List<String> TARGETS =
-      List.of(
-          "x86_64-linux-gnu",
-          "aarch64-linux-gnu",
-          "x86_64-linux-musl",
-          "aarch64-linux-musl",
-          "x86_64-macos",
-          "aarch64-macos",
-          "x86_64-windows");
-
   private static final String NATIVE_DIR = "io/snowflakec/native/";
+
+  /** The list of every target a release jar carries, one a line, written by the build. */
+  static final String TARGETS_RESOURCE = NATIVE_DIR + "targets";
+
   private static final String LIB_PREFIX = "snowflake-c-jni-";
   private static final Duration STALE_LIBRARY = Duration.ofDays(1);
   private static final Duration STALE_PART = Duration.ofMinutes(10);
@@ -146,15 +140,42 @@ final class NativeLoader {
               + TARGET_PROPERTY
               + "="
               + name
-              + " is not a target name; the targets are "
-              + String.join(", ", TARGETS));
+              + " is not a target name; "
+              + describeTargets());
     }
     return name;
   }
 
   /**
+   * Every target a release jar carries, as the resource {@value #TARGETS_RESOURCE} lists them (the
+   * names of the repository's cross files); empty when the class path lacks that list.
+   */
+  static List<String> targets() {
+    try (InputStream in =
+        NativeLoader.class.getClassLoader().getResourceAsStream(TARGETS_RESOURCE)) {
+      if (in == null) {
+        return List.of();
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          .lines()
+          .map(String::strip)
+          .filter(line -> !line.isEmpty())
+          .toList();
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  private static String describeTargets() {
+    List<String> all = targets();
+    return all.isEmpty()
+        ? "the jar does not list its targets (no resource " + TARGETS_RESOURCE + ")"
+        : "the targets are " + String.join(", ", all);
+  }
+
+  /**
    * The target of an {@code os.name}, an {@code os.arch} and, on Linux, the C library. A platform
-   * outside the seven still gets a name ({@code sparcv9-sunos}), for the error message.
+   * outside the targets still gets a name ({@code sparcv9-sunos}), for the error message.
    */
   static String target(String osName, String osArch, boolean musl) {
     String os = osName.toLowerCase(Locale.ROOT);
@@ -284,7 +305,7 @@ final class NativeLoader {
   static List<String> availableTargets(String version) {
     ClassLoader loader = NativeLoader.class.getClassLoader();
     List<String> found = new ArrayList<>();
-    for (String t : TARGETS) {
+    for (String t : targets()) {
       if (loader.getResource(resourceName(t, version)) != null) {
         found.add(t);
       }

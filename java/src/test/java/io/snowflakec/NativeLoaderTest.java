@@ -69,7 +69,9 @@ class NativeLoaderTest {
               .map(n -> n.substring(0, n.length() - 4))
               .collect(Collectors.toCollection(TreeSet::new));
     }
-    assertEquals(files, new TreeSet<>(NativeLoader.TARGETS));
+    assertFalse(files.isEmpty(), "no cross file in " + cross.toAbsolutePath());
+    // In byte order, as scripts/targets lists them.
+    assertEquals(List.copyOf(files), NativeLoader.targets());
   }
 
   @Test
