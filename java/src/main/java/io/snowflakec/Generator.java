@@ -447,6 +447,74 @@ public final class Generator implements AutoCloseable {
    * #epoch(long)}, or a {@link #layout(Layout)}; nothing given is the {@code default} preset. A
    * preset carries its own epoch: a preset with an epoch, or with a spec, is an {@link
    * InvalidArgumentException}, as is a spec without its epoch.
+   *
+   * <p>The options are the core's table ({@link Generator#options()}): {@link #option(String,
+   * Object)} sets any of them by name, and each has a method of its own name.
+   * <!-- generated: options -->
+   *
+   * <table class="striped">
+   * <caption>The options</caption>
+   * <thead>
+   * <tr>
+   * <th scope="col">option</th>
+   * <th scope="col">takes</th>
+   * <th scope="col">default</th>
+   * <th scope="col">what it does</th>
+   * </tr>
+   * </thead>
+   * <tbody>
+   * <tr>
+   * <td>{@code rollback}</td>
+   * <td>{@code "default"}, {@code "error"}, {@code "wait"}, {@code "clock"}, {@code "borrow"} or {@code "switch"}</td>
+   * <td>{@code "default"}</td>
+   * <td>what to do when the wall clock goes backwards</td>
+   * </tr>
+   * <tr>
+   * <td>{@code maxWait}</td>
+   * <td>a duration, 0 to 1 day</td>
+   * <td>the strategy's: 5 ms (default, switch), 0 ms (error, clock), 1000 ms (wait, borrow)</td>
+   * <td>longest wait for the clock to catch up after it steps back</td>
+   * </tr>
+   * <tr>
+   * <td>{@code maxDrift}</td>
+   * <td>a duration, 0 to 1 day</td>
+   * <td>the strategy's: 0 ms (default, error, wait, clock, switch), 1000 ms (borrow)</td>
+   * <td>how far ahead of the clock IDs may be issued</td>
+   * </tr>
+   * <tr>
+   * <td>{@code randomStart}</td>
+   * <td>{@code true} or {@code false}</td>
+   * <td>{@code false}</td>
+   * <td>start each tick's sequence at a random value in its lower half</td>
+   * </tr>
+   * <tr>
+   * <td>{@code timeSource}</td>
+   * <td>{@code "wall"} or {@code "monotonic"}</td>
+   * <td>{@code "wall"}</td>
+   * <td>wall: read the wall clock on every call; monotonic: read it once</td>
+   * </tr>
+   * <tr>
+   * <td>{@code stateDir}</td>
+   * <td>a folder</td>
+   * <td>none</td>
+   * <td>folder of lock and state files: restarts, the pool (auto), the mark</td>
+   * </tr>
+   * <tr>
+   * <td>{@code stateReserve}</td>
+   * <td>a duration, 1 ms to 1 hour</td>
+   * <td>1000 ms</td>
+   * <td>how far ahead the state file's high-water mark is reserved</td>
+   * </tr>
+   * <tr>
+   * <td>{@code guard}</td>
+   * <td>{@code true} or {@code false}</td>
+   * <td>{@code true}</td>
+   * <td>claim the node value host-wide: refuse a second live generator that could issue the same IDs</td>
+   * </tr>
+   * </tbody>
+   * </table>
+   *
+   * <!-- end generated -->
    */
   public static final class Builder {
     private Layout layout;

@@ -1,0 +1,214 @@
+/* The core's tables as Markdown, for the documentation: the options, the
+ * rollback strategies, the error kinds, the layout and field facts, the
+ * stats and the presets, each walked through the public header alone, and
+ * the guard's refusal as a second live generator of one value gets it.
+ * scripts/docs writes the documents' generated blocks from this output and
+ * checks them against it:
+ *
+ *   doc-tables            every table, one "## name" section each
+ *
+ * Cells are plain text (no Markdown inside): `|` and `\` are escaped with a
+ * backslash, an empty cell is "-". Exits 1, saying why, when a table cannot
+ * be read (a preset that does not parse, a guard that lets the second
+ * generator start). */
+#include "snowflake_c.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _WIN32
+#include <process.h> /* _getpid */
+#define getpid _getpid
+#else
+#include <unistd.h>
+#endif
+
+static void cell(const char *text) {
+  fputs("| ", stdout);
+  if (!text || !*text) text = "-";
+  for (; *text; text++) {
+    if (*text == '|' || *text == '\\') putchar('\\');
+    putchar(*text == '\n' ? ' ' : *text);
+  }
+  putchar(' ');
+}
+
+static void cell_i64(int64_t v) {
+  char buf[24];
+  snprintf(buf, sizeof buf, "%" PRId64, v);
+  cell(buf);
+}
+
+static void end_row(void) {
+  puts("|");
+}
+
+static void header(const char *section, const char *const *columns) {
+  printf("\n## %s\n\n", section);
+  size_t n = 0;
+  for (; columns[n]; n++)
+    cell(columns[n]);
+  end_row();
+  for (size_t i = 0; i < n; i++)
+    fputs("|---", stdout);
+  end_row();
+}
+
+static void options(void) {
+  static const char *const columns[] = {"name", "type",    "default", "min",
+                                        "max",  "choices", "doc",     NULL};
+  header("options", columns);
+  for (size_t i = 0; sfc_option_at(i); i++) {
+    const sfc_option_info *o = sfc_option_at(i);
+    char choices[256] = "";
+    size_t used = 0;
+    for (size_t c = 0; o->choices && o->choices[c] && used < sizeof choices;
+         c++)
+      used += (size_t)snprintf(choices + used, sizeof choices - used, "%s%s",
+                               c ? ", " : "", o->choices[c]);
+    cell(o->name);
+    cell(sfc_type_name(o->type));
+    cell(o->default_text);
+    cell_i64(o->min);
+    cell_i64(o->max);
+    cell(choices);
+    cell(o->doc);
+    end_row();
+  }
+}
+
+static void rollbacks(void) {
+  static const char *const columns[] = {
+      "number", "name", "max_wait_ms", "max_drift_ms", "needs", "doc", NULL};
+  header("rollback", columns);
+  for (size_t i = 0; sfc_rollback_at(i); i++) {
+    const sfc_rollback_info *r = sfc_rollback_at(i);
+    char needs[64];
+    snprintf(needs, sizeof needs, "%s%s%s",
+             r->needs & SFC_NEEDS_CLOCK_FIELD ? "clock_field" : "",
+             (r->needs & SFC_NEEDS_CLOCK_FIELD) && (r->needs & SFC_NEEDS_POOL)
+                 ? ", "
+                 : "",
+             r->needs & SFC_NEEDS_POOL ? "pool" : "");
+    cell_i64((int64_t)r->rollback);
+    cell(r->name);
+    cell_i64(r->max_wait_ms);
+    cell_i64(r->max_drift_ms);
+    cell(needs);
+    cell(r->doc);
+    end_row();
+  }
+}
+
+static void statuses(void) {
+  static const char *const columns[] = {"number", "name", "error", "message",
+                                        NULL};
+  header("errors", columns);
+  for (size_t i = 0; sfc_status_at(i); i++) {
+    const sfc_status_info *s = sfc_status_at(i);
+    cell_i64((int64_t)s->status);
+    cell(s->name);
+    cell(s->is_error ? "yes" : "no");
+    cell(s->message);
+    end_row();
+  }
+}
+
+static void facts(const char *section, const sfc_fact_info *(*at)(size_t i)) {
+  static const char *const columns[] = {"name", "type", "doc", NULL};
+  header(section, columns);
+  for (size_t i = 0; at(i); i++) {
+    cell(at(i)->name);
+    cell(sfc_type_name(at(i)->type));
+    cell(at(i)->doc);
+    end_row();
+  }
+}
+
+static int presets(void) {
+  static const char *const columns[] = {
+      "name", "spec", "epoch_ms", "epoch", "time_end_ms", "time_end", NULL};
+  header("presets", columns);
+  for (size_t i = 0; i < sfc_preset_count(); i++) {
+    const char *name, *spec;
+    int64_t epoch_ms;
+    sfc_layout layout;
+    sfc_layout_info info;
+    sfc_error err;
+    char epoch[SFC_ISO_MAX], end[SFC_ISO_MAX];
+    if (sfc_preset_at(i, &name, &spec, &epoch_ms) != SFC_OK ||
+        sfc_layout_preset(name, &layout, &err) != SFC_OK) {
+      fprintf(stderr, "doc-tables: preset %zu does not load\n", i);
+      return 1;
+    }
+    sfc_layout_describe(&layout, &info);
+    sfc_format_iso(epoch_ms, epoch, sizeof epoch);
+    sfc_format_iso(info.time_end_ms, end, sizeof end);
+    cell(name);
+    cell(spec);
+    cell_i64(epoch_ms);
+    cell(epoch);
+    cell_i64(info.time_end_ms);
+    cell(end);
+    end_row();
+  }
+  return 0;
+}
+
+/* Two live generators of one value: the second is refused, and its message
+ * is the one the documents quote. The epoch is no preset's and no test's,
+ * so that no other generator of the machine holds the claim. */
+static int guard(void) {
+  static const char *const columns[] = {"node", "pid", "claim", "message",
+                                        NULL};
+  sfc_layout layout;
+  sfc_error err;
+  sfc_generator *first = NULL, *second = NULL;
+  sfc_node_value node[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
+                           {"worker", 3, SFC_SOURCE_EXPLICIT}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = node;
+  opts.node_count = 2;
+  if (sfc_layout_parse("time:41@1ms,datacenter:5,worker:5,seq:12",
+                       1262304000017, &layout, &err) != SFC_OK ||
+      sfc_generator_new(&layout, &opts, &first, &err) != SFC_OK) {
+    fprintf(stderr, "doc-tables: the first generator: %s\n", err.message);
+    return 1;
+  }
+  sfc_stats stats;
+  sfc_generator_stats(first, &stats);
+  const char *held = "held: ";
+  const sfc_status status = sfc_generator_new(&layout, &opts, &second, &err);
+  int rc = 0;
+  if (status != SFC_WORKER_UNAVAILABLE ||
+      strncmp(stats.guard, held, strlen(held)) != 0) {
+    fprintf(stderr, "doc-tables: the guard let a second generator start\n");
+    rc = 1;
+  } else {
+    char pid[24];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    header("guard", columns);
+    cell("datacenter=1,worker=3");
+    cell(pid);
+    cell(stats.guard + strlen(held));
+    cell(err.message);
+    end_row();
+  }
+  sfc_generator_free(second);
+  sfc_generator_free(first);
+  return rc;
+}
+
+int main(void) {
+  puts("# The tables of snowflake-c");
+  options();
+  rollbacks();
+  statuses();
+  facts("layout facts", sfc_layout_fact_at);
+  facts("field facts", sfc_field_fact_at);
+  facts("stats", sfc_stats_fact_at);
+  if (presets() || guard()) return 1;
+  return fflush(stdout) == 0 ? 0 : 1;
+}
