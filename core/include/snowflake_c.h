@@ -401,6 +401,8 @@ typedef enum sfc_rollback {
                                high-water mark */
 } sfc_rollback;
 
+#define SFC_ROLLBACK_COUNT 6 /* strategies: the rows of sfc_rollback_at */
+
 /* What a strategy needs (sfc_rollback_info.needs). */
 #define SFC_NEEDS_CLOCK_FIELD 1u /* a clock field in the layout */
 #define SFC_NEEDS_POOL 2u        /* a node field set to auto, and a state_dir */

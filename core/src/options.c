@@ -23,7 +23,7 @@ typedef struct option_row {
 #define STRATEGY_UNSET (-1)
 
 static const char *time_source_choices[] = {"wall", "monotonic", NULL};
-static const char *rollback_choices[SFC_ROLLBACK_SWITCH + 2];
+static const char *rollback_choices[SFC_ROLLBACK_COUNT + 1];
 
 static option_row rows[] = {
     {{SFC_OPTION_ROLLBACK, "rollback", SFC_TYPE_CHOICE, NULL, 0, 0, NULL,
@@ -108,7 +108,7 @@ static int64_t strategy_ms(const option_row *r, sfc_rollback rollback) {
 /* "the strategy's: 5 ms (default, switch), 1000 ms (wait, borrow), …" */
 static void strategy_text(const option_row *r, char *buf, size_t cap) {
   size_t n = (size_t)snprintf(buf, cap, "the strategy's:");
-  bool done[SFC_ROLLBACK_SWITCH + 1] = {false};
+  bool done[SFC_ROLLBACK_COUNT] = {false};
   for (int i = 0; sfc_rollback_at((size_t)i); i++) {
     if (done[i]) continue;
     const int64_t ms = strategy_ms(r, (sfc_rollback)i);

@@ -195,8 +195,7 @@ static const strategy strategies[] = {
 };
 
 #define STRATEGY_COUNT (sizeof strategies / sizeof strategies[0])
-_Static_assert(STRATEGY_COUNT == SFC_ROLLBACK_SWITCH + 1,
-               "one row per strategy");
+_Static_assert(STRATEGY_COUNT == SFC_ROLLBACK_COUNT, "one row per strategy");
 
 const sfc_rollback_info *sfc_rollback_at(size_t i) {
   return i < STRATEGY_COUNT ? &strategies[i].info : NULL;

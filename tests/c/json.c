@@ -627,11 +627,9 @@ const char *json_string(const json_value *v, size_t *len) {
   return v->text;
 }
 
-/* The magnitude of an integer written as digits only: 1 and *out, or 0 (a
- * fraction, an exponent, or above 2^64 - 1). */
-static int digits_u64(const char *s, uint64_t *out) {
+int json_text_u64(const char *s, uint64_t *out) {
   uint64_t v = 0;
-  if (!*s) return 0;
+  if (!s || !*s) return 0;
   for (; *s; s++) {
     if (*s < '0' || *s > '9') return 0;
     unsigned d = (unsigned)(*s - '0');
@@ -642,19 +640,23 @@ static int digits_u64(const char *s, uint64_t *out) {
   return 1;
 }
 
-int json_uint64(const json_value *v, uint64_t *out) {
-  return json_is(v, JSON_NUMBER) && v->text[0] != '-' &&
-         digits_u64(v->text, out);
-}
-
-int json_int64(const json_value *v, int64_t *out) {
+int json_text_i64(const char *s, int64_t *out) {
   uint64_t mag;
-  if (!json_is(v, JSON_NUMBER)) return 0;
-  int neg = v->text[0] == '-';
-  if (!digits_u64(v->text + neg, &mag)) return 0;
+  if (!s) return 0;
+  int neg = s[0] == '-';
+  if (!json_text_u64(s + neg, &mag)) return 0;
   if (mag > (uint64_t)INT64_MAX + (uint64_t)neg) return 0;
   *out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
   return 1;
+}
+
+int json_uint64(const json_value *v, uint64_t *out) {
+  return json_is(v, JSON_NUMBER) && v->text[0] != '-' &&
+         json_text_u64(v->text, out);
+}
+
+int json_int64(const json_value *v, int64_t *out) {
+  return json_is(v, JSON_NUMBER) && json_text_i64(v->text, out);
 }
 
 int json_double(const json_value *v, double *out) {

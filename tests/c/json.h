@@ -103,6 +103,10 @@ const char *json_string(const json_value *v, size_t *len);
  * 1 and the exact value in *out; 0 otherwise (out untouched). */
 int json_int64(const json_value *v, int64_t *out);
 int json_uint64(const json_value *v, uint64_t *out);
+/* The same reading of integer text ("-12", "18446744073709551615"), as the
+ * vectors also carry it in strings: 1 and *out, or 0. */
+int json_text_i64(const char *s, int64_t *out);
+int json_text_u64(const char *s, uint64_t *out);
 
 /* Any number whose value is finite as a double (the nearest double, as
  * strtod gives it, whatever the locale): 1 and *out; 0 otherwise. */

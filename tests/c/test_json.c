@@ -3,26 +3,13 @@
  * escapes, exact big integers, and malformed documents that must fail at
  * the right line and column. Prints "N passed, N failed".
  */
+#include "check.h"
 #include "json.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (cond) {                                                                \
-      passed++;                                                                \
-    } else {                                                                   \
-      failed++;                                                                \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
 
 /* Parses a NUL-terminated document; a failure is reported and gives NULL. */
 static json_doc *parse(const char *text) {
@@ -356,6 +343,5 @@ int main(void) {
   test_numbers();
   test_malformed();
   test_files();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_summary();
 }

@@ -76,36 +76,12 @@ static int has(const json_value *obj, const char *key) {
   return json_get(obj, key) != NULL;
 }
 
-/* Decimal text to uint64_t, independently of the library under test. */
-static int to_u64(const char *s, uint64_t *out) {
-  if (!s || !*s || s[0] < '0' || s[0] > '9') return 0;
-  uint64_t v = 0;
-  for (; *s; s++) {
-    if (*s < '0' || *s > '9') return 0;
-    unsigned d = (unsigned)(*s - '0');
-    if (v > (UINT64_MAX - d) / 10) return 0;
-    v = v * 10 + d;
-  }
-  *out = v;
-  return 1;
-}
-
-static int to_i64(const char *s, int64_t *out) {
-  if (!s) return 0;
-  int neg = s[0] == '-';
-  uint64_t mag;
-  if (!to_u64(s + neg, &mag)) return 0;
-  if (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX) return 0;
-  *out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
-  return 1;
-}
-
 static int get_u64(const json_value *obj, const char *key, uint64_t *out) {
-  return to_u64(str(obj, key), out);
+  return json_text_u64(str(obj, key), out);
 }
 
 static int get_i64(const json_value *obj, const char *key, int64_t *out) {
-  return to_i64(str(obj, key), out);
+  return json_text_i64(str(obj, key), out);
 }
 
 /* A JSON number that is an integer (written without a fraction or an
@@ -325,7 +301,7 @@ static int run_decode(const json_value *c) {
     return fail("expected sfc_id_parse(\"%s\") to succeed; got %s", text,
                 status_text(st, &err));
   uint64_t want_id = 0;
-  if (!to_u64(text, &want_id) || want_id != id)
+  if (!json_text_u64(text, &want_id) || want_id != id)
     return fail("expected sfc_id_parse(\"%s\") = %s; got %" PRIu64, text, text,
                 id);
   st = sfc_decode(&L, id, &parts, &err);
@@ -400,7 +376,8 @@ static int run_encode(const json_value *c) {
     uint64_t v = 0;
     if (count == SFC_MAX_FIELDS)
       return fail("expected at most %d fields", SFC_MAX_FIELDS);
-    if (!json_is(f, JSON_STRING) || !to_u64(f->text, &v) || v > INT64_MAX)
+    if (!json_is(f, JSON_STRING) || !json_text_u64(f->text, &v) ||
+        v > INT64_MAX)
       return fail("expected field %s as a decimal string", f->key);
     named[count].name = f->key;
     named[count].value = (int64_t)v;
@@ -620,7 +597,7 @@ static int run_step(sfc_generator *gen, const json_value *s, int k) {
     }
     for (int i = 0; i < want_count; i++) {
       const json_value *w = json_at(want_ids, (size_t)i);
-      if (!json_is(w, JSON_STRING) || !to_u64(w->text, &want[i]))
+      if (!json_is(w, JSON_STRING) || !json_text_u64(w->text, &want[i]))
         ok = fail("step %d: bad expected id at %d", k, i);
     }
     size_t filled = (size_t)-1;
