@@ -34,7 +34,8 @@
  *     sfc_duration_ms_from_double (sfc_options_set takes every duration
  *     type), sfc_rollback_parse, sfc_time_source_parse (sfc_options_set takes
  *     the names), sfc_rollback_name and sfc_time_source_name (the tables
- *     carry the names). New: sfc_rollback_at, the table of strategies.
+ *     carry the names). New: sfc_rollback_at, the table of strategies,
+ *     and SFC_ROLLBACK_COUNT.
  *
  * Example
  *
