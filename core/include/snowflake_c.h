@@ -36,6 +36,8 @@
  *     the names), sfc_rollback_name and sfc_time_source_name (the tables
  *     carry the names). New: sfc_rollback_at, the table of strategies,
  *     and SFC_ROLLBACK_COUNT.
+ *   - A layout refuses a field named `id` or `time_ms`: its decoded JSON
+ *     would repeat that key.
  *
  * Example
  *
@@ -186,10 +188,11 @@ typedef struct sfc_layout {
  *
  * `time` must be the first field and `seq` must appear once; `clock` is
  * optional (at most SFC_MAX_CLOCK_BITS wide); every other name is a node
+ * field; `id` and `time_ms` are the canonical JSON's own keys and name no
  * field. Returns SFC_INVALID_LAYOUT with a message naming the problem: no
- * time or seq field, time not first, a duplicate or malformed name, a
- * zero-width field, more than 64 bits, a bad unit, an epoch before 1970 or in
- * the future, a time field that would run past the year 294000. */
+ * time or seq field, time not first, a duplicate, malformed or reserved
+ * name, a zero-width field, more than 64 bits, a bad unit, an epoch before 1970
+ * or in the future, a time field that would run past the year 294000. */
 SFC_API sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms,
                                     sfc_layout *out, sfc_error *err);
 

@@ -152,6 +152,12 @@ static sfc_status parse_field(const char *spec, const char *s, const char *end,
   }
   memcpy(f->name, s, len);
   f->name[len] = '\0';
+  /* The canonical JSON's own keys: a field of that name would repeat one. */
+  if (strcmp(f->name, "id") == 0 || strcmp(f->name, "time_ms") == 0)
+    return sfc_fail(err, SFC_INVALID_LAYOUT,
+                    "layout '%s': a field may not be named '%s': decoded IDs "
+                    "use that name for the %s; call it otherwise",
+                    spec, f->name, f->name[0] == 'i' ? "ID itself" : "time");
   const char *at = memchr(colon, '@', (size_t)(end - colon));
   const char *bits_end = at ? at : end;
   int64_t bits;

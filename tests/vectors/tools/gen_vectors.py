@@ -89,6 +89,8 @@ class Layout:
                 raise Fail("InvalidLayout", f"no ':' in {part!r}")
             if len(name) > 31 or not NAME_RE.match(name):
                 raise Fail("InvalidLayout", f"bad name {name!r}")
+            if name in ("id", "time_ms"):  # the canonical JSON's own keys
+                raise Fail("InvalidLayout", f"reserved name {name!r}")
             if name in seen:
                 raise Fail("InvalidLayout", f"duplicate {name}")
             seen.add(name)
@@ -492,6 +494,8 @@ def layouts_cases():
     bad("empty unit", "time:41@,worker:10,seq:12")
     bad("name with upper case", "time:41@1ms,Worker:10,seq:12")
     bad("name with a dash", "time:41@1ms,work-er:10,seq:12")
+    bad("a field named id (the canonical JSON's key of the ID)", "time:41@1ms,id:10,seq:12")
+    bad("a field named time_ms (the canonical JSON's key of the time)", "time:41@1ms,time_ms:10,seq:12")
     bad("name starting with a digit", "time:41@1ms,1worker:10,seq:12")
     bad("name of 32 bytes", "time:41@1ms," + "n" * 32 + ":10,seq:12")
     bad("empty name", "time:41@1ms,:10,seq:12")
