@@ -415,19 +415,27 @@ static void Parts_dealloc(PyObject *op) {
   plain_dealloc(op);
 }
 
+/* The public methods' docstrings start with their signature, which
+ * inspect.signature() and help() read (and mypy.stubtest checks against the
+ * stubs). */
 static PyMethodDef Parts_methods[] = {
     {"_value", Parts_value, METH_O, NULL},
-    {"to_json", Parts_to_json, METH_NOARGS, "The canonical JSON line."},
+    {"to_json", Parts_to_json, METH_NOARGS,
+     "to_json($self, /)\n--\n\n"
+     "The canonical JSON line, byte for byte the CLI's `decode --json` and "
+     "every other binding's: the ID as a decimal string, time_ms, time "
+     "(ISO-8601 UTC), then every other field in layout order."},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMemberDef Parts_members[] = {
-    {"id", T_ULONGLONG, offsetof(PartsObject, parts.id), READONLY, NULL},
+    {"id", T_ULONGLONG, offsetof(PartsObject, parts.id), READONLY, "The ID."},
     {"time_ms", T_LONGLONG, offsetof(PartsObject, parts.time_ms), READONLY,
-     NULL},
+     "Unix milliseconds of the ID's tick (rounded down)."},
     {"time_us", T_LONGLONG, offsetof(PartsObject, parts.time_us), READONLY,
-     NULL},
-    {"layout", T_OBJECT_EX, offsetof(PartsObject, layout), READONLY, NULL},
+     "Unix microseconds of the ID's tick."},
+    {"layout", T_OBJECT_EX, offsetof(PartsObject, layout), READONLY,
+     "The Layout used to decode."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -733,11 +741,22 @@ static PyObject *Generator_after_fork_child(PyObject *op,
 }
 
 static PyMethodDef Generator_methods[] = {
-    {"next_id", Generator_next_id, METH_NOARGS, NULL},
+    {"next_id", Generator_next_id, METH_NOARGS,
+     "next_id($self, /)\n--\n\n"
+     "The next ID. Waits for the clock with the GIL released when the "
+     "tick's sequence has run out or the clock stepped back."},
     {"_ids", Generator_ids, METH_VARARGS, NULL},
-    {"now_us", Generator_now_us, METH_NOARGS, NULL},
-    {"stats", Generator_stats, METH_NOARGS, NULL},
-    {"close", Generator_close, METH_NOARGS, NULL},
+    {"now_us", Generator_now_us, METH_NOARGS,
+     "now_us($self, /)\n--\n\n"
+     "The generator's clock: Unix microseconds from its time source."},
+    {"stats", Generator_stats, METH_NOARGS,
+     "stats($self, /)\n--\n\n"
+     "The counters and settings, keyed as the core's table names them."},
+    {"close", Generator_close, METH_NOARGS,
+     "close($self, /)\n--\n\n"
+     "Waits for calls in progress on other threads, writes the state file "
+     "(with a state_dir) and gives the node value back. Every later call "
+     "raises InvalidArgument. Idempotent."},
     {"_warning", Generator_warning, METH_NOARGS, NULL},
     {"_after_fork_child", Generator_after_fork_child, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
@@ -755,7 +774,10 @@ static PyType_Slot Generator_slots[] = {
     {0, NULL},
 };
 
-/* ---- Module functions (documented where the package wraps them) ---------- */
+/* ---- Module functions ---------------------------------------------------- */
+
+/* format_id and parse_id are public as they are, with their docstrings in
+ * module_methods; the others are documented where the package wraps them. */
 
 static int encoding_arg(module_state *st, PyObject *obj, sfc_encoding *out) {
   Py_ssize_t len = 0;
@@ -864,8 +886,17 @@ static PyMethodDef module_methods[] = {
     {"layout", mod_layout, METH_VARARGS, NULL},
     {"generator", mod_generator, METH_VARARGS, NULL},
     {"format_id", (PyCFunction)(void (*)(void))mod_format_id,
-     METH_VARARGS | METH_KEYWORDS, NULL},
-    {"parse_id", mod_parse_id, METH_VARARGS, NULL},
+     METH_VARARGS | METH_KEYWORDS,
+     "format_id($module, /, id, encoding, *, pad=True)\n--\n\n"
+     "The ID (an int or a decimal str) as text in an encoding: \"dec\", "
+     "\"hex\", \"base32\" (Crockford), \"base36\", \"base58\" (Bitcoin) or "
+     "\"base62\". Fixed width by default, so that the strings sort as the "
+     "IDs do; pad=False gives the shortest form."},
+    {"parse_id", mod_parse_id, METH_VARARGS,
+     "parse_id($module, text, encoding, /)\n--\n\n"
+     "The ID that text in an encoding stands for, fixed width or shortest "
+     "(hex, base32 and base36 in any case). Anything else is "
+     "InvalidArgument, naming the character and its position."},
     {"format_time", mod_format_time, METH_O, NULL},
     {"parse_time", mod_parse_time, METH_O, NULL},
     {"names", mod_names, METH_NOARGS, NULL},

@@ -22,8 +22,17 @@ class Parts(_c.CoreParts):
     ``time_us`` (Unix µs of the tick), ``layout`` (the Layout used to decode)
     and ``to_json()`` (the canonical JSON line, byte for byte the CLI's
     ``decode --json`` and every other binding's) are read from the core's
-    parts, kept in C until asked for; ``time``, ``fields`` and
-    ``parts[name]`` are made here.
+    parts, kept in C until asked for; ``time``, ``fields``, ``parts[name]``
+    and ``as_dict()`` are made here.
+
+    Parts are equal when they hold the same ID decoded by equal layouts, and
+    hashable on the same terms (set members, dict keys). Parts of one layout
+    are ordered by ID, which sorts by time first; ordering Parts of different
+    layouts raises TypeError, as their IDs do not share one time line.
+    ``int(parts)`` is the ID; a Parts is not an int otherwise (no
+    ``__index__``: it cannot index a list). ``json.dumps()`` cannot write a
+    Parts: ``to_json()`` is the canonical text, ``as_dict()`` a plain dict
+    for json.dumps() or other serialisers.
     """
 
     __slots__ = ()
@@ -52,12 +61,56 @@ class Parts(_c.CoreParts):
         """A field's value by name; "time" gives the raw tick count."""
         return self._value(self.layout._index[name])
 
+    def as_dict(self) -> dict[str, int | str]:
+        """The canonical JSON's keys and values as a plain dict, in its order:
+        ``id`` (an int here, where the JSON has a decimal string),
+        ``time_ms``, ``time`` (ISO-8601 UTC text), then every other field by
+        name. ``json.dumps()`` writes it, the ID as a JSON number."""
+        d: dict[str, int | str] = {"id": self.id, "time_ms": self.time_ms, "time": _c.format_time(self.time_ms)}
+        d.update(self.fields)
+        return d
+
     def __eq__(self, other: object) -> bool:
+        """Equal: the same ID decoded by equal layouts (same spec and epoch)."""
         if not isinstance(other, Parts):
             return NotImplemented
         return (self.id, self.layout) == (other.id, other.layout)
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        """Hashed on what equality compares: the ID and the layout."""
+        return hash((self.id, self.layout))
+
+    def __lt__(self, other: Parts) -> bool:
+        """By ID, among Parts of one layout: TypeError for another layout's."""
+        if not isinstance(other, Parts):
+            return NotImplemented
+        _same_layout(self, other)
+        return self.id < other.id
+
+    def __le__(self, other: Parts) -> bool:
+        """By ID, among Parts of one layout: TypeError for another layout's."""
+        if not isinstance(other, Parts):
+            return NotImplemented
+        _same_layout(self, other)
+        return self.id <= other.id
+
+    def __gt__(self, other: Parts) -> bool:
+        """By ID, among Parts of one layout: TypeError for another layout's."""
+        if not isinstance(other, Parts):
+            return NotImplemented
+        _same_layout(self, other)
+        return self.id > other.id
+
+    def __ge__(self, other: Parts) -> bool:
+        """By ID, among Parts of one layout: TypeError for another layout's."""
+        if not isinstance(other, Parts):
+            return NotImplemented
+        _same_layout(self, other)
+        return self.id >= other.id
+
+    def __int__(self) -> int:
+        """The ID."""
+        return self.id
 
     def __repr__(self) -> str:
         return f"<snowflake_c.Parts {self.to_json()}>"
@@ -67,6 +120,17 @@ class Parts(_c.CoreParts):
 
 
 adopt(Parts)  # the core type's methods as its own: calls at full speed
+
+
+def _same_layout(a: Parts, b: Parts) -> None:
+    """Parts order by ID only within one layout: IDs of two layouts do not
+    share a time line (another epoch, unit or time field), so their order
+    would say nothing. Raises TypeError, as Python does for unorderable types."""
+    if a.layout is not b.layout and a.layout != b.layout:
+        raise TypeError(
+            f"cannot order Parts of different layouts ({a.layout!r} and {b.layout!r}): "
+            "their IDs do not share one time line; compare their .time instead"
+        )
 
 
 def decode(

@@ -69,13 +69,14 @@ class CoreParts:
         """Unix milliseconds of the ID's tick (rounded down)."""
     @property
     def time_us(self) -> int:
-        """Unix microseconds of the tick."""
+        """Unix microseconds of the ID's tick."""
     @property
     def layout(self) -> CoreLayout:
-        """The layout used to decode."""
+        """The Layout used to decode."""
     def to_json(self) -> str:
         """The canonical JSON line, byte for byte the CLI's `decode --json` and
-        every other binding's."""
+        every other binding's: the ID as a decimal string, time_ms, time
+        (ISO-8601 UTC), then every other field in layout order."""
     def _value(self, index: int, /) -> int: ...
 
 _P = TypeVar("_P", bound=CoreParts)
@@ -110,13 +111,15 @@ def generator(
     cls: type[_G], layout: CoreLayout, node: list[tuple[str | None, Any]], options: dict[str, Any], /
 ) -> _G: ...
 def format_id(id: int | str, encoding: _Encoding, *, pad: bool = True) -> str:
-    """The ID as text in an encoding: "dec", "hex", "base32" (Crockford),
-    "base36", "base58" (Bitcoin) or "base62". Fixed width by default, so that
-    the strings sort as the IDs do; pad=False gives the shortest form."""
+    """The ID (an int or a decimal str) as text in an encoding: "dec", "hex",
+    "base32" (Crockford), "base36", "base58" (Bitcoin) or "base62". Fixed
+    width by default, so that the strings sort as the IDs do; pad=False gives
+    the shortest form."""
 
 def parse_id(text: str, encoding: _Encoding, /) -> int:
     """The ID that text in an encoding stands for, fixed width or shortest
-    (hex, base32 and base36 in any case)."""
+    (hex, base32 and base36 in any case). Anything else is InvalidArgument,
+    naming the character and its position."""
 
 def format_time(ms: int, /) -> str: ...
 def parse_time(text: str, /) -> int: ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import pickle
 from array import array
 from datetime import datetime, timedelta, timezone
@@ -58,6 +59,87 @@ def test_parts_keep_the_layout_given_and_read_every_field() -> None:
         parts.id = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
         sfc.Parts()
+
+
+def test_parts_hash_as_they_compare() -> None:
+    preset = sfc.Layout.preset("discord")
+    same = sfc.Layout(preset.spec, preset.epoch_ms)  # equal, another object
+    a, b = sfc.decode(DISCORD_ID, preset), sfc.decode(DISCORD_ID, same)
+    assert a == b and hash(a) == hash(b)
+    assert len({a, b, sfc.decode(DISCORD_ID + 1, preset)}) == 2
+    assert {a: "seen"}[b] == "seen"
+    other = sfc.decode(DISCORD_ID, preset="twitter")  # same ID, another layout
+    assert other != a and len({a, other}) == 2
+    assert hash(pickle.loads(pickle.dumps(a))) == hash(a)
+
+
+def test_parts_order_by_id_within_one_layout() -> None:
+    layout = sfc.Layout.preset("twitter")
+    ids = [
+        sfc.encode(1700000000000 + i % 3, {"datacenter": 1, "worker": i % 5, "seq": i}, layout=layout)
+        for i in range(30)
+    ]
+    parts = [sfc.decode(i, layout) for i in ids]
+    assert [p.id for p in sorted(parts)] == sorted(ids)
+    assert [p.id for p in sorted(parts, reverse=True)] == sorted(ids, reverse=True)
+    assert min(parts).id == min(ids) and max(parts).id == max(ids)
+    lo, hi = sfc.decode(min(ids), layout), sfc.decode(max(ids), sfc.Layout(layout.spec, layout.epoch_ms))
+    assert lo < hi and lo <= hi and hi > lo and hi >= lo and lo <= lo and lo >= lo
+    assert not (lo > hi or lo >= hi or hi < lo or hi <= lo or lo < lo or lo > lo)
+    # IDs sort by time first: so do the Parts of one layout.
+    assert [p.time_ms for p in sorted(parts)] == sorted(p.time_ms for p in parts)
+
+
+def test_parts_of_different_layouts_do_not_order() -> None:
+    twitter = sfc.decode(DISCORD_ID, preset="twitter")
+    discord = sfc.decode(DISCORD_ID, preset="discord")
+    for compare in (operator.lt, operator.le, operator.gt, operator.ge):
+        with pytest.raises(TypeError, match=r"cannot order Parts of different layouts .*twitter.*discord"):
+            compare(twitter, discord)
+    # Nor with anything but a Parts: Python's own TypeError.
+    with pytest.raises(TypeError, match="not supported"):
+        sorted([twitter, discord.id])  # type: ignore[type-var]
+    with pytest.raises(TypeError, match="not supported"):
+        _ = twitter < 5  # type: ignore[operator]
+
+
+def test_int_of_parts_is_the_id_and_nothing_more() -> None:
+    parts = sfc.decode(DISCORD_ID, preset="discord")
+    assert int(parts) == DISCORD_ID and type(int(parts)) is int
+    # Not an integer otherwise: no __index__, so no list index, hex() or slice.
+    assert not hasattr(parts, "__index__")
+    with pytest.raises(TypeError):
+        [0, 1][parts]  # type: ignore[call-overload]
+    with pytest.raises(TypeError):
+        hex(parts)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        operator.index(parts)  # type: ignore[arg-type]
+    # The widest IDs too: all 64 bits.
+    full = sfc.decode(2**64 - 1, layout="time:40@1ms,worker:12,seq:12", epoch=0)
+    assert int(full) == 2**64 - 1
+
+
+def test_parts_serialise_through_to_json_and_as_dict() -> None:
+    parts = sfc.decode(DISCORD_ID, preset="discord")
+    as_dict = parts.as_dict()
+    assert as_dict == {
+        "id": DISCORD_ID,
+        "time_ms": 1462015105796,
+        "time": "2016-04-30T11:18:25.796Z",
+        "worker": 1,
+        "process": 0,
+        "seq": 7,
+    }
+    assert list(as_dict) == list(json.loads(parts.to_json()))  # the canonical order
+    assert json.loads(json.dumps(as_dict)) == as_dict
+    assert json.dumps(as_dict, separators=(",", ":")) == DISCORD_JSON.replace(f'"{DISCORD_ID}"', str(DISCORD_ID))
+    as_dict["seq"] = 8  # a fresh dict each call
+    assert parts.as_dict()["seq"] == 7
+    # json.dumps() cannot write a Parts itself (Python has no hook for it): the
+    # documented ways are to_json() and as_dict().
+    with pytest.raises(TypeError, match="Parts is not JSON serializable"):
+        json.dumps(parts)
+    assert "to_json()" in (sfc.Parts.__doc__ or "") and "as_dict()" in (sfc.Parts.__doc__ or "")
 
 
 def test_core_types_are_made_by_the_package_only() -> None:

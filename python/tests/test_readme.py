@@ -1,8 +1,9 @@
 """Every Python example in python/README.md runs as written.
 
-A block whose first line is ``# host name: NAME`` runs under that host name
-(a UTS namespace), as in a Kubernetes pod; it is skipped where none can be
-made.
+A block whose first line is ``# host name: NAME`` is a pod-only example (it
+reads a StatefulSet pod's host name, and the README says so): it runs under
+that host name (a UTS namespace), as in the pod, and is skipped, saying so,
+where none can be made.
 """
 
 from __future__ import annotations
@@ -25,6 +26,17 @@ def test_readme_has_examples() -> None:
     assert len(BLOCKS) >= 5
 
 
+def test_pod_only_examples_say_so() -> None:
+    """A reader who runs a pod-only block elsewhere sees it fail: the prose
+    right before it says what it needs."""
+    text = README.read_text()
+    pod_only = [m.start() for m in re.finditer(r"```python\n# host name: ", text)]
+    assert pod_only, "the Kubernetes example is marked with its host name"
+    for start in pod_only:
+        before = text[:start].rstrip().rsplit("\n\n", 1)[-1]
+        assert "pod-only example" in before, before
+
+
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
 def test_readme_example_runs(code: str, tmp_path: Path) -> None:
     script = tmp_path / "example.py"
@@ -34,7 +46,10 @@ def test_readme_example_runs(code: str, tmp_path: Path) -> None:
     if host:
         found = host_name_prefix()
         if found is None:
-            pytest.skip(f"cannot run under the host name {host[1]} here (unshare -u, or unshare -ru, refused)")
+            pytest.skip(
+                f"a pod-only example (host name {host[1]}), and no host name can be given here "
+                "(unshare -u, or unshare -ru, refused)"
+            )
         prefix = (*found, host[1])
     r = subprocess.run(
         [*prefix, sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path

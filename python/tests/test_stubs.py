@@ -42,6 +42,11 @@ def test_stubs_type_check_an_example(tmp_path: Path) -> None:
             when: datetime = parts.time
             text: str = parts.to_json()
             worker: int = parts.fields["worker"]
+            ident_again: int = int(parts)
+            plain: dict[str, int | str] = parts.as_dict()
+            seen: set[snowflake_c.Parts] = {parts}
+            first: snowflake_c.Parts = min(parts, snowflake_c.decode(one + 1, preset="twitter"))
+            before: bool = parts < first
             lo, hi = snowflake_c.range(datetime(2024, 1, 1, tzinfo=timezone.utc), "2024-01-02", preset="twitter")
             spec: str = snowflake_c.Layout.preset("discord").spec
             try:

@@ -152,6 +152,9 @@ def _run_decode(case: dict[str, Any]) -> None:
     doc = json.loads(case["json"])
     assert parts.time_ms == doc["time_ms"]
     assert parts.time.isoformat(timespec="milliseconds").replace("+00:00", "Z") == doc["time"]
+    # as_dict(): the canonical JSON's keys and values, in its order, the ID an int.
+    assert list(parts.as_dict().items()) == list({**doc, "id": parts.id}.items())
+    assert int(parts) == parts.id
     assert sfc.decode(int(case["id"]), **kw) == parts
     # A passing decode case encodes back to its ID (the datetime keeps the
     # microseconds of sub-millisecond ticks).
