@@ -1,9 +1,19 @@
-/* snowflake-c — generate, decode and encode 64-bit time-ordered IDs. */
-#define _GNU_SOURCE
+/* snowflake-c — generate, decode and encode 64-bit time-ordered IDs.
+ *
+ * Two tables describe the command: its commands (`commands`: name, usage,
+ * summary, description, examples, the options each takes) and its options
+ * (`own_options`, then the core's generator options, sfc_option_at). The
+ * parser, each command's help, the manual page (help --man), the shell
+ * completions (completions bash|zsh|fish) and the "did you mean" of a
+ * mistyped command or option all walk them. The options are read by a
+ * parser of its own, the same on every platform and C library: each option
+ * is spelled in full (never abbreviated), as --NAME VALUE, --NAME=VALUE or,
+ * for the short ones, -n N and -nN; options and arguments may come in any
+ * order, and `--` ends the options. */
 #include "snowflake_c.h"
 
-#include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,103 +23,1061 @@
 #include <io.h>
 #endif
 
-static const char usage[] =
-    "usage: snowflake-c COMMAND [OPTIONS] [ARGS]\n"
-    "\n"
-    "commands:\n"
-    "  gen      generate IDs:          gen -n 5 --preset twitter --node "
-    "datacenter=1,worker=3\n"
-    "  decode   split IDs into parts:  decode --preset discord --json "
-    "175928847299117063\n"
-    "           (IDs from the arguments, or one per line on standard input;\n"
-    "           --from ENC for IDs in another encoding)\n"
-    "  convert  between string forms:  convert --to base62 "
-    "175928847299117063\n"
-    "                                  convert --from base62 0Czks0tP37X\n"
-    "           (decimal unless --from/--to say otherwise; arguments or\n"
-    "           standard input, like decode)\n"
-    "  encode   build an ID:           encode --preset discord --time "
-    "1462015105796 worker=1 process=0 seq=7\n"
-    "  range    smallest and largest ID of a time interval [T0, T1):\n"
-    "                                  range --preset twitter 2024-01-01 "
-    "2024-01-02\n"
-    "  layout   describe a layout:     layout --layout "
-    "time:41@1ms,worker:10,seq:12 --epoch 2024-01-01\n"
-    "  presets  list the presets\n"
-    "\n"
-    "options:\n"
-    "  --preset NAME      default, twitter, discord, sonyflake, baidu, "
-    "instagram\n"
-    "                     (default: default)\n"
-    "  --layout SPEC      fields, e.g. time:41@1ms,worker:10,seq:12\n"
-    "  --epoch E          Unix ms or ISO-8601 UTC, with --layout\n"
-    "  --node LIST        node values: worker=3,datacenter=1 (N, auto, host\n"
-    "                     or env:NAME);\n"
-    "                     unset fields come from SNOWFLAKE_<FIELD>\n"
-    "  -n, --count N      IDs to generate (gen; default 1)\n"
-    "  --time T           the time of encode: Unix ms or ISO-8601 UTC\n"
-    "  --json             canonical JSON, one line per ID\n"
-    "  --format ENC       gen: print IDs in dec, hex, base32, base36, base58 "
-    "or\n"
-    "                     base62, fixed width (sorts as the IDs do)\n"
-    "  --from ENC         decode, convert: the encoding of the IDs given\n"
-    "  --to ENC           convert: the encoding to print\n"
-    "  --shortest         with --format or --to: no left padding\n"
-    "  --stats            print the generator's counters to stderr (gen)\n"
-    "  -h, --help         this text\n"
-    "  -V, --version      the version\n"
-    "\n"
-    "generator options (gen), durations in ms or with a unit (1.5s, 800us):\n";
+#define PROG "snowflake-c"
+#define WIDTH 79 /* help text is wrapped to fit this many columns */
 
-/* The generator options are the core's table: each is --NAME VALUE (words
- * joined by '-'); a flag (true/false) is --NAME, or --no-NAME when on by
- * default. */
-static void print_usage(FILE *out) {
-  fputs(usage, out);
-  for (size_t i = 0; sfc_option_at(i); i++) {
-    const sfc_option_info *o = sfc_option_at(i);
-    char flag[48];
-    bool on = o->type == SFC_TYPE_BOOL && strcmp(o->default_text, "true") == 0;
-    snprintf(flag, sizeof flag, "--%s%s", on ? "no-" : "", o->name);
-    for (char *p = flag; *p; p++)
-      if (*p == '_') *p = '-';
-    fprintf(out, "  %s%s", flag,
-            o->type == SFC_TYPE_DURATION ? " MS"
-            : o->type == SFC_TYPE_PATH   ? " DIR"
-            : o->type == SFC_TYPE_CHOICE ? " NAME"
-                                         : "");
-    for (int k = 0; o->type == SFC_TYPE_CHOICE && o->choices[k]; k++)
-      fprintf(out, "%s%s", k ? ", " : ": ", o->choices[k]);
-    fprintf(out, "\n      %s%s (default: %s)\n",
-            on ? "turns off what is on by default: " : "", o->doc,
-            o->default_text);
-  }
-  fputs("  --monotonic\n      --time-source monotonic\n", out);
-}
+/* ===================================================================== */
+/* The options                                                           */
+/* ===================================================================== */
+
+/* What a completion offers as an option's value. */
+typedef enum value_kind {
+  VALUE_ANY,      /* the user's own text */
+  VALUE_PRESET,   /* a preset's name */
+  VALUE_ENCODING, /* an encoding's name */
+  VALUE_CHOICE,   /* one of a core option's choices */
+  VALUE_DIR       /* a folder */
+} value_kind;
+
+/* The CLI's own options; the core's generator options follow them. */
+typedef enum own_option {
+  OPT_PRESET,
+  OPT_LAYOUT,
+  OPT_EPOCH,
+  OPT_NODE,
+  OPT_COUNT,
+  OPT_TIME,
+  OPT_JSON,
+  OPT_FORMAT,
+  OPT_FROM,
+  OPT_TO,
+  OPT_SHORTEST,
+  OPT_STATS,
+  OPT_MONOTONIC,
+  OPT_MAN,
+  OPT_HELP,
+  OPT_OWN /* how many */
+} own_option;
+
+#define TAKES(o) (1u << (o))
+#define TAKES_LAYOUT (TAKES(OPT_PRESET) | TAKES(OPT_LAYOUT) | TAKES(OPT_EPOCH))
+
+typedef struct option_row {
+  const char *name;
+  char short_name;
+  const char *arg; /* the value's placeholder; NULL: the option takes none */
+  value_kind value;
+  const char *doc; /* "{presets}", "{encodings}": the names, listed */
+} option_row;
+
+static const option_row own_options[OPT_OWN] = {
+    [OPT_PRESET] = {"preset", 0, "NAME", VALUE_PRESET,
+                    "the layout of a preset: {presets} (default: default)"},
+    [OPT_LAYOUT] = {"layout", 0, "SPEC", VALUE_ANY,
+                    "a layout of your own, its fields most significant "
+                    "first: time:41@1ms,worker:10,seq:12 (with --epoch)"},
+    [OPT_EPOCH] = {"epoch", 0, "E", VALUE_ANY,
+                   "the epoch of --layout: Unix ms or ISO-8601 UTC "
+                   "(2024-01-01, 2024-01-01T00:00:00Z)"},
+    [OPT_NODE] = {"node", 0, "LIST", VALUE_ANY,
+                  "node values, FIELD=VALUE,...: a number, auto (the first "
+                  "free value of a pool, with --state-dir), host (the "
+                  "ordinal at the end of the host name) or env:NAME (the "
+                  "environment variable NAME); a field not given is read "
+                  "from SNOWFLAKE_<FIELD>"},
+    [OPT_COUNT] = {"count", 'n', "N", VALUE_ANY,
+                   "how many IDs to generate (default: 1)"},
+    [OPT_TIME] = {"time", 0, "T", VALUE_ANY,
+                  "the ID's time: Unix ms or ISO-8601 UTC"},
+    [OPT_JSON] = {"json", 0, NULL, VALUE_ANY,
+                  "print JSON: IDs as decimal strings, every other number "
+                  "as a JSON number"},
+    [OPT_FORMAT] = {"format", 0, "ENC", VALUE_ENCODING,
+                    "print the IDs in ENC: {encodings}; fixed width, so that "
+                    "they sort as the IDs do"},
+    [OPT_FROM] = {"from", 0, "ENC", VALUE_ENCODING,
+                  "the encoding of the IDs given: {encodings} (default: "
+                  "dec)"},
+    [OPT_TO] = {"to", 0, "ENC", VALUE_ENCODING,
+                "the encoding to print: {encodings}, fixed width (default: "
+                "the plain decimal number)"},
+    [OPT_SHORTEST] = {"shortest", 0, NULL, VALUE_ANY,
+                      "with --format or --to: no left padding"},
+    [OPT_STATS] = {"stats", 0, NULL, VALUE_ANY,
+                   "print the generator's counters to standard error when "
+                   "done: one line of NAME=VALUE, or one JSON object with "
+                   "--json"},
+    [OPT_MONOTONIC] = {"monotonic", 0, NULL, VALUE_ANY,
+                       "the same as --time-source monotonic"},
+    [OPT_MAN] = {"man", 0, NULL, VALUE_ANY,
+                 "print the manual page (roff): snowflake-c help --man | "
+                 "man -l -"},
+    [OPT_HELP] = {"help", 'h', NULL, VALUE_ANY,
+                  "print the command's usage, options and examples"},
+};
 
 #define OPTION_MAX 32 /* room for the core's option table */
+#define VIEW_MAX (OPT_OWN + 2 * OPTION_MAX)
+
+/* One spelling of an option: the CLI's own, or a core option (a flag has
+ * two, --NAME and --no-NAME). */
+typedef struct option_view {
+  int id;        /* own_option, or OPT_OWN + the core option's index */
+  char name[48]; /* as typed, without "--": words joined by '-' */
+  char short_name;
+  const char *arg;
+  value_kind value;
+  const sfc_option_info *core; /* NULL: the CLI's own */
+  bool negative;               /* --no-NAME */
+  bool shown; /* in help, manual and completions: the spelling that changes
+                 something (--no-guard, --random-start) */
+} option_view;
+
+/* Every spelling of every option, the CLI's own first. Returns how many. */
+static size_t option_views(option_view *out) {
+  size_t n = 0;
+  for (int i = 0; i < OPT_OWN; i++) {
+    const option_row *r = &own_options[i];
+    option_view *v = &out[n++];
+    memset(v, 0, sizeof *v);
+    v->id = i;
+    snprintf(v->name, sizeof v->name, "%s", r->name);
+    v->short_name = r->short_name;
+    v->arg = r->arg;
+    v->value = r->value;
+    v->shown = true;
+  }
+  const sfc_option_info *o;
+  for (size_t i = 0; i < OPTION_MAX && (o = sfc_option_at(i)); i++) {
+    bool flag = o->type == SFC_TYPE_BOOL;
+    bool on = flag && strcmp(o->default_text, "true") == 0;
+    for (int no = 0; no <= (int)flag; no++) {
+      option_view *v = &out[n++];
+      memset(v, 0, sizeof *v);
+      v->id = OPT_OWN + (int)i;
+      snprintf(v->name, sizeof v->name, "%s%s", no ? "no-" : "", o->name);
+      for (char *p = v->name; *p; p++)
+        if (*p == '_') *p = '-';
+      v->arg = o->type == SFC_TYPE_DURATION ? "MS"
+               : o->type == SFC_TYPE_PATH   ? "DIR"
+               : o->type == SFC_TYPE_CHOICE ? "NAME"
+                                            : NULL;
+      v->value = o->type == SFC_TYPE_PATH     ? VALUE_DIR
+                 : o->type == SFC_TYPE_CHOICE ? VALUE_CHOICE
+                                              : VALUE_ANY;
+      v->core = o;
+      v->negative = no;
+      v->shown = !flag || no == on;
+    }
+  }
+  return n;
+}
+
+/* ===================================================================== */
+/* The commands                                                          */
+/* ===================================================================== */
 
 typedef struct cli {
   const char *preset, *spec, *epoch, *node, *time;
   const char *option[OPTION_MAX]; /* generator options as given, by index */
   long long count;
-  bool json, stats, shortest;
+  bool json, stats, shortest, man;
   /* --format, --from, --to: given or not, and the encoding */
   bool format_set, from_set, to_set;
   sfc_encoding format, from, to;
   sfc_layout layout;
 } cli;
 
+typedef struct command {
+  const char *name;
+  int (*run)(cli *c, int argc, char **argv); /* the arguments, options out */
+  const char *usage;   /* what follows the name on the usage line */
+  const char *summary; /* a few words */
+  const char *about;   /* a paragraph */
+  unsigned takes;      /* TAKES(own_option) of the options it takes */
+  bool generator;      /* and the core's generator options */
+  const char *examples[4];
+} command;
+
+static int cmd_gen(cli *c, int argc, char **argv);
+static int cmd_decode(cli *c, int argc, char **argv);
+static int cmd_convert(cli *c, int argc, char **argv);
+static int cmd_encode(cli *c, int argc, char **argv);
+static int cmd_range(cli *c, int argc, char **argv);
+static int cmd_layout(cli *c, int argc, char **argv);
+static int cmd_presets(cli *c, int argc, char **argv);
+static int cmd_help(cli *c, int argc, char **argv);
+static int cmd_completions(cli *c, int argc, char **argv);
+
+static const command commands[] = {
+    {"gen",
+     cmd_gen,
+     "[OPTIONS]",
+     "generate IDs",
+     "Generates IDs of one layout for one node value, one per line: in "
+     "decimal, in another string form with --format, or as the canonical "
+     "JSON of decode with --json. Every node field of the layout needs a "
+     "value, from --node or else from SNOWFLAKE_<FIELD>: without one the "
+     "generator refuses to start. The node value is claimed host-wide while "
+     "the command runs, so that a second generator of the same value "
+     "refuses to start (--no-guard turns that off).",
+     TAKES_LAYOUT | TAKES(OPT_NODE) | TAKES(OPT_COUNT) | TAKES(OPT_JSON) |
+         TAKES(OPT_FORMAT) | TAKES(OPT_SHORTEST) | TAKES(OPT_STATS) |
+         TAKES(OPT_MONOTONIC),
+     true,
+     {"snowflake-c gen -n 5 --preset twitter --node datacenter=1,worker=3",
+      "snowflake-c gen -n 2 --format base32 --preset twitter --node "
+      "datacenter=1,worker=3",
+      "snowflake-c gen --json --stats --layout time:41@1ms,worker:10,seq:12 "
+      "--epoch 2024-01-01 --node worker=7",
+      NULL}},
+    {"decode",
+     cmd_decode,
+     "[OPTIONS] [ID...]",
+     "split IDs into their time and fields",
+     "Splits each ID into its time and fields, one line per ID: the ID, its "
+     "time (ISO-8601 UTC) and FIELD=VALUE of each other field, or with "
+     "--json the canonical JSON, byte for byte what every binding prints. "
+     "The IDs come from the arguments or, separated by blanks, from "
+     "standard input; in decimal unless --from names their encoding.",
+     TAKES_LAYOUT | TAKES(OPT_JSON) | TAKES(OPT_FROM),
+     false,
+     {"snowflake-c decode --preset discord --json 175928847299117063",
+      "snowflake-c decode --preset discord --from base62 0Czks0tP37X", NULL}},
+    {"convert",
+     cmd_convert,
+     "[OPTIONS] [ID...]",
+     "convert IDs between string forms",
+     "Prints each ID in another string form: read in the encoding of --from "
+     "(default: dec), printed in that of --to (default: the plain decimal "
+     "number), fixed width unless --shortest. The IDs come from the "
+     "arguments or, separated by blanks, from standard input. With --json, "
+     "one object per ID: {\"id\":\"ID\",\"ENC\":\"TEXT\"}.",
+     TAKES(OPT_JSON) | TAKES(OPT_FROM) | TAKES(OPT_TO) | TAKES(OPT_SHORTEST),
+     false,
+     {"snowflake-c convert --to base62 175928847299117063",
+      "snowflake-c convert --to base62 --shortest 175928847299117063",
+      "snowflake-c convert --from base32 --to hex 04w86bb0g4007", NULL}},
+    {"encode",
+     cmd_encode,
+     "--time T [OPTIONS] FIELD=VALUE...",
+     "build an ID from its time and fields",
+     "Builds the ID of a time (--time, rounded down to the layout's tick) "
+     "and a value for every other field of the layout, each given once as "
+     "FIELD=VALUE. With --json, prints the ID's canonical JSON instead.",
+     TAKES_LAYOUT | TAKES(OPT_TIME) | TAKES(OPT_JSON),
+     false,
+     {"snowflake-c encode --preset discord --time 2016-04-30T11:18:25.796Z "
+      "worker=1 process=0 seq=7",
+      "snowflake-c encode --preset discord --json --time 1462015105796 "
+      "worker=1 process=0 seq=7",
+      NULL}},
+    {"range",
+     cmd_range,
+     "[OPTIONS] T0 T1",
+     "the smallest and largest ID of a time interval",
+     "Prints the smallest and the largest ID whose time lies in [T0, T1): "
+     "T0 included, T1 not, so that consecutive windows never share an ID. "
+     "For range scans and pagination (WHERE id BETWEEN min AND max). The "
+     "times are Unix ms or ISO-8601 UTC. With --json: "
+     "{\"min\":\"ID\",\"max\":\"ID\"}.",
+     TAKES_LAYOUT | TAKES(OPT_JSON),
+     false,
+     {"snowflake-c range --preset twitter 2024-01-01 2024-01-02",
+      "snowflake-c range --preset twitter --json 2024-01-01T00:00:00Z "
+      "2024-01-01T01:00:00Z",
+      NULL}},
+    {"layout",
+     cmd_layout,
+     "[OPTIONS]",
+     "describe a layout",
+     "Describes a layout: its spec, epoch and width; each field's kind, "
+     "bits, shift and largest value; the IDs per second of one node value, "
+     "how many node values it has and when its time field runs out. With "
+     "--json, the layout's facts as one object.",
+     TAKES_LAYOUT | TAKES(OPT_JSON),
+     false,
+     {"snowflake-c layout --preset sonyflake",
+      "snowflake-c layout --layout time:41@1ms,worker:10,seq:12 --epoch "
+      "2024-01-01 --json",
+      NULL}},
+    {"presets",
+     cmd_presets,
+     "[--json]",
+     "list the presets",
+     "Lists the presets: name, spec and epoch (Unix ms). With --json, one "
+     "object per preset and line: "
+     "{\"name\":\"NAME\",\"spec\":\"SPEC\",\"epoch_ms\":N}.",
+     TAKES(OPT_JSON),
+     false,
+     {"snowflake-c presets", "snowflake-c presets --json", NULL}},
+    {"help",
+     cmd_help,
+     "[COMMAND | --man]",
+     "show a command's usage, options and examples",
+     "Prints the usage, options and examples of COMMAND (the same as "
+     "snowflake-c COMMAND --help), without one the list of commands, and "
+     "with --man the manual page (roff), which man -l - reads.",
+     TAKES(OPT_MAN),
+     false,
+     {"snowflake-c help gen", "snowflake-c help --man | man -l -", NULL}},
+    {"completions",
+     cmd_completions,
+     "SHELL",
+     "print a completion script for bash, zsh or fish",
+     "Prints the completion script of SHELL (bash, zsh or fish): it "
+     "completes the commands, their options, and the values of --preset, "
+     "of the encodings and of the generator options that are a choice. An "
+     "installed snowflake-c has them where each shell looks; to load one "
+     "by hand: source <(snowflake-c completions bash), or snowflake-c "
+     "completions fish | source.",
+     0,
+     false,
+     {"source <(snowflake-c completions bash)",
+      "snowflake-c completions zsh > ~/.zfunc/_snowflake-c", NULL}},
+};
+
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static const char *const shells[] = {"bash", "zsh", "fish"};
+
+static bool takes(const command *cmd, const option_view *v) {
+  if (v->core) return cmd->generator;
+  return v->id == OPT_HELP || (cmd->takes & TAKES(v->id)) != 0;
+}
+
+/* ===================================================================== */
+/* Errors and "did you mean"                                             */
+/* ===================================================================== */
+
 static int fail(const sfc_error *err) {
-  fprintf(stderr, "snowflake-c: %s: %s\n", sfc_status_name(err->status),
+  fprintf(stderr, PROG ": %s: %s\n", sfc_status_name(err->status),
           err->message);
   return 1;
 }
 
-static int usage_error(const char *what) {
-  fprintf(stderr, "snowflake-c: %s\n(see snowflake-c --help)\n", what);
+/* A mistake in the command line: the message, where to read more, and exit
+ * status 2. */
+static int usage_error(const command *cmd, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  fputs(PROG ": ", stderr);
+  vfprintf(stderr, format, ap);
+  va_end(ap);
+  if (cmd)
+    fprintf(stderr, "\n(see " PROG " help %s)\n", cmd->name);
+  else
+    fputs("\n(see " PROG " --help)\n", stderr);
   return 2;
 }
+
+/* The optimal string alignment distance: insertions, deletions,
+ * substitutions and swaps of two neighbours. SIZE_MAX for text too long to
+ * be a mistyped name. */
+static size_t distance(const char *a, size_t n, const char *b) {
+  enum { LONGEST = 48 };
+  size_t m = strlen(b);
+  if (n >= LONGEST || m >= LONGEST) return SIZE_MAX;
+  size_t d[LONGEST][LONGEST];
+  for (size_t i = 0; i <= n; i++)
+    d[i][0] = i;
+  for (size_t j = 0; j <= m; j++)
+    d[0][j] = j;
+  for (size_t i = 1; i <= n; i++)
+    for (size_t j = 1; j <= m; j++) {
+      size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[n][m];
+}
+
+/* ": did you mean 'gen'?" — the names that `typed` (n bytes) begins, else
+ * the nearest within a few edits (fewer for short words), at most three;
+ * "" when none is near. Each name is written `quote` + `dashes` + name +
+ * `quote`. */
+static void suggest(const char *typed, size_t n, const char *const *names,
+                    size_t count, const char *dashes, const char *quote,
+                    char *out, size_t cap) {
+  enum { MOST = 3 };
+  const char *picked[MOST];
+  size_t np = 0;
+  out[0] = '\0';
+  if (n == 0) return;
+  for (size_t i = 0; i < count && np < MOST; i++)
+    if (strlen(names[i]) > n && strncmp(typed, names[i], n) == 0)
+      picked[np++] = names[i];
+  if (np == 0) {
+    size_t limit = n <= 3 ? 1 : n <= 6 ? 2 : 3, best = SIZE_MAX;
+    for (size_t i = 0; i < count; i++) {
+      size_t d = distance(typed, n, names[i]);
+      if (d <= limit && d < best) best = d;
+    }
+    for (size_t i = 0; i < count && np < MOST && best != SIZE_MAX; i++)
+      if (distance(typed, n, names[i]) == best) picked[np++] = names[i];
+  }
+  if (np == 0) return;
+  size_t w = (size_t)snprintf(out, cap, ": did you mean ");
+  for (size_t i = 0; i < np && w < cap; i++)
+    w += (size_t)snprintf(out + w, cap - w, "%s%s%s%s%s",
+                          i == 0        ? ""
+                          : i + 1 == np ? " or "
+                                        : ", ",
+                          quote, dashes, picked[i], quote);
+  if (w < cap) snprintf(out + w, cap - w, "?");
+}
+
+static const command *find_command(const char *name) {
+  for (size_t i = 0; i < COMMAND_COUNT; i++)
+    if (strcmp(name, commands[i].name) == 0) return &commands[i];
+  return NULL;
+}
+
+static int unknown_command(const char *name) {
+  const char *names[COMMAND_COUNT];
+  for (size_t i = 0; i < COMMAND_COUNT; i++)
+    names[i] = commands[i].name;
+  char hint[200];
+  suggest(name, strlen(name), names, COMMAND_COUNT, "", "'", hint, sizeof hint);
+  return usage_error(NULL, "unknown command '%s'%s", name, hint);
+}
+
+/* ===================================================================== */
+/* Text: option docs, wrapping                                           */
+/* ===================================================================== */
+
+/* Appends to buf (cap bytes, NUL-terminated) what fits. */
+static void append(char *buf, size_t cap, const char *text) {
+  size_t n = strlen(buf);
+  if (n + 1 < cap) snprintf(buf + n, cap - n, "%s", text);
+}
+
+static void append_presets(char *buf, size_t cap) {
+  for (size_t i = 0; i < sfc_preset_count(); i++) {
+    const char *name, *spec;
+    int64_t epoch;
+    sfc_preset_at(i, &name, &spec, &epoch);
+    if (i) append(buf, cap, ", ");
+    append(buf, cap, name);
+  }
+}
+
+static void append_encodings(char *buf, size_t cap) {
+  for (int i = 0; i < SFC_ENCODING_COUNT; i++) {
+    if (i) append(buf, cap, ", ");
+    append(buf, cap, sfc_encoding_name((sfc_encoding)i));
+  }
+}
+
+/* The whole doc of an option, in one line. */
+static void option_doc(const option_view *v, char *buf, size_t cap) {
+  buf[0] = '\0';
+  if (!v->core) {
+    for (const char *p = own_options[v->id].doc; *p;) {
+      if (strncmp(p, "{presets}", 9) == 0) {
+        append_presets(buf, cap);
+        p += 9;
+      } else if (strncmp(p, "{encodings}", 11) == 0) {
+        append_encodings(buf, cap);
+        p += 11;
+      } else {
+        char one[2] = {*p++, '\0'};
+        append(buf, cap, one);
+      }
+    }
+    return;
+  }
+  const sfc_option_info *o = v->core;
+  if (o->type == SFC_TYPE_BOOL) {
+    /* the spelling shown is the one that changes the default */
+    append(buf, cap, v->negative ? "turn off what is on by default: " : "");
+    append(buf, cap, o->doc);
+    append(buf, cap, v->negative ? "" : " (off by default)");
+    return;
+  }
+  append(buf, cap, o->doc);
+  append(buf, cap, " (");
+  if (o->type == SFC_TYPE_CHOICE) {
+    append(buf, cap, "NAME: ");
+    for (int k = 0; o->choices[k]; k++) {
+      if (k) append(buf, cap, ", ");
+      append(buf, cap, o->choices[k]);
+    }
+    append(buf, cap, "; ");
+  }
+  append(buf, cap, "default: ");
+  append(buf, cap, o->default_text);
+  append(buf, cap, ")");
+}
+
+/* An option's doc cut short for a completion menu: up to its first "; " or
+ * " ("; when that is still longer than BRIEF, up to its last ": " within
+ * BRIEF, else to a word's end within it. */
+static void option_brief(const option_view *v, char *buf, size_t cap) {
+  enum { BRIEF = 72 };
+  char doc[600];
+  option_doc(v, doc, sizeof doc);
+  size_t n = strlen(doc);
+  const char *semi = strstr(doc, "; "), *paren = strstr(doc, " (");
+  if (semi && (size_t)(semi - doc) < n) n = (size_t)(semi - doc);
+  if (paren && (size_t)(paren - doc) < n) n = (size_t)(paren - doc);
+  if (n > BRIEF) {
+    size_t colon = 0;
+    for (size_t i = 0; i + 1 < BRIEF; i++)
+      if (doc[i] == ':' && doc[i + 1] == ' ') colon = i;
+    for (n = colon ? colon : BRIEF; !colon && n > 0 && doc[n] != ' ';)
+      n--;
+  }
+  snprintf(buf, cap, "%.*s", (int)n, doc);
+}
+
+/* "-n, --count N", "--preset NAME", "--json". */
+static void option_synopsis(const option_view *v, char *buf, size_t cap) {
+  char dashes[4] = "";
+  if (v->short_name) snprintf(dashes, sizeof dashes, "-%c", v->short_name);
+  snprintf(buf, cap, "%s%s--%s%s%s", dashes, v->short_name ? ", " : "", v->name,
+           v->arg ? " " : "", v->arg ? v->arg : "");
+}
+
+/* Writes `text` as lines of at most WIDTH columns, each indented by
+ * `indent` spaces. */
+static void wrap(FILE *out, const char *text, int indent) {
+  int col = 0;
+  while (*text) {
+    while (*text == ' ')
+      text++;
+    size_t n = strcspn(text, " ");
+    if (n == 0) break;
+    if (col > indent && col + 1 + (int)n > WIDTH) {
+      fputc('\n', out);
+      col = 0;
+    }
+    if (col == 0) {
+      fprintf(out, "%*s", indent, "");
+      col = indent;
+    } else {
+      fputc(' ', out);
+      col++;
+    }
+    fwrite(text, 1, n, out);
+    col += (int)n;
+    text += n;
+  }
+  if (col) fputc('\n', out);
+}
+
+/* ===================================================================== */
+/* Help                                                                  */
+/* ===================================================================== */
+
+static void print_overview(FILE *out) {
+  fputs("usage: " PROG " COMMAND [OPTIONS] [ARGS]\n\n", out);
+  wrap(out,
+       "Generates, decodes and encodes 64-bit, time-ordered IDs of the "
+       "Snowflake family.",
+       0);
+  fputs("\ncommands:\n", out);
+  for (size_t i = 0; i < COMMAND_COUNT; i++)
+    fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+  fputs("\noptions:\n"
+        "  -h, --help     print this list of commands\n"
+        "  -V, --version  print the version\n\n",
+        out);
+  wrap(out,
+       "'" PROG " help COMMAND' (or '" PROG
+       " COMMAND --help') shows a command's options and examples; 'man " PROG
+       "' or '" PROG " help --man' the whole manual.",
+       0);
+}
+
+static void print_command_help(FILE *out, const command *cmd) {
+  fprintf(out, "usage: " PROG " %s %s\n\n", cmd->name, cmd->usage);
+  wrap(out, cmd->about, 0);
+  option_view views[VIEW_MAX];
+  size_t n = option_views(views);
+  char synopsis[96], doc[600];
+  for (int core = 0; core <= 1; core++) {
+    if (core && !cmd->generator) break;
+    fputs(core ? "\ngenerator options (durations in ms, or with a unit: "
+                 "1.5s, 800us):\n"
+               : "\noptions:\n",
+          out);
+    for (size_t i = 0; i < n; i++) {
+      const option_view *v = &views[i];
+      if (!v->shown || !takes(cmd, v) || (v->core != NULL) != core) continue;
+      option_synopsis(v, synopsis, sizeof synopsis);
+      option_doc(v, doc, sizeof doc);
+      fprintf(out, "  %s\n", synopsis);
+      wrap(out, doc, 6);
+    }
+  }
+  fputs("\nexamples:\n", out);
+  for (int i = 0; cmd->examples[i]; i++)
+    fprintf(out, "  %s\n", cmd->examples[i]);
+}
+
+/* ===================================================================== */
+/* The manual page                                                       */
+/* ===================================================================== */
+
+/* Text for roff: '-' as \-, '\' as \e, and a leading '.' or '\'' kept from
+ * being read as a request. */
+static void roff(FILE *out, const char *text) {
+  if (*text == '.' || *text == '\'') fputs("\\&", out);
+  for (; *text; text++) {
+    if (*text == '-')
+      fputs("\\-", out);
+    else if (*text == '\\')
+      fputs("\\e", out);
+    else
+      fputc(*text, out);
+  }
+}
+
+/* \fB-n\fR, \fB--count\fR: an option's names in bold (`both`: the short
+ * one too). */
+static void roff_option_name(FILE *out, const option_view *v, bool both) {
+  if (both && v->short_name) fprintf(out, "\\fB\\-%c\\fR, ", v->short_name);
+  fputs("\\fB\\-\\-", out);
+  roff(out, v->name);
+  fputs("\\fR", out);
+}
+
+static void roff_examples(FILE *out, const char *const *examples) {
+  fputs(".PP\nExamples:\n.PP\n.RS 4\n.nf\n", out);
+  for (int i = 0; examples[i]; i++) {
+    roff(out, examples[i]);
+    fputc('\n', out);
+  }
+  fputs(".fi\n.RE\n", out);
+}
+
+static void print_man(FILE *out) {
+  option_view views[VIEW_MAX];
+  size_t n = option_views(views);
+  char doc[600];
+  fputs(".\\\" The manual of snowflake-c: written by `snowflake-c help --man`, "
+        "from the\n"
+        ".\\\" command's own tables (core/cli/snowflake-c.c). Do not edit.\n"
+        ".TH SNOWFLAKE\\-C 1 \"\" \"snowflake\\-c\" \"User Commands\"\n"
+        ".SH NAME\n"
+        "snowflake\\-c \\- generate, decode and encode 64\\-bit, "
+        "time\\-ordered IDs\n"
+        ".SH SYNOPSIS\n.nf\n",
+        out);
+  for (size_t i = 0; i < COMMAND_COUNT; i++) {
+    fprintf(out, "\\fBsnowflake\\-c %s\\fR ", commands[i].name);
+    roff(out, commands[i].usage);
+    fputc('\n', out);
+  }
+  fputs("\\fBsnowflake\\-c \\-\\-help\\fR\n"
+        "\\fBsnowflake\\-c \\-\\-version\\fR\n"
+        ".fi\n"
+        ".SH DESCRIPTION\n"
+        "\\fBsnowflake\\-c\\fR generates 64\\-bit, time\\-ordered, unique "
+        "IDs of the Snowflake family (Twitter, Discord, Sonyflake, Baidu, "
+        "Instagram or a layout of your own), decodes any ID back into its "
+        "time and fields, encodes one from them, converts IDs between "
+        "string forms and gives the IDs of a time interval.\n"
+        ".PP\n"
+        "A layout is a preset (\\fB\\-\\-preset\\fR) or a spec and an "
+        "epoch (\\fB\\-\\-layout\\fR and \\fB\\-\\-epoch\\fR); without "
+        "either, the default preset. Options are spelled in full, never "
+        "abbreviated: \\fB\\-\\-NAME VALUE\\fR or \\fB\\-\\-NAME=VALUE\\fR. "
+        "Options and arguments may come in any order after the command; "
+        "\\fB\\-\\-\\fR ends the options.\n"
+        ".SH COMMANDS\n",
+        out);
+  for (size_t c = 0; c < COMMAND_COUNT; c++) {
+    const command *cmd = &commands[c];
+    fprintf(out, ".SS \"%s ", cmd->name);
+    roff(out, cmd->usage);
+    fputs("\"\n", out);
+    roff(out, cmd->about);
+    fputs("\n.PP\nOptions:", out);
+    int k = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (!views[i].shown || !takes(cmd, &views[i])) continue;
+      if (views[i].core) {
+        fputs(k++ ? ", " : " ", out);
+        fputs("the generator options", out);
+        break;
+      }
+      fputs(k++ ? ", " : " ", out);
+      roff_option_name(out, &views[i], false);
+    }
+    fputs(".\n", out);
+    roff_examples(out, cmd->examples);
+  }
+  for (int core = 0; core <= 1; core++) {
+    fputs(core ? ".SH GENERATOR OPTIONS\nTaken by \\fBgen\\fR. Durations "
+                 "are in ms, or with a unit: 250, 250ms, 1.5s, 800us.\n"
+               : ".SH OPTIONS\n",
+          out);
+    for (size_t i = 0; i < n; i++) {
+      const option_view *v = &views[i];
+      if (!v->shown || (v->core != NULL) != core) continue;
+      fputs(".TP\n", out);
+      roff_option_name(out, v, true);
+      if (v->arg) fprintf(out, " \\fI%s\\fR", v->arg);
+      fputc('\n', out);
+      option_doc(v, doc, sizeof doc);
+      roff(out, doc);
+      fputc('\n', out);
+      if (v->core && v->core->option == SFC_OPTION_ROLLBACK) {
+        const sfc_rollback_info *r;
+        fputs(".RS\n", out);
+        for (size_t j = 0; (r = sfc_rollback_at(j)); j++) {
+          fprintf(out, ".TP\n\\fB%s\\fR\n", r->name);
+          roff(out, r->doc);
+          fputc('\n', out);
+        }
+        fputs(".RE\n", out);
+      }
+      if (core) continue;
+      fputs(".br\nTaken by ", out);
+      int k = 0;
+      for (size_t c = 0; c < COMMAND_COUNT; c++)
+        if (takes(&commands[c], v))
+          fprintf(out, "%s\\fB%s\\fR", k++ ? ", " : "", commands[c].name);
+      fputs(".\n", out);
+    }
+  }
+  fputs(".SH JSON\n"
+        "With \\fB\\-\\-json\\fR every command prints JSON, one compact "
+        "object per line, by one rule: IDs (\\fBid\\fR, \\fBmin\\fR, "
+        "\\fBmax\\fR, \\fBmax_id\\fR) are decimal strings, as a JSON reader "
+        "that reads numbers as doubles loses integers above 2^53; every "
+        "other number is a JSON number; text is a string; a fact with no "
+        "value is null. \\fBdecode\\fR, \\fBencode\\fR and \\fBgen\\fR print "
+        "the canonical JSON of an ID, byte for byte the same in every "
+        "language:\n"
+        ".PP\n.RS 4\n.nf\n"
+        "{\"id\":\"175928847299117063\",\"time_ms\":1462015105796,"
+        "\"time\":\"2016\\-04\\-30T11:18:25.796Z\",\"worker\":1,"
+        "\"process\":0,\"seq\":7}\n"
+        ".fi\n.RE\n"
+        ".PP\n"
+        "\\fBgen \\-\\-stats \\-\\-json\\fR prints the generator's counters "
+        "as one object on standard error, the node values and their "
+        "sources as objects by field name.\n"
+        ".SH ENVIRONMENT\n"
+        ".TP\n"
+        "\\fBSNOWFLAKE_\\fR<\\fIFIELD\\fR>\n"
+        "The value of the node field \\fIFIELD\\fR (upper case: "
+        "SNOWFLAKE_WORKER) when \\fB\\-\\-node\\fR does not give it: what "
+        "\\fB\\-\\-node\\fR takes for one field (a number, auto, host or "
+        "env:NAME).\n"
+        ".SH EXIT STATUS\n"
+        ".TP\n0\nSuccess.\n"
+        ".TP\n1\nAn error: its kind and message on standard error, as "
+        "\\fIKind\\fR: \\fImessage\\fR (InvalidLayout, InvalidArgument, "
+        "ClockMovedBackwards, WorkerUnavailable, StateError, ...).\n"
+        ".TP\n2\nA mistake in the command line: an unknown command or "
+        "option (with the nearest one, when there is one), an option the "
+        "command does not take, a missing value or argument.\n"
+        ".SH SEE ALSO\n"
+        "https://github.com/snowflake\\-c/snowflake\\-c\n",
+        out);
+}
+
+/* ===================================================================== */
+/* Shell completions                                                     */
+/* ===================================================================== */
+
+/* The names a completion offers as the value of option v, separated by
+ * spaces; "" for none. */
+static void value_words(const option_view *v, char *buf, size_t cap) {
+  buf[0] = '\0';
+  if (v->value == VALUE_PRESET) {
+    append_presets(buf, cap);
+  } else if (v->value == VALUE_ENCODING) {
+    append_encodings(buf, cap);
+  } else if (v->value == VALUE_CHOICE) {
+    for (int k = 0; v->core->choices[k]; k++) {
+      if (k) append(buf, cap, " ");
+      append(buf, cap, v->core->choices[k]);
+    }
+  }
+  /* the lists above are ", "-separated: spaces only */
+  char *w = buf;
+  for (const char *p = buf; *p; p++)
+    if (*p != ',') *w++ = *p;
+  *w = '\0';
+}
+
+static void print_bash(FILE *out) {
+  option_view views[VIEW_MAX];
+  size_t n = option_views(views);
+  char words[600];
+  fputs("# shellcheck shell=bash\n"
+        "# bash completion for snowflake-c: written by `snowflake-c "
+        "completions bash`,\n"
+        "# from the command's own tables (core/cli/snowflake-c.c). Do not "
+        "edit.\n"
+        "_snowflake_c() {\n"
+        "  local cur=${COMP_WORDS[COMP_CWORD]} "
+        "prev=${COMP_WORDS[COMP_CWORD - 1]} words=\"\"\n"
+        "  # --NAME=VALUE: COMP_WORDBREAKS splits it at the '='.\n"
+        "  [[ $cur = = ]] && cur=\"\"\n"
+        "  [[ $prev = = ]] && prev=${COMP_WORDS[COMP_CWORD - 2]}\n"
+        "  if ((COMP_CWORD == 1)); then\n"
+        "    words=\"",
+        out);
+  for (size_t i = 0; i < COMMAND_COUNT; i++)
+    fprintf(out, "%s ", commands[i].name);
+  fputs("-h --help -V --version\"\n"
+        "  else\n"
+        "    case $prev in\n",
+        out);
+  /* Options whose value is a name: the names; a folder: the folders; the
+   * user's own text: nothing. */
+  for (size_t i = 0; i < n; i++) {
+    const option_view *v = &views[i];
+    if (!v->arg) continue;
+    value_words(v, words, sizeof words);
+    if (!words[0]) continue;
+    /* the options that offer the same names share a case */
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; j++) {
+      char before[600];
+      value_words(&views[j], before, sizeof before);
+      seen = views[j].arg && strcmp(before, words) == 0;
+    }
+    if (seen) continue;
+    fprintf(out, "    --%s", v->name);
+    for (size_t j = i + 1; j < n; j++) {
+      char same[600];
+      value_words(&views[j], same, sizeof same);
+      if (views[j].arg && strcmp(same, words) == 0)
+        fprintf(out, " | --%s", views[j].name);
+    }
+    fprintf(out, ") words=\"%s\" ;;\n", words);
+  }
+  int k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (views[i].arg && views[i].value == VALUE_DIR)
+      fprintf(out, "%s--%s", k++ ? " | " : "    ", views[i].name);
+  if (k)
+    fputs(")\n"
+          "      mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")\n"
+          "      return\n"
+          "      ;;\n",
+          out);
+  k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!views[i].arg || views[i].value == VALUE_DIR) continue;
+    value_words(&views[i], words, sizeof words);
+    if (words[0]) continue;
+    if (views[i].short_name)
+      fprintf(out, "%s-%c", k++ ? " | " : "    ", views[i].short_name);
+    fprintf(out, "%s--%s", k++ ? " | " : "    ", views[i].name);
+  }
+  fputs(") return ;;\n"
+        "    *)\n"
+        "      case ${COMP_WORDS[1]} in\n",
+        out);
+  for (size_t c = 0; c < COMMAND_COUNT; c++) {
+    const command *cmd = &commands[c];
+    fprintf(out, "      %s) words=\"", cmd->name);
+    k = 0;
+    if (cmd->run == cmd_help)
+      for (size_t i = 0; i < COMMAND_COUNT; i++)
+        fprintf(out, "%s%s", k++ ? " " : "", commands[i].name);
+    if (cmd->run == cmd_completions)
+      for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+        fprintf(out, "%s%s", k++ ? " " : "", shells[i]);
+    for (size_t i = 0; i < n; i++)
+      if (views[i].shown && takes(cmd, &views[i]))
+        fprintf(out, "%s--%s", k++ ? " " : "", views[i].name);
+    fputs("\" ;;\n", out);
+  }
+  fputs("      esac\n"
+        "      ;;\n"
+        "    esac\n"
+        "  fi\n"
+        "  mapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n"
+        "}\n"
+        "complete -F _snowflake_c snowflake-c\n",
+        out);
+}
+
+/* Text inside single quotes of zsh or fish: ' as '\'' (zsh) or \' (fish);
+ * for zsh's _arguments, also [ ] : and \ escaped with a backslash. */
+static void quoted(FILE *out, const char *text, bool fish, bool spec) {
+  for (; *text; text++) {
+    if (*text == '\'')
+      fputs(fish ? "\\'" : "'\\''", out);
+    else if (fish && *text == '\\')
+      fputs("\\\\", out);
+    else if (spec && strchr("[]:\\", *text))
+      fprintf(out, "\\%c", *text);
+    else
+      fputc(*text, out);
+  }
+}
+
+static void print_zsh(FILE *out) {
+  option_view views[VIEW_MAX];
+  size_t n = option_views(views);
+  char brief[600], words[600];
+  fputs("#compdef snowflake-c\n"
+        "# zsh completion for snowflake-c: written by `snowflake-c "
+        "completions zsh`,\n"
+        "# from the command's own tables (core/cli/snowflake-c.c). Do not "
+        "edit.\n"
+        "_snowflake-c() {\n"
+        "  local curcontext=$curcontext state line\n"
+        "  local -a commands\n"
+        "  commands=(\n",
+        out);
+  for (size_t i = 0; i < COMMAND_COUNT; i++) {
+    fprintf(out, "    '%s:", commands[i].name);
+    quoted(out, commands[i].summary, false, false);
+    fputs("'\n", out);
+  }
+  fputs("  )\n"
+        "  _arguments -C \\\n"
+        "    '(- *)'{-h,--help}'[print the list of commands]' \\\n"
+        "    '(- *)'{-V,--version}'[print the version]' \\\n"
+        "    '1: :->command' \\\n"
+        "    '*:: :->arguments'\n"
+        "  case $state in\n"
+        "  command) _describe -t commands 'snowflake-c command' commands ;;\n"
+        "  arguments)\n"
+        "    curcontext=${curcontext%:*:*}:snowflake-c-$words[1]:\n"
+        "    case $words[1] in\n",
+        out);
+  for (size_t c = 0; c < COMMAND_COUNT; c++) {
+    const command *cmd = &commands[c];
+    fprintf(out, "    %s)\n      _arguments -S", cmd->name);
+    for (size_t i = 0; i < n; i++) {
+      const option_view *v = &views[i];
+      if (!v->shown || !takes(cmd, v)) continue;
+      option_brief(v, brief, sizeof brief);
+      fputs(" \\\n        ", out);
+      if (v->id == OPT_HELP)
+        fputs("'(- *)'", out);
+      else if (v->short_name)
+        fprintf(out, "'(-%c --%s)'", v->short_name, v->name);
+      if (v->short_name)
+        fprintf(out, "{-%c%s,--%s%s}'[", v->short_name, v->arg ? "+" : "",
+                v->name, v->arg ? "=" : "");
+      else
+        fprintf(out, "'--%s%s[", v->name, v->arg ? "=" : "");
+      quoted(out, brief, false, true);
+      fputc(']', out);
+      if (v->arg) {
+        fprintf(out, ":%s:", v->arg);
+        value_words(v, words, sizeof words);
+        if (v->value == VALUE_DIR)
+          fputs("_files -/", out);
+        else if (words[0])
+          fprintf(out, "(%s)", words);
+        else
+          fputc(' ', out);
+      }
+      fputc('\'', out);
+    }
+    if (cmd->run == cmd_help) {
+      fputs(" \\\n        '1:command:(", out);
+      for (size_t i = 0; i < COMMAND_COUNT; i++)
+        fprintf(out, "%s%s", i ? " " : "", commands[i].name);
+      fputs(")'", out);
+    } else if (cmd->run == cmd_completions) {
+      fputs(" \\\n        '1:shell:(", out);
+      for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+        fprintf(out, "%s%s", i ? " " : "", shells[i]);
+      fputs(")'", out);
+    } else if (cmd->run == cmd_range) {
+      fputs(" \\\n        '1:T0: ' \\\n        '2:T1: '", out);
+    } else if (cmd->run == cmd_decode || cmd->run == cmd_convert) {
+      fputs(" \\\n        '*:ID: '", out);
+    } else if (cmd->run == cmd_encode) {
+      fputs(" \\\n        '*:FIELD=VALUE: '", out);
+    }
+    fputs("\n      ;;\n", out);
+  }
+  fputs("    esac\n"
+        "    ;;\n"
+        "  esac\n"
+        "}\n"
+        "if [[ $funcstack[1] = _snowflake-c ]]; then\n"
+        "  _snowflake-c \"$@\"\n"
+        "else\n"
+        "  compdef _snowflake-c snowflake-c\n"
+        "fi\n",
+        out);
+}
+
+static void print_fish(FILE *out) {
+  option_view views[VIEW_MAX];
+  size_t n = option_views(views);
+  char brief[600], words[600];
+  fputs("# fish completion for snowflake-c: written by `snowflake-c "
+        "completions fish`,\n"
+        "# from the command's own tables (core/cli/snowflake-c.c). Do not "
+        "edit.\n"
+        "complete -c snowflake-c -f\n",
+        out);
+  for (size_t i = 0; i < COMMAND_COUNT; i++) {
+    fprintf(out, "complete -c snowflake-c -n __fish_use_subcommand -a %s -d '",
+            commands[i].name);
+    quoted(out, commands[i].summary, true, false);
+    fputs("'\n", out);
+  }
+  fputs("complete -c snowflake-c -n __fish_use_subcommand -s h -l help -d "
+        "'print the list of commands'\n"
+        "complete -c snowflake-c -n __fish_use_subcommand -s V -l version -d "
+        "'print the version'\n",
+        out);
+  for (size_t c = 0; c < COMMAND_COUNT; c++) {
+    const command *cmd = &commands[c];
+    const char *when = "complete -c snowflake-c -n "
+                       "'__fish_seen_subcommand_from ";
+    for (size_t i = 0; i < n; i++) {
+      const option_view *v = &views[i];
+      if (!v->shown || !takes(cmd, v)) continue;
+      fprintf(out, "%s%s'", when, cmd->name);
+      if (v->short_name) fprintf(out, " -s %c", v->short_name);
+      fprintf(out, " -l %s", v->name);
+      if (v->arg) {
+        value_words(v, words, sizeof words);
+        fputs(" -x", out);
+        if (v->value == VALUE_DIR)
+          fputs(" -a '(__fish_complete_directories)'", out);
+        else if (words[0])
+          fprintf(out, " -a '%s'", words);
+      }
+      option_brief(v, brief, sizeof brief);
+      fputs(" -d '", out);
+      quoted(out, brief, true, false);
+      fputs("'\n", out);
+    }
+    if (cmd->run == cmd_help)
+      for (size_t i = 0; i < COMMAND_COUNT; i++) {
+        fprintf(out, "%shelp' -a %s -d '", when, commands[i].name);
+        quoted(out, commands[i].summary, true, false);
+        fputs("'\n", out);
+      }
+    if (cmd->run == cmd_completions) {
+      fprintf(out, "%scompletions' -a '", when);
+      for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+        fprintf(out, "%s%s", i ? " " : "", shells[i]);
+      fputs("'\n", out);
+    }
+  }
+}
+
+/* ===================================================================== */
+/* Reading the command line                                              */
+/* ===================================================================== */
+
+enum { HELP_SHOWN = -1 };
 
 static bool parse_count(const char *text, long long min, long long max,
                         long long *out) {
@@ -120,134 +1088,159 @@ static bool parse_count(const char *text, long long min, long long max,
   return true;
 }
 
-/* getopt_long's codes: the core's options from OPTION_CODE up; a flag's
- * --no-NAME is OPTION_CODE + OPTION_MAX up. */
-enum { OPTION_CODE = 1000 };
-
-static int parse_options(int argc, char **argv, cli *c) {
-  static const struct option fixed[] = {
-      {"preset", required_argument, 0, 'p'},
-      {"layout", required_argument, 0, 'l'},
-      {"epoch", required_argument, 0, 'e'},
-      {"node", required_argument, 0, 'N'},
-      {"count", required_argument, 0, 'n'},
-      {"monotonic", no_argument, 0, 'M'},
-      {"time", required_argument, 0, 't'},
-      {"json", no_argument, 0, 'j'},
-      {"stats", no_argument, 0, 'S'},
-      {"format", required_argument, 0, 'f'},
-      {"from", required_argument, 0, 'F'},
-      {"to", required_argument, 0, 'T'},
-      {"shortest", no_argument, 0, 'H'},
-      {"help", no_argument, 0, 'h'},
-  };
-  enum { FIXED = sizeof fixed / sizeof fixed[0] };
-  static char names[2 * OPTION_MAX][48];
-  struct option longs[FIXED + 2 * OPTION_MAX + 1];
-  memcpy(longs, fixed, sizeof fixed);
-  size_t n = FIXED;
-  for (size_t i = 0; sfc_option_at(i) && i < OPTION_MAX; i++) {
-    const sfc_option_info *o = sfc_option_at(i);
-    for (int no = 0; no <= (o->type == SFC_TYPE_BOOL); no++) {
-      char *name = names[2 * i + (size_t)no];
-      snprintf(name, sizeof names[0], "%s%s", no ? "no-" : "", o->name);
-      for (char *p = name; *p; p++)
-        if (*p == '_') *p = '-';
-      longs[n++] = (struct option){
-          name, o->type == SFC_TYPE_BOOL ? no_argument : required_argument, 0,
-          OPTION_CODE + (no ? OPTION_MAX : 0) + (int)i};
-    }
-  }
-  longs[n] = (struct option){0, 0, 0, 0};
-  int opt;
-  sfc_error err;
-  opterr = 0;
-  while ((opt = getopt_long(argc, argv, "+n:h", longs, NULL)) != -1) {
-    switch (opt) {
-    case 'p':
-      c->preset = optarg;
-      break;
-    case 'l':
-      c->spec = optarg;
-      break;
-    case 'e':
-      c->epoch = optarg;
-      break;
-    case 'N':
-      c->node = optarg;
-      break;
-    case 't':
-      c->time = optarg;
-      break;
-    case 'j':
-      c->json = true;
-      break;
-    case 'M':
-      c->option[SFC_OPTION_TIME_SOURCE] = "monotonic";
-      break;
-    case 'S':
-      c->stats = true;
-      break;
-    case 'H':
-      c->shortest = true;
-      break;
-    case 'f':
-    case 'F':
-    case 'T': {
-      sfc_encoding *enc = opt == 'f'   ? &c->format
-                          : opt == 'F' ? &c->from
-                                       : &c->to;
-      *(opt == 'f'   ? &c->format_set
-        : opt == 'F' ? &c->from_set
-                     : &c->to_set) = true;
-      if (sfc_encoding_by_name(optarg, strlen(optarg), enc, &err) != SFC_OK)
-        return fail(&err);
-      break;
-    }
-    case 'n':
-      if (!parse_count(optarg, 0, 1000000000000LL, &c->count))
-        return usage_error("--count takes a whole number from 0");
-      break;
-    case 'h':
-      print_usage(stdout);
-      exit(0);
-    default: {
-      if (opt >= OPTION_CODE && opt < OPTION_CODE + 2 * OPTION_MAX) {
-        int i = (opt - OPTION_CODE) % OPTION_MAX;
-        bool no = opt - OPTION_CODE >= OPTION_MAX;
-        c->option[i] = sfc_option_at((size_t)i)->type == SFC_TYPE_BOOL
-                           ? (no ? "false" : "true")
-                           : optarg;
-        break;
-      }
-      char msg[200];
-      snprintf(msg, sizeof msg, "unknown or incomplete option '%s'",
-               argv[optind - 1]);
-      return usage_error(msg);
-    }
-    }
-  }
-  if (c->json && c->format_set)
-    return usage_error("give --format or --json, not both");
-  /* A mistake in combining --preset, --layout and --epoch is a usage
-   * error; a bad preset, spec or epoch is the layout's. */
-  sfc_status st =
-      sfc_layout_resolve(NULL, c->preset, c->spec, c->epoch, &c->layout, &err);
-  if (st == SFC_INVALID_ARGUMENT) return usage_error(err.message);
-  return st == SFC_OK ? 0 : fail(&err);
+/* An option name no option of `cmd` has: the nearest of them, or the
+ * commands that take it. `typed` is the option as given (`len` bytes, up to
+ * any '='). */
+static int unknown_option(const command *cmd, const option_view *views,
+                          size_t n, const char *typed, size_t len) {
+  const char *names[VIEW_MAX];
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++)
+    if (takes(cmd, &views[i])) names[count++] = views[i].name;
+  char hint[200] = "";
+  if (len > 2 && typed[1] == '-')
+    suggest(typed + 2, len - 2, names, count, "--", "", hint, sizeof hint);
+  else
+    len = strlen(typed); /* "--=x": no name to name */
+  return usage_error(cmd, "unknown option '%.*s'%s", (int)len, typed, hint);
 }
+
+/* Takes the value of option v (NULL for a flag) into c. */
+static int set_option(const command *cmd, cli *c, const option_view *v,
+                      const char *value) {
+  sfc_error err;
+  if (v->core) {
+    c->option[v->id - OPT_OWN] = v->core->type == SFC_TYPE_BOOL
+                                     ? (v->negative ? "false" : "true")
+                                     : value;
+    return 0;
+  }
+  switch ((own_option)v->id) {
+  case OPT_PRESET:
+    c->preset = value;
+    break;
+  case OPT_LAYOUT:
+    c->spec = value;
+    break;
+  case OPT_EPOCH:
+    c->epoch = value;
+    break;
+  case OPT_NODE:
+    c->node = value;
+    break;
+  case OPT_TIME:
+    c->time = value;
+    break;
+  case OPT_COUNT:
+    if (!parse_count(value, 0, 1000000000000LL, &c->count))
+      return usage_error(cmd, "--count takes a whole number from 0");
+    break;
+  case OPT_JSON:
+    c->json = true;
+    break;
+  case OPT_STATS:
+    c->stats = true;
+    break;
+  case OPT_SHORTEST:
+    c->shortest = true;
+    break;
+  case OPT_MAN:
+    c->man = true;
+    break;
+  case OPT_MONOTONIC:
+    c->option[SFC_OPTION_TIME_SOURCE] = "monotonic";
+    break;
+  case OPT_FORMAT:
+  case OPT_FROM:
+  case OPT_TO: {
+    sfc_encoding *enc = v->id == OPT_FORMAT ? &c->format
+                        : v->id == OPT_FROM ? &c->from
+                                            : &c->to;
+    *(v->id == OPT_FORMAT ? &c->format_set
+      : v->id == OPT_FROM ? &c->from_set
+                          : &c->to_set) = true;
+    if (sfc_encoding_by_name(value, strlen(value), enc, &err) != SFC_OK)
+      return fail(&err);
+    break;
+  }
+  case OPT_HELP:
+    print_command_help(stdout, cmd);
+    return HELP_SHOWN;
+  case OPT_OWN:
+    break;
+  }
+  return 0;
+}
+
+/* Reads argv[0..argc), what follows the command: its options into c, the
+ * rest, in order, into args (*nargs of them). Returns 0, HELP_SHOWN, or the
+ * exit status of a mistake. */
+static int parse_options(const command *cmd, int argc, char **argv, cli *c,
+                         char **args, int *nargs) {
+  option_view views[VIEW_MAX];
+  size_t n = option_views(views);
+  bool options_ended = false;
+  *nargs = 0;
+  for (int k = 0; k < argc; k++) {
+    const char *a = argv[k];
+    if (options_ended || a[0] != '-' || a[1] == '\0') {
+      args[(*nargs)++] = argv[k];
+      continue;
+    }
+    if (strcmp(a, "--") == 0) {
+      options_ended = true;
+      continue;
+    }
+    const option_view *v = NULL;
+    const char *value = NULL;
+    char spelled[64]; /* the option as named in messages */
+    if (a[1] == '-') {
+      const char *name = a + 2;
+      size_t len = strcspn(name, "=");
+      for (size_t i = 0; i < n && !v; i++)
+        if (strlen(views[i].name) == len &&
+            strncmp(views[i].name, name, len) == 0)
+          v = &views[i];
+      if (!v) return unknown_option(cmd, views, n, a, len + 2);
+      if (name[len] == '=') {
+        if (!v->arg) return usage_error(cmd, "--%s takes no value", v->name);
+        value = name + len + 1;
+      }
+      snprintf(spelled, sizeof spelled, "--%s", v->name);
+    } else {
+      for (size_t i = 0; i < n && !v; i++)
+        if (views[i].short_name && views[i].short_name == a[1]) v = &views[i];
+      if (!v || (a[2] && !v->arg))
+        return usage_error(cmd, "unknown option '%s'", a);
+      if (a[2]) value = a + 2;
+      snprintf(spelled, sizeof spelled, "-%c", a[1]);
+    }
+    if (!takes(cmd, v))
+      return usage_error(cmd, "%s takes no %s", cmd->name, spelled);
+    if (v->arg && !value) {
+      if (k + 1 == argc)
+        return usage_error(cmd, "%s needs a value (%s)", spelled, v->arg);
+      value = argv[++k];
+    }
+    int rc = set_option(cmd, c, v, value);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* ===================================================================== */
+/* Output                                                                */
+/* ===================================================================== */
 
 /* "worker=3,datacenter=1" → values; names point into `text`, which is
  * modified. */
-static int parse_pairs(char *text, const char *what, sfc_node_value *out,
-                       size_t *count) {
+static int parse_pairs(const command *cmd, char *text, const char *what,
+                       sfc_node_value *out, size_t *count) {
   *count = 0;
   for (char *item = strtok(text, ","); item; item = strtok(NULL, ",")) {
     char *eq = strchr(item, '=');
-    if (!eq || eq == item || *count == SFC_MAX_FIELDS) {
-      fprintf(stderr, "snowflake-c: %s '%s' is not NAME=VALUE\n", what, item);
-      return 2;
-    }
+    if (!eq || eq == item || *count == SFC_MAX_FIELDS)
+      return usage_error(cmd, "%s '%s' is not NAME=VALUE", what, item);
     *eq = '\0';
     sfc_error err;
     sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, eq + 1, strlen(eq + 1), 0};
@@ -281,6 +1274,50 @@ static void print_parts(const sfc_layout *l, const sfc_parts *p, bool json) {
   putchar('\n');
 }
 
+/* A JSON string. */
+static void json_text(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(out, "\\%c", ch);
+    else if (ch < 0x20)
+      fprintf(out, "\\u%04x", ch);
+    else
+      fputc(ch, out);
+  }
+  fputc('"', out);
+}
+
+/* Is the fact called `name` an ID ("id", "max_id")? The one JSON rule of
+ * every command: IDs are decimal strings, as in the canonical JSON (a JSON
+ * reader that reads numbers as doubles loses integers above 2^53); every
+ * other number is a JSON number. */
+static bool is_id(const char *name) {
+  size_t n = strlen(name);
+  return strcmp(name, "id") == 0 || (n > 3 && strcmp(name + n - 3, "_id") == 0);
+}
+
+/* One JSON value of a fact; `id`: an ID, a decimal string. */
+static void json_value(FILE *out, const sfc_value *v, bool id) {
+  switch (v->type) {
+  case SFC_TYPE_TEXT:
+    json_text(out, v->text);
+    break;
+  case SFC_TYPE_INT:
+    fprintf(out, id ? "\"%" PRId64 "\"" : "%" PRId64, v->i);
+    break;
+  case SFC_TYPE_UINT:
+    fprintf(out, id ? "\"%" PRIu64 "\"" : "%" PRIu64, v->u);
+    break;
+  case SFC_TYPE_DOUBLE:
+    fprintf(out, "%.17g", v->d);
+    break;
+  default:
+    fputs("null", out);
+  }
+}
+
 /* One stats value on the --stats line: text in quotes when it has a
  * space. */
 static void print_stat(const sfc_value *v) {
@@ -292,18 +1329,41 @@ static void print_stat(const sfc_value *v) {
     fprintf(stderr, "%" PRIu64, v->u);
 }
 
-/* The core's stats table on one line: name=value, then each node field as
- * field=value(source). */
-static void print_stats(const sfc_generator *g) {
+/* The core's stats table on standard error: one line of name=value, then
+ * each node field as field=value(source); or with --json one object, the
+ * node values and their sources as objects by field name. */
+static void print_stats(const sfc_generator *g, bool json) {
   sfc_stats s;
   sfc_generator_stats(g, &s);
   const sfc_fact_info *f;
   for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
     sfc_value v;
     sfc_stats_fact(&s, i, &v);
-    if (v.type == SFC_TYPE_MAP) continue;
-    fprintf(stderr, "%s%s=", i ? " " : "", f->name);
-    print_stat(&v);
+    if (!json) {
+      if (v.type == SFC_TYPE_MAP) continue;
+      fprintf(stderr, "%s%s=", i ? " " : "", f->name);
+      print_stat(&v);
+      continue;
+    }
+    fprintf(stderr, "%s\"%s\":", i ? "," : "{", f->name);
+    if (v.type != SFC_TYPE_MAP) {
+      json_value(stderr, &v, is_id(f->name));
+      continue;
+    }
+    const char *key;
+    sfc_value e;
+    fputc('{', stderr);
+    for (size_t j = 0; sfc_stats_entry(&s, i, j, &key, &e); j++) {
+      if (j) fputc(',', stderr);
+      json_text(stderr, key);
+      fputc(':', stderr);
+      json_value(stderr, &e, false);
+    }
+    fputc('}', stderr);
+  }
+  if (json) {
+    fputs("}\n", stderr);
+    return;
   }
   for (unsigned j = 0; j < s.node_count; j++)
     fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[j], s.node_values[j],
@@ -311,16 +1371,32 @@ static void print_stats(const sfc_generator *g) {
   fputc('\n', stderr);
 }
 
+/* ===================================================================== */
+/* Commands                                                              */
+/* ===================================================================== */
+
 static int cmd_gen(cli *c, int argc, char **argv) {
+  const command *cmd = find_command("gen");
   (void)argv;
-  if (optind < argc) return usage_error("gen takes no arguments");
+  if (argc) return usage_error(cmd, "gen takes no arguments");
+  if (c->json && c->format_set)
+    return usage_error(cmd, "give --format or --json, not both");
   sfc_options opts;
   sfc_options_init(&opts);
   sfc_node_value node[SFC_MAX_FIELDS];
-  char *node_text = c->node ? strdup(c->node) : NULL;
+  char *node_text = NULL;
   sfc_error err;
   int rc = 0;
-  if (node_text) rc = parse_pairs(node_text, "--node", node, &opts.node_count);
+  if (c->node) {
+    size_t len = strlen(c->node);
+    node_text = malloc(len + 1);
+    if (!node_text) {
+      fputs(PROG ": out of memory\n", stderr);
+      return 1;
+    }
+    memcpy(node_text, c->node, len + 1);
+    rc = parse_pairs(cmd, node_text, "--node", node, &opts.node_count);
+  }
   if (rc) {
     free(node_text);
     return rc;
@@ -345,7 +1421,7 @@ static int cmd_gen(cli *c, int argc, char **argv) {
   free(node_text);
   if (st != SFC_OK) return fail(&err);
   const char *warning = sfc_generator_warning(g);
-  if (warning) fprintf(stderr, "snowflake-c: warning: %s\n", warning);
+  if (warning) fprintf(stderr, PROG ": warning: %s\n", warning);
 
   enum { BATCH = 4096 };
   static uint64_t ids[BATCH];
@@ -383,12 +1459,8 @@ static int cmd_gen(cli *c, int argc, char **argv) {
     left -= (long long)got;
     if (st != SFC_OK) rc = fail(&err);
   }
-  if (c->stats) print_stats(g);
+  if (c->stats) print_stats(g, c->json);
   sfc_generator_free(g);
-  if (fflush(stdout) != 0 && rc == 0) {
-    perror("snowflake-c: writing output");
-    rc = 1;
-  }
   return rc;
 }
 
@@ -436,8 +1508,8 @@ static int is_blank(char ch) {
 static int for_each_id(cli *c, int argc, char **argv,
                        int (*one)(const cli *, const char *, size_t)) {
   int rc = 0;
-  if (optind < argc) {
-    for (int i = optind; i < argc; i++)
+  if (argc) {
+    for (int i = 0; i < argc; i++)
       rc |= one(c, argv[i], strlen(argv[i]));
     return rc;
   }
@@ -452,7 +1524,7 @@ static int for_each_id(cli *c, int argc, char **argv,
       if (len == cap) {
         char *grown = realloc(tok, cap ? cap * 2 : 64);
         if (!grown) {
-          fputs("snowflake-c: out of memory reading standard input\n", stderr);
+          fputs(PROG ": out of memory reading standard input\n", stderr);
           free(tok);
           return 1;
         }
@@ -487,24 +1559,25 @@ static int parse_time(const char *text, int64_t *ms, sfc_error *err) {
 }
 
 static int cmd_encode(cli *c, int argc, char **argv) {
+  const command *cmd = find_command("encode");
   sfc_error err;
-  if (!c->time) return usage_error("encode needs --time (Unix ms or ISO)");
+  if (!c->time) return usage_error(cmd, "encode needs --time (Unix ms or ISO)");
   int64_t ms;
   if (parse_time(c->time, &ms, &err)) return fail(&err);
   sfc_node_value fields[SFC_MAX_FIELDS];
   size_t count = 0;
-  for (int i = optind; i < argc; i++) {
+  for (int i = 0; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
-    if (!eq) return usage_error("encode takes fields as NAME=VALUE");
-    if (count == SFC_MAX_FIELDS) return usage_error("too many fields");
+    if (!eq) return usage_error(cmd, "encode takes fields as NAME=VALUE");
+    if (count == SFC_MAX_FIELDS) return usage_error(cmd, "too many fields");
     *eq = '\0';
     size_t n = strlen(eq + 1);
     uint64_t v;
     if (sfc_id_parse(eq + 1, n, SFC_ENCODING_DEC, &v, &err) != SFC_OK ||
         v > INT64_MAX) {
       fprintf(stderr,
-              "snowflake-c: InvalidArgument: field '%s' has value '%s': give "
-              "a whole number from 0\n",
+              PROG ": InvalidArgument: field '%s' has value '%s': give a "
+                   "whole number from 0\n",
               argv[i], eq + 1);
       return 1;
     }
@@ -527,12 +1600,12 @@ static int cmd_encode(cli *c, int argc, char **argv) {
 }
 
 static int cmd_range(cli *c, int argc, char **argv) {
-  if (argc - optind != 2) return usage_error("range takes two times: T0 T1");
+  if (argc != 2)
+    return usage_error(find_command("range"), "range takes two times: T0 T1");
   sfc_error err;
   int64_t t0, t1;
   uint64_t lo, hi;
-  if (parse_time(argv[optind], &t0, &err) ||
-      parse_time(argv[optind + 1], &t1, &err))
+  if (parse_time(argv[0], &t0, &err) || parse_time(argv[1], &t1, &err))
     return fail(&err);
   if (sfc_range(&c->layout, t0, t1, &lo, &hi, &err) != SFC_OK)
     return fail(&err);
@@ -541,27 +1614,6 @@ static int cmd_range(cli *c, int argc, char **argv) {
   else
     printf("%" PRIu64 " %" PRIu64 "\n", lo, hi);
   return 0;
-}
-
-/* One JSON value of a fact: integers as decimal strings (JSON readers lose
- * precision above 2^53), as everywhere in the project's JSON. */
-static void print_value(const sfc_value *v) {
-  switch (v->type) {
-  case SFC_TYPE_TEXT:
-    printf("\"%s\"", v->text);
-    break;
-  case SFC_TYPE_INT:
-    printf("\"%" PRId64 "\"", v->i);
-    break;
-  case SFC_TYPE_UINT:
-    printf("\"%" PRIu64 "\"", v->u);
-    break;
-  case SFC_TYPE_DOUBLE:
-    printf("%.17g", v->d);
-    break;
-  default:
-    fputs("null", stdout);
-  }
 }
 
 /* The layout's description: the core's table of facts, in its order. */
@@ -573,7 +1625,7 @@ static void print_layout_json(const sfc_layout *l) {
     sfc_layout_fact(l, i, &v, buf, sizeof buf);
     printf("%s\"%s\":", i ? "," : "{", f->name);
     if (v.type != SFC_TYPE_LIST) {
-      print_value(&v);
+      json_value(stdout, &v, is_id(f->name));
       continue;
     }
     for (unsigned j = 0; j < l->field_count; j++) {
@@ -582,7 +1634,7 @@ static void print_layout_json(const sfc_layout *l) {
         sfc_value fv;
         sfc_field_fact(&l->fields[j], k, &fv);
         printf("%s\"%s\":", k ? "," : j ? ",{" : "[{", g->name);
-        print_value(&fv);
+        json_value(stdout, &fv, is_id(g->name));
       }
       putchar('}');
     }
@@ -593,7 +1645,8 @@ static void print_layout_json(const sfc_layout *l) {
 
 static int cmd_layout(cli *c, int argc, char **argv) {
   (void)argv;
-  if (optind < argc) return usage_error("layout takes no arguments");
+  if (argc)
+    return usage_error(find_command("layout"), "layout takes no arguments");
   const sfc_layout *l = &c->layout;
   sfc_layout_info info;
   sfc_layout_describe(l, &info);
@@ -622,18 +1675,89 @@ static int cmd_layout(cli *c, int argc, char **argv) {
 
 static int cmd_presets(cli *c, int argc, char **argv) {
   (void)argv;
-  if (optind < argc) return usage_error("presets takes no arguments");
+  if (argc)
+    return usage_error(find_command("presets"), "presets takes no arguments");
   for (size_t i = 0; i < sfc_preset_count(); i++) {
     const char *name, *spec;
     int64_t epoch;
     sfc_preset_at(i, &name, &spec, &epoch);
     if (c->json)
-      printf("{\"name\":\"%s\",\"spec\":\"%s\",\"epoch_ms\":\"%" PRId64 "\"}\n",
+      printf("{\"name\":\"%s\",\"spec\":\"%s\",\"epoch_ms\":%" PRId64 "}\n",
              name, spec, epoch);
     else
       printf("%-10s %-42s %" PRId64 "\n", name, spec, epoch);
   }
   return 0;
+}
+
+static int cmd_help(cli *c, int argc, char **argv) {
+  const command *self = find_command("help");
+  if (argc > 1 || (argc && c->man))
+    return usage_error(self, "help takes one command, or --man");
+  if (c->man) {
+    print_man(stdout);
+  } else if (argc == 0) {
+    print_overview(stdout);
+  } else {
+    const command *cmd = find_command(argv[0]);
+    if (!cmd) return unknown_command(argv[0]);
+    print_command_help(stdout, cmd);
+  }
+  return 0;
+}
+
+static int cmd_completions(cli *c, int argc, char **argv) {
+  (void)c;
+  const command *self = find_command("completions");
+  enum { SHELLS = sizeof shells / sizeof shells[0] };
+  if (argc != 1)
+    return usage_error(self, "completions takes one shell: bash, zsh or fish");
+  void (*print[SHELLS])(FILE *) = {print_bash, print_zsh, print_fish};
+  for (size_t i = 0; i < SHELLS; i++)
+    if (strcmp(argv[0], shells[i]) == 0) {
+      print[i](stdout);
+      return 0;
+    }
+  char hint[200];
+  suggest(argv[0], strlen(argv[0]), shells, SHELLS, "", "'", hint, sizeof hint);
+  return usage_error(self, "unknown shell '%s'%s", argv[0], hint);
+}
+
+/* ===================================================================== */
+/* main                                                                  */
+/* ===================================================================== */
+
+/* The command line's first word, when it is not a command. */
+static int first_word(const char *word) {
+  if (!strcmp(word, "-h") || !strcmp(word, "--help")) {
+    print_overview(stdout);
+    return 0;
+  }
+  if (!strcmp(word, "-V") || !strcmp(word, "--version")) {
+    printf(PROG " %s\n", sfc_version_string());
+    return 0;
+  }
+  if (word[0] != '-') return unknown_command(word);
+  /* An option of a command, given before it? */
+  option_view views[VIEW_MAX];
+  size_t n = option_views(views);
+  size_t len = strcspn(word, "=");
+  for (size_t i = 0; i < n; i++)
+    if ((word[1] == '-' && strlen(views[i].name) == len - 2 &&
+         strncmp(views[i].name, word + 2, len - 2) == 0) ||
+        (word[1] != '-' && views[i].short_name == word[1] &&
+         views[i].short_name))
+      return usage_error(NULL,
+                         "%.*s goes after the command: " PROG
+                         " COMMAND [OPTIONS] [ARGS]",
+                         (int)len, word);
+  static const char *const globals[] = {"help", "version"};
+  char hint[200] = "";
+  if (len > 2 && word[1] == '-')
+    suggest(word + 2, len - 2, globals, 2, "--", "", hint, sizeof hint);
+  else
+    len = strlen(word);
+  return usage_error(NULL, "unknown option '%.*s'%s", (int)len, word, hint);
 }
 
 int main(int argc, char **argv) {
@@ -642,51 +1766,41 @@ int main(int argc, char **argv) {
   _setmode(_fileno(stdout), _O_BINARY);
 #endif
   if (argc < 2) {
-    print_usage(stderr);
+    print_overview(stderr);
     return 2;
   }
-  const char *cmd = argv[1];
-  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-    print_usage(stdout);
-    return 0;
+  const command *cmd = find_command(argv[1]);
+  if (!cmd) return first_word(argv[1]);
+
+  cli c;
+  memset(&c, 0, sizeof c);
+  c.count = 1;
+  char **args = malloc((size_t)argc * sizeof *args);
+  if (!args) {
+    fputs(PROG ": out of memory\n", stderr);
+    return 1;
   }
-  if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
-    printf("snowflake-c %s\n", sfc_version_string());
-    return 0;
+  int nargs = 0;
+  int rc = parse_options(cmd, argc - 2, argv + 2, &c, args, &nargs);
+  if (rc == 0 && c.shortest && !c.format_set && !c.to_set)
+    rc = usage_error(cmd, "--shortest goes with --format or --to");
+  if (rc == 0 && (cmd->takes & TAKES(OPT_PRESET))) {
+    /* A mistake in combining --preset, --layout and --epoch is a usage
+     * error; a bad preset, spec or epoch is the layout's. */
+    sfc_error err;
+    sfc_status st =
+        sfc_layout_resolve(NULL, c.preset, c.spec, c.epoch, &c.layout, &err);
+    if (st == SFC_INVALID_ARGUMENT)
+      rc = usage_error(cmd, "%s", err.message);
+    else if (st != SFC_OK)
+      rc = fail(&err);
   }
-  static const struct {
-    const char *name;
-    int (*run)(cli *, int, char **);
-    const char *takes; /* of --format (f), --from (F), --to (T) */
-  } commands[] = {{"gen", cmd_gen, "f"},          {"decode", cmd_decode, "F"},
-                  {"convert", cmd_convert, "FT"}, {"encode", cmd_encode, ""},
-                  {"range", cmd_range, ""},       {"layout", cmd_layout, ""},
-                  {"presets", cmd_presets, ""}};
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-    if (strcmp(cmd, commands[i].name) != 0) continue;
-    cli c;
-    memset(&c, 0, sizeof c);
-    c.count = 1;
-    int rc = parse_options(argc - 1, argv + 1, &c);
-    if (rc) return rc;
-    const char *takes = commands[i].takes;
-    if ((c.format_set && !strchr(takes, 'f')) ||
-        (c.from_set && !strchr(takes, 'F')) ||
-        (c.to_set && !strchr(takes, 'T'))) {
-      char msg[160];
-      snprintf(msg, sizeof msg, "%s takes none of %s", cmd,
-               strchr(takes, 'f')   ? "--from, --to"
-               : strchr(takes, 'T') ? "--format"
-               : strchr(takes, 'F') ? "--format, --to"
-                                    : "--format, --from, --to");
-      return usage_error(msg);
-    }
-    if (c.shortest && !c.format_set && !c.to_set)
-      return usage_error("--shortest goes with --format or --to");
-    optind += 1;
-    return commands[i].run(&c, argc, argv);
+  if (rc == 0) rc = cmd->run(&c, nargs, args);
+  free(args);
+  if (rc == HELP_SHOWN) rc = 0;
+  if (fflush(stdout) != 0 && rc == 0) {
+    perror(PROG ": writing output");
+    rc = 1;
   }
-  char msg[160];
-  snprintf(msg, sizeof msg, "unknown command '%s'", cmd);
-  return usage_error(msg);
+  return rc;
 }

@@ -123,6 +123,11 @@ def test_gen_json_and_stats() -> None:
     assert p.returncode == 0, p.stderr
     docs = [json.loads(line) for line in p.stdout.splitlines()]
     assert [d["worker"] for d in docs] == [2, 2, 2]
+    stats = json.loads(p.stderr.splitlines()[-1])
+    assert stats["ids_issued"] == 3 and stats["rollback"] == "clock"
+    assert stats["node"] == {"worker": 2} and stats["node_sources"] == {"worker": "explicit"}
+    p = pymain("gen", "-n", "3", "--stats", "--node", "worker=2", "--rollback", "clock")
+    assert p.returncode == 0, p.stderr
     assert "ids_issued=3" in p.stderr and "worker=2(explicit)" in p.stderr
 
 

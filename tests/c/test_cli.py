@@ -1,0 +1,531 @@
+#!/usr/bin/env python3
+"""The snowflake-c command as its users meet it.
+
+Each command's help (COMMAND --help, COMMAND -h, help COMMAND) and its
+examples; "did you mean" for a mistyped command, option or shell; options
+never abbreviated; exit status 2 for every mistake in the command line; one
+JSON rule for every command (IDs as decimal strings, every other number a
+JSON number), --stats --json included; the README's CLI examples; and the
+manual page and shell completions of core/cli, which must be what the
+command prints now, installed where each tool looks, and work: bash
+completes, zsh and fish read them, man renders the page.
+
+    tests/c/test_cli.py CLI SOURCE_ROOT [BUILD_ROOT]
+    tests/c/test_cli.py --write CLI     writes core/cli's manual page and
+                                        completions from the command
+
+The generators run on a layout with an epoch of this run's own, so that their
+host-wide claims never meet another test's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+GENERATED = {
+    # file in core/cli: (the command's arguments, where meson installs it)
+    "snowflake-c.1": (["help", "--man"], "man/man1/snowflake-c.1"),
+    "snowflake-c.bash": (
+        ["completions", "bash"],
+        "bash-completion/completions/snowflake-c",
+    ),
+    "_snowflake-c": (["completions", "zsh"], "zsh/site-functions/_snowflake-c"),
+    "snowflake-c.fish": (
+        ["completions", "fish"],
+        "fish/vendor_completions.d/snowflake-c.fish",
+    ),
+}
+COMMANDS = [
+    "gen",
+    "decode",
+    "convert",
+    "encode",
+    "range",
+    "layout",
+    "presets",
+    "help",
+    "completions",
+]
+EPOCH = 1704067200000 + random.randrange(86_400_000)
+OWN = ["--layout", "time:41@1ms,worker:10,seq:12", "--epoch", str(EPOCH)]
+ID_KEYS = {"id", "min", "max_id"}
+
+passed = failed = skipped = 0
+
+
+def check(what: str, ok: bool, detail: str = "") -> bool:
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAILED: {what}" + (f"\n  {detail}" if detail else ""))
+    return ok
+
+
+def skip(what: str, why: str) -> None:
+    global skipped
+    skipped += 1
+    print(f"skipped: {what}: {why}")
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [CLI, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith("SNOWFLAKE_")},
+    )
+
+
+def options_in_help(text: str) -> set[str]:
+    """The long options a command's help lists."""
+    return set(re.findall(r"^  (?:-\w, )?(--[\w-]+)", text, flags=re.M))
+
+
+def test_help() -> None:
+    overview = run("--help")
+    check("--help exits 0", overview.returncode == 0, overview.stderr)
+    for name in COMMANDS:
+        check(f"--help lists {name}", f"\n  {name} " in overview.stdout)
+    for spelled in (["-h"], ["help"]):
+        r = run(*spelled)
+        check(f"{spelled} is --help", (r.returncode, r.stdout) == (0, overview.stdout))
+    for name in COMMANDS:
+        r = run(name, "--help")
+        check(f"{name} --help exits 0", r.returncode == 0 and not r.stderr, r.stderr)
+        check(
+            f"{name} --help is its own",
+            r.stdout.startswith(f"usage: snowflake-c {name} ") and r.stdout != overview.stdout,
+            r.stdout[:200],
+        )
+        for other in (["help", name], [name, "-h"]):
+            o = run(*other)
+            check(f"{other} is {name} --help", (o.returncode, o.stdout) == (0, r.stdout))
+        check(f"{name} --help has examples", "\nexamples:\n  " in r.stdout)
+        check(f"{name} --help lists --help", "--help" in options_in_help(r.stdout))
+    gen, decode = run("gen", "--help").stdout, run("decode", "--help").stdout
+    for option in ("--node", "--count", "--rollback", "--no-guard", "--state-dir"):
+        check(f"gen --help lists {option}", option in options_in_help(gen))
+        check(f"decode --help leaves out {option}", option not in options_in_help(decode))
+    check("decode --help lists --from", "--from" in options_in_help(decode))
+    # Help wins over the rest of the line, even a mistake after it.
+    r = run("gen", "--preset", "nope", "--help", "--bogus")
+    check("gen ... --help ... prints the help", (r.returncode, r.stdout) == (0, gen))
+
+
+def test_examples() -> None:
+    """Every example of every command's help runs (gen's, whose node values
+    are claimed host-wide, only as far as its options: --help after them)."""
+    for name in COMMANDS:
+        text = run(name, "--help").stdout
+        examples = text.split("\nexamples:\n", 1)[-1].splitlines()
+        for line in examples:
+            words = shlex.split(line.strip())
+            if words[0] != "snowflake-c" or any(w in line for w in "|<>"):
+                continue
+            args = words[1:] + (["--help"] if name == "gen" else [])
+            r = run(*args)
+            check(f"example runs: {line.strip()}", r.returncode == 0, r.stderr)
+
+
+def usage_error(args: list[str], message: str) -> None:
+    r = run(*args)
+    check(
+        f"{args}: exit 2, '{message}'",
+        r.returncode == 2 and message in r.stderr and not r.stdout,
+        f"exit {r.returncode}, stderr {r.stderr!r}",
+    )
+
+
+def test_mistakes() -> None:
+    usage_error(["gne"], "unknown command 'gne': did you mean 'gen'?")
+    usage_error(["decod", "1"], "unknown command 'decod': did you mean 'decode'?")
+    usage_error(["frobnicate"], "unknown command 'frobnicate'\n")
+    usage_error(["help", "gne"], "unknown command 'gne': did you mean 'gen'?")
+    usage_error(["gen", "--nodes", "worker=1"], "did you mean --node?")
+    usage_error(["decode", "--form", "base62", "1"], "did you mean --from?")
+    usage_error(["gen", "--max", "5"], "did you mean --max-wait or --max-drift?")
+    usage_error(["--verison"], "unknown option '--verison': did you mean --version?")
+    usage_error(["gen", "--bogus"], "unknown option '--bogus'\n")
+    usage_error(["completions", "bsh"], "unknown shell 'bsh': did you mean 'bash'")
+    # Never abbreviated: a unique beginning is still a mistake, named.
+    usage_error(["gen", "--nod", "worker=1"], "unknown option '--nod': did you mean --node?")
+    usage_error(["gen", "--cou", "1"], "did you mean --count?")
+    usage_error(["gen", "--nod=worker=1"], "unknown option '--nod': did you mean --node?")
+    usage_error(["decode", "--js", "1"], "did you mean --json?")
+    # An option of another command, or before the command.
+    usage_error(["decode", "--node", "worker=1", "1"], "decode takes no --node")
+    usage_error(["decode", "-n", "3", "1"], "decode takes no -n")
+    usage_error(["convert", "--preset", "discord", "1"], "convert takes no --preset")
+    usage_error(["--json", "decode", "1"], "--json goes after the command")
+    # Values.
+    usage_error(["gen", "--node"], "--node needs a value (LIST)")
+    usage_error(["decode", "--json=yes", "1"], "--json takes no value")
+    usage_error(["gen", "-n", "x"], "--count takes a whole number from 0")
+    usage_error(["gen", "-x"], "unknown option '-x'")
+    usage_error(["help", "gen", "decode"], "help takes one command, or --man")
+    usage_error(["completions"], "completions takes one shell")
+    usage_error(["range", "2024-01-01"], "range takes two times")
+    usage_error(["encode", "worker=1"], "encode needs --time")
+    r = run()
+    check("no command: exit 2, the commands on stderr", r.returncode == 2 and "commands:" in r.stderr)
+    # The other spellings a value may take, and arguments among options.
+    want = run("decode", "--preset", "discord", "--json", "175928847299117063").stdout
+    for args in (
+        ["decode", "--preset=discord", "--json", "175928847299117063"],
+        ["decode", "175928847299117063", "--json", "--preset", "discord"],
+        ["decode", "--preset", "discord", "--json", "--", "175928847299117063"],
+    ):
+        r = run(*args)
+        check(f"{args} decodes", (r.returncode, r.stdout) == (0, want), r.stderr)
+    r = run("decode", "--json", "--", "--json")
+    check("-- ends the options", r.returncode == 1 and "InvalidArgument" in r.stderr)
+
+
+def numbers_in_strings(value: object, ids: set[str], key: str = "") -> list[str]:
+    """The keys whose value is a number written as a string, but for the IDs'
+    (keys `ids`)."""
+    if isinstance(value, dict):
+        return [bad for k, v in value.items() for bad in numbers_in_strings(v, ids, k)]
+    if isinstance(value, list):
+        return [bad for v in value for bad in numbers_in_strings(v, ids, key)]
+    if isinstance(value, str) and key not in ids and re.fullmatch(r"-?\d+", value):
+        return [key]
+    return []
+
+
+def json_lines(args: list[str], stdin: str = "") -> list[dict[str, Any]]:
+    r = run(*args, stdin=stdin)
+    if not check(f"{args} exits 0", r.returncode == 0, r.stderr):
+        return []
+    try:
+        return [json.loads(line) for line in r.stdout.splitlines()]
+    except json.JSONDecodeError as e:
+        check(f"{args} prints JSON lines", False, str(e))
+        return []
+
+
+def is_id(v: object) -> bool:
+    return isinstance(v, str) and re.fullmatch(r"\d{1,20}", v) is not None
+
+
+def is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def test_json() -> None:
+    docs = {
+        "decode": json_lines(["decode", "--preset", "discord", "--json", "175928847299117063"]),
+        "encode": json_lines(
+            ["encode", "--preset", "discord", "--json", "--time", "1462015105796"] + ["worker=1", "process=0", "seq=7"]
+        ),
+        "gen": json_lines(["gen", "-n", "3", "--json", *OWN, "--node", "worker=5"]),
+        "convert": json_lines(["convert", "--json", "--to", "base62", "175928847299117063"]),
+        "range": json_lines(["range", "--json", "--preset", "twitter", "2024-01-01", "2024-01-02"]),
+        "layout": json_lines(["layout", "--json", "--preset", "sonyflake"]),
+        "layout (custom)": json_lines(["layout", "--json", *OWN]),
+        "presets": json_lines(["presets", "--json"]),
+    }
+    for name, lines in docs.items():
+        check(f"{name} --json prints", bool(lines))
+        for doc in lines:
+            bad = numbers_in_strings(doc, {"min", "max"} if name == "range" else ID_KEYS)
+            check(f"{name} --json: numbers as numbers", not bad, f"as strings: {bad}")
+    for name in ("decode", "encode", "gen"):
+        for doc in docs[name]:
+            check(f"{name} --json: id a string", is_id(doc.get("id")), str(doc))
+            check(f"{name} --json: time_ms a number", is_int(doc.get("time_ms")), str(doc))
+            fields = [v for k, v in doc.items() if k not in ("id", "time_ms", "time")]
+            check(f"{name} --json: fields numbers", all(map(is_int, fields)), str(doc))
+    check(
+        "decode --json is the canonical JSON",
+        docs["decode"]
+        == [
+            {
+                "id": "175928847299117063",
+                "time_ms": 1462015105796,
+                "time": "2016-04-30T11:18:25.796Z",
+                "worker": 1,
+                "process": 0,
+                "seq": 7,
+            }
+        ],
+    )
+    check("encode --json is decode's", docs["encode"] == docs["decode"])
+    check("convert --json", docs["convert"] == [{"id": "175928847299117063", "base62": "0Czks0tP37X"}])
+    for doc in docs["range"]:
+        check("range --json: IDs as strings", is_id(doc["min"]) and is_id(doc["max"]), str(doc))
+    for doc in docs["layout"] + docs["layout (custom)"]:
+        for key in ("epoch_ms", "unit_us", "total_bits", "time_end_ms"):
+            check(f"layout --json: {key} a number", is_int(doc.get(key)), str(doc))
+        check("layout --json: max_id a string", is_id(doc.get("max_id")), str(doc))
+        for field in doc.get("fields", []):
+            for key in ("bits", "shift", "max"):
+                check(f"layout --json: a field's {key} a number", is_int(field[key]))
+    check("layout --json of a spec: no name", [d["name"] for d in docs["layout (custom)"]] == [None])
+    check(
+        "presets --json: epoch_ms a number",
+        len(docs["presets"]) == 6 and all(is_int(d["epoch_ms"]) for d in docs["presets"]),
+    )
+    check(
+        "presets --json: twitter's epoch",
+        {"name": "twitter", "spec": "time:41@1ms,datacenter:5,worker:5,seq:12", "epoch_ms": 1288834974657}
+        in docs["presets"],
+    )
+
+
+def test_stats() -> None:
+    text = run("gen", "-n", "2", "--stats", *OWN, "--node", "worker=6")
+    js = run("gen", "-n", "2", "--stats", "--json", *OWN, "--node", "worker=6")
+    if not check("gen --stats", text.returncode == 0 and js.returncode == 0, text.stderr + js.stderr):
+        return
+    try:
+        stats = json.loads(js.stderr.splitlines()[-1])
+    except (json.JSONDecodeError, IndexError) as e:
+        check("gen --stats --json: one JSON object on stderr", False, f"{e}: {js.stderr!r}")
+        return
+    check("gen --stats --json: stdout is the IDs' JSON", len(js.stdout.splitlines()) == 2)
+    # The names of the text line, the node fields gathered into two maps.
+    names = [kv.split("=")[0] for kv in text.stderr.split() if "(" not in kv and "=" in kv]
+    check(
+        "gen --stats --json: the stats' names, in order",
+        set(stats) == {*names, "node", "node_sources"} and [k for k in stats if k in names] == names,
+        f"{list(stats)} against {names}",
+    )
+    check("gen --stats --json: ids_issued", stats.get("ids_issued") == 2, str(stats))
+    check("gen --stats --json: node", stats.get("node") == {"worker": 6}, str(stats))
+    check("gen --stats --json: node_sources", stats.get("node_sources") == {"worker": "explicit"})
+    counters = [v for k, v in stats.items() if k not in ("rollback", "guard", "node", "node_sources")]
+    check("gen --stats --json: counters numbers", all(map(is_int, counters)), str(stats))
+    check("gen --stats --json: guard held", str(stats.get("guard")).startswith("held: "))
+    check("gen --stats --json: numbers as numbers", not numbers_in_strings(stats, set()))
+
+
+def test_readme(root: Path) -> None:
+    """The README's CLI examples whose output is shown and fixed."""
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n(.*?)```", readme, flags=re.S)
+    seen = 0
+    for block in blocks:
+        for command, output in re.findall(r"^\$ (snowflake-c .*)\n((?:[^$\n].*\n)*)", block, flags=re.M):
+            words = shlex.split(command, comments=True)
+            if words[1] not in ("decode", "encode", "range", "convert") or not output:
+                continue
+            seen += 1
+            r = run(*words[1:])
+            check(f"README: {command}", r.stdout == output, f"printed {r.stdout!r}, README {output!r}")
+    check("README: CLI examples found", seen >= 5, f"{seen} found")
+
+
+def test_generated(root: Path, build: Path | None) -> None:
+    for name, (args, _) in GENERATED.items():
+        r = run(*args)
+        kept = root / "core" / "cli" / name
+        check(
+            f"core/cli/{name} is `snowflake-c {' '.join(args)}`",
+            r.returncode == 0 and kept.exists() and kept.read_text(encoding="utf-8") == r.stdout,
+            "out of date: run tests/c/test_cli.py --write CLI",
+        )
+    installed = build / "meson-info" / "intro-installed.json" if build else None
+    if installed is None or not installed.exists():
+        skip("installed files", "no build folder given")
+        return
+    plan = {Path(src).name: dest for src, dest in json.loads(installed.read_text()).items()}
+    if "snowflake-c.1" not in plan:
+        skip("installed files", "this build installs no CLI (install_core=false)")
+        return
+    for name, (_, where) in GENERATED.items():
+        dest = plan.get(name, "").replace("\\", "/")
+        check(f"meson install puts {name} in .../{where}", dest.endswith("/" + where), dest)
+
+
+def test_shells(root: Path) -> None:
+    cli_dir = root / "core" / "cli"
+    if os.name == "nt":
+        skip("completions and man page", "checked on POSIX systems")
+        return
+    bash = shutil.which("bash")
+    if bash:
+        script = (
+            'source "$1"; complete -p snowflake-c\n'
+            "try() {\n"
+            '  COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()\n'
+            '  _snowflake_c; echo "${COMPREPLY[*]}"\n'
+            "}\n"
+            "try snowflake-c ''\n"
+            "try snowflake-c de\n"
+            "try snowflake-c gen --pre\n"
+            "try snowflake-c gen --preset tw\n"
+            "try snowflake-c decode --from base3\n"
+            "try snowflake-c gen --rollback b\n"
+            "try snowflake-c help con\n"
+            "try snowflake-c completions f\n"
+            "try snowflake-c decode --no\n"
+        )
+        r = subprocess.run(
+            [bash, "--norc", "-c", script, "bash", str(cli_dir / "snowflake-c.bash")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        want = [
+            "complete -F _snowflake_c snowflake-c",
+            " ".join(COMMANDS) + " -h --help -V --version",
+            "decode",
+            "--preset",
+            "twitter",
+            "base32 base36",
+            "borrow",
+            "convert",
+            "fish",
+            "",
+        ]
+        check("bash completes", r.stdout.splitlines() == want, f"{r.stdout!r} {r.stderr!r}")
+    else:
+        skip("bash completion", "no bash")
+    if shutil.which("shellcheck"):
+        r = subprocess.run(["shellcheck", str(cli_dir / "snowflake-c.bash")], capture_output=True, text=True)
+        check("the bash completion passes shellcheck", r.returncode == 0, r.stdout)
+    zsh = shutil.which("zsh")
+    if zsh:
+        r = subprocess.run([zsh, "-n", str(cli_dir / "_snowflake-c")], capture_output=True, text=True)
+        check("zsh reads its completion", r.returncode == 0, r.stderr)
+        test_zsh(zsh, cli_dir)
+    else:
+        skip("zsh completion", "no zsh")
+    fish = shutil.which("fish")
+    if fish:
+        script = (
+            'source $argv[1]; complete -C "snowflake-c ge"; complete -C "snowflake-c gen --pre"; '
+            'complete -C "snowflake-c layout --preset so"; complete -C "snowflake-c completions z"'
+        )
+        r = subprocess.run(
+            [fish, "--no-config", "-c", script, str(cli_dir / "snowflake-c.fish")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        got = [line.split("\t")[0] for line in r.stdout.splitlines()]
+        check("fish completes", got == ["gen", "--preset", "sonyflake", "zsh"], f"{r.stdout!r} {r.stderr!r}")
+    else:
+        skip("fish completion", "no fish")
+    man = shutil.which("man")
+    if man:
+        r = subprocess.run(
+            [man, "--warnings", "-l", str(cli_dir / "snowflake-c.1")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"},
+        )
+        page = re.sub(r".\x08", "", r.stdout)
+        check("man renders the page, no warning", r.returncode == 0 and not r.stderr.strip(), r.stderr)
+        for heading in ("NAME", "SYNOPSIS", "COMMANDS", "OPTIONS", "GENERATOR OPTIONS", "JSON", "EXIT STATUS"):
+            check(f"the man page has {heading}", f"\n{heading}\n" in page)
+        for name in COMMANDS:
+            check(f"the man page has {name}", f"snowflake-c {name} " in page)
+    else:
+        skip("man page", "no man")
+
+
+def test_zsh(zsh: str, cli_dir: Path) -> None:
+    """Completes `snowflake-c gen --pre<TAB>` in an interactive zsh (zpty),
+    with compadd recorded."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fdir = Path(tmp) / "functions"
+        fdir.mkdir()
+        shutil.copy(cli_dir / "_snowflake-c", fdir / "_snowflake-c")
+        driver = Path(tmp) / "driver.zsh"
+        driver.write_text(
+            "zmodload zsh/zpty\n"
+            "zpty -b z zsh -f -i\n"
+            "zpty -w z 'PROMPT=; unsetopt zle_bracketed_paste 2>/dev/null'\n"
+            f"zpty -w z 'fpath=({fdir} $fpath); autoload -U compinit; compinit -u -d {tmp}/zcd'\n"
+            'zpty -w z \'compadd() { builtin compadd "$@"; local -a h; '
+            'builtin compadd -O h "$@"; print -l -- "HIT:${^h[@]}" >>' + tmp + "/hits; }'\n"
+            "zpty -w z 'zstyle \":completion:*\" menu no'\n"
+            "zmodload zsh/stat\n"
+            "size() { [[ -f $1 ]] && zstat +size $1 || print 0; }\n"
+            "for line in 'snowflake-c ge' 'snowflake-c gen --pre' 'snowflake-c layout --preset so'; do\n"
+            "  before=$(size " + tmp + "/hits)\n"
+            "  zpty -w -n z \"$line\"$'\\t'\n"
+            # until the completion has recorded its names (at most 10 s)
+            "  for i in {1..100}; do\n"
+            "    (( $(size " + tmp + "/hits) > before )) && break\n"
+            "    sleep 0.1\n"
+            "  done\n"
+            "  sleep 0.3\n"
+            "  zpty -w -n z $'\\C-u'\n"
+            '  print -r -- "END:$line" >>' + tmp + "/hits\n"
+            "done\n"
+            "zpty -d z\n"
+        )
+        try:
+            subprocess.run([zsh, "-f", str(driver)], capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            skip("zsh completes", "zpty did not answer in time")
+            return
+        hits = (Path(tmp) / "hits").read_text() if (Path(tmp) / "hits").exists() else ""
+    rounds: list[list[str]] = []
+    current: list[str] = []
+    for line in hits.splitlines():
+        if line.startswith("END:"):
+            rounds.append(current)
+            current = []
+        elif line.startswith("HIT:"):
+            current.append(line[4:])
+    if len(rounds) != 3 or not any(rounds):
+        skip("zsh completes", f"no completion recorded through zpty ({hits[:200]!r})")
+        return
+    check("zsh completes the command", "gen" in rounds[0], str(rounds[0]))
+    check("zsh completes an option", "--preset" in rounds[1], str(rounds[1]))
+    check("zsh completes a preset", "sonyflake" in rounds[2], str(rounds[2]))
+
+
+def write(cli: str) -> int:
+    for name, (args, _) in GENERATED.items():
+        r = subprocess.run([cli, *args], capture_output=True, text=True, check=True)
+        (HERE.parent.parent / "core" / "cli" / name).write_text(r.stdout, encoding="utf-8")
+        print(f"wrote core/cli/{name}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    global CLI
+    if len(argv) == 2 and argv[0] == "--write":
+        return write(argv[1])
+    if len(argv) not in (2, 3):
+        print(__doc__, file=sys.stderr)
+        return 2
+    CLI = argv[0]
+    root = Path(argv[1])
+    build = Path(argv[2]) if len(argv) == 3 else None
+    test_help()
+    test_examples()
+    test_mistakes()
+    test_json()
+    test_stats()
+    test_readme(root)
+    test_generated(root, build)
+    test_shells(root)
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed else 0
+
+
+CLI = ""
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
