@@ -23,7 +23,7 @@ py="$venv/bin/python"
 
 echo "== python: installing build and test dependencies"
 "$py" -m pip install --quiet --disable-pip-version-check \
-  'meson-python>=0.15' 'meson>=1.1' ninja pytest mypy numpy 'ruff==0.17.6'
+  'meson-python>=0.18' 'meson>=1.3' ninja pytest mypy numpy 'ruff==0.17.6'
 
 echo "== python: building and installing snowflake-c (pip install .)"
 "$py" -m pip install --quiet --disable-pip-version-check --no-build-isolation \

@@ -10,7 +10,7 @@ venv="$root/build/bench-venv"
 
 [ -x "$venv/bin/python" ] || "${PYTHON:-python3}" -m venv "$venv"
 pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
-"${pip[@]}" 'meson-python>=0.15' 'meson>=1.1' ninja -r "$here/requirements.txt"
+"${pip[@]}" 'meson-python>=0.18' 'meson>=1.3' ninja -r "$here/requirements.txt"
 "${pip[@]}" --no-build-isolation --force-reinstall --no-deps \
   --config-settings=build-dir="$root/build/bench-wheel" "$root"
 exec "$venv/bin/python" "$here/bench.py" "$@"

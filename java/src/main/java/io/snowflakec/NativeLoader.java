@@ -151,8 +151,7 @@ final class NativeLoader {
    * names of the repository's cross files); empty when the class path lacks that list.
    */
   static List<String> targets() {
-    try (InputStream in =
-        NativeLoader.class.getClassLoader().getResourceAsStream(TARGETS_RESOURCE)) {
+    try (InputStream in = resource(TARGETS_RESOURCE)) {
       if (in == null) {
         return List.of();
       }
@@ -303,10 +302,9 @@ final class NativeLoader {
 
   /** The targets whose library this jar (or class path) carries. */
   static List<String> availableTargets(String version) {
-    ClassLoader loader = NativeLoader.class.getClassLoader();
     List<String> found = new ArrayList<>();
     for (String t : targets()) {
-      if (loader.getResource(resourceName(t, version)) != null) {
+      if (NativeLoader.class.getResource("/" + resourceName(t, version)) != null) {
         found.add(t);
       }
     }
@@ -328,7 +326,7 @@ final class NativeLoader {
   }
 
   private static byte[] readResource(String resource, String target, String version) {
-    try (InputStream in = NativeLoader.class.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in = resource(resource)) {
       if (in == null) {
         List<String> have = availableTargets(version);
         throw new UnsatisfiedLinkError(
@@ -353,6 +351,15 @@ final class NativeLoader {
     } catch (IOException e) {
       throw linkError("cannot read the resource " + resource, e);
     }
+  }
+
+  /**
+   * A resource of the jar by its full name, or null. Read through this class: in the module {@code
+   * io.snowflakec} (on the module path, or in a {@code jlink} image) that finds the module's own
+   * resources, whatever their folder; on the class path, the class loader finds them.
+   */
+  static InputStream resource(String name) {
+    return NativeLoader.class.getResourceAsStream("/" + name);
   }
 
   private static Path extract(byte[] bytes, String version, String resource) {
