@@ -1,0 +1,162 @@
+"""Checks a site that scripts/site built.
+
+    check.py SITE
+
+Fails (exit 1, each problem on a line) when
+  - a link of a page (href, src) names a local file that is not in SITE, or
+    leaves SITE, or names an anchor (#id) that its page does not have;
+  - a public name has no page or anchor in its reference:
+      C        every SFC_API function of core/include/snowflake_c.h has an
+               anchor of its name in c/index.html
+      Python   every name of snowflake_c.__all__ (the package as installed in
+               the interpreter that runs this) has one in
+               python/snowflake_c.html
+      Node.js  every export of node/index.d.ts has its TypeDoc page
+               (node/classes/NAME.html, node/functions/NAME.html, …)
+      Java     every public type of the io.snowflakec sources, nested ones
+               too, has its javadoc page.
+The external links (http, https) are listed, not fetched.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+LINKS = {"href": {"a", "link", "area"}, "src": {"img", "script", "iframe", "source", "embed"}}
+
+
+class Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[tuple[int, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name == "id" or (name == "name" and tag == "a"):
+                self.ids.add(value)
+            elif tag in LINKS.get(name, ()):
+                self.links.append((self.getpos()[0], value))
+
+    handle_startendtag = handle_starttag
+
+
+def parse(path: Path, cache: dict[Path, Page]) -> Page:
+    if path not in cache:
+        page = Page()
+        page.feed(path.read_text(encoding="utf-8", errors="replace"))
+        page.close()
+        cache[path] = page
+    return cache[path]
+
+
+def check_links(site: Path, problems: list[str]) -> Counter[str]:
+    cache: dict[Path, Page] = {}
+    external: Counter[str] = Counter()
+    pages = sorted(site.rglob("*.html"))
+    for path in pages:
+        where = path.relative_to(site)
+        for line, url in parse(path, cache).links:
+            parts = urlsplit(url)
+            if parts.scheme in ("http", "https") or url.startswith("//"):
+                external[url] += 1
+                continue
+            if parts.scheme:  # mailto:, javascript:, data:
+                continue
+            target = path if not parts.path else (path.parent / unquote(parts.path)).resolve()
+            if not target.is_relative_to(site):
+                problems.append(f"{where}:{line}: {url}: outside the site")
+                continue
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                problems.append(f"{where}:{line}: {url}: no such file")
+                continue
+            fragment = unquote(parts.fragment)
+            if fragment and target.suffix == ".html" and fragment not in parse(target, cache).ids:
+                problems.append(f"{where}:{line}: {url}: no id {fragment!r} in {target.relative_to(site)}")
+    print(f"links: {len(pages)} pages, {sum(len(p.links) for p in cache.values())} links checked")
+    return external
+
+
+def ids(path: Path) -> set[str]:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page.ids
+
+
+def require(site: Path, what: str, names: list[str], found: set[str] | None, problems: list[str], page=None) -> None:
+    if not names:
+        problems.append(f"{what}: no public names found (the parser is out of date)")
+    for name in names:
+        if found is None:
+            if not (site / page(name)).is_file():
+                problems.append(f"{what}: {name} has no page {page(name)}")
+        elif name not in found:
+            problems.append(f"{what}: {name} has no anchor")
+    print(f"{what}: {len(names)} public names")
+
+
+def check_names(site: Path, problems: list[str]) -> None:
+    header = (ROOT / "core/include/snowflake_c.h").read_text()
+    functions = re.findall(r"\bSFC_API\b[^;{]*?\b(sfc_\w+)\s*\(", header)
+    require(site, "C", functions, ids(site / "c/index.html"), problems)
+
+    import snowflake_c
+
+    require(site, "Python", list(snowflake_c.__all__), ids(site / "python/snowflake_c.html"), problems)
+
+    folders = {
+        "class": "classes",
+        "function": "functions",
+        "interface": "interfaces",
+        "type": "types",
+        "const": "variables",
+        "let": "variables",
+        "enum": "enums",
+    }
+    typescript = (ROOT / "node/index.d.ts").read_text()
+    exports = dict.fromkeys(
+        re.findall(r"^export\s+(?:declare\s+)?(class|function|interface|type|const|let|enum)\s+(\w+)", typescript, re.M)
+    )
+    where = {name: f"node/{folders[kind]}/{name}.html" for kind, name in exports}
+    require(site, "Node.js", list(where), None, problems, page=where.get)
+
+    java = ROOT / "java/src/main/java/io/snowflakec"
+    types: list[str] = []
+    kinds = r"(?:(?:static|final|abstract|sealed|non-sealed|strictfp)\s+)*(?:class|interface|enum|record|@interface)"
+    for source in sorted(java.glob("*.java")):
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", source.read_text(), flags=re.S)
+        for indent, name in re.findall(rf"^([ \t]*)public\s+{kinds}\s+(\w+)", text, re.M):
+            types.append(name if not indent else f"{source.stem}.{name}")
+    pages = site / "java/io.snowflakec/io/snowflakec"
+    require(site, "Java", types, None, problems, page=lambda name: (pages / f"{name}.html").relative_to(site))
+
+
+def main() -> None:
+    if len(sys.argv) != 2:
+        sys.exit("usage: check.py SITE")
+    site = Path(sys.argv[1]).resolve()
+    problems: list[str] = []
+    external = check_links(site, problems)
+    check_names(site, problems)
+    print(f"external links (listed, not fetched): {len(external)}")
+    for url, count in sorted(external.items()):
+        print(f"  {url}" + (f" ({count}×)" if count > 1 else ""))
+    if problems:
+        for problem in problems:
+            print(f"site check: {problem}", file=sys.stderr)
+        sys.exit(f"site check: {len(problems)} problems")
+    print("site check: clean")
+
+
+if __name__ == "__main__":
+    main()
