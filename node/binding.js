@@ -1,28 +1,43 @@
 'use strict';
 
-// Finds and loads the native addon. A build from source (build/Release: the
-// repository, or an install on a platform with no prebuild) comes first, then
-// the prebuild for this platform, laid out as prebuildify does:
-// prebuilds/<platform>-<arch>/snowflake-c.napi[.<libc>].node. node-gyp-build
-// reads the same layout, but it takes every non-Alpine Linux for glibc and
-// its error does not say what to do; here musl is told from the running
-// Node.js itself.
+// Finds and loads the native addon, in this order:
+//   1. the prebuilt addon of this platform: the npm package
+//      @snowflake-c/<platform>-<arch>[-<abi>] (linux-x64-gnu, linux-arm64-musl,
+//      darwin-arm64, win32-x64-gnu, …), one of snowflake-c's
+//      optionalDependencies, of which npm installs only the one whose os, cpu
+//      and libc fit;
+//   2. a build from source in the package folder (build/Release: the
+//      repository's, or `npm run build` in an installed package);
+//   3. otherwise an error that names the platform, the package looked for and
+//      how to build from source.
+// glibc or musl is told from the running Node.js (its report's
+// glibcVersionRuntime), else from /usr/bin/ldd, as @napi-rs packages do.
 
 const fs = require('node:fs');
 const path = require('node:path');
 
 const BUILT = path.join('build', 'Release', 'snowflake_c.node');
+const SCOPE = '@snowflake-c';
 
 /** glibc or musl: the C library the running Node.js was built against. */
 function linuxLibc() {
   const report = process.report;
-  // Only the header is read: skip the network interfaces where Node.js can.
-  const exclude = report.excludeNetwork;
-  if (typeof exclude === 'boolean') report.excludeNetwork = true;
+  if (report && typeof report.getReport === 'function') {
+    // Only the header is read: skip the network interfaces where Node.js can.
+    const exclude = report.excludeNetwork;
+    if (typeof exclude === 'boolean') report.excludeNetwork = true;
+    try {
+      return report.getReport().header.glibcVersionRuntime ? 'glibc' : 'musl';
+    } catch {
+      // fall through to ldd
+    } finally {
+      if (typeof exclude === 'boolean') report.excludeNetwork = exclude;
+    }
+  }
   try {
-    return report.getReport().header.glibcVersionRuntime ? 'glibc' : 'musl';
-  } finally {
-    if (typeof exclude === 'boolean') report.excludeNetwork = exclude;
+    return fs.readFileSync('/usr/bin/ldd', 'utf8').includes('musl') ? 'musl' : 'glibc';
+  } catch {
+    return 'glibc';
   }
 }
 
@@ -35,41 +50,44 @@ function host() {
   };
 }
 
-/** The prebuild's path inside the package, for a host. */
-function prebuildPath({ platform, arch, libc }) {
-  const file = `snowflake-c.napi${libc ? `.${libc}` : ''}.node`;
-  return path.join('prebuilds', `${platform}-${arch}`, file);
+/**
+ * The platform package's name for a host, as @napi-rs names them: the libc
+ * on Linux (gnu, musl), the toolchain's ABI on Windows (gnu: the addon is
+ * built for MinGW-w64, with no C++ runtime DLL).
+ */
+function packageName({ platform, arch, libc }) {
+  let abi = '';
+  if (platform === 'linux') abi = libc === 'musl' ? '-musl' : '-gnu';
+  else if (platform === 'win32') abi = '-gnu';
+  return `${SCOPE}/${platform}-${arch}${abi}`;
+}
+
+/** The addon's file name in its platform package. */
+function addonFile(target) {
+  return `snowflake-c.${packageName(target).slice(SCOPE.length + 1)}.node`;
 }
 
 function describe({ platform, arch, libc }) {
   return `${platform}-${arch}${libc ? ` (${libc})` : ''}`;
 }
 
-/** The prebuilds a package folder holds, for messages: 'linux-x64 (glibc, musl), …'. */
+/** The platform packages of the package folder `dir`, for messages. */
 function shipped(dir) {
-  const root = path.join(dir, 'prebuilds');
-  let tuples;
   try {
-    tuples = fs.readdirSync(root).sort();
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const names = Object.keys(manifest.optionalDependencies || {})
+      .filter((name) => name.startsWith(`${SCOPE}/`))
+      .sort();
+    return names.join(', ') || 'none';
   } catch {
     return 'none';
   }
-  const named = tuples.map((tuple) => {
-    const tags = fs
-      .readdirSync(path.join(root, tuple))
-      .map((f) => /^snowflake-c\.napi(?:\.(\w+))?\.node$/.exec(f))
-      .filter(Boolean)
-      .map((m) => m[1])
-      .filter(Boolean);
-    return tags.length ? `${tuple} (${tags.join(', ')})` : tuple;
-  });
-  return named.join(', ') || 'none';
 }
 
 const FROM_SOURCE =
-  'To build it from source, install Python 3 and a C11 and C++17 compiler (node-gyp), ' +
-  'then run `npm rebuild snowflake-c` with install scripts allowed ' +
-  '(pnpm: list snowflake-c in onlyBuiltDependencies; Bun: in trustedDependencies).';
+  'To build it from source (Python 3 and a C11 and C++17 compiler), run in your project ' +
+  '`npm install node-addon-api@8` and then `npm run build --prefix node_modules/snowflake-c` ' +
+  "(node-gyp rebuild, with npm's own node-gyp).";
 
 function loadError(message, cause) {
   const error = new Error(message, cause ? { cause } : undefined);
@@ -77,15 +95,22 @@ function loadError(message, cause) {
   return error;
 }
 
-/** The addon file to load from the package folder `dir`, or an error that says what to do. */
+/** The addon file to load for the package folder `dir`, or an error that says what to do. */
 function resolve(dir, target = host()) {
+  const name = packageName(target);
+  try {
+    return require.resolve(name, { paths: [dir] });
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+  }
   const built = path.join(dir, BUILT);
   if (fs.existsSync(built)) return built;
-  const prebuild = path.join(dir, prebuildPath(target));
-  if (fs.existsSync(prebuild)) return prebuild;
   throw loadError(
-    `snowflake-c: no prebuilt addon for ${describe(target)} and no build from source in ` +
-      `${path.join(dir, 'build')}. This package has prebuilds for: ${shipped(dir)}. ${FROM_SOURCE}`,
+    `snowflake-c: no addon for ${describe(target)}: the package ${name} is not installed ` +
+      `and there is no build from source in ${path.join(dir, 'build')}. npm installs the ` +
+      `package that fits with snowflake-c, as an optional dependency, unless optional ` +
+      `dependencies are omitted (--omit=optional) or the lockfile was made without it; ` +
+      `the platform packages are: ${shipped(dir)}. ${FROM_SOURCE}`,
   );
 }
 
@@ -103,4 +128,4 @@ function load(dir = __dirname) {
   }
 }
 
-module.exports = { load, resolve, host, prebuildPath };
+module.exports = { load, resolve, host, packageName, addonFile };

@@ -5,62 +5,48 @@
 // ziglang, the compiler of those files), with no Node.js of the target:
 // Node-API's headers come from node-api-headers.
 //
-//   node scripts/prebuild.js <target> <build-dir> <package-dir>
+//   node scripts/prebuild.js <target> <build-dir> <out-dir>
 //   node scripts/prebuild.js --path <target>
 //
-// The first writes <package-dir>/prebuilds/<platform>-<arch>/snowflake-c.napi[.<libc>].node
-// (binding.js's layout) and prints its path. The napi_* symbols are left for
+// The first writes <out-dir>/<platform>-<arch>[-<abi>]/snowflake-c.<same>.node,
+// the folder and file of the target's npm package as binding.js names them
+// (@snowflake-c/linux-x64-gnu: scripts/platform-package.js makes the
+// package), and prints its path. The napi_* symbols are left for
 // the loading process: undefined on Linux, `-undefined dynamic_lookup` on
 // macOS, and on Windows an import library for node.exe made from
 // node-api-headers' .def file. zig links its own libc++ statically, so a
 // prebuild needs no C++ runtime of the machine. The second prints that
-// path, relative to the package, without building.
+// path, relative to <out-dir>, without building.
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const core = require('./core-dir');
-const { prebuildPath } = require('../binding');
+const { packageName, addonFile } = require('../binding');
+const targetsModule = require('./targets');
 
-const pkgDir = path.join(__dirname, '..');
-const repoDir = path.join(pkgDir, '..');
+const { repoDir } = targetsModule;
 
-// A target, <arch>-<os>, as Node.js names it (process.arch, process.platform
-// and binding.js's libc).
-const ARCHES = { x86_64: 'x64', aarch64: 'arm64' };
-const SYSTEMS = {
-  'linux-gnu': { platform: 'linux', libc: 'glibc' },
-  'linux-musl': { platform: 'linux', libc: 'musl' },
-  macos: { platform: 'darwin' },
-  windows: { platform: 'win32' },
-};
-
-/** The targets: the names of cross/*.ini. */
-function targets() {
-  const dir = path.join(repoDir, 'cross');
-  const names = fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.ini'))
-    .map((f) => f.slice(0, -'.ini'.length))
-    .sort();
-  if (names.length === 0) fail(`no cross file in ${dir}`);
-  return names;
+function nodeHost(target) {
+  try {
+    return targetsModule.nodeHost(target);
+  } catch (error) {
+    return fail(error.message);
+  }
 }
 
-/** A target's Node.js platform, arch and libc; null when it is no target. */
-function nodeHost(target) {
-  if (!targets().includes(target)) return null;
-  const dash = target.indexOf('-');
-  const arch = ARCHES[target.slice(0, dash)];
-  const system = SYSTEMS[target.slice(dash + 1)];
-  if (!arch || !system) {
-    fail(
-      `cross/${target}.ini names a target that ${path.relative(repoDir, __filename)} cannot ` +
-        `name for Node.js: add its architecture or system there`,
-    );
+function targets() {
+  try {
+    return targetsModule.targets();
+  } catch (error) {
+    return fail(error.message);
   }
-  return { ...system, arch };
+}
+
+/** The addon's path under the output folder: <package folder>/<file>. */
+function addonPath(host) {
+  return path.join(packageName(host).split('/')[1], addonFile(host));
 }
 
 const WARNINGS = ['-Wall', '-Wextra', '-Werror'];
@@ -105,7 +91,7 @@ async function pool(commands, jobs, cwd) {
 async function main() {
   const args = process.argv.slice(2);
   const usage =
-    'usage: node scripts/prebuild.js <target> <build-dir> <package-dir>\n' +
+    'usage: node scripts/prebuild.js <target> <build-dir> <out-dir>\n' +
     '       node scripts/prebuild.js --path <target>\n' +
     `targets (cross/*.ini): ${targets().join(' ')}`;
   if (args[0] === '-h' || args[0] === '--help') {
@@ -115,7 +101,7 @@ async function main() {
   if (args[0] === '--path' && args.length === 2) {
     const host = nodeHost(args[1]);
     if (!host) fail(`unknown target '${args[1]}'\n${usage}`);
-    console.log(prebuildPath(host).split(path.sep).join('/'));
+    console.log(addonPath(host).split(path.sep).join('/'));
     return;
   }
   const [target, buildArg, outArg] = args;
@@ -183,7 +169,7 @@ async function main() {
   }
   await run(link, buildDir);
 
-  const dest = path.join(path.resolve(outArg), prebuildPath(host));
+  const dest = path.join(path.resolve(outArg), addonPath(host));
   fs.mkdirSync(path.dirname(dest), { recursive: true });
   fs.copyFileSync(path.join(buildDir, 'snowflake_c.node'), dest);
   console.log(dest);

@@ -1,83 +1,107 @@
 'use strict';
 
-// binding.js: which addon file a package folder loads, and what it says when
-// none fits.
+// binding.js: which addon file a package folder loads (its platform
+// package, or a build from source), and what it says when none fits.
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { load, resolve, host, prebuildPath } = require('../binding');
+const { load, resolve, host, packageName, addonFile } = require('../binding');
 
-/** A package folder holding the given files (empty). */
-function pkg(t, files) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfc-loader-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  for (const f of files) {
-    fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
-    fs.writeFileSync(path.join(dir, f), '');
-  }
-  return dir;
-}
-
-const SHIPPED = [
-  'prebuilds/linux-x64/snowflake-c.napi.glibc.node',
-  'prebuilds/linux-x64/snowflake-c.napi.musl.node',
-  'prebuilds/linux-arm64/snowflake-c.napi.glibc.node',
-  'prebuilds/darwin-arm64/snowflake-c.napi.node',
-  'prebuilds/win32-x64/snowflake-c.napi.node',
+const HOSTS = [
+  [{ platform: 'linux', arch: 'x64', libc: 'glibc' }, '@snowflake-c/linux-x64-gnu'],
+  [{ platform: 'linux', arch: 'x64', libc: 'musl' }, '@snowflake-c/linux-x64-musl'],
+  [{ platform: 'linux', arch: 'arm64', libc: 'glibc' }, '@snowflake-c/linux-arm64-gnu'],
+  [{ platform: 'darwin', arch: 'arm64' }, '@snowflake-c/darwin-arm64'],
+  [{ platform: 'win32', arch: 'x64' }, '@snowflake-c/win32-x64-gnu'],
 ];
 
-test('the prebuild of the platform, architecture and C library', (t) => {
-  const dir = pkg(t, SHIPPED);
-  const cases = [
-    [{ platform: 'linux', arch: 'x64', libc: 'glibc' }, SHIPPED[0]],
-    [{ platform: 'linux', arch: 'x64', libc: 'musl' }, SHIPPED[1]],
-    [{ platform: 'linux', arch: 'arm64', libc: 'glibc' }, SHIPPED[2]],
-    [{ platform: 'darwin', arch: 'arm64' }, SHIPPED[3]],
-    [{ platform: 'win32', arch: 'x64' }, SHIPPED[4]],
-  ];
-  for (const [target, want] of cases) {
-    assert.equal(resolve(dir, target), path.join(dir, want));
-    assert.equal(prebuildPath(target), path.normalize(want));
+/**
+ * A package folder: a package.json naming the platform packages as
+ * optionalDependencies, the given files (empty), and an installed platform
+ * package (node_modules/@snowflake-c/…, its main the addon) for each host of
+ * `installed`.
+ */
+function pkg(t, files, installed = []) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sfc-loader-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const dir = path.join(root, 'node_modules', 'snowflake-c');
+  const write = (f, text = '') => {
+    fs.mkdirSync(path.dirname(f), { recursive: true });
+    fs.writeFileSync(f, text);
+  };
+  const optional = Object.fromEntries(HOSTS.map(([, name]) => [name, '1.0.0']));
+  write(path.join(dir, 'package.json'), JSON.stringify({ optionalDependencies: optional }));
+  for (const f of files) write(path.join(dir, f));
+  for (const target of installed) {
+    const at = path.join(root, 'node_modules', ...packageName(target).split('/'));
+    write(path.join(at, 'package.json'), JSON.stringify({ main: addonFile(target) }));
+    write(path.join(at, addonFile(target)));
+  }
+  return { dir, root };
+}
+
+const installedAddon = (root, target) =>
+  path.join(root, 'node_modules', ...packageName(target).split('/'), addonFile(target));
+
+test('the platform package of the platform, architecture and C library', (t) => {
+  const targets = HOSTS.map(([target]) => target);
+  const { dir, root } = pkg(t, [], targets);
+  for (const [target, name] of HOSTS) {
+    assert.equal(packageName(target), name);
+    assert.equal(addonFile(target), `snowflake-c.${name.split('/')[1]}.node`);
+    assert.equal(resolve(dir, target), installedAddon(root, target));
   }
 });
 
-test('a build from source comes before the prebuilds', (t) => {
-  const dir = pkg(t, [...SHIPPED, 'build/Release/snowflake_c.node']);
+test('the platform package comes first, then a build from source', (t) => {
+  const glibc = { platform: 'linux', arch: 'x64', libc: 'glibc' };
+  const { dir, root } = pkg(t, ['build/Release/snowflake_c.node'], [glibc]);
   const built = path.join(dir, 'build', 'Release', 'snowflake_c.node');
-  assert.equal(resolve(dir, { platform: 'linux', arch: 'x64', libc: 'glibc' }), built);
+  assert.equal(resolve(dir, glibc), installedAddon(root, glibc));
+  assert.equal(resolve(dir, { platform: 'linux', arch: 'x64', libc: 'musl' }), built);
   assert.equal(resolve(dir, { platform: 'freebsd', arch: 'riscv64' }), built);
 });
 
-test('no fitting addon: the error names the platform, the prebuilds and what to do', (t) => {
-  const dir = pkg(t, SHIPPED);
-  for (const [target, named] of [
-    [{ platform: 'freebsd', arch: 'x64' }, 'freebsd-x64'],
-    [{ platform: 'linux', arch: 'arm64', libc: 'musl' }, 'linux-arm64 (musl)'],
+test('no fitting addon: the error names the platform, the package and what to do', (t) => {
+  const { dir } = pkg(t, [], [{ platform: 'linux', arch: 'x64', libc: 'glibc' }]);
+  for (const [target, named, name] of [
+    [{ platform: 'freebsd', arch: 'x64' }, 'freebsd-x64', '@snowflake-c/freebsd-x64'],
+    [
+      { platform: 'linux', arch: 'arm64', libc: 'musl' },
+      'linux-arm64 (musl)',
+      '@snowflake-c/linux-arm64-musl',
+    ],
   ]) {
     assert.throws(
       () => resolve(dir, target),
       (error) => {
         assert.equal(error.code, 'SNOWFLAKE_C_NO_ADDON');
+        assert.ok(
+          error.message.includes(`no addon for ${named}: the package ${name} is not installed`),
+          error.message,
+        );
+        assert.ok(error.message.includes(path.join(dir, 'build')), error.message);
+        assert.match(error.message, /--omit=optional/);
         assert.match(
           error.message,
-          new RegExp(`no prebuilt addon for ${named.replace(/[()]/g, '\\$&')} `),
+          /are: @snowflake-c\/darwin-arm64, @snowflake-c\/linux-arm64-gnu, @snowflake-c\/linux-x64-gnu, @snowflake-c\/linux-x64-musl, @snowflake-c\/win32-x64-gnu\./,
         );
         assert.match(
           error.message,
-          /darwin-arm64, linux-arm64 \(glibc\), linux-x64 \(glibc, musl\), win32-x64/,
+          /npm install node-addon-api@8` and then `npm run build --prefix node_modules\/snowflake-c`/,
         );
-        assert.match(error.message, /npm rebuild snowflake-c/);
         return true;
       },
     );
   }
-  const empty = pkg(t, []);
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'sfc-loader-'));
+  t.after(() => fs.rmSync(empty, { recursive: true, force: true }));
   assert.throws(
     () => resolve(empty, { platform: 'linux', arch: 'x64', libc: 'glibc' }),
-    /prebuilds for: none/,
+    /the platform packages are: none/,
   );
 });
 
@@ -94,14 +118,15 @@ test('this process: its platform, architecture and C library', () => {
 });
 
 test('an addon that does not load: the error says which file and what to do', (t) => {
-  const dir = pkg(t, [prebuildPath(host())]);
-  fs.writeFileSync(path.join(dir, prebuildPath(host())), 'not a shared library');
+  const { dir, root } = pkg(t, [], [host()]);
+  const file = installedAddon(root, host());
+  fs.writeFileSync(file, 'not a shared library');
   assert.throws(
     () => load(dir),
     (error) => {
       assert.equal(error.code, 'SNOWFLAKE_C_NO_ADDON');
-      assert.ok(error.message.includes(path.join(dir, prebuildPath(host()))), error.message);
-      assert.match(error.message, /does not load on .*npm rebuild snowflake-c/s);
+      assert.ok(error.message.includes(file), error.message);
+      assert.match(error.message, /does not load on .*npm run build --prefix/s);
       assert.ok(error.cause instanceof Error);
       return true;
     },
