@@ -521,6 +521,37 @@ SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
  * handed over. No call may be running on `gen`. NULL is ignored. */
 SFC_API void sfc_generator_free(sfc_generator *gen);
 
+/* Many processes, one node value: a generator placed in memory the host
+ * provides (PostgreSQL's shared memory, an anonymous shared mapping made
+ * before a pre-forking server forks its workers), for hosts whose processes
+ * should all draw from one node value. The host's first process creates it
+ * once, in `mem` (at least sfc_generator_shared_size() bytes, 64-byte
+ * aligned); every process forked from that one afterwards, which sees the
+ * memory at the same address, calls sfc_next, sfc_next_ids, the _at and
+ * _now entries and sfc_generator_stats on it at once. The hot path stays
+ * lock-free across processes (one compare-and-swap on the state word in
+ * that memory); the slow path (rollback, the state file) takes a
+ * process-shared lock that a process dying inside it does not leave held.
+ * One host-wide claim covers the whole group, held by the creator's
+ * descriptors, which the forked processes share.
+ *
+ * The node value is fixed: explicit, from the environment or the host name
+ * ("auto" and rollback=switch take values from a pool, one per process, and
+ * are refused). There is no keeper thread: with a state_dir, the process
+ * whose ID reaches the reserved mark writes the next one itself. Forks are
+ * the point here: no SFC_GENERATOR_FORKED. Only the creating process calls
+ * sfc_generator_free (elsewhere it does nothing), once no other process
+ * uses the generator; the host then frees `mem`. Fails like
+ * sfc_generator_new, and with SFC_INVALID_ARGUMENT for memory too small or
+ * misaligned, for a node value from a pool, and where the system has no
+ * process-shared lock (Windows). */
+SFC_API size_t sfc_generator_shared_size(void);
+SFC_API sfc_status sfc_generator_new_shared(void *mem, size_t size,
+                                            const sfc_layout *layout,
+                                            const sfc_options *opts,
+                                            sfc_generator **out,
+                                            sfc_error *err);
+
 /* SFC_OK for a generator, SFC_INVALID_ARGUMENT ("the generator is closed")
  * for NULL: the one answer of every language to a call on a closed
  * generator, since a binding holds NULL once it is closed. The sfc_next

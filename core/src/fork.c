@@ -61,6 +61,7 @@ void sfc_fork_unregister(sfc_generator *g) {
 }
 
 sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
+  if (g->shared) return SFC_OK; /* its host's forks share it */
   sfc_mutex_lock(&g->lock);
   uint64_t now = atomic_load(&sfc_fork_generation);
   if (atomic_load(&g->forks_seen) == now) {

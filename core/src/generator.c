@@ -62,7 +62,7 @@ static void describe_guard(sfc_generator *g) {
 static sfc_status discard(sfc_generator *g, sfc_status st) {
   sfc_state_close(g, false);
   sfc_mutex_destroy(&g->lock);
-  sfc_os_aligned_free(g);
+  if (!g->shared) sfc_os_aligned_free(g);
   return st;
 }
 
@@ -80,22 +80,23 @@ static sfc_status take_node_value(sfc_generator *g, const sfc_options *opts,
   return st;
 }
 
-sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
-                             sfc_generator **out, sfc_error *err) {
-  sfc_options defaults;
+static sfc_status check_arguments(const sfc_layout *layout,
+                                  const sfc_options **opts,
+                                  sfc_options *defaults, sfc_generator **out,
+                                  sfc_error *err) {
   if (!layout || !out)
     return sfc_fail(err, SFC_INVALID_ARGUMENT, "layout and out are required");
-  if (!opts) {
-    sfc_options_init(&defaults);
-    opts = &defaults;
+  if (!*opts) {
+    sfc_options_init(defaults);
+    *opts = defaults;
   }
-  sfc_status st = sfc_options_check(opts, err);
-  if (st != SFC_OK) return st;
-  sfc_generator *g = sfc_os_aligned_alloc(64, sizeof *g);
-  if (!g)
-    return sfc_fail(err, SFC_OUT_OF_MEMORY,
-                    "out of memory: a generator needs %zu bytes", sizeof *g);
-  memset(g, 0, sizeof *g);
+  return sfc_options_check(*opts, err);
+}
+
+/* Fills a zeroed generator whose lock is made: its node value taken, its
+ * state loaded. */
+static sfc_status start(sfc_generator *g, const sfc_layout *layout,
+                        const sfc_options *opts, sfc_error *err) {
   g->layout = *layout;
   g->opts = *opts;
   g->opts.node = NULL;
@@ -106,14 +107,18 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   sfc_claim_init(&g->claim);
   g->guarded = !opts->guard_off;
   g->has_state = opts->state_dir != NULL;
-  sfc_mutex_init(&g->lock);
-  st = sfc_node_resolve(layout, opts, &g->node, err);
+  sfc_status st = sfc_node_resolve(layout, opts, &g->node, err);
   if (st == SFC_OK) st = resolve_strategy(g, layout, opts, err);
+  if (st == SFC_OK && g->shared && g->node.auto_slot >= 0)
+    st = sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "node value 'auto' takes one value per process, but a "
+                  "shared generator gives its processes one value: give it "
+                  "a fixed value");
   if (st == SFC_OK && !g->has_state && g->node.auto_slot >= 0)
     st = sfc_fail(err, SFC_INVALID_ARGUMENT,
                   "node value 'auto' needs a state_dir: the pool of values "
                   "is kept as lock files there");
-  if (st != SFC_OK) return discard(g, st);
+  if (st != SFC_OK) return st;
   for (unsigned i = 0; i < g->node.count; i++)
     g->node_names[i] = g->layout.fields[g->node.field[i]].name;
 
@@ -135,29 +140,78 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   sfc_saved saved;
   sfc_saved_clear(&saved);
   st = take_node_value(g, opts, &saved, err);
-  if (st != SFC_OK) return discard(g, st);
+  if (st != SFC_OK) return st;
   describe_guard(g);
   sfc_word_set_node(g);
   sfc_word_load(g, &saved);
   g->started = true;
-  if (g->has_state) {
-    st = sfc_keeper_start(g, err);
-    if (st != SFC_OK) return discard(g, st);
-  }
+  return SFC_OK;
+}
+
+sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
+                             sfc_generator **out, sfc_error *err) {
+  sfc_options defaults;
+  sfc_status st = check_arguments(layout, &opts, &defaults, out, err);
+  if (st != SFC_OK) return st;
+  sfc_generator *g = sfc_os_aligned_alloc(64, sizeof *g);
+  if (!g)
+    return sfc_fail(err, SFC_OUT_OF_MEMORY,
+                    "out of memory: a generator needs %zu bytes", sizeof *g);
+  memset(g, 0, sizeof *g);
+  sfc_mutex_init(&g->lock);
+  st = start(g, layout, opts, err);
+  if (st == SFC_OK && g->has_state) st = sfc_keeper_start(g, err);
+  if (st != SFC_OK) return discard(g, st);
   sfc_fork_register(g);
+  *out = g;
+  return SFC_OK;
+}
+
+size_t sfc_generator_shared_size(void) {
+  return sizeof(sfc_generator);
+}
+
+/* No keeper thread (a host's processes are forked from the creator, and a
+ * thread does not survive a fork): the process that reaches the mark moves
+ * it (keeper.c). Not registered for fork handling: its forks share it. */
+sfc_status sfc_generator_new_shared(void *mem, size_t size,
+                                    const sfc_layout *layout,
+                                    const sfc_options *opts,
+                                    sfc_generator **out, sfc_error *err) {
+  sfc_options defaults;
+  sfc_status st = check_arguments(layout, &opts, &defaults, out, err);
+  if (st != SFC_OK) return st;
+  if (!mem || size < sizeof(sfc_generator) || (uintptr_t)mem % 64 != 0)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "a shared generator needs %zu bytes of memory aligned to "
+                    "64 bytes (sfc_generator_shared_size()); given %zu bytes "
+                    "at an address %s aligned",
+                    sizeof(sfc_generator), size,
+                    mem && (uintptr_t)mem % 64 == 0 ? "so" : "not so");
+  sfc_generator *g = mem;
+  memset(g, 0, sizeof *g);
+  g->shared = true;
+  if (!sfc_mutex_init_shared(&g->lock))
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "this system has no lock that processes can share: a "
+                    "shared generator is not available here");
+  st = start(g, layout, opts, err);
+  if (st != SFC_OK) return discard(g, st);
   *out = g;
   return SFC_OK;
 }
 
 void sfc_generator_free(sfc_generator *gen) {
   if (!gen) return;
-  sfc_fork_unregister(gen);
+  const bool creator = gen->pid == sfc_os_pid();
+  if (gen->shared && !creator) return; /* the creator lets go, once */
+  if (!gen->shared) sfc_fork_unregister(gen);
   if (gen->has_state)
-    sfc_state_close(gen, gen->pid == sfc_os_pid());
+    sfc_state_close(gen, creator);
   else
     sfc_guard_release(gen);
   sfc_mutex_destroy(&gen->lock);
-  sfc_os_aligned_free(gen);
+  if (!gen->shared) sfc_os_aligned_free(gen);
 }
 
 const sfc_layout *sfc_generator_layout(const sfc_generator *gen) {

@@ -266,8 +266,9 @@ struct sfc_generator {
   sfc_options opts; /* copy; pointers below are owned */
   char *node_names[SFC_MAX_FIELDS];
   bool has_state;
-  bool guarded;          /* the guard is on: the value is claimed */
-  bool started;          /* loaded: its state word tells what was issued */
+  bool guarded; /* the guard is on: the value is claimed */
+  bool shared;  /* in a host's shared memory (sfc_generator_new_shared) */
+  bool started; /* loaded: its state word tells what was issued */
   _Atomic bool injected; /* issued at a caller's times (sfc_next_at …) */
   sfc_claim claim;       /* the node value's host-wide claim */
   char guard[SFC_MESSAGE_MAX];   /* sfc_stats.guard */

@@ -201,6 +201,24 @@ void sfc_keeper_stop(sfc_generator *g, bool clean) {
   }
 }
 
+/* A shared generator has no keeper: the process that needs `tick` writes
+ * the next mark itself, a reserve ahead. Its files must still be ours; a
+ * process other than the creator cannot put them back (the descriptors
+ * it would replace are the creator's), so it stops instead. */
+static sfc_status keep_now(sfc_generator *g, uint64_t tick, sfc_error *err) {
+  if (!still_ours(g))
+    return lost(g, "a shared generator does not put its files back", err);
+  int64_t next = sfc_state_now_tick(g);
+  if ((int64_t)tick > next) next = (int64_t)tick;
+  next += g->state.reserve_ticks;
+  if ((uint64_t)next > g->pack.time_max) next = (int64_t)g->pack.time_max;
+  uint64_t clock = sfc_word_clock(&g->pack, atomic_load(&g->word));
+  sfc_status st = sfc_state_file_write(g, next, clock, err);
+  if (st != SFC_OK) return st;
+  atomic_store(&g->mark, next);
+  return SFC_RETRY;
+}
+
 sfc_status sfc_keeper_mark_reached(sfc_generator *g, uint64_t tick,
                                    int64_t *wait_us, sfc_error *err) {
   sfc_mutex_lock(&g->lock);
@@ -209,6 +227,7 @@ sfc_status sfc_keeper_mark_reached(sfc_generator *g, uint64_t tick,
     return SFC_RETRY;
   }
   sfc_status st = sfc_keeper_failed(g, err);
+  if (st == SFC_OK && g->shared) st = keep_now(g, tick, err);
   if (st != SFC_OK) {
     sfc_mutex_unlock(&g->lock);
     return st;

@@ -30,6 +30,11 @@ typedef INIT_ONCE sfc_once_flag;
 static inline void sfc_mutex_init(sfc_mutex *m) {
   InitializeSRWLock(m);
 }
+/* No lock of Windows lives in memory that processes share. */
+static inline bool sfc_mutex_init_shared(sfc_mutex *m) {
+  (void)m;
+  return false;
+}
 static inline void sfc_mutex_destroy(sfc_mutex *m) {
   (void)m;
 }
@@ -53,11 +58,19 @@ typedef pthread_once_t sfc_once_flag;
 static inline void sfc_mutex_init(sfc_mutex *m) {
   pthread_mutex_init(m, NULL);
 }
+/* A lock that processes sharing its memory take, and that a process dying
+ * while it holds it does not leave held (robust; macOS has no robust
+ * locks: there it stays held). False if the system has none. */
+SFC_INTERNAL bool sfc_mutex_init_shared(sfc_mutex *m);
 static inline void sfc_mutex_destroy(sfc_mutex *m) {
   pthread_mutex_destroy(m);
 }
+/* A robust lock whose holder died is taken over as it stands: what the
+ * slow path changes under it is in order at every step. */
+SFC_INTERNAL void sfc_mutex_locked_orphan(sfc_mutex *m, int error);
 static inline void sfc_mutex_lock(sfc_mutex *m) {
-  pthread_mutex_lock(m);
+  int e = pthread_mutex_lock(m);
+  if (e != 0) sfc_mutex_locked_orphan(m, e);
 }
 static inline void sfc_mutex_unlock(sfc_mutex *m) {
   pthread_mutex_unlock(m);

@@ -83,6 +83,27 @@ void sfc_once(sfc_once_flag *flag, void (*fn)(void)) {
   pthread_once(flag, fn);
 }
 
+bool sfc_mutex_init_shared(sfc_mutex *m) {
+  pthread_mutexattr_t a;
+  if (pthread_mutexattr_init(&a) != 0) return false;
+  bool ok = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED) == 0;
+#if !defined(__APPLE__)
+  ok = ok && pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST) == 0;
+#endif
+  ok = ok && pthread_mutex_init(m, &a) == 0;
+  pthread_mutexattr_destroy(&a);
+  return ok;
+}
+
+void sfc_mutex_locked_orphan(sfc_mutex *m, int error) {
+#if !defined(__APPLE__)
+  if (error == EOWNERDEAD) pthread_mutex_consistent(m);
+#else
+  (void)m;
+  (void)error;
+#endif
+}
+
 void sfc_os_atfork(void (*prepare)(void), void (*parent)(void),
                    void (*child)(void)) {
   pthread_atfork(prepare, parent, child);
