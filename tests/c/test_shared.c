@@ -41,6 +41,16 @@ static sfc_options node_options(sfc_node_value *node, const char *state_dir) {
   return opts;
 }
 
+/* A shared generator in `mem`, or NULL (and a failed check). */
+static sfc_generator *new_shared(void *mem, const sfc_layout *l,
+                                 const sfc_options *opts, sfc_error *err) {
+  sfc_generator *g = NULL;
+  CHECK_STATUS(sfc_generator_new_shared(mem, sfc_generator_shared_size(), l,
+                                        opts, &g, err),
+               SFC_OK, *err);
+  return g;
+}
+
 static void refuses_bad_memory(void) {
   sfc_layout l = check_default_layout();
   sfc_node_value node[] = {{"worker", 70, SFC_SOURCE_EXPLICIT}};
@@ -106,11 +116,8 @@ static void forks_share_one_value(const char *state_dir, int64_t worker) {
   sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts = node_options(node, state_dir);
   opts.state_reserve_ms = 5; /* many marks written by the processes */
-  sfc_generator *g = NULL;
   sfc_error err;
-  CHECK_STATUS(sfc_generator_new_shared(mem, sfc_generator_shared_size(), &l,
-                                        &opts, &g, &err),
-               SFC_OK, err);
+  sfc_generator *g = new_shared(mem, &l, &opts, &err);
   if (!g) return;
   CHECK(sfc_generator_warning(g) == NULL, "unguarded: %s",
         sfc_generator_warning(g));
@@ -184,11 +191,8 @@ static void survives_a_death_in_the_slow_path(void) {
   sfc_node_value node[] = {{"worker", 72, SFC_SOURCE_EXPLICIT}};
   sfc_options opts = node_options(node, NULL);
   opts.rollback = SFC_ROLLBACK_CLOCK;
-  sfc_generator *g = NULL;
   sfc_error err;
-  CHECK_STATUS(sfc_generator_new_shared(mem, sfc_generator_shared_size(), &l,
-                                        &opts, &g, &err),
-               SFC_OK, err);
+  sfc_generator *g = new_shared(mem, &l, &opts, &err);
   if (!g) return;
   const int64_t t = (epoch + 100000) * 1000;
   uint64_t first, back;
