@@ -1,13 +1,13 @@
 # shellcheck shell=bash
 # bash completion for snowflake-c: written by `snowflake-c completions bash`,
-# from the command's own tables (core/cli/snowflake-c.c). Do not edit.
+# from the command's own tables (core/cli/commands.c, options.c). Do not edit.
 _snowflake_c() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} words=""
   # --NAME=VALUE: COMP_WORDBREAKS splits it at the '='.
   [[ $cur = = ]] && cur=""
   [[ $prev = = ]] && prev=${COMP_WORDS[COMP_CWORD - 2]}
   if ((COMP_CWORD == 1)); then
-    words="gen decode convert encode range layout presets help completions -h --help -V --version"
+    words="gen decode convert encode range layout presets sql help completions -h --help -V --version"
   else
     case $prev in
     --preset) words="default twitter discord sonyflake baidu instagram" ;;
@@ -18,7 +18,7 @@ _snowflake_c() {
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return
       ;;
-    --layout | --epoch | --node | -n | --count | --time | --max-wait | --max-drift | --state-reserve) return ;;
+    --layout | --epoch | --node | -n | --count | --time | --schema | --max-wait | --max-drift | --state-reserve) return ;;
     *)
       case ${COMP_WORDS[1]} in
       gen) words="--preset --layout --epoch --node --count --json --format --shortest --stats --monotonic --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard" ;;
@@ -28,7 +28,8 @@ _snowflake_c() {
       range) words="--preset --layout --epoch --json --help" ;;
       layout) words="--preset --layout --epoch --json --help" ;;
       presets) words="--json --help" ;;
-      help) words="gen decode convert encode range layout presets help completions --man --help" ;;
+      sql) words="--preset --layout --epoch --schema --help" ;;
+      help) words="gen decode convert encode range layout presets sql help completions --man --help" ;;
       completions) words="bash zsh fish --help" ;;
       esac
       ;;

@@ -1,5 +1,5 @@
 # fish completion for snowflake-c: written by `snowflake-c completions fish`,
-# from the command's own tables (core/cli/snowflake-c.c). Do not edit.
+# from the command's own tables (core/cli/commands.c, options.c). Do not edit.
 complete -c snowflake-c -f
 complete -c snowflake-c -n __fish_use_subcommand -a gen -d 'generate IDs'
 complete -c snowflake-c -n __fish_use_subcommand -a decode -d 'split IDs into their time and fields'
@@ -8,6 +8,7 @@ complete -c snowflake-c -n __fish_use_subcommand -a encode -d 'build an ID from 
 complete -c snowflake-c -n __fish_use_subcommand -a range -d 'the smallest and largest ID of a time interval'
 complete -c snowflake-c -n __fish_use_subcommand -a layout -d 'describe a layout'
 complete -c snowflake-c -n __fish_use_subcommand -a presets -d 'list the presets'
+complete -c snowflake-c -n __fish_use_subcommand -a sql -d 'plain SQL functions of a layout, for a hosted PostgreSQL'
 complete -c snowflake-c -n __fish_use_subcommand -a help -d 'show a command\'s usage, options and examples'
 complete -c snowflake-c -n __fish_use_subcommand -a completions -d 'print a completion script for bash, zsh or fish'
 complete -c snowflake-c -n __fish_use_subcommand -s h -l help -d 'print the list of commands'
@@ -60,6 +61,11 @@ complete -c snowflake-c -n '__fish_seen_subcommand_from layout' -l json -d 'prin
 complete -c snowflake-c -n '__fish_seen_subcommand_from layout' -s h -l help -d 'print the command\'s usage, options and examples'
 complete -c snowflake-c -n '__fish_seen_subcommand_from presets' -l json -d 'print JSON: IDs as decimal strings, every other number as a JSON number'
 complete -c snowflake-c -n '__fish_seen_subcommand_from presets' -s h -l help -d 'print the command\'s usage, options and examples'
+complete -c snowflake-c -n '__fish_seen_subcommand_from sql' -l preset -x -a 'default twitter discord sonyflake baidu instagram' -d 'the layout of a preset'
+complete -c snowflake-c -n '__fish_seen_subcommand_from sql' -l layout -x -d 'a layout of your own, its fields most significant first'
+complete -c snowflake-c -n '__fish_seen_subcommand_from sql' -l epoch -x -d 'the epoch of --layout: Unix ms or ISO-8601 UTC'
+complete -c snowflake-c -n '__fish_seen_subcommand_from sql' -l schema -x -d 'the schema that holds the functions'
+complete -c snowflake-c -n '__fish_seen_subcommand_from sql' -s h -l help -d 'print the command\'s usage, options and examples'
 complete -c snowflake-c -n '__fish_seen_subcommand_from help' -l man -d 'print the manual page'
 complete -c snowflake-c -n '__fish_seen_subcommand_from help' -s h -l help -d 'print the command\'s usage, options and examples'
 complete -c snowflake-c -n '__fish_seen_subcommand_from help' -a gen -d 'generate IDs'
@@ -69,6 +75,7 @@ complete -c snowflake-c -n '__fish_seen_subcommand_from help' -a encode -d 'buil
 complete -c snowflake-c -n '__fish_seen_subcommand_from help' -a range -d 'the smallest and largest ID of a time interval'
 complete -c snowflake-c -n '__fish_seen_subcommand_from help' -a layout -d 'describe a layout'
 complete -c snowflake-c -n '__fish_seen_subcommand_from help' -a presets -d 'list the presets'
+complete -c snowflake-c -n '__fish_seen_subcommand_from help' -a sql -d 'plain SQL functions of a layout, for a hosted PostgreSQL'
 complete -c snowflake-c -n '__fish_seen_subcommand_from help' -a help -d 'show a command\'s usage, options and examples'
 complete -c snowflake-c -n '__fish_seen_subcommand_from help' -a completions -d 'print a completion script for bash, zsh or fish'
 complete -c snowflake-c -n '__fish_seen_subcommand_from completions' -s h -l help -d 'print the command\'s usage, options and examples'

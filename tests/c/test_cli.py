@@ -54,6 +54,7 @@ COMMANDS = [
     "range",
     "layout",
     "presets",
+    "sql",
     "help",
     "completions",
 ]
@@ -194,6 +195,47 @@ def test_mistakes() -> None:
         check(f"{args} decodes", (r.returncode, r.stdout) == (0, want), r.stderr)
     r = run("decode", "--json", "--", "--json")
     check("-- ends the options", r.returncode == 1 and "InvalidArgument" in r.stderr)
+
+
+def test_sql() -> None:
+    """The shape of `sql`: plain SQL functions, the layout's facts (from
+    layout --json) in them, a 64-bit layout refused. tests/postgres/
+    test_hosted_sql.py runs the text on a server against the vectors."""
+    functions = ["is_id", "time_ms", "decode_time", "iso_time", "decode_json", "decode", "field", "range"]
+    for preset in ("twitter", "sonyflake"):
+        r = run("sql", "--preset", preset)
+        check(f"sql --preset {preset} exits 0", r.returncode == 0 and not r.stderr, r.stderr)
+        text = r.stdout
+        made = re.findall(r'^CREATE OR REPLACE FUNCTION "snowflake_c"\."(\w+)"\(', text, flags=re.M)
+        check(f"sql --preset {preset}: its functions", made == functions, str(made))
+        check(
+            f"sql --preset {preset}: every one plain SQL",
+            text.count("\nLANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$\n") == len(functions)
+            and not re.search(r"plpgsql|LANGUAGE c\b", text, flags=re.I),
+        )
+        facts = json.loads(run("layout", "--preset", preset, "--json").stdout)
+        for f in facts["fields"]:
+            check(f"sql --preset {preset}: field {f['name']}", f"((id >> {f['shift']}) & {f['max']})" in text)
+        check(f"sql --preset {preset}: the tick's length", f" * {facts['unit_us']}) / 1000" in text)
+        check(f"sql --preset {preset}: the epoch", f"{facts['epoch_ms']}000 + " in text)
+    r = run("sql", "--preset", "twitter", "--schema", 'my "ids"')
+    check("sql --schema: a quoted identifier", 'CREATE SCHEMA IF NOT EXISTS "my ""ids""";' in r.stdout, r.stdout[:300])
+    # 64 bits: a bigint holds the IDs before the tick whose top bit is set,
+    # 2^40 ms after an epoch of 0: 2004-11-03T19:53:47.776Z.
+    r = run("sql", "--layout", "time:41@1ms,worker:11,seq:12", "--epoch", "0")
+    check(
+        "sql: a 64-bit layout, with the time its IDs leave bigint",
+        r.returncode == 0
+        and "warning" in r.stderr
+        and "2004-11-03T19:53:47.776Z" in r.stderr
+        and "2004-11-03T19:53:47.776Z" in r.stdout
+        and f"least((b - 1) / 1000, {2**40 - 1})" in r.stdout
+        and ">> 64" not in r.stdout,
+        r.stderr,
+    )
+    usage_error(["sql", "x"], "sql takes no arguments")
+    usage_error(["sql", "--node", "worker=1"], "sql takes no --node")
+    usage_error(["sql", "--schema="], "--schema takes a name")
 
 
 def numbers_in_strings(value: object, ids: set[str], key: str = "") -> list[str]:
@@ -517,6 +559,7 @@ def main(argv: list[str]) -> int:
     test_help()
     test_examples()
     test_mistakes()
+    test_sql()
     test_json()
     test_stats()
     test_readme(root)

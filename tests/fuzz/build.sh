@@ -23,13 +23,16 @@ for src in "$root"/core/src/*.c; do
   fi
   objs+=("$obj")
 done
-cli_obj="$out/obj/cli.o"
-"$cc" "${flags[@]}" -fsanitize=fuzzer-no-link -Dmain=sfc_cli_main \
-  -c "$root/core/cli/snowflake-c.c" -o "$cli_obj"
+cli_obj=()
+for src in "$root"/core/cli/*.c; do
+  cli_obj+=("$out/obj/cli_$(basename "${src%.c}").o")
+  "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link -Dmain=sfc_cli_main \
+    -c "$src" -o "${cli_obj[-1]}"
+done
 
 for target in layout decode cli state; do
   extra=()
-  [[ $target = cli ]] && extra=("$cli_obj")
+  [[ $target = cli ]] && extra=("${cli_obj[@]}")
   "$cc" "${flags[@]}" -fsanitize=fuzzer "$root/tests/fuzz/fuzz_$target.c" \
     "${extra[@]}" "${objs[@]}" -lpthread -o "$out/fuzz_$target"
 done

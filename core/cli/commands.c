@@ -1,0 +1,180 @@
+/* The commands as rows: name, usage, summary, description, the options and
+ * arguments each takes, examples. */
+#include "cli.h"
+
+#include <string.h>
+
+const command commands[] = {
+    {"gen",
+     cmd_gen,
+     "[OPTIONS]",
+     "generate IDs",
+     "Generates IDs of one layout for one node value, one per line: in "
+     "decimal, in another string form with --format, or as the canonical "
+     "JSON of decode with --json. Every node field of the layout needs a "
+     "value, from --node or else from SNOWFLAKE_<FIELD>: without one the "
+     "generator refuses to start. The node value is claimed host-wide while "
+     "the command runs, so that a second generator of the same value "
+     "refuses to start (--no-guard turns that off).",
+     TAKES_LAYOUT | TAKES(OPT_NODE) | TAKES(OPT_COUNT) | TAKES(OPT_JSON) |
+         TAKES(OPT_FORMAT) | TAKES(OPT_SHORTEST) | TAKES(OPT_STATS) |
+         TAKES(OPT_MONOTONIC),
+     true,
+     ARGS_NONE,
+     {"snowflake-c gen -n 5 --preset twitter --node datacenter=1,worker=3",
+      "snowflake-c gen -n 2 --format base32 --preset twitter --node "
+      "datacenter=1,worker=3",
+      "snowflake-c gen --json --stats --layout time:41@1ms,worker:10,seq:12 "
+      "--epoch 2024-01-01 --node worker=7",
+      NULL}},
+    {"decode",
+     cmd_decode,
+     "[OPTIONS] [ID...]",
+     "split IDs into their time and fields",
+     "Splits each ID into its time and fields, one line per ID: the ID, its "
+     "time (ISO-8601 UTC) and FIELD=VALUE of each other field, or with "
+     "--json the canonical JSON, byte for byte what every binding prints. "
+     "The IDs come from the arguments or, separated by blanks, from "
+     "standard input; in decimal unless --from names their encoding.",
+     TAKES_LAYOUT | TAKES(OPT_JSON) | TAKES(OPT_FROM),
+     false,
+     ARGS_IDS,
+     {"snowflake-c decode --preset discord --json 175928847299117063",
+      "snowflake-c decode --preset discord --from base62 0Czks0tP37X", NULL}},
+    {"convert",
+     cmd_convert,
+     "[OPTIONS] [ID...]",
+     "convert IDs between string forms",
+     "Prints each ID in another string form: read in the encoding of --from "
+     "(default: dec), printed in that of --to (default: the plain decimal "
+     "number), fixed width unless --shortest. The IDs come from the "
+     "arguments or, separated by blanks, from standard input. With --json, "
+     "one object per ID: {\"id\":\"ID\",\"ENC\":\"TEXT\"}.",
+     TAKES(OPT_JSON) | TAKES(OPT_FROM) | TAKES(OPT_TO) | TAKES(OPT_SHORTEST),
+     false,
+     ARGS_IDS,
+     {"snowflake-c convert --to base62 175928847299117063",
+      "snowflake-c convert --to base62 --shortest 175928847299117063",
+      "snowflake-c convert --from base32 --to hex 04w86bb0g4007", NULL}},
+    {"encode",
+     cmd_encode,
+     "--time T [OPTIONS] FIELD=VALUE...",
+     "build an ID from its time and fields",
+     "Builds the ID of a time (--time, rounded down to the layout's tick) "
+     "and a value for every other field of the layout, each given once as "
+     "FIELD=VALUE. With --json, prints the ID's canonical JSON instead.",
+     TAKES_LAYOUT | TAKES(OPT_TIME) | TAKES(OPT_JSON),
+     false,
+     ARGS_FIELDS,
+     {"snowflake-c encode --preset discord --time 2016-04-30T11:18:25.796Z "
+      "worker=1 process=0 seq=7",
+      "snowflake-c encode --preset discord --json --time 1462015105796 "
+      "worker=1 process=0 seq=7",
+      NULL}},
+    {"range",
+     cmd_range,
+     "[OPTIONS] T0 T1",
+     "the smallest and largest ID of a time interval",
+     "Prints the smallest and the largest ID whose time lies in [T0, T1): "
+     "T0 included, T1 not, so that consecutive windows never share an ID. "
+     "For range scans and pagination (WHERE id BETWEEN min AND max). The "
+     "times are Unix ms or ISO-8601 UTC. With --json: "
+     "{\"min\":\"ID\",\"max\":\"ID\"}.",
+     TAKES_LAYOUT | TAKES(OPT_JSON),
+     false,
+     ARGS_TIMES,
+     {"snowflake-c range --preset twitter 2024-01-01 2024-01-02",
+      "snowflake-c range --preset twitter --json 2024-01-01T00:00:00Z "
+      "2024-01-01T01:00:00Z",
+      NULL}},
+    {"layout",
+     cmd_layout,
+     "[OPTIONS]",
+     "describe a layout",
+     "Describes a layout: its spec, epoch and width; each field's kind, "
+     "bits, shift and largest value; the IDs per second of one node value, "
+     "how many node values it has and when its time field runs out. With "
+     "--json, the layout's facts as one object.",
+     TAKES_LAYOUT | TAKES(OPT_JSON),
+     false,
+     ARGS_NONE,
+     {"snowflake-c layout --preset sonyflake",
+      "snowflake-c layout --layout time:41@1ms,worker:10,seq:12 --epoch "
+      "2024-01-01 --json",
+      NULL}},
+    {"presets",
+     cmd_presets,
+     "[--json]",
+     "list the presets",
+     "Lists the presets: name, spec and epoch (Unix ms). With --json, one "
+     "object per preset and line: "
+     "{\"name\":\"NAME\",\"spec\":\"SPEC\",\"epoch_ms\":N}.",
+     TAKES(OPT_JSON),
+     false,
+     ARGS_NONE,
+     {"snowflake-c presets", "snowflake-c presets --json", NULL}},
+    {"sql",
+     cmd_sql,
+     "[OPTIONS]",
+     "plain SQL functions of a layout, for a hosted PostgreSQL",
+     "Prints plain SQL (LANGUAGE sql, IMMUTABLE, PARALLEL SAFE) that makes, "
+     "in schema --schema, the functions of one layout for a PostgreSQL that "
+     "loads no C extension (RDS, Cloud SQL, Supabase): decode(id) (jsonb), "
+     "decode_json(id) (the canonical JSON text, byte for byte), "
+     "decode_time(id) "
+     "(timestamptz), time_ms(id), field(id, name), is_id(id) and range(t0, "
+     "t1), the smallest and largest ID of [t0, t1) as one row (lo, hi), "
+     "none when the interval holds no ID. IDs are bigint: a bigint that is "
+     "no ID of the layout decodes to NULL. The IDs of a 64-bit layout "
+     "(discord, instagram) fit a bigint until the time their top bit is "
+     "first set, which a warning names; range gives none past it.",
+     TAKES_LAYOUT | TAKES(OPT_SCHEMA),
+     false,
+     ARGS_NONE,
+     {"snowflake-c sql --preset twitter | psql",
+      "snowflake-c sql --preset sonyflake --schema sonyflake",
+      "snowflake-c sql --layout time:41@1ms,worker:10,seq:12 --epoch "
+      "2024-01-01",
+      NULL}},
+    {"help",
+     cmd_help,
+     "[COMMAND | --man]",
+     "show a command's usage, options and examples",
+     "Prints the usage, options and examples of COMMAND (the same as "
+     "snowflake-c COMMAND --help), without one the list of commands, and "
+     "with --man the manual page (roff), which man -l - reads.",
+     TAKES(OPT_MAN),
+     false,
+     ARGS_COMMAND,
+     {"snowflake-c help gen", "snowflake-c help --man | man -l -", NULL}},
+    {"completions",
+     cmd_completions,
+     "SHELL",
+     "print a completion script for bash, zsh or fish",
+     "Prints the completion script of SHELL (bash, zsh or fish): it "
+     "completes the commands, their options, and the values of --preset, "
+     "of the encodings and of the generator options that are a choice. An "
+     "installed snowflake-c has them where each shell looks; to load one "
+     "by hand: source <(snowflake-c completions bash), or snowflake-c "
+     "completions fish | source.",
+     0,
+     false,
+     ARGS_SHELL,
+     {"source <(snowflake-c completions bash)",
+      "snowflake-c completions zsh > ~/.zfunc/_snowflake-c", NULL}},
+};
+
+const size_t command_count = sizeof commands / sizeof commands[0];
+
+const char *const shells[SHELL_COUNT] = {"bash", "zsh", "fish"};
+
+bool takes(const command *cmd, const option_view *v) {
+  if (v->core) return cmd->generator;
+  return v->id == OPT_HELP || (cmd->takes & TAKES(v->id)) != 0;
+}
+
+const command *find_command(const char *name) {
+  for (size_t i = 0; i < command_count; i++)
+    if (strcmp(name, commands[i].name) == 0) return &commands[i];
+  return NULL;
+}

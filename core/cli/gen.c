@@ -1,0 +1,168 @@
+/* gen: IDs of one layout for one node value, and --stats. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "worker=3,datacenter=1" → values; names point into `text`, which is
+ * modified. */
+static int parse_pairs(const command *cmd, char *text, const char *what,
+                       sfc_node_value *out, size_t *count) {
+  *count = 0;
+  for (char *item = strtok(text, ","); item; item = strtok(NULL, ",")) {
+    char *eq = strchr(item, '=');
+    if (!eq || eq == item || *count == SFC_MAX_FIELDS)
+      return usage_error(cmd, "%s '%s' is not NAME=VALUE", what, item);
+    *eq = '\0';
+    sfc_error err;
+    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, eq + 1, strlen(eq + 1), 0};
+    if (sfc_node_value_set(&out[*count], item, &v, &err) != SFC_OK)
+      return fail(&err);
+    (*count)++;
+  }
+  return 0;
+}
+
+/* One stats value on the --stats line: text in quotes when it has a
+ * space. */
+static void print_stat(const sfc_value *v) {
+  if (v->type == SFC_TYPE_TEXT)
+    fprintf(stderr, strchr(v->text, ' ') ? "\"%s\"" : "%s", v->text);
+  else if (v->type == SFC_TYPE_INT)
+    fprintf(stderr, "%" PRId64, v->i);
+  else
+    fprintf(stderr, "%" PRIu64, v->u);
+}
+
+/* The core's stats table on standard error: one line of name=value, then
+ * each node field as field=value(source); or with --json one object, the
+ * node values and their sources as objects by field name. */
+static void print_stats(const sfc_generator *g, bool json) {
+  sfc_stats s;
+  sfc_generator_stats(g, &s);
+  const sfc_fact_info *f;
+  for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
+    sfc_value v;
+    sfc_stats_fact(&s, i, &v);
+    if (!json) {
+      if (v.type == SFC_TYPE_MAP) continue;
+      fprintf(stderr, "%s%s=", i ? " " : "", f->name);
+      print_stat(&v);
+      continue;
+    }
+    fprintf(stderr, "%s\"%s\":", i ? "," : "{", f->name);
+    if (v.type != SFC_TYPE_MAP) {
+      json_value(stderr, &v, is_id(f->name));
+      continue;
+    }
+    const char *key;
+    sfc_value e;
+    fputc('{', stderr);
+    for (size_t j = 0; sfc_stats_entry(&s, i, j, &key, &e); j++) {
+      if (j) fputc(',', stderr);
+      json_text(stderr, key);
+      fputc(':', stderr);
+      json_value(stderr, &e, false);
+    }
+    fputc('}', stderr);
+  }
+  if (json) {
+    fputs("}\n", stderr);
+    return;
+  }
+  for (unsigned j = 0; j < s.node_count; j++)
+    fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[j], s.node_values[j],
+            sfc_node_source_name(s.node_sources[j]));
+  fputc('\n', stderr);
+}
+
+int cmd_gen(cli *c, int argc, char **argv) {
+  const command *cmd = find_command("gen");
+  (void)argv;
+  if (argc) return usage_error(cmd, "gen takes no arguments");
+  if (c->json && c->format.set)
+    return usage_error(cmd, "give --format or --json, not both");
+  sfc_options opts;
+  sfc_options_init(&opts);
+  sfc_node_value node[SFC_MAX_FIELDS];
+  char *node_text = NULL;
+  sfc_error err;
+  int rc = 0;
+  if (c->node) {
+    size_t len = strlen(c->node);
+    node_text = malloc(len + 1);
+    if (!node_text) {
+      fputs(PROG ": out of memory\n", stderr);
+      return 1;
+    }
+    memcpy(node_text, c->node, len + 1);
+    rc = parse_pairs(cmd, node_text, "--node", node, &opts.node_count);
+  }
+  if (rc) {
+    free(node_text);
+    return rc;
+  }
+  opts.node = node;
+  for (size_t i = 0; i < OPTION_MAX && sfc_option_at(i); i++) {
+    const char *text = c->option[i];
+    if (!text) continue;
+    /* Named as on the command line: "max-wait must be …". */
+    char name[48];
+    snprintf(name, sizeof name, "%s", sfc_option_at(i)->name);
+    for (char *p = name; *p; p++)
+      if (*p == '_') *p = '-';
+    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, text, strlen(text), 0};
+    if (sfc_options_set(&opts, name, strlen(name), &v, &err) != SFC_OK) {
+      free(node_text);
+      return fail(&err);
+    }
+  }
+  sfc_generator *g;
+  sfc_status st = sfc_generator_new(&c->layout, &opts, &g, &err);
+  free(node_text);
+  if (st != SFC_OK) return fail(&err);
+  const char *warning = sfc_generator_warning(g);
+  if (warning) fprintf(stderr, PROG ": warning: %s\n", warning);
+
+  enum { BATCH = 4096 };
+  static uint64_t ids[BATCH];
+  static char out[BATCH * SFC_ENCODED_MAX];
+  long long left = c->count;
+  while (left > 0 && rc == 0) {
+    size_t want = left < BATCH ? (size_t)left : BATCH, got = 0;
+    st = sfc_next_ids(g, ids, want, &got, &err);
+    if (c->json) {
+      for (size_t i = 0; i < got; i++) {
+        sfc_parts p;
+        sfc_decode(&c->layout, ids[i], &p, NULL);
+        print_parts(&c->layout, &p, true);
+      }
+    } else if (c->format.set) {
+      char *w = out;
+      unsigned flags = c->shortest ? SFC_FORMAT_SHORTEST : 0;
+      for (size_t i = 0; i < got; i++) {
+        w += sfc_id_format(ids[i], c->format.value, flags, w, SFC_ENCODED_MAX);
+        *w++ = '\n';
+      }
+      fwrite(out, 1, (size_t)(w - out), stdout);
+    } else {
+      char *w = out;
+      for (size_t i = 0; i < got; i++) {
+        char digits[21];
+        char *d = u64_to_text(ids[i], digits + sizeof digits);
+        size_t n = (size_t)(digits + sizeof digits - d);
+        memcpy(w, d, n);
+        w += n;
+        *w++ = '\n';
+      }
+      fwrite(out, 1, (size_t)(w - out), stdout);
+    }
+    left -= (long long)got;
+    if (st != SFC_OK) rc = fail(&err);
+  }
+  if (c->stats) print_stats(g, c->json);
+  sfc_generator_free(g);
+  return rc;
+}

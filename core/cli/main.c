@@ -1,0 +1,89 @@
+/* The command line's first word: a command, run with its options read and
+ * its layout resolved; else --help, --version, or a mistake. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
+
+/* The command line's first word, when it is not a command. */
+static int first_word(const char *word) {
+  if (!strcmp(word, "-h") || !strcmp(word, "--help")) {
+    print_overview(stdout);
+    return 0;
+  }
+  if (!strcmp(word, "-V") || !strcmp(word, "--version")) {
+    printf(PROG " %s\n", sfc_version_string());
+    return 0;
+  }
+  if (word[0] != '-') return unknown_command(word);
+  /* An option of a command, given before it? */
+  option_view views[VIEW_MAX];
+  size_t n = option_views(views);
+  size_t len = strcspn(word, "=");
+  for (size_t i = 0; i < n; i++)
+    if ((word[1] == '-' && strlen(views[i].name) == len - 2 &&
+         strncmp(views[i].name, word + 2, len - 2) == 0) ||
+        (word[1] != '-' && views[i].short_name == word[1] &&
+         views[i].short_name))
+      return usage_error(NULL,
+                         "%.*s goes after the command: " PROG
+                         " COMMAND [OPTIONS] [ARGS]",
+                         (int)len, word);
+  static const char *const globals[] = {"help", "version"};
+  char hint[200] = "";
+  if (len > 2 && word[1] == '-')
+    suggest(word + 2, len - 2, globals, 2, "--", "", hint, sizeof hint);
+  else
+    len = strlen(word);
+  return usage_error(NULL, "unknown option '%.*s'%s", (int)len, word, hint);
+}
+
+int main(int argc, char **argv) {
+#if defined(_WIN32)
+  /* "\n", not "\r\n": the same bytes on every platform. */
+  _setmode(_fileno(stdout), _O_BINARY);
+#endif
+  if (argc < 2) {
+    print_overview(stderr);
+    return 2;
+  }
+  const command *cmd = find_command(argv[1]);
+  if (!cmd) return first_word(argv[1]);
+
+  cli c;
+  memset(&c, 0, sizeof c);
+  c.count = 1;
+  char **args = malloc((size_t)argc * sizeof *args);
+  if (!args) {
+    fputs(PROG ": out of memory\n", stderr);
+    return 1;
+  }
+  int nargs = 0;
+  int rc = parse_options(cmd, argc - 2, argv + 2, &c, args, &nargs);
+  if (rc == 0 && c.shortest && !c.format.set && !c.to.set)
+    rc = usage_error(cmd, "--shortest goes with --format or --to");
+  if (rc == 0 && (cmd->takes & TAKES(OPT_PRESET))) {
+    /* A mistake in combining --preset, --layout and --epoch is a usage
+     * error; a bad preset, spec or epoch is the layout's. */
+    sfc_error err;
+    sfc_status st =
+        sfc_layout_resolve(NULL, c.preset, c.spec, c.epoch, &c.layout, &err);
+    if (st == SFC_INVALID_ARGUMENT)
+      rc = usage_error(cmd, "%s", err.message);
+    else if (st != SFC_OK)
+      rc = fail(&err);
+  }
+  if (rc == 0) rc = cmd->run(&c, nargs, args);
+  free(args);
+  if (rc == HELP_SHOWN) rc = 0;
+  if (fflush(stdout) != 0 && rc == 0) {
+    perror(PROG ": writing output");
+    rc = 1;
+  }
+  return rc;
+}
