@@ -69,7 +69,12 @@
 extern "C" {
 #endif
 
-#if defined(_WIN32)
+/* The core's own build defines SFC_EXPORTS: on Windows its DLL then exports
+ * exactly the API (with MSVC nothing is exported otherwise); users call
+ * through the import library with plain declarations. */
+#if defined(_WIN32) && defined(SFC_EXPORTS)
+#define SFC_API __declspec(dllexport)
+#elif defined(_WIN32)
 #define SFC_API
 #elif defined(__GNUC__)
 #define SFC_API __attribute__((visibility("default")))
