@@ -1,45 +1,12 @@
 'use strict';
 
-/**
- * The error kinds of snowflake-c, the same names in every language: one
- * class per error status of the core's table (`InvalidLayout`,
- * `InvalidArgument`, …), all under `SnowflakeError`. The native addon picks
- * the kind and the message; the classes live in JavaScript so that
- * `instanceof`, `name` and `code` work as usual. `status` is the core's fixed
- * sfc_status number.
- */
+// The error classes of the native addon's status table (error-kinds.js),
+// registered with the addon, which throws them.
 
 const binding = require('./binding').load(__dirname);
+const defineErrors = require('./error-kinds');
 
-class SnowflakeError extends Error {
-  /**
-   * @param {string} message what was wrong and what to do
-   * @param {ErrorOptions} [options]
-   */
-  constructor(message, options) {
-    super(message, options);
-    this.name = new.target.name;
-    /** The kind's name, e.g. `'InvalidLayout'`. */
-    this.code = new.target.code;
-  }
-}
-
-function define(cls, code, status, description) {
-  Object.defineProperty(cls, 'code', { value: code });
-  Object.defineProperty(cls, 'status', { value: status });
-  Object.defineProperty(cls, 'description', { value: description });
-}
-
-define(SnowflakeError, 'SnowflakeError', 0, 'an error of snowflake-c');
-
-const kinds = {};
-for (const { status, name, message, isError } of binding.statuses()) {
-  if (!isError) continue;
-  // A computed key names the class: `InvalidLayout.name === 'InvalidLayout'`.
-  const cls = { [name]: class extends SnowflakeError {} }[name];
-  define(cls, name, status, message);
-  kinds[name] = cls;
-}
+const { SnowflakeError, ...kinds } = defineErrors(binding.statuses());
 binding.setErrorClasses(kinds);
 
 module.exports = { SnowflakeError, ...kinds };

@@ -26,6 +26,9 @@ echo "== build the addon"
 node scripts/vendor.js --clean
 SNOWFLAKE_C_WERROR=1 npm run build --silent -- --jobs "$JOBS"
 
+echo "== build the WebAssembly core (node/wasm/snowflake_c.wasm)"
+"$REPO/bindings/wasm/build"
+
 if [[ -x "$CLI_BUILD/core/cli/snowflake-c" ]]; then
   ninja -C "$CLI_BUILD" -j "$JOBS" core/cli/snowflake-c >/dev/null
 elif command -v meson >/dev/null && command -v ninja >/dev/null; then
@@ -49,3 +52,11 @@ npm run --silent typecheck
 
 echo "== node --test"
 timeout 1200 npm test
+
+echo "== deno test (the WebAssembly build through its entry for browsers and Deno)"
+DENO="$REPO/build/tools/deno/node_modules/.bin/deno"
+if [[ ! -x "$DENO" ]]; then
+  echo "deno is not installed in build/tools/deno: run scripts/setup" >&2
+  exit 1
+fi
+DENO_NO_UPDATE_CHECK=1 timeout 600 "$DENO" test --allow-read --allow-env --no-prompt test/deno/

@@ -12,7 +12,7 @@
  * tests (sfc_claim_by_file). */
 #include "internal.h"
 
-#if !defined(_WIN32)
+#if !defined(_WIN32) && !defined(__wasm__)
 
 #include <errno.h>
 #include <fcntl.h>

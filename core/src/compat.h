@@ -88,6 +88,13 @@ static inline void sfc_cpu_pause(void) {
 static inline void sfc_cpu_pause(void) {}
 #endif
 
+/* WebAssembly: a function the host provides, an import of the module
+ * "snowflake_c" (os_wasm.c's clocks and randomness). */
+#if defined(__wasm__)
+#define SFC_WASM_IMPORT(name)                                                  \
+  __attribute__((import_module("snowflake_c"), import_name(name)))
+#endif
+
 /* a + b and a * b, exactly, in 64 bits: false (and *out untouched) when
  * the result does not fit in an int64_t, where a 128-bit type would have
  * been needed. */

@@ -4,7 +4,7 @@
  * releases when the process dies. */
 #include "internal.h"
 
-#if !defined(_WIN32)
+#if !defined(_WIN32) && !defined(__wasm__)
 
 #include <dirent.h>
 #include <errno.h>

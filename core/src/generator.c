@@ -51,6 +51,12 @@ static void describe_guard(sfc_generator *g) {
   char node[SFC_NODE_TEXT_MAX];
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
   snprintf(g->guard, sizeof g->guard, "off");
+  const char *no_claim = sfc_os_no_claim();
+  if (no_claim) {
+    snprintf(g->warning, sizeof g->warning,
+             "node value %.160s is not guarded: %s", node, no_claim);
+    return;
+  }
   snprintf(g->warning, sizeof g->warning,
            "node value %.160s is not guarded (the guard is off): nothing "
            "stops another live generator of this host from taking it and "
@@ -105,7 +111,7 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   g->state.lock_fd = SFC_NO_FD;
   g->state.folder.fd = SFC_NO_FD;
   sfc_claim_init(&g->claim);
-  g->guarded = !opts->guard_off;
+  g->guarded = !opts->guard_off && !sfc_os_no_claim();
   g->has_state = opts->state_dir != NULL;
   sfc_status st = sfc_node_resolve(layout, opts, &g->node, err);
   if (st == SFC_OK) st = resolve_strategy(g, layout, opts, err);

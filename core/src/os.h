@@ -1,9 +1,9 @@
 /* The operating system behind one small interface: threads, clocks, waits,
  * randomness, the process id, the host name, fork handlers, aligned memory
  * and the keeper's timed wake-up. os_posix.c implements it for Linux (glibc
- * from 2.17, musl) and macOS, os_windows.c for Windows; the rest of the core
- * has no #ifdef for these; the state folder's files are files_posix.c and
- * files_windows.c. */
+ * from 2.17, musl) and macOS, os_windows.c for Windows, os_wasm.c for
+ * WebAssembly; the rest of the core has no #ifdef for these; the state
+ * folder's files are files_posix.c, files_windows.c and files_wasm.c. */
 #ifndef SFC_OS_H
 #define SFC_OS_H
 
@@ -46,6 +46,35 @@ static inline void sfc_mutex_unlock(sfc_mutex *m) {
 }
 static inline void sfc_cond_signal(sfc_cond *c) {
   WakeConditionVariable(c);
+}
+#elif defined(__wasm__)
+/* WebAssembly: one thread per instance, so a lock has nothing to exclude
+ * and nothing waits on a condition. */
+typedef int sfc_mutex;
+typedef int sfc_cond;
+typedef int sfc_thread;
+typedef int sfc_once_flag;
+#define SFC_MUTEX_INIT 0
+#define SFC_ONCE_INIT 0
+static inline void sfc_mutex_init(sfc_mutex *m) {
+  *m = 0;
+}
+/* No memory that processes share. */
+static inline bool sfc_mutex_init_shared(sfc_mutex *m) {
+  (void)m;
+  return false;
+}
+static inline void sfc_mutex_destroy(sfc_mutex *m) {
+  (void)m;
+}
+static inline void sfc_mutex_lock(sfc_mutex *m) {
+  (void)m;
+}
+static inline void sfc_mutex_unlock(sfc_mutex *m) {
+  (void)m;
+}
+static inline void sfc_cond_signal(sfc_cond *c) {
+  (void)c;
 }
 #else
 #include <pthread.h>
@@ -90,8 +119,9 @@ SFC_INTERNAL void sfc_os_atfork(void (*prepare)(void), void (*parent)(void),
 SFC_INTERNAL void *sfc_os_aligned_alloc(size_t align, size_t size);
 SFC_INTERNAL void sfc_os_aligned_free(void *p);
 
-/* The hot path's one clock read, inlined: a vDSO call on Linux. */
-#if defined(_WIN32)
+/* The hot path's one clock read, inlined: a vDSO call on Linux; on
+ * WebAssembly a call to the host's clock (os_wasm.c). */
+#if defined(_WIN32) || defined(__wasm__)
 SFC_INTERNAL void sfc_os_wall(struct timespec *ts);
 SFC_INTERNAL void sfc_os_monotonic(struct timespec *ts);
 #else
@@ -203,6 +233,18 @@ SFC_INTERNAL sfc_status sfc_file_replace_at(const sfc_dir *dir,
                                             const char *name, const char *path,
                                             const char *data, size_t len,
                                             sfc_file_id *id, sfc_error *err);
+
+/* Why this system has no host-wide claim of a node value, or NULL where
+ * it has one: without one the guard is off, and the generator's warning
+ * says why. */
+static inline const char *sfc_os_no_claim(void) {
+#if defined(__wasm__)
+  return "WebAssembly has no host-wide claim (an instance sees no other "
+         "process or file): give each worker or isolate its own node value";
+#else
+  return NULL;
+#endif
+}
 
 /* The host-wide name of a claim (claim_os_*.c), `hex` its hash. SFC_OK
  * and *out: taken; SFC_OK and *held: another live process has it, *who as

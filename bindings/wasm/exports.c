@@ -1,0 +1,390 @@
+/* The WebAssembly module's exports: the public C API reshaped for a host
+ * that passes only numbers. Texts travel as pointers into the module's
+ * memory (alloc/free); a call's results wait in static slots that the host
+ * reads right after it (one thread per instance, so one set of slots); a
+ * failed call returns its status and leaves the core's message in
+ * error_message(). Nothing here decides anything: node/wasm/ converts
+ * JavaScript's values, this file hands them to the core. */
+#include <snowflake_c.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT(name) __attribute__((export_name(#name)))
+
+/* The results of the last call. */
+static sfc_error last_error;
+static uint64_t out_u, out_u2;
+static int64_t out_i, out_wait;
+static size_t out_len;
+static sfc_value out_value;
+static const char *out_key;
+static char text[SFC_JSON_MAX > SFC_SPEC_MAX ? SFC_JSON_MAX : SFC_SPEC_MAX];
+static char iso[SFC_ISO_MAX];
+static sfc_parts parts;
+static sfc_stats stats;
+
+/* What a generator is made from, gathered by the calls before
+ * generator_new: the node values and options (texts stay in the host's
+ * allocations until then), and encode's named fields. */
+#define LIST_MAX 64
+static sfc_node_value list[LIST_MAX];
+static size_t list_count;
+static sfc_options options;
+
+EXPORT(alloc) void *w_alloc(size_t n) {
+  return malloc(n ? n : 1);
+}
+EXPORT(free) void w_free(void *p) {
+  free(p);
+}
+EXPORT(error_status) int w_error_status(void) {
+  return (int)last_error.status;
+}
+EXPORT(error_message) const char *w_error_message(void) {
+  return last_error.message;
+}
+EXPORT(text) const char *w_text(void) {
+  return text;
+}
+EXPORT(iso) const char *w_iso(void) {
+  return iso;
+}
+EXPORT(out_u) uint64_t w_out_u(void) {
+  return out_u;
+}
+EXPORT(out_u2) uint64_t w_out_u2(void) {
+  return out_u2;
+}
+EXPORT(out_i) int64_t w_out_i(void) {
+  return out_i;
+}
+EXPORT(out_wait) int64_t w_out_wait(void) {
+  return out_wait;
+}
+EXPORT(out_len) size_t w_out_len(void) {
+  return out_len;
+}
+EXPORT(out_key) const char *w_out_key(void) {
+  return out_key;
+}
+EXPORT(version) const char *w_version(void) {
+  return sfc_version_string();
+}
+
+/* ---- The value slot: a fact of a layout, a field or the stats. ---- */
+
+EXPORT(value_type) int w_value_type(void) {
+  return (int)out_value.type;
+}
+EXPORT(value_i) int64_t w_value_i(void) {
+  return out_value.i;
+}
+EXPORT(value_u) uint64_t w_value_u(void) {
+  return out_value.u;
+}
+EXPORT(value_d) double w_value_d(void) {
+  return out_value.d;
+}
+EXPORT(value_text) const char *w_value_text(void) {
+  return out_value.text;
+}
+EXPORT(value_len) size_t w_value_len(void) {
+  return out_value.len;
+}
+
+/* ---- Tables ---- */
+
+EXPORT(status_name) const char *w_status_name(size_t i) {
+  const sfc_status_info *s = sfc_status_at(i);
+  return s ? s->name : NULL;
+}
+EXPORT(status_number) int w_status_number(size_t i) {
+  const sfc_status_info *s = sfc_status_at(i);
+  return s ? (int)s->status : -1;
+}
+EXPORT(status_message) const char *w_status_message(size_t i) {
+  const sfc_status_info *s = sfc_status_at(i);
+  return s ? s->message : NULL;
+}
+EXPORT(status_is_error) int w_status_is_error(size_t i) {
+  const sfc_status_info *s = sfc_status_at(i);
+  return s ? s->is_error : 0;
+}
+
+EXPORT(option_name) const char *w_option_name(size_t i) {
+  const sfc_option_info *o = sfc_option_at(i);
+  return o ? o->name : NULL;
+}
+EXPORT(option_type) const char *w_option_type(size_t i) {
+  return sfc_type_name(sfc_option_at(i)->type);
+}
+EXPORT(option_default) const char *w_option_default(size_t i) {
+  return sfc_option_at(i)->default_text;
+}
+EXPORT(option_min) int64_t w_option_min(size_t i) {
+  return sfc_option_at(i)->min;
+}
+EXPORT(option_max) int64_t w_option_max(size_t i) {
+  return sfc_option_at(i)->max;
+}
+EXPORT(option_choice) const char *w_option_choice(size_t i, size_t j) {
+  const char *const *choices = sfc_option_at(i)->choices;
+  if (!choices) return NULL;
+  for (size_t k = 0; k < j; k++)
+    if (!choices[k]) return NULL;
+  return choices[j];
+}
+EXPORT(option_doc) const char *w_option_doc(size_t i) {
+  return sfc_option_at(i)->doc;
+}
+
+EXPORT(preset_count) size_t w_preset_count(void) {
+  return sfc_preset_count();
+}
+/* Preset i: its name returned, its spec in out_key, its epoch in out_i. */
+EXPORT(preset_at) const char *w_preset_at(size_t i) {
+  const char *name = NULL;
+  if (sfc_preset_at(i, &name, &out_key, &out_i) != SFC_OK) return NULL;
+  return name;
+}
+
+EXPORT(text_check)
+int w_text_check(const char *what, const char *t, size_t len) {
+  return (int)sfc_text_check(what, t, len, &last_error);
+}
+
+/* ---- Layouts ---- */
+
+/* The layout of the trio (NULL: not given) or of `held`, in memory of its
+ * own for layout_free; NULL on failure. */
+EXPORT(layout_resolve)
+sfc_layout *w_layout_resolve(const sfc_layout *held, const char *preset,
+                             const char *spec, const char *epoch) {
+  sfc_layout *l = malloc(sizeof *l);
+  if (!l) {
+    last_error.status = SFC_OUT_OF_MEMORY;
+    strcpy(last_error.message, "out of memory");
+    return NULL;
+  }
+  if (sfc_layout_resolve(held, preset, spec, epoch, l, &last_error) != SFC_OK) {
+    free(l);
+    return NULL;
+  }
+  return l;
+}
+EXPORT(layout_free) void w_layout_free(sfc_layout *l) {
+  free(l);
+}
+EXPORT(layout_fact_name) const char *w_layout_fact_name(size_t i) {
+  const sfc_fact_info *f = sfc_layout_fact_at(i);
+  return f ? f->name : NULL;
+}
+EXPORT(layout_fact_type) int w_layout_fact_type(size_t i) {
+  return (int)sfc_layout_fact_at(i)->type;
+}
+EXPORT(layout_fact) int w_layout_fact(const sfc_layout *l, size_t i) {
+  return (int)sfc_layout_fact(l, i, &out_value, text, sizeof text);
+}
+EXPORT(layout_field_count) unsigned w_layout_field_count(const sfc_layout *l) {
+  return l->field_count;
+}
+EXPORT(layout_field_bits)
+unsigned w_layout_field_bits(const sfc_layout *l, unsigned f) {
+  return l->fields[f].bits;
+}
+EXPORT(layout_field_index)
+int w_layout_field_index(const sfc_layout *l, const char *name) {
+  return sfc_layout_field_index(l, name);
+}
+EXPORT(field_fact_name) const char *w_field_fact_name(size_t j) {
+  const sfc_fact_info *f = sfc_field_fact_at(j);
+  return f ? f->name : NULL;
+}
+EXPORT(field_fact)
+int w_field_fact(const sfc_layout *l, unsigned f, size_t j) {
+  return (int)sfc_field_fact(&l->fields[f], j, &out_value);
+}
+
+/* Unix ms of an instant's text, in out_i. */
+EXPORT(epoch_parse) int w_epoch_parse(const char *t) {
+  return (int)sfc_epoch_parse(t, &out_i, &last_error);
+}
+
+/* The ISO-8601 text of Unix ms, in iso(); its length returned. */
+EXPORT(format_iso) size_t w_format_iso(int64_t unix_ms) {
+  size_t n = sfc_format_iso(unix_ms, iso, sizeof iso);
+  return n < sizeof iso ? n : sizeof iso - 1;
+}
+
+/* ---- String forms ---- */
+
+/* The encoding named so, or -1 (the message in error_message()). */
+EXPORT(encoding_by_name) int w_encoding_by_name(const char *name, size_t len) {
+  sfc_encoding e;
+  if (sfc_encoding_by_name(name, len, &e, &last_error) != SFC_OK) return -1;
+  return (int)e;
+}
+/* The ID in text(); its length returned. */
+EXPORT(id_format) size_t w_id_format(uint64_t id, int encoding, int shortest) {
+  return sfc_id_format(id, (sfc_encoding)encoding,
+                       shortest ? SFC_FORMAT_SHORTEST : 0, text, sizeof text);
+}
+/* The ID in out_u. */
+EXPORT(id_parse) int w_id_parse(const char *t, size_t len, int encoding) {
+  return (int)sfc_id_parse(t, len, (sfc_encoding)encoding, &out_u, &last_error);
+}
+
+/* ---- Decode, encode, range ---- */
+
+/* The canonical JSON in text() (length in out_len); the parts by
+ * part_value, time in out_i (ms) and out_wait's twin part_time_us. */
+EXPORT(decode) int w_decode(const sfc_layout *l, uint64_t id) {
+  sfc_status st = sfc_decode(l, id, &parts, &last_error);
+  if (st != SFC_OK) return (int)st;
+  out_len = sfc_parts_json(l, &parts, text, sizeof text);
+  if (out_len >= sizeof text) {
+    last_error.status = SFC_INVALID_ARGUMENT;
+    strcpy(last_error.message, "decoded JSON does not fit its buffer.");
+    return SFC_INVALID_ARGUMENT;
+  }
+  return SFC_OK;
+}
+EXPORT(part_value) uint64_t w_part_value(unsigned i) {
+  return parts.values[i];
+}
+EXPORT(part_time_ms) int64_t w_part_time_ms(void) {
+  return parts.time_ms;
+}
+EXPORT(part_time_us) int64_t w_part_time_us(void) {
+  return parts.time_us;
+}
+
+EXPORT(list_clear) void w_list_clear(void) {
+  list_count = 0;
+}
+/* Adds encode's field `name` (held by the host until encode). */
+EXPORT(encode_add) int w_encode_add(const char *name, int64_t value) {
+  if (list_count == LIST_MAX) {
+    last_error.status = SFC_INVALID_ARGUMENT;
+    strcpy(last_error.message, "too many fields: a layout has at most 16.");
+    return SFC_INVALID_ARGUMENT;
+  }
+  list[list_count++] = (sfc_node_value){name, value, SFC_SOURCE_EXPLICIT};
+  return SFC_OK;
+}
+/* The ID in out_u. */
+EXPORT(encode) int w_encode(const sfc_layout *l, int64_t time_us) {
+  return (int)sfc_encode_named(l, time_us, list, list_count, &out_u,
+                               &last_error);
+}
+/* min in out_u, max in out_u2. */
+EXPORT(range) int w_range(const sfc_layout *l, int64_t t0_ms, int64_t t1_ms) {
+  return (int)sfc_range(l, t0_ms, t1_ms, &out_u, &out_u2, &last_error);
+}
+
+/* ---- Generators ---- */
+
+static sfc_value value_of(int type, int64_t i, uint64_t u, double d,
+                          const char *t, size_t len) {
+  sfc_value v;
+  memset(&v, 0, sizeof v);
+  v.type = (sfc_type)type;
+  v.i = i;
+  v.u = u;
+  v.d = d;
+  v.text = t;
+  v.len = len;
+  return v;
+}
+
+EXPORT(options_clear) void w_options_clear(void) {
+  sfc_options_init(&options);
+  list_count = 0;
+}
+EXPORT(options_set)
+int w_options_set(const char *name, size_t name_len, int type, int64_t i,
+                  uint64_t u, double d, const char *t, size_t len) {
+  sfc_value v = value_of(type, i, u, d, t, len);
+  return (int)sfc_options_set(&options, name, name_len, &v, &last_error);
+}
+/* A node value for field `name` (NULL: the layout's only node field). */
+EXPORT(node_add)
+int w_node_add(const char *name, int type, int64_t i, uint64_t u, double d,
+               const char *t, size_t len) {
+  if (list_count == LIST_MAX) {
+    last_error.status = SFC_INVALID_ARGUMENT;
+    strcpy(last_error.message, "too many node values.");
+    return SFC_INVALID_ARGUMENT;
+  }
+  sfc_value v = value_of(type, i, u, d, t, len);
+  sfc_status st = sfc_node_value_set(&list[list_count], name, &v, &last_error);
+  if (st == SFC_OK) list_count++;
+  return (int)st;
+}
+/* A generator from the options and node values gathered; NULL on failure. */
+EXPORT(generator_new) sfc_generator *w_generator_new(const sfc_layout *l) {
+  options.node = list;
+  options.node_count = list_count;
+  sfc_generator *g = NULL;
+  if (sfc_generator_new(l, &options, &g, &last_error) != SFC_OK) return NULL;
+  return g;
+}
+EXPORT(generator_free) void w_generator_free(sfc_generator *g) {
+  sfc_generator_free(g);
+}
+EXPORT(generator_warning) const char *w_generator_warning(sfc_generator *g) {
+  return sfc_generator_warning(g);
+}
+EXPORT(generator_check) int w_generator_check(const sfc_generator *g) {
+  return (int)sfc_generator_check(g, &last_error);
+}
+EXPORT(generator_memory) size_t w_generator_memory(const sfc_generator *g) {
+  return sfc_generator_memory(g);
+}
+EXPORT(now_us) int64_t w_now_us(const sfc_generator *g) {
+  return sfc_generator_now_us(g);
+}
+
+/* One ID in out_u, or SFC_WAIT with out_wait. */
+EXPORT(next_now) int w_next_now(sfc_generator *g) {
+  out_wait = 0;
+  return (int)sfc_next_now(g, &out_u, &out_wait, &last_error);
+}
+EXPORT(next_at) int w_next_at(sfc_generator *g, int64_t now_us) {
+  out_wait = 0;
+  return (int)sfc_next_at(g, now_us, &out_u, &out_wait, &last_error);
+}
+/* Up to n IDs into ids; how many in out_len, SFC_WAIT with out_wait. */
+EXPORT(next_ids_now)
+int w_next_ids_now(sfc_generator *g, uint64_t *ids, size_t n) {
+  out_wait = 0;
+  out_len = 0;
+  return (int)sfc_next_ids_now(g, ids, n, &out_len, &out_wait, &last_error);
+}
+EXPORT(next_ids_at)
+int w_next_ids_at(sfc_generator *g, int64_t now_us, uint64_t *ids, size_t n) {
+  out_wait = 0;
+  out_len = 0;
+  return (int)sfc_next_ids_at(g, now_us, ids, n, &out_len, &out_wait,
+                              &last_error);
+}
+
+/* The stats, read at once; then walked with stats_fact and stats_entry. */
+EXPORT(stats_read) void w_stats_read(const sfc_generator *g) {
+  sfc_generator_stats(g, &stats);
+}
+EXPORT(stats_fact_name) const char *w_stats_fact_name(size_t i) {
+  const sfc_fact_info *f = sfc_stats_fact_at(i);
+  return f ? f->name : NULL;
+}
+EXPORT(stats_fact_type) int w_stats_fact_type(size_t i) {
+  return (int)sfc_stats_fact_at(i)->type;
+}
+EXPORT(stats_fact) int w_stats_fact(size_t i) {
+  return (int)sfc_stats_fact(&stats, i, &out_value);
+}
+/* Entry j of map fact i: 0 past the last; its key in out_key. */
+EXPORT(stats_entry) int w_stats_entry(size_t i, size_t j) {
+  return sfc_stats_entry(&stats, i, j, &out_key, &out_value);
+}

@@ -1,0 +1,597 @@
+'use strict';
+
+// snowflake-c's JavaScript API over a binding: the native addon (index.js)
+// or the WebAssembly module (wasm/). Layout parsing, generation, decoding,
+// the canonical JSON and every rule about options, node values and the
+// preset/layout/epoch trio live in the core; this file converts types,
+// wraps the results in classes and waits with the host's timers.
+//
+// createApi(binding, errors, host): `binding` has the native addon's
+// functions, `errors` the error classes (errors.js, error-kinds.js), and
+// `host` what differs between Node.js and other hosts:
+//   pause(us)                       a promise settled about us µs later
+//   warn(text, type, code, ctor)    says a warning once made (process.emitWarning)
+
+function createApi(binding, errors, host) {
+  const { InvalidArgument } = errors;
+
+  const MAX_BATCH = 2 ** 32 - 1;
+
+  function invalid(message, options) {
+    return new InvalidArgument(message, options);
+  }
+
+  /** A value for an error message, whatever it is. */
+  function show(value) {
+    try {
+      return typeof value === 'string' ? `'${value}'` : String(value);
+    } catch {
+      return typeof value;
+    }
+  }
+
+  /** Unix ms from a Date, a safe integer, a bigint or a string (ISO-8601 or ms). */
+  function toMs(value, what) {
+    if (value instanceof Date) {
+      const ms = value.getTime();
+      if (Number.isNaN(ms)) throw invalid(`${what} is an invalid Date.`);
+      return ms;
+    }
+    if (typeof value === 'string') {
+      // The core's instant parser, the same as for epochs; here a bad instant
+      // is a bad argument, not a bad layout.
+      try {
+        return binding.instantParse(value);
+      } catch (error) {
+        if (error instanceof errors.InvalidLayout) {
+          throw invalid(`${what}: ${error.message}`, { cause: error });
+        }
+        throw error;
+      }
+    }
+    if (typeof value === 'number' || typeof value === 'bigint') return value;
+    throw invalid(
+      `${what} must be a Date, Unix milliseconds (number or bigint) or an ISO-8601 string.`,
+    );
+  }
+
+  /** A clock reading in Unix µs: a bigint, a safe integer or a decimal string. */
+  function toUs(value, what) {
+    if (typeof value === 'string') {
+      if (!/^-?[0-9]+$/.test(value)) {
+        throw invalid(`${what} must be a decimal integer string, not ${show(value)}.`);
+      }
+      return BigInt(value);
+    }
+    return value;
+  }
+
+  function checkCount(n) {
+    if (!Number.isSafeInteger(n) || n < 0 || n > MAX_BATCH) {
+      throw invalid(`the count must be an integer from 0 to ${MAX_BATCH}, not ${show(n)}.`);
+    }
+  }
+
+  /** An epoch as the core takes it: text, a number or a Date written in decimal ms. */
+  function epochText(epoch) {
+    if (epoch instanceof Date) return String(epoch.getTime());
+    if (typeof epoch === 'number' || typeof epoch === 'bigint') return String(epoch);
+    return epoch;
+  }
+
+  function checkKeys(object, allowed, what) {
+    for (const key of Object.keys(object)) {
+      if (!allowed.includes(key)) {
+        throw invalid(`unknown ${what} '${key}'; known: ${allowed.join(', ')}.`);
+      }
+    }
+  }
+
+  let handleOf;
+
+  /**
+   * How IDs are packed: an ordered list of fields plus an epoch. Immutable.
+   * Get one with `Layout.parse(spec, epoch)` or `Layout.preset(name)`.
+   */
+  class Layout {
+    #handle;
+    #info;
+
+    static {
+      handleOf = (layout) => layout.#handle;
+    }
+
+    /** @private use Layout.parse() or Layout.preset() */
+    constructor(handle, token) {
+      if (token !== handleOf) {
+        throw invalid('use Layout.parse(spec, epoch) or Layout.preset(name).');
+      }
+      this.#handle = handle;
+      this.#info = binding.layoutDescribe(handle);
+      for (const field of this.#info.fields) Object.freeze(field);
+      Object.freeze(this.#info.fields);
+      Object.freeze(this);
+    }
+
+    /** Parses a spec such as `'time:41@1ms,worker:10,seq:12'` with its epoch. */
+    static parse(spec, epoch) {
+      if (typeof spec !== 'string') {
+        throw invalid(`a layout spec must be a string, not ${show(spec)}.`);
+      }
+      return layoutOf(undefined, spec, epochText(epoch));
+    }
+
+    /** One of the presets: see `presets()`. */
+    static preset(name) {
+      if (typeof name !== 'string') {
+        throw invalid(`a preset name must be a string, not ${show(name)}.`);
+      }
+      return layoutOf(name, undefined, undefined);
+    }
+
+    /** The preset's name when the layout is one (same spec and epoch), else null. */
+    get name() {
+      return this.#info.name;
+    }
+    /** The canonical spec, the time unit always given. */
+    get spec() {
+      return this.#info.spec;
+    }
+    /** Unix ms of time value 0. */
+    get epochMs() {
+      return this.#info.epochMs;
+    }
+    /** Length of one tick in µs. */
+    get unitUs() {
+      return this.#info.unitUs;
+    }
+    get totalBits() {
+      return this.#info.totalBits;
+    }
+    /** The fields, most significant first: `{ name, kind, bits, shift, max }`. */
+    get fields() {
+      return this.#info.fields;
+    }
+
+    /** What the layout can do, with the core's facts in its order. */
+    describe() {
+      return { ...this.#info, fields: this.#info.fields.map((f) => ({ ...f })) };
+    }
+
+    toString() {
+      return this.#info.spec;
+    }
+
+    toJSON() {
+      return { spec: this.#info.spec, epochMs: this.#info.epochMs };
+    }
+
+    [Symbol.for('nodejs.util.inspect.custom')]() {
+      return `Layout { spec: '${this.#info.spec}', epochMs: ${this.#info.epochMs} }`;
+    }
+  }
+
+  // Layouts by their trio (preset → spec → epoch, undefined where not given),
+  // so that decode(id, { preset }) parses nothing. Only text is a key.
+  const layoutCache = new Map();
+  const LAYOUT_CACHE_MAX = 64;
+  let layoutCount = 0;
+
+  const isKey = (value) => value === undefined || typeof value === 'string';
+
+  function remember(preset, spec, epoch, layout) {
+    if (layoutCount >= LAYOUT_CACHE_MAX) {
+      layoutCache.clear();
+      layoutCount = 0;
+    }
+    let bySpec = layoutCache.get(preset);
+    if (bySpec === undefined) layoutCache.set(preset, (bySpec = new Map()));
+    let byEpoch = bySpec.get(spec);
+    if (byEpoch === undefined) bySpec.set(spec, (byEpoch = new Map()));
+    byEpoch.set(epoch, layout);
+    layoutCount++;
+  }
+
+  /** The layout of the trio, by the core's one rule (sfc_layout_resolve); null is not given. */
+  function layoutOf(preset, spec, epoch) {
+    const p = preset ?? undefined;
+    const s = spec ?? undefined;
+    const e = epoch ?? undefined;
+    const keep = isKey(p) && isKey(s) && isKey(e);
+    let layout = keep ? layoutCache.get(p)?.get(s)?.get(e) : undefined;
+    if (layout === undefined) {
+      layout = new Layout(binding.layoutResolve(undefined, p, s, e), handleOf);
+      if (keep) remember(p, s, e, layout);
+    }
+    return layout;
+  }
+
+  /** The layout named by `{ preset }`, `{ layout, epoch }`, a Layout or a preset name. */
+  function resolveLayout(options, what) {
+    if (options === undefined || options === null) return layoutOf();
+    if (options instanceof Layout) return options;
+    if (typeof options === 'string') return layoutOf(options);
+    if (typeof options !== 'object') {
+      throw invalid(`${what} takes { preset } or { layout, epoch }.`);
+    }
+    const { preset, layout, epoch } = options;
+    if (layout instanceof Layout) {
+      // The core's rule: a Layout object goes alone (it carries its epoch).
+      binding.layoutResolve(
+        handleOf(layout),
+        preset ?? undefined,
+        undefined,
+        epochText(epoch ?? undefined),
+      );
+      return layout;
+    }
+    return layoutOf(preset, layout, epochText(epoch));
+  }
+
+  /**
+   * The parts of one ID. `JSON.stringify(parts)` is the canonical JSON of the
+   * core, byte for byte: `{"id":"…","time_ms":…,"time":"…",<fields>}`.
+   */
+  class Parts {
+    #json;
+    #wide;
+
+    /** @private use decode() */
+    constructor(raw, layout) {
+      /** The ID. */
+      this.id = raw.id;
+      /** Unix ms of the ID's tick, rounded down. */
+      this.timeMs = raw.timeMs;
+      /** Unix µs of the tick's start. */
+      this.timeUs = raw.timeUs;
+      /** ISO-8601 UTC with milliseconds. */
+      this.time = raw.time;
+      /** Every field but time, by name, in layout order. */
+      this.fields = {};
+      this.layout = layout;
+      this.#json = raw.json;
+      this.#wide = false;
+      layout.fields.forEach((field, i) => {
+        if (field.kind === 'time') return;
+        this.fields[field.name] = raw.values[i];
+        if (field.bits > 53) this.#wide = true;
+      });
+      Object.freeze(this.fields);
+      Object.freeze(this);
+    }
+
+    /** The tick's start as a Date (millisecond precision). */
+    get date() {
+      return new Date(this.timeMs);
+    }
+
+    /** The canonical JSON line, as the core wrote it. */
+    toString() {
+      return this.#json;
+    }
+
+    /** The core's canonical JSON as an object, so that JSON.stringify() reproduces it. */
+    toJSON() {
+      if (!this.#wide) return JSON.parse(this.#json);
+      // Fields wider than 53 bits: keep their digits exactly, or refuse.
+      if (typeof JSON.rawJSON === 'function') {
+        return JSON.parse(this.#json, (key, value, context) =>
+          typeof value === 'number' && !Number.isSafeInteger(value)
+            ? JSON.rawJSON(context.source)
+            : value,
+        );
+      }
+      const object = JSON.parse(this.#json);
+      for (const [key, value] of Object.entries(object)) {
+        if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+          throw invalid(
+            `field '${key}' is wider than a JSON number holds exactly in this Node.js (no JSON.rawJSON): use String(parts) for the canonical JSON.`,
+          );
+        }
+      }
+      return object;
+    }
+  }
+
+  /**
+   * Splits an ID into its time and fields.
+   * @param {bigint|string|number} id a bigint, a decimal string, or a safe integer Number
+   * @param {{preset?: string} | {layout: string|Layout, epoch?: number|bigint|string|Date} | Layout | string} [options]
+   */
+  function decode(id, options) {
+    const layout = resolveLayout(options, 'decode');
+    const encoding = options !== null && typeof options === 'object' ? options.encoding : undefined;
+    return new Parts(binding.decode(handleOf(layout), id, encoding), layout);
+  }
+
+  /**
+   * An ID as text: `'dec'`, `'hex'`, `'base32'` (Crockford), `'base36'`,
+   * `'base58'` (Bitcoin) or `'base62'`. Fixed width by default, so that the
+   * strings sort as the IDs do; `{ pad: false }` gives the shortest form.
+   * @param {bigint|string|number} id a bigint, a decimal string, or a safe integer Number
+   * @param {string} encoding
+   * @param {{pad?: boolean}} [options]
+   * @returns {string}
+   */
+  function formatId(id, encoding, options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw invalid('formatId takes options { pad }.');
+    }
+    checkKeys(options, ['pad'], 'formatId option');
+    const { pad = true } = options;
+    if (typeof pad !== 'boolean') throw invalid(`pad must be true or false, not ${show(pad)}.`);
+    return binding.formatId(id, encoding, !pad);
+  }
+
+  /**
+   * The ID an encoded string stands for (fixed or shortest form; hex, base32
+   * and base36 in any case).
+   * @param {string} text
+   * @param {string} encoding
+   * @returns {bigint}
+   */
+  function parseId(text, encoding) {
+    return binding.parseId(text, encoding);
+  }
+
+  const TIME_KEYS = ['timeMs', 'time_ms', 'timeUs', 'time'];
+
+  /**
+   * Packs a time and field values into an ID (the inverse of decode). Give
+   * the time (one of `timeMs`, `time_ms`, `timeUs`, `time`) and every other
+   * field of the layout exactly once; the core checks each value against its
+   * field.
+   * @param {object} parts `{ timeMs, worker: 1, process: 0, seq: 7 }`, or a decoded Parts
+   */
+  function encode(parts, options) {
+    const layout = resolveLayout(options, 'encode');
+    if (parts === null || typeof parts !== 'object') {
+      throw invalid('encode takes an object: { timeMs, <field>: value, … }.');
+    }
+    let timeUs;
+    let fields;
+    if (parts instanceof Parts) {
+      timeUs = parts.timeUs;
+      fields = parts.fields;
+    } else {
+      const given = TIME_KEYS.filter((k) => parts[k] !== undefined);
+      if (given.length !== 1) {
+        throw invalid(
+          `encode needs exactly one of ${TIME_KEYS.join(', ')}${given.length ? `, not ${given.join(' and ')}` : ''}.`,
+        );
+      }
+      const key = given[0];
+      if (key === 'timeUs') {
+        timeUs = toUs(parts.timeUs, 'timeUs');
+      } else {
+        const ms = toMs(parts[key], key);
+        if (typeof ms === 'number' && !Number.isSafeInteger(ms)) {
+          throw invalid(`${key} must be an integer number of milliseconds, not ${ms}.`);
+        }
+        timeUs = BigInt(ms) * 1000n;
+      }
+      fields = {};
+      for (const [name, value] of Object.entries(parts)) {
+        if (!TIME_KEYS.includes(name)) fields[name] = value;
+      }
+    }
+    return binding.encode(handleOf(layout), timeUs, fields);
+  }
+
+  /**
+   * The smallest and largest IDs whose time lies in [t0, t1): t1 excluded, so
+   * that consecutive windows (days, pages) never share an ID.
+   * @returns {{min: bigint, max: bigint}}
+   */
+  function range(t0, t1, options) {
+    const layout = resolveLayout(options, 'range');
+    const [min, max] = binding.range(handleOf(layout), toMs(t0, 't0'), toMs(t1, 't1'));
+    return { min, max };
+  }
+
+  /** The presets: `[{ name, spec, epochMs }]`. */
+  function presets() {
+    return binding.presets();
+  }
+
+  /**
+   * The options a Generator takes besides its layout and node values, from the
+   * core's table: `[{ name, type, default, min?, max?, choices?, doc }]`.
+   */
+  function options() {
+    return binding.options();
+  }
+
+  /** Waits without blocking the event loop, in the host's idiom. */
+  function pause(us) {
+    return host.pause(us);
+  }
+
+  /**
+   * The warnings emitted so far: each text once. Per thread, as the `process`
+   * events are: a worker thread loads its own copy of this module (and per
+   * API made by createApi).
+   */
+  const warned = new Set();
+
+  /**
+   * Says what the core said about a new generator (today: that its node value
+   * is unguarded). Whether to warn is the core's decision; this only emits.
+   */
+  function warnOnce(text) {
+    if (text === undefined || warned.has(text)) return;
+    warned.add(text);
+    host.warn(text, 'UnguardedWarning', 'SNOWFLAKE_C_UNGUARDED', Generator);
+  }
+
+  /**
+   * Issues unique, time-ordered IDs for one layout and one node value.
+   *
+   * Synchronous calls wait for the clock at most one tick (at least 10 ms) at a
+   * time, so the event loop is never blocked for long; a longer wait (the clock
+   * behind the last ID issued) throws ClockMovedBackwards. The async methods
+   * wait any length with timers.
+   */
+  class Generator {
+    #h;
+    #layout;
+
+    /**
+     * @param {object} [options]
+     * @param {string} [options.preset] a preset name (default `'default'`)
+     * @param {string|Layout} [options.layout] a spec or a Layout, instead of a preset
+     * @param {number|bigint|string|Date} [options.epoch] with a layout spec
+     * @param {number|bigint|string|Record<string, number|bigint|string>} [options.node]
+     *   node values by field, or one value for the layout's only node field: a
+     *   number, `'auto'` (the pool in stateDir), `'host'` (host-name ordinal) or
+     *   `'env:NAME'` (the environment variable NAME, read now)
+     * Every other key is an option of the core's table (see `options()`): it
+     * goes to the core by name, which checks it and refuses an unknown one.
+     * An unguarded generator (`guard: false`) emits an `UnguardedWarning`.
+     */
+    constructor(options = {}) {
+      if (options === null || typeof options !== 'object') {
+        throw invalid('Generator takes an options object.');
+      }
+      const { preset, layout, epoch, node, ...rest } = options;
+      this.#layout = resolveLayout({ preset, layout, epoch }, 'Generator');
+      this.#h = binding.generatorNew(handleOf(this.#layout), node, rest);
+      warnOnce(this.#h.warning);
+    }
+
+    /** The generator's layout. */
+    get layout() {
+      return this.#layout;
+    }
+
+    /** The next ID. @returns {bigint} */
+    nextId() {
+      return this.#h.next();
+    }
+
+    /** The next ID as a decimal string. */
+    nextIdString() {
+      return this.#h.nextString();
+    }
+
+    /**
+     * `n` consecutive IDs, filled in one native call. On an error, the IDs
+     * issued before it are on the error as `ids`.
+     * @returns {BigUint64Array}
+     */
+    nextIds(n) {
+      checkCount(n);
+      const out = new BigUint64Array(n);
+      try {
+        this.#h.nextIds(out);
+      } catch (error) {
+        throw withIds(error, out);
+      }
+      return out;
+    }
+
+    /**
+     * The deterministic entry: one attempt at `nowUs` (Unix µs), never waits.
+     * @returns {{id: bigint} | {waitUs: number}}
+     */
+    nextIdAt(nowUs) {
+      const r = this.#h.nextAt(toUs(nowUs, 'nowUs'));
+      return typeof r === 'bigint' ? { id: r } : { waitUs: r };
+    }
+
+    /**
+     * The deterministic batch: up to `n` IDs at `nowUs`; `waitUs` is present
+     * when fewer were issued and the caller should wait that long.
+     * @returns {{ids: BigUint64Array, waitUs?: number}}
+     */
+    nextIdsAt(nowUs, n) {
+      checkCount(n);
+      const now = toUs(nowUs, 'nowUs');
+      const out = new BigUint64Array(n);
+      let filled;
+      let waitUs;
+      try {
+        [filled, waitUs] = this.#h.fillAt(now, out, 0);
+      } catch (error) {
+        throw withIds(error, out);
+      }
+      const ids = filled === n ? out : out.slice(0, filled);
+      return waitUs > 0 ? { ids, waitUs } : { ids };
+    }
+
+    /** The next ID, waiting with timers (never blocking) if the clock asks. */
+    async nextIdAsync() {
+      for (;;) {
+        const r = this.#h.nextAt();
+        if (typeof r === 'bigint') return r;
+        await pause(r);
+      }
+    }
+
+    /** `n` IDs, waiting with timers (never blocking) if the clock asks. */
+    async nextIdsAsync(n) {
+      checkCount(n);
+      const out = new BigUint64Array(n);
+      let filled = 0;
+      while (filled < n) {
+        let got;
+        let waitUs;
+        try {
+          [got, waitUs] = this.#h.fillAt(undefined, out, filled);
+        } catch (error) {
+          if (typeof error.filled === 'number') error.filled += filled;
+          throw withIds(error, out);
+        }
+        filled += got;
+        if (waitUs > 0) await pause(waitUs);
+      }
+      return out;
+    }
+
+    /** The generator's clock in Unix µs. @returns {bigint} */
+    nowUs() {
+      return this.#h.nowUs();
+    }
+
+    /** Counters, the node identity in force and the guard's state. */
+    stats() {
+      return this.#h.stats();
+    }
+
+    /**
+     * Writes the state file (if any), releases the node value and frees the
+     * generator. Further calls throw InvalidArgument. Idempotent.
+     */
+    close() {
+      this.#h.close();
+    }
+  }
+
+  if (typeof Symbol.dispose === 'symbol') {
+    Generator.prototype[Symbol.dispose] = Generator.prototype.close;
+  }
+
+  function withIds(error, out) {
+    if (error !== null && typeof error === 'object' && typeof error.filled === 'number') {
+      error.ids = out.slice(0, error.filled);
+    }
+    return error;
+  }
+
+  return {
+    Generator,
+    Layout,
+    Parts,
+    decode,
+    encode,
+    formatId,
+    parseId,
+    range,
+    presets,
+    options,
+    version: binding.version,
+    ...errors,
+  };
+}
+
+module.exports = createApi;
