@@ -21,9 +21,17 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 py="$venv/bin/python"
 
+# The framework integrations' tests: pinned as pyproject.toml's `test` extra
+# pins them (python/tests/test_extras.py checks that the two agree).
+integration_pins=(
+  'sqlalchemy==2.1.9' 'django==5.2.19' 'django-stubs==5.2.9' 'pydantic==2.14.4'
+  'gunicorn==27.0.1' 'uvicorn==0.54.0' 'psycopg[binary]==3.3.9'
+)
+
 echo "== python: installing build and test dependencies"
 "$py" -m pip install --quiet --disable-pip-version-check \
-  'meson-python>=0.18' 'meson>=1.3' ninja pytest mypy numpy 'ruff==0.17.6'
+  'meson-python>=0.18' 'meson>=1.3' ninja pytest mypy numpy 'ruff==0.17.6' \
+  "${integration_pins[@]}"
 
 echo "== python: building and installing snowflake-c (pip install .)"
 "$py" -m pip install --quiet --disable-pip-version-check --no-build-isolation \

@@ -1,0 +1,1 @@
+"""A Django app for test_django.py: one model keyed by snowflake IDs."""
