@@ -12,8 +12,9 @@
  * A layout travels to Java as an opaque byte[] holding the sfc_layout value
  * (layouts are plain values in the core): the natives copy it back, check its
  * size and pass it on. A generator travels as its address in a jlong, 0 once
- * closed (the core answers every call on NULL); the Java side guarantees that
- * no call runs once sfc_generator_free has been called.
+ * closed (the core answers every call on NULL). Java closes it with
+ * sfc_generator_close, which calls in flight may race, and frees it only
+ * through its Cleaner, once no call can reach it.
  *
  * Values of the tables go to Java as Long (BigInteger above Long.MAX_VALUE),
  * Double, Boolean, byte[] for text (decoded by Java with the platform's
@@ -915,6 +916,42 @@ static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
   sfc_generator_free(gen_of(handle));
 }
 
+/* Closes without freeing: calls racing it issue before it or get the
+ * closed error; the memory stays for them until the Cleaner frees it. */
+static void n_generator_close(JNIEnv *env, jclass cls, jlong handle) {
+  (void)env;
+  (void)cls;
+  sfc_generator_close(gen_of(handle));
+}
+
+/* The core's fast-path rule (sfc_generator_fast_rule), or null where the
+ * generator has none: Object[]{long[]{epoch_ms, time_shift, time_max,
+ * seq_one, seq_mask, keep_mask}, the state word and the closed ticks'
+ * counter as direct buffers of 8 bytes over the core's own memory}. */
+static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
+  (void)cls;
+  sfc_fast_rule r;
+  if (!sfc_generator_fast_rule(gen_of(handle), &r)) {
+    return NULL;
+  }
+  const jlong values[] = {(jlong)r.epoch_ms, (jlong)r.time_shift,
+                          (jlong)r.time_max, (jlong)r.seq_one,
+                          (jlong)r.seq_mask, (jlong)r.keep_mask};
+  const jsize count = (jsize)(sizeof values / sizeof values[0]);
+  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
+  jlongArray numbers = (*env)->NewLongArray(env, count);
+  if (out == NULL || numbers == NULL) {
+    return NULL;
+  }
+  (*env)->SetLongArrayRegion(env, numbers, 0, count, values);
+  if (!put(env, out, 0, numbers) ||
+      !put(env, out, 1, (*env)->NewDirectByteBuffer(env, r.word, 8)) ||
+      !put(env, out, 2, (*env)->NewDirectByteBuffer(env, r.issued_closed, 8))) {
+    return NULL;
+  }
+  return out;
+}
+
 /* What the user of a new generator should be told (the guard is off), or
  * null: the core decides, Java says it in its idiom. */
 static jstring n_generator_warning(JNIEnv *env, jclass cls, jlong handle) {
@@ -1117,6 +1154,8 @@ static const JNINativeMethod methods[] = {
     {"generatorNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
      (void *)n_generator_new},
     {"generatorFree", "(J)V", (void *)n_generator_free},
+    {"generatorClose", "(J)V", (void *)n_generator_close},
+    {"fastRule", "(J)" OBJS, (void *)n_fast_rule},
     {"generatorWarning", "(J)" STR, (void *)n_generator_warning},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},
     {"nowUs", "(J)J", (void *)n_now_us},

@@ -23,6 +23,10 @@
  *     them freely once built.
  *
  * Changes before 1.0 (the API is 0.x: it may still change, and says so here)
+ *   - New: sfc_generator_close (closes while calls may still run; the memory
+ *     stays until sfc_generator_free) and sfc_generator_fast_rule (the fast
+ *     path's rule as data, for bindings that issue the common case
+ *     themselves).
  *   - The guard claims a node value host-wide per ID space and node bits, for
  *     every generator (sfc_options.guard_off). Gone: `guard_dir` and
  *     SFC_OPTION_GUARD_DIR, and the stats' guard "unavailable: …" (a claim
@@ -62,6 +66,7 @@
 #ifndef SNOWFLAKE_C_H
 #define SNOWFLAKE_C_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -517,14 +522,60 @@ SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
                                      const sfc_options *opts,
                                      sfc_generator **out, sfc_error *err);
 
-/* Writes the exact last time issued to the state file (if any), releases the
- * node value and frees. When the wall clock has not passed the last ID
- * issued, the guard hands it over first (see sfc_options.guard_off), so
- * that a generator of the same value created next, in this process or
- * another, starts after it (with the guard off, only a state_dir does).
- * IDs issued at a caller's times (sfc_next_at, sfc_next_ids_at) are not
- * handed over. No call may be running on `gen`. NULL is ignored. */
+/* Closes without freeing: writes the exact last time issued to the state
+ * file (if any), stops the keeper and releases the node value. When the
+ * wall clock has not passed the last ID issued, the guard hands it over
+ * first (see sfc_options.guard_off), so that a generator of the same value
+ * created next, in this process or another, starts after it (with the guard
+ * off, only a state_dir does). IDs issued at a caller's times (sfc_next_at,
+ * sfc_next_ids_at) are not handed over. Calls may be running on `gen` on
+ * other threads: each either issues before the close (and is part of what
+ * is handed over) or fails like every later call, with SFC_INVALID_ARGUMENT
+ * ("the generator is closed: create a new one"). The memory stays valid
+ * until sfc_generator_free. Closing twice does nothing; NULL is ignored.
+ * Thread-safe. */
+SFC_API void sfc_generator_close(sfc_generator *gen);
+
+/* Closes (unless closed) and frees. No call may be running on `gen`, nor
+ * start after. NULL is ignored. */
 SFC_API void sfc_generator_free(sfc_generator *gen);
+
+/* The fast path's rule, as data: a binding whose calls into the library
+ * cost more than the work may issue the common case itself, on the
+ * generator's own state word, with exactly these steps — and must call the
+ * core (sfc_next_now, …) for everything else:
+ *
+ *   tick = wall clock in Unix ms - epoch_ms
+ *   w = *word (atomic load), t = (int64_t)(w >> time_shift)
+ *   if t < tick and 0 <= tick <= time_max:
+ *       next = (w & keep_mask) | ((uint64_t)tick << time_shift)
+ *   else if t == tick and (w & seq_mask) != seq_mask:  next = w + seq_one
+ *   else: call the core
+ *   compare-and-swap *word from w to next; lost: call the core
+ *   if t != tick: atomically add (w & seq_mask) / seq_one + 1 to
+ *       *issued_closed (the IDs of the tick left, for the stats)
+ *   the ID is next
+ *
+ * A closed generator's word sends every such step to the core, which
+ * answers the closed error. False (and *out untouched) when the generator
+ * has no such path: another time source, ticks other than 1 ms, a random
+ * sequence start, a state_dir (its mark moves), a shared generator. The
+ * rule does not see forks: a runtime that goes on running in a forked
+ * child must call the core there. The addresses hold until
+ * sfc_generator_free. */
+typedef struct sfc_fast_rule {
+  /* 8-byte aligned, read and written atomically only: */
+  uint64_t *word;          /* the state word */
+  uint64_t *issued_closed; /* IDs of the ticks left */
+  int64_t epoch_ms;
+  unsigned time_shift;
+  uint64_t time_max;
+  uint64_t seq_one;   /* one step of the sequence, in place */
+  uint64_t seq_mask;  /* the sequence bits, in place */
+  uint64_t keep_mask; /* what a new tick keeps: clock and node bits */
+} sfc_fast_rule;
+SFC_API bool sfc_generator_fast_rule(const sfc_generator *gen,
+                                     sfc_fast_rule *out);
 
 /* Many processes, one node value: a generator placed in memory the host
  * provides (PostgreSQL's shared memory, an anonymous shared mapping made

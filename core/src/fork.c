@@ -63,6 +63,10 @@ void sfc_fork_unregister(sfc_generator *g) {
 sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
   if (g->shared) return SFC_OK; /* its host's forks share it */
   sfc_mutex_lock(&g->lock);
+  if (sfc_closed(g)) { /* no renewal: the word stays the poison */
+    sfc_mutex_unlock(&g->lock);
+    return sfc_generator_check(NULL, err);
+  }
   uint64_t now = atomic_load(&sfc_fork_generation);
   if (atomic_load(&g->forks_seen) == now) {
     sfc_mutex_unlock(&g->lock);

@@ -207,15 +207,38 @@ sfc_status sfc_generator_new_shared(void *mem, size_t size,
   return SFC_OK;
 }
 
-void sfc_generator_free(sfc_generator *gen) {
+/* The poison goes in under the lock that every slow step installing a
+ * word holds, after `closed`: a step that takes the lock later, or a call
+ * that finds the poison, sees `closed` and answers the closed error. A
+ * compare-and-swap that won before the poison is part of the last word;
+ * one after it fails. */
+void sfc_generator_close(sfc_generator *gen) {
   if (!gen) return;
   const bool creator = gen->pid == sfc_os_pid();
   if (gen->shared && !creator) return; /* the creator lets go, once */
+  sfc_mutex_lock(&gen->lock);
+  if (sfc_closed(gen)) {
+    sfc_mutex_unlock(&gen->lock);
+    return;
+  }
+  atomic_store(&gen->closed, true);
+  uint64_t w = atomic_load(&gen->word);
+  while (!atomic_compare_exchange_weak(&gen->word, &w,
+                                       sfc_word_poison(&gen->pack, w))) {
+  }
+  gen->last_word = w;
+  sfc_mutex_unlock(&gen->lock);
   if (!gen->shared) sfc_fork_unregister(gen);
   if (gen->has_state)
     sfc_state_close(gen, creator);
   else
     sfc_guard_release(gen);
+}
+
+void sfc_generator_free(sfc_generator *gen) {
+  if (!gen) return;
+  if (gen->shared && gen->pid != sfc_os_pid()) return;
+  sfc_generator_close(gen);
   sfc_mutex_destroy(&gen->lock);
   if (!gen->shared) sfc_os_aligned_free(gen);
 }
@@ -376,7 +399,8 @@ static SFC_ALWAYS_INLINE sfc_status next_one(sfc_generator *gen, int64_t now_us,
 
 /* The common case in a few instructions: wall clock, millisecond ticks, a
  * new tick or the next sequence value of the current one, no contention.
- * Anything else — and a lost compare-and-swap — goes the general way. */
+ * Anything else — and a lost compare-and-swap — goes the general way. The
+ * steps after the predicate are the published rule's (sfc_fast_rule). */
 static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
   if (SFC_UNLIKELY(
           !g->fast ||
@@ -524,10 +548,34 @@ sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
   return st;
 }
 
+/* The rule is published where next_fast's predicate holds for good: its
+ * per-call checks are then the rule's steps. A state_dir's mark moves and a
+ * shared generator lives in another process's memory too: those keep to the
+ * core. */
+bool sfc_generator_fast_rule(const sfc_generator *gen, sfc_fast_rule *out) {
+  if (!gen || !gen->fast || gen->has_state || gen->shared) return false;
+  sfc_generator *g = (sfc_generator *)gen;
+  const sfc_packing *p = &g->pack;
+  out->word = (uint64_t *)&g->word;
+  out->issued_closed = (uint64_t *)&g->issued_closed;
+  out->epoch_ms = g->layout.epoch_ms;
+  out->time_shift = p->time_shift;
+  out->time_max = p->time_max;
+  out->seq_one = p->seq_one;
+  out->seq_mask = p->seq_max << p->seq_shift;
+  out->keep_mask = p->keep_mask;
+  return true;
+}
+
 void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
   sfc_generator *g = (sfc_generator *)gen;
   memset(out, 0, sizeof *out);
   uint64_t w = atomic_load(&g->word);
+  if (sfc_closed(g)) { /* the word is the poison: the last one is kept */
+    sfc_mutex_lock(&g->lock);
+    w = g->last_word;
+    sfc_mutex_unlock(&g->lock);
+  }
   uint64_t t = sfc_word_time(&g->pack, w);
   uint64_t in_tick = sfc_word_seq(&g->pack, w) - sfc_seq_start(g, t) + 1;
   out->ids_issued = atomic_load(&g->issued_closed) + in_tick - g->phantom;

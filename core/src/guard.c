@@ -24,7 +24,7 @@ sfc_status sfc_guard_take(sfc_generator *g, sfc_claim *c, uint64_t bits,
  * tick and the clock value in force (where a successor goes on), and each
  * clock value's last tick (which it must not reuse below). */
 static void issued(const sfc_generator *g, sfc_saved *out) {
-  const uint64_t w = atomic_load(&g->word);
+  const uint64_t w = sfc_word_last(g);
   const int64_t t = (int64_t)sfc_word_time(&g->pack, w);
   memcpy(out->last, g->last, sizeof out->last);
   out->clock = sfc_word_clock(&g->pack, w);

@@ -270,6 +270,8 @@ struct sfc_generator {
   bool shared;  /* in a host's shared memory (sfc_generator_new_shared) */
   bool started; /* loaded: its state word tells what was issued */
   _Atomic bool injected; /* issued at a caller's times (sfc_next_at …) */
+  _Atomic bool closed;   /* sfc_generator_close: the word is the poison */
+  uint64_t last_word;    /* once closed: the last ID issued, the real word */
   sfc_claim claim;       /* the node value's host-wide claim */
   char guard[SFC_MESSAGE_MAX];   /* sfc_stats.guard */
   char warning[SFC_MESSAGE_MAX]; /* sfc_generator_warning, or "" */
@@ -277,6 +279,25 @@ struct sfc_generator {
   long pid;
   struct sfc_generator *next_registered;
 };
+
+/* The word of a closed generator: time and sequence at their maximum, which
+ * every path (next_fast, take, batches, a binding's rule) sends to the slow
+ * path, whose every step answers the closed error. It keeps the clock and
+ * node bits, which the keeper may still read until it stops. */
+static inline uint64_t sfc_word_poison(const sfc_packing *p, uint64_t w) {
+  return (w & p->keep_mask) | (p->time_max << p->time_shift) |
+         (p->seq_max << p->seq_shift);
+}
+/* Whether sfc_generator_close has run: under g->lock, or after the slow
+ * path's entry has seen it. */
+static inline bool sfc_closed(const struct sfc_generator *g) {
+  return atomic_load_explicit(&g->closed, memory_order_acquire);
+}
+/* The last ID issued: the state word, or once closed the word the poison
+ * replaced (read by the closing thread, or under g->lock). */
+static inline uint64_t sfc_word_last(const struct sfc_generator *g) {
+  return sfc_closed(g) ? g->last_word : atomic_load(&g->word);
+}
 
 /* The generator's words of randomness: a pure function of the tick, no
  * shared random state on the hot path. The lower half keeps at least half

@@ -195,7 +195,7 @@ void sfc_keeper_stop(sfc_generator *g, bool clean) {
   if (clean && g->state.lock_fd != SFC_NO_FD && g->state.error_status == 0 &&
       !g->state.lost && still_ours(g)) {
     /* The exact last tick: a clean restart continues right after it. */
-    uint64_t w = atomic_load(&g->word);
+    uint64_t w = sfc_word_last(g);
     sfc_state_file_write(g, (int64_t)sfc_word_time(&g->pack, w),
                          sfc_word_clock(&g->pack, w), NULL);
   }
@@ -222,6 +222,10 @@ static sfc_status keep_now(sfc_generator *g, uint64_t tick, sfc_error *err) {
 sfc_status sfc_keeper_mark_reached(sfc_generator *g, uint64_t tick,
                                    int64_t *wait_us, sfc_error *err) {
   sfc_mutex_lock(&g->lock);
+  if (sfc_closed(g)) {
+    sfc_mutex_unlock(&g->lock);
+    return sfc_generator_check(NULL, err);
+  }
   if ((int64_t)tick <= atomic_load(&g->mark)) {
     sfc_mutex_unlock(&g->lock);
     return SFC_RETRY;

@@ -47,6 +47,10 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
   (void)last; /* read again under the lock */
   const sfc_packing *p = &g->pack;
   sfc_mutex_lock(&g->lock);
+  if (sfc_closed(g)) {
+    sfc_mutex_unlock(&g->lock);
+    return sfc_generator_check(NULL, err);
+  }
   uint64_t w = atomic_load(&g->word);
   int64_t t = (int64_t)sfc_word_time(p, w);
   uint64_t c = sfc_word_clock(p, w);
@@ -110,6 +114,10 @@ static sfc_status switch_value(sfc_generator *g, int64_t now_us, int64_t tick,
                                int64_t last, uint64_t *first, sfc_error *err) {
   const sfc_packing *p = &g->pack;
   sfc_mutex_lock(&g->lock);
+  if (sfc_closed(g)) {
+    sfc_mutex_unlock(&g->lock);
+    return sfc_generator_check(NULL, err);
+  }
   uint64_t w = atomic_load(&g->word);
   if ((int64_t)sfc_word_time(p, w) - tick <= g->drift_ticks) {
     sfc_mutex_unlock(&g->lock); /* another thread has moved on */
@@ -240,6 +248,15 @@ sfc_status sfc_rollback_resolve(sfc_rollback asked, const sfc_layout *layout,
 sfc_status sfc_slow_path(sfc_generator *g, int64_t now_us, int64_t tick,
                          uint64_t seen, uint64_t *first, int64_t *wait_us,
                          sfc_error *err) {
+  /* `seen` may be the poison of a closed generator: `closed` was set
+   * before it went in. Once the close has left the lock, the poison is in:
+   * no later call of this thread issues. */
+  atomic_thread_fence(memory_order_acquire);
+  if (sfc_closed(g)) {
+    sfc_mutex_lock(&g->lock);
+    sfc_mutex_unlock(&g->lock);
+    return sfc_generator_check(NULL, err);
+  }
   const sfc_packing *p = &g->pack;
   const int64_t t = (int64_t)sfc_word_time(p, seen);
   if ((uint64_t)tick > p->time_max) return time_exhausted(g, err);

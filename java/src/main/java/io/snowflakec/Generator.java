@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -48,9 +47,10 @@ import java.util.function.LongSupplier;
  * JVM or another process of the host, whatever its user, folders or environment; it fails with
  * {@link WorkerUnavailableException} naming the holder's pid. See {@link Builder#guard(boolean)}.
  *
- * <p>{@link #close()} releases the node value. It waits for calls in progress on other threads;
- * calls made after it throw {@link InvalidArgumentException} ("the generator is closed"), the
- * core's answer in every language.
+ * <p>{@link #close()} releases the node value at once. A call racing it on another thread either
+ * issues before it (and that ID is handed over to the value's next holder) or fails as every call
+ * made after it does, with {@link InvalidArgumentException} ("the generator is closed"), the core's
+ * answer in every language. The native memory is freed once the generator is unreachable.
  */
 public final class Generator implements AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
@@ -61,10 +61,6 @@ public final class Generator implements AutoCloseable {
   // The warnings said so far: each once per JVM, however many generators it concerns.
   private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
-  // Calls in progress, counted in padded per-thread stripes so that threads do not fight
-  // over one cache line; close() waits for them to drain before freeing the native side.
-  private static final int STRIPES = 16;
-  private static final int PAD = 16;
   private static final VarHandle CLOSED;
 
   static {
@@ -75,13 +71,14 @@ public final class Generator implements AutoCloseable {
     }
   }
 
+  // The native generator: closed by close(), freed by the Cleaner only once this object is
+  // unreachable, so that no call (each keeps `this` reachable to its end) can reach freed memory.
   private final long handle;
   private final Layout layout;
-  private final AtomicLongArray inflight = new AtomicLongArray(STRIPES * PAD);
-  private final Cleaner.Cleanable cleanable;
+  private final FastPath fast; // null: every call goes to the core
   private volatile boolean closed;
 
-  /** Frees the native generator when the Java one is closed or unreachable. */
+  /** Frees the native generator once the Java one is unreachable. */
   private static final class Free implements Runnable {
     private final long handle;
 
@@ -100,7 +97,8 @@ public final class Generator implements AutoCloseable {
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
       warn(Native.generatorWarning(handle));
-      this.cleanable = CLEANER.register(this, new Free(handle));
+      this.fast = FastPath.of(handle);
+      CLEANER.register(this, new Free(handle));
     } catch (RuntimeException | Error e) {
       Native.generatorFree(handle);
       throw e;
@@ -148,29 +146,16 @@ public final class Generator implements AutoCloseable {
 
   // ---- hot path -------------------------------------------------------------------------
 
-  /** Counts a call in; then {@link #handle()} stays valid until {@link #exit(int)}. */
-  private int enter() {
-    int slot = (int) (Thread.currentThread().getId() & (STRIPES - 1)) * PAD;
-    inflight.getAndIncrement(slot);
-    return slot;
-  }
-
   /** The native generator, or 0 once closed: the core answers every call on it. */
   private long handle() {
     return closed ? 0 : handle;
   }
 
-  private void exit(int slot) {
-    inflight.getAndDecrement(slot);
-    Reference.reachabilityFence(this);
-  }
-
   private long next(long nowUs) {
-    int slot = enter();
     try {
       return Native.next(handle(), nowUs);
     } finally {
-      exit(slot);
+      Reference.reachabilityFence(this);
     }
   }
 
@@ -187,6 +172,17 @@ public final class Generator implements AutoCloseable {
    * @throws InvalidArgumentException when the generator is closed
    */
   public long nextId() {
+    FastPath f = fast;
+    if (f != null) {
+      try {
+        long id = f.next();
+        if (id >= 0) {
+          return id;
+        }
+      } finally {
+        Reference.reachabilityFence(this);
+      }
+    }
     long r = next(Native.NOW_FROM_CLOCK);
     return r >= 0 ? r : nextIdAfterWait(r);
   }
@@ -254,11 +250,10 @@ public final class Generator implements AutoCloseable {
   private int fill(long nowUs, long[] dst, int off, int len, long[] out) {
     out[0] = 0;
     out[1] = -1;
-    int slot = enter();
     try {
       return Native.nextIds(handle(), nowUs, dst, off, len, out);
     } finally {
-      exit(slot);
+      Reference.reachabilityFence(this);
     }
   }
 
@@ -361,11 +356,10 @@ public final class Generator implements AutoCloseable {
    * @throws InvalidArgumentException when the generator is closed
    */
   public long nowUs() {
-    int slot = enter();
     try {
       return Native.nowUs(handle());
     } finally {
-      exit(slot);
+      Reference.reachabilityFence(this);
     }
   }
 
@@ -386,41 +380,30 @@ public final class Generator implements AutoCloseable {
    */
   public Stats stats() {
     Object[] values;
-    int slot = enter();
     try {
       values = Native.stats(handle());
     } finally {
-      exit(slot);
+      Reference.reachabilityFence(this);
     }
     return new Stats(Facts.map(Facts.STATS, values));
   }
 
   /**
-   * Writes the last time issued to the state file (if any), releases the node value and frees the
-   * native generator. Waits for calls in progress; later calls throw {@link
-   * InvalidArgumentException}. Closing twice does nothing.
+   * Writes the last time issued to the state file (if any) and releases the node value, without
+   * waiting: a call racing it on another thread issues before it or throws, as every later call
+   * does, {@link InvalidArgumentException}. The native memory is freed once this generator is
+   * unreachable. Closing twice does nothing.
    */
   @Override
   public void close() {
     if (!CLOSED.compareAndSet(this, false, true)) {
       return;
     }
-    for (int spins = 0; inFlight() != 0; spins++) {
-      if (spins < 100) {
-        Thread.onSpinWait();
-      } else {
-        LockSupport.parkNanos(50_000);
-      }
+    try {
+      Native.generatorClose(handle);
+    } finally {
+      Reference.reachabilityFence(this);
     }
-    cleanable.clean();
-  }
-
-  private long inFlight() {
-    long sum = 0;
-    for (int i = 0; i < STRIPES; i++) {
-      sum += inflight.get(i * PAD);
-    }
-    return sum;
   }
 
   /**

@@ -87,6 +87,17 @@ final class Native {
 
   static native void generatorFree(long handle);
 
+  /** Closes without freeing: racing calls issue before it or get the closed error. */
+  static native void generatorClose(long handle);
+
+  /**
+   * The core's fast-path rule, or null where the generator has none: {@code
+   * Object[]{long[]{epochMs, timeShift, timeMax, seqOne, seqMask, keepMask}, word, closedTicks}},
+   * the last two direct buffers of 8 bytes over the core's state word and its count of the IDs of
+   * ticks left.
+   */
+  static native Object[] fastRule(long handle);
+
   /** What the user of a new generator should be told (its guard is off), or null. */
   static native String generatorWarning(long handle);
 

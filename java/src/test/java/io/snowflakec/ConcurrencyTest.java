@@ -131,6 +131,95 @@ class ConcurrencyTest {
     }
   }
 
+  /**
+   * Threads issue (most by the rule the core publishes, some in batches through the core) while
+   * another closes: every ID unique, every call begun after close() returned throws the core's
+   * closed answer, and the value's next holder starts after every ID issued.
+   */
+  @Test
+  void closeRacingTheFastPathIssuesEachIdOnce() throws Exception {
+    Layout layout = RunEpoch.layout("time:41@1ms,worker:10,seq:12");
+    for (int round = 0; round < 10; round++) {
+      Generator g = Generator.builder().layout(layout).node("worker", 7).build();
+      int threads = 3;
+      int room = 4_000_000;
+      long[][] ids = new long[threads][room];
+      int[] counts = new int[threads];
+      AtomicReference<Throwable> unexpected = new AtomicReference<>();
+      java.util.concurrent.atomic.AtomicBoolean closed =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      CountDownLatch running = new CountDownLatch(threads);
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int me = t;
+        Thread th =
+            new Thread(
+                () -> {
+                  running.countDown();
+                  long[] mine = ids[me];
+                  long[] buf = new long[8];
+                  int n = 0;
+                  try {
+                    for (int after = 0; after < 100 && n + buf.length <= room; ) {
+                      boolean late = closed.get(); // this call begins after close() returned
+                      try {
+                        if (me == 2 && n % 64 == 0) {
+                          g.nextIds(buf);
+                          System.arraycopy(buf, 0, mine, n, buf.length);
+                          n += buf.length;
+                        } else {
+                          long id = g.nextId();
+                          mine[n++] = id;
+                        }
+                        if (late) {
+                          throw new AssertionError("an ID issued after close() returned");
+                        }
+                      } catch (InvalidArgumentException e) {
+                        if (!e.getMessage().contains("the generator is closed: create a new one")) {
+                          throw e;
+                        }
+                        after += late ? 1 : 0;
+                      }
+                    }
+                  } catch (Throwable e) {
+                    unexpected.compareAndSet(null, e);
+                  }
+                  counts[me] = n;
+                });
+        th.start();
+        workers.add(th);
+      }
+      running.await();
+      Thread.sleep(5);
+      g.close();
+      closed.set(true);
+      for (Thread th : workers) {
+        th.join();
+      }
+      if (unexpected.get() != null) {
+        throw new AssertionError(unexpected.get());
+      }
+      InvalidArgumentException e = assertThrows(InvalidArgumentException.class, g::nextId);
+      assertTrue(e.getMessage().contains("the generator is closed"), e.getMessage());
+      int total = 0;
+      for (int c : counts) {
+        total += c;
+      }
+      long[] all = new long[total];
+      for (int t = 0, at = 0; t < threads; t++) {
+        System.arraycopy(ids[t], 0, all, at, counts[t]);
+        at += counts[t];
+      }
+      assertTrue(total > 0, "IDs issued before the close");
+      assertUniqueAndPositive(all);
+      long last = Arrays.stream(all).max().getAsLong();
+      try (Generator next = Generator.builder().layout(layout).node("worker", 7).build()) {
+        long first = next.nextId();
+        assertTrue(first > last, "the next holder starts after " + last + ", not at " + first);
+      }
+    }
+  }
+
   @Test
   void longSupplierViewAndBatchesAgree() {
     try (Generator g =

@@ -1,0 +1,81 @@
+package io.snowflakec;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The common case of {@link Generator#nextId()} without a native call, by the rule the core
+ * publishes ({@code sfc_generator_fast_rule}): a new millisecond or the next sequence value of the
+ * current one, by one compare-and-swap on the core's own state word. Anything else — no rule, a
+ * lost compare-and-swap, a tick's sequence used up, the clock behind, the time field's end, a
+ * closed generator (whose word the core has made send every step here) — is the core's: {@link
+ * #next()} answers -1 and the caller calls it.
+ *
+ * <p>The buffers point into the native generator: the caller keeps the {@link Generator} reachable
+ * while it uses them, since its Cleaner frees that memory.
+ */
+final class FastPath {
+  /** Atomic access to a long in native order: aligned direct buffers support every mode. */
+  private static final VarHandle LONG =
+      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+  private final ByteBuffer word;
+  private final ByteBuffer closedTicks;
+  private final long epochMs;
+  private final int timeShift;
+  private final long timeMax;
+  private final long seqOne;
+  private final int seqShift;
+  private final long seqMask;
+  private final long keepMask;
+
+  private FastPath(long[] rule, ByteBuffer word, ByteBuffer closedTicks) {
+    this.word = word;
+    this.closedTicks = closedTicks;
+    this.epochMs = rule[0];
+    this.timeShift = (int) rule[1];
+    this.timeMax = rule[2];
+    this.seqOne = rule[3];
+    this.seqShift = Long.numberOfTrailingZeros(rule[3]);
+    this.seqMask = rule[4];
+    this.keepMask = rule[5];
+  }
+
+  /** The generator's rule, or null when the core keeps every call. */
+  static FastPath of(long handle) {
+    Object[] rule = Native.fastRule(handle);
+    if (rule == null
+        || !(rule[1] instanceof ByteBuffer word)
+        || !(rule[2] instanceof ByteBuffer closedTicks)) {
+      return null;
+    }
+    return new FastPath((long[]) rule[0], word, closedTicks);
+  }
+
+  /**
+   * The next ID by the rule's steps (the core's {@code next_fast}), or -1 for the core to issue.
+   */
+  long next() {
+    final long tick = System.currentTimeMillis() - epochMs;
+    final long w = (long) LONG.getVolatile(word, 0);
+    final long t = w >>> timeShift;
+    final long next;
+    if (t < tick && tick >= 0 && Long.compareUnsigned(tick, timeMax) <= 0) {
+      next = (w & keepMask) | (tick << timeShift);
+    } else if (t == tick && (w & seqMask) != seqMask) {
+      next = w + seqOne;
+    } else {
+      return -1;
+    }
+    // An ID beyond Long.MAX_VALUE is the core's to refuse.
+    if (next < 0 || !LONG.compareAndSet(word, 0, w, next)) {
+      return -1;
+    }
+    if (t != tick) { // the last tick is closed: the stats count its IDs
+      LONG.getAndAdd(closedTicks, 0, ((w & seqMask) >>> seqShift) + 1);
+    }
+    return next;
+  }
+}
