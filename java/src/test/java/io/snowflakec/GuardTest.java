@@ -17,12 +17,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -262,39 +259,12 @@ class GuardTest {
     }
   }
 
-  /** The records of the logger {@code io.snowflakec} while {@code run} runs. */
-  private static List<LogRecord> logged(Runnable run) {
-    // Held here: java.util.logging keeps its loggers only weakly.
-    Logger logger = Logger.getLogger(Generator.LOGGER);
-    List<LogRecord> records = new CopyOnWriteArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord r) {
-            records.add(r);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    logger.addHandler(capture);
-    try {
-      run.run();
-    } finally {
-      logger.removeHandler(capture);
-    }
-    return records;
-  }
-
   @Test
-  void guardFalseIsOffAndSaysSo() {
+  void guardFalseIsOffAndSaysSo() throws Throwable {
     // A field name of this test's own: the warning names the value, and each is said once per JVM.
     Layout layout = RunEpoch.layout("time:41@1ms,unguarded:10,seq:12");
     List<LogRecord> records =
-        logged(
+        LogCapture.logged(
             () -> {
               try (Generator g =
                       Generator.builder().layout(layout).node("unguarded", 5).guard(false).build();

@@ -25,10 +25,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -463,27 +461,7 @@ class VectorTest {
         unguarded.add(nodeText(c.get(side).get("node")));
       }
     }
-    List<LogRecord> records = new ArrayList<>();
-    Logger logger = Logger.getLogger(Generator.LOGGER);
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord r) {
-            records.add(r);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    logger.addHandler(capture);
-    try {
-      runClaimSides(c);
-    } finally {
-      logger.removeHandler(capture);
-    }
+    List<LogRecord> records = LogCapture.logged(() -> runClaimSides(c));
     for (LogRecord r : records) {
       assertEquals(Level.WARNING, r.getLevel(), r.getMessage());
       String value = r.getMessage().replaceFirst("(?s)^node value (\\S+) .*$", "$1");
