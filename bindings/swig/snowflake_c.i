@@ -102,6 +102,13 @@ typedef zval sfc_swig_obj;
 %ignore sfc_generator;
 %ignore sfc_generator_new;
 %ignore sfc_generator_free;
+%ignore sfc_generator_close;
+/* For hosts of their own (a shared generator) and bindings that issue the
+ * common case themselves (the fast rule): nothing a script calls. */
+%ignore sfc_generator_new_shared;
+%ignore sfc_generator_shared_size;
+%ignore sfc_generator_fast_rule;
+%ignore sfc_fast_rule;
 %ignore sfc_generator_check;
 %ignore sfc_generator_warning; /* said at creation (sfc_swig_tell) */
 %ignore sfc_next;
