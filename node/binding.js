@@ -9,7 +9,8 @@
 //   2. a build from source in the package folder (build/Release: the
 //      repository's, or `npm run build` in an installed package);
 //   3. otherwise an error that names the platform, the package looked for and
-//      how to build from source.
+//      how to build from source; the package entry (index.js, through
+//      choose()) then loads the WebAssembly build instead and says why.
 // glibc or musl is told from the running Node.js (its report's
 // glibcVersionRuntime), else from /usr/bin/ldd, as @napi-rs packages do.
 
@@ -128,4 +129,29 @@ function load(dir = __dirname) {
   }
 }
 
-module.exports = { load, resolve, host, packageName, addonFile };
+const IMPLEMENTATION_ENV = 'SNOWFLAKE_C_IMPLEMENTATION';
+
+/**
+ * Which build the package entry loads: { implementation: 'native', addon }
+ * when the addon of `dir` loads, else { implementation: 'wasm', fallback }
+ * where `fallback` says why no addon fits (undefined when the environment
+ * chose the WebAssembly build). SNOWFLAKE_C_IMPLEMENTATION=native|wasm
+ * chooses; with 'native' a missing addon is an error.
+ */
+function choose(dir = __dirname, env = process.env) {
+  const wanted = env[IMPLEMENTATION_ENV] || undefined;
+  if (wanted !== undefined && wanted !== 'native' && wanted !== 'wasm') {
+    throw new Error(
+      `snowflake-c: ${IMPLEMENTATION_ENV}='${wanted}' is neither 'native' nor 'wasm' (or unset)`,
+    );
+  }
+  if (wanted === 'wasm') return { implementation: 'wasm' };
+  try {
+    return { implementation: 'native', addon: load(dir) };
+  } catch (error) {
+    if (wanted === 'native' || error.code !== 'SNOWFLAKE_C_NO_ADDON') throw error;
+    return { implementation: 'wasm', fallback: error };
+  }
+}
+
+module.exports = { load, resolve, choose, host, packageName, addonFile, IMPLEMENTATION_ENV };

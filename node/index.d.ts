@@ -209,6 +209,13 @@ export function options(): OptionInfo[];
 export const version: string;
 
 /**
+ * Which build `snowflake-c` loaded: the native addon, or the WebAssembly
+ * build where no addon fits the platform (or SNOWFLAKE_C_IMPLEMENTATION=wasm).
+ * `snowflake-c/wasm` is always the WebAssembly build and has no such export.
+ */
+export const implementation: 'native' | 'wasm';
+
+/**
  * A node value: a number, `'auto'` (from the pool in `stateDir`), `'host'`
  * (host-name ordinal) or `'env:NAME'` (the environment variable NAME, read
  * when the generator is created: `'env:JOB_COMPLETION_INDEX'` in an Indexed Job).

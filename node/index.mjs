@@ -17,6 +17,7 @@ export const {
   presets,
   options,
   version,
+  implementation,
   SnowflakeError,
   InvalidLayout,
   InvalidArgument,

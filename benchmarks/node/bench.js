@@ -14,6 +14,15 @@ const os = require('node:os');
 const path = require('node:path');
 
 const sfc = require(path.join(__dirname, '..', '..', 'node'));
+// The same core compiled to WebAssembly (snowflake-c/wasm; its module built
+// by bindings/wasm/build): a row of its own where it is built.
+let wasm;
+let wasmMissing;
+try {
+  wasm = require(path.join(__dirname, '..', '..', 'node', 'wasm'));
+} catch (error) {
+  wasmMissing = error.message.split('\n')[0];
+}
 const { Snowflake: Sapphire } = require('@sapphire/snowflake');
 const {
   default: Snowflakify,
@@ -39,6 +48,9 @@ const CLASSIC = { preset: 'twitter', node: { datacenter: 1, worker: 1 } };
 // generator with the classic contestant's.
 const CLASSIC_KEPT = { preset: 'twitter', node: { datacenter: 2, worker: 1 } };
 const CLASSIC_LIMIT = 4096000;
+// The WebAssembly row: the wide layout on a node value of its own (it has
+// no host-wide claim to meet the native row's, and needs none).
+const WIDE_WASM = { ...WIDE, node: { worker: 2 } };
 
 // Each contestant: make() returns { next() → one ID, batch?(n) → n IDs }.
 // Peers run on their own default layout and, where they can be configured,
@@ -121,6 +133,18 @@ const contestants = [
       return { next: () => s.getUniqueID() };
     },
   },
+  ...(wasm
+    ? [
+        {
+          name: 'snowflake-c (wasm)',
+          layout: 'time:41@1ms,worker:2,seq:20',
+          make: () => {
+            const g = new wasm.Generator(WIDE_WASM);
+            return { next: () => g.nextId(), batch: (n) => g.nextIds(n) };
+          },
+        },
+      ]
+    : []),
 ];
 
 const now = () => Number(process.hrtime.bigint()) / 1e9;
@@ -244,6 +268,49 @@ function encodingContestants(ids, base62) {
   return list;
 }
 
+/**
+ * decode() on Discord IDs (@sapphire/snowflake's own layout): snowflake-c
+ * native and WebAssembly, and @sapphire/snowflake's deconstruct() (pure
+ * TypeScript). Every result is checked against snowflake-c's first.
+ */
+function decodeContestants(ids) {
+  const layout = sfc.Layout.preset('discord');
+  const sapphire = new Sapphire(BigInt(layout.epochMs));
+  const list = [
+    {
+      name: 'snowflake-c',
+      call: "decode(id, Layout.preset('discord'))",
+      fn: (id) => sfc.decode(id, layout),
+    },
+  ];
+  if (wasm) {
+    const wasmLayout = wasm.Layout.preset('discord');
+    list.push({
+      name: 'snowflake-c (wasm)',
+      call: "decode(id, Layout.preset('discord'))",
+      fn: (id) => wasm.decode(id, wasmLayout),
+    });
+  }
+  list.push({
+    name: '@sapphire/snowflake',
+    call: 'deconstruct(id)',
+    fn: (id) => sapphire.deconstruct(id),
+  });
+  const facts = (r) =>
+    r.fields
+      ? [BigInt(r.timeMs), BigInt(r.fields.worker), BigInt(r.fields.process), BigInt(r.fields.seq)]
+      : [r.timestamp, r.workerId, r.processId, r.increment];
+  for (const id of ids) {
+    const want = facts(list[0].fn(id)).join();
+    for (const c of list) {
+      const got = facts(c.fn(id)).join();
+      if (got !== want)
+        throw new Error(`${c.name} ${c.call}: ${id} gives ${got}, snowflake-c ${want}`);
+    }
+  }
+  return list.map((c) => ({ ...c, inputs: ids }));
+}
+
 /** The classic layout with every ID kept: into one BigUint64Array, and into a JS Array. */
 function timeClassicKept(kind) {
   const g = new sfc.Generator(CLASSIC_KEPT);
@@ -305,6 +372,8 @@ async function main() {
     Array.from(impls[0].impl.batch(4096)),
     (await import('@sindresorhus/base62')).default, // an ES module: its functions as `default`
   );
+  const sapphireIds = contestants.find((c) => c.name === '@sapphire/snowflake').make();
+  const decoders = decodeContestants(Array.from({ length: 4096 }, () => sapphireIds.next()));
   const samples = {};
   const add = (key, v) => (samples[key] ||= []).push(v);
 
@@ -316,6 +385,7 @@ async function main() {
     add('snowflake-c classic|kept-batch', timeClassicKept('batch'));
     add('snowflake-c classic|kept-array', timeClassicKept('array'));
     for (const e of encodings) add(`${e.name}|${e.op}-${e.encoding}`, timeCalls(e.fn, e.inputs));
+    for (const d of decoders) add(`${d.name}|decode`, timeCalls(d.fn, d.inputs));
     process.stderr.write(`round ${round + 1}/${ROUNDS}\r`);
   }
   process.stderr.write('\n');
@@ -399,6 +469,18 @@ async function main() {
     console.log(`  ${`${r.op} ${r.encoding}`.padEnd(14)}${M(r.median)}  ${r.name}: ${r.call}`);
   }
 
+  console.log("\ndecode, Discord IDs (@sapphire/snowflake's layout): million IDs per second");
+  const decodeResults = decoders.map((d) => ({
+    name: d.name,
+    call: d.call,
+    layout: 'discord',
+    median: median(samples[`${d.name}|decode`]),
+    samples: samples[`${d.name}|decode`],
+    checked: d.inputs.length,
+  }));
+  for (const r of decodeResults) console.log(`  ${M(r.median)}  ${r.name}: ${r.call}`);
+  if (!wasm) console.log(`\n(no WebAssembly row: ${wasmMissing}; run bindings/wasm/build)`);
+
   const ours = results[0];
   const oursClassic = results[1];
   const peers = results.filter((r) => !r.name.startsWith('snowflake-c'));
@@ -460,6 +542,7 @@ async function main() {
       clockReadsPerSecond: clockReads,
       classic,
       encodings: encodingResults,
+      decode: decodeResults,
       targets: targets.map(([what, met, got]) => ({ what, met, got })),
     };
     fs.writeFileSync(JSON_PATH, JSON.stringify(out, null, 2) + '\n');

@@ -7,7 +7,7 @@
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -92,13 +92,22 @@ test(
       .filter((f) => !f.startsWith('.'));
     assert.deepEqual(installed, ['snowflake-c']);
 
-    // No platform package and no build: the error says how to build.
+    // No platform package and no build: the WebAssembly build stands in,
+    // saying why; asked for the native one, the error says how to build.
+    const fallback = spawnSync(
+      process.execPath,
+      ['-e', "process.stdout.write(require('snowflake-c').implementation)"],
+      { cwd: app, encoding: 'utf8', env: { ...process.env, SNOWFLAKE_C_IMPLEMENTATION: '' } },
+    );
+    assert.equal(fallback.stdout, 'wasm', fallback.stderr);
+    assert.match(fallback.stderr, /WasmFallbackWarning: snowflake-c: no addon for /);
     const failed = (() => {
       try {
         execFileSync(process.execPath, ['-e', "require('snowflake-c')"], {
           cwd: app,
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, SNOWFLAKE_C_IMPLEMENTATION: 'native' },
         });
       } catch (error) {
         return error.stderr;
