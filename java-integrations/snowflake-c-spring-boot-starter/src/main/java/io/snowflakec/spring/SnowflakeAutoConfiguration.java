@@ -1,0 +1,117 @@
+package io.snowflakec.spring;
+
+import io.snowflakec.Generator;
+import java.nio.file.Path;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * A {@link Generator} bean built from the {@code snowflake-c.*} properties and closed with the
+ * context (which gives its node value back), the default generator of {@code @SnowflakeId}
+ * identifiers, the Jackson module of each Jackson present, and Micrometer gauges of its stats when
+ * Micrometer is present. The same classes serve Spring Boot 3.5 and 4.0.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(SnowflakeProperties.class)
+public class SnowflakeAutoConfiguration {
+
+  /**
+   * The generator of the properties.
+   *
+   * @param properties the {@code snowflake-c.*} properties
+   * @return the generator, closed with the context
+   */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  public Generator snowflakeGenerator(SnowflakeProperties properties) {
+    Generator.Builder builder = Generator.builder();
+    // A blank property is an unset one (a profile can take back what another set).
+    String layout = given(properties.getLayout());
+    String preset = given(properties.getPreset());
+    if (layout != null && preset != null) {
+      throw new IllegalStateException(
+          "snowflake-c.preset and snowflake-c.layout are both set: give one");
+    }
+    if (layout != null) {
+      builder.layout(layout);
+    } else if (preset != null) {
+      builder.preset(preset);
+    }
+    if (given(properties.getEpoch()) != null) {
+      builder.epoch(properties.getEpoch().strip());
+    }
+    for (Map.Entry<String, String> field : properties.getNode().entrySet()) {
+      if (given(field.getValue()) != null) {
+        builder.node(field.getKey(), field.getValue().strip());
+      }
+    }
+    if (given(properties.getRollback()) != null) {
+      builder.rollback(properties.getRollback().strip());
+    }
+    if (given(properties.getStateDir()) != null) {
+      builder.stateDir(Path.of(properties.getStateDir().strip()));
+    }
+    if (properties.getGuard() != null) {
+      builder.guard(properties.getGuard());
+    }
+    return builder.build();
+  }
+
+  private static String given(String value) {
+    return value == null || value.isBlank() ? null : value.strip();
+  }
+
+  /**
+   * Makes the generator bean the one {@code @SnowflakeId} identifiers draw from.
+   *
+   * @param properties the {@code snowflake-c.*} properties
+   * @param generator the generator bean
+   * @return the registration, undone before the generator closes
+   */
+  @Bean
+  public SnowflakeIdRegistration snowflakeIdRegistration(
+      SnowflakeProperties properties, Generator generator) {
+    return new SnowflakeIdRegistration(properties.getIdGeneratorName(), generator);
+  }
+
+  /** Jackson 3 (Boot 4 registers every JacksonModule bean in its JsonMapper). */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "tools.jackson.databind.JacksonModule")
+  static class Jackson3 {
+    @Bean
+    @ConditionalOnMissingBean
+    io.snowflakec.jackson.SnowflakeIdModule snowflakeJacksonModule(SnowflakeProperties properties) {
+      return new io.snowflakec.jackson.SnowflakeIdModule(properties.getJson().getEncoding());
+    }
+  }
+
+  /** Jackson 2 (Boot 3 registers every Module bean in its ObjectMapper). */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "com.fasterxml.jackson.databind.Module")
+  static class Jackson2 {
+    @Bean
+    @ConditionalOnMissingBean
+    io.snowflakec.jackson2.SnowflakeIdModule snowflakeJackson2Module(
+        SnowflakeProperties properties) {
+      return new io.snowflakec.jackson2.SnowflakeIdModule(properties.getJson().getEncoding());
+    }
+  }
+
+  /** Gauges of the generator's stats in every MeterRegistry of the context. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+  static class Metrics {
+    @Bean
+    SnowflakeMetrics snowflakeMetrics(
+        Generator generator,
+        ObjectProvider<io.micrometer.core.instrument.MeterRegistry> registries) {
+      return new SnowflakeMetrics(generator, registries);
+    }
+  }
+}
