@@ -8,14 +8,11 @@
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { promisify } = require('node:util');
 
 const { decode } = require('..');
-const { parseIds } = require('../json');
-const { writeApp, cleanEnv, randomValue } = require('./fixtures/doc-pages');
+const { writeApp, randomValue, mainInThreeProcesses } = require('./fixtures/doc-pages');
 
 const app = writeApp('node-drizzle.md', ['drizzle-orm', 'sql.js']);
 process.on('exit', () => fs.rmSync(app, { recursive: true, force: true }));
@@ -83,27 +80,5 @@ test('async tasks insert through $defaultFn: unique keys of this process, sorted
   }
 });
 
-test("several processes run the page's main.js at once: no duplicates, each its own values", async () => {
-  const run = promisify(execFile);
-  const workers = [3, 4, 5].map((i) => ({ worker: randomValue(16, 31), process: 7 + i }));
-  const outputs = await Promise.all(
-    workers.map(({ worker, process: proc }) =>
-      run(process.execPath, ['main.js'], {
-        cwd: app,
-        env: cleanEnv({ SNOWFLAKE_WORKER: String(worker), SNOWFLAKE_PROCESS: String(proc) }),
-      }),
-    ),
-  );
-  const seen = new Set();
-  outputs.forEach(({ stdout }, i) => {
-    const rows = parseIds(stdout, { keys: ['id'] });
-    assert.deepEqual(rows.map((r) => r.item).sort(), ['cake', 'coffee', 'tea']);
-    for (const { id } of rows) {
-      assert.ok(!seen.has(id), `duplicate ${id}`);
-      seen.add(id);
-      const { worker, process: proc } = fieldsOf(id);
-      assert.deepEqual({ worker, process: proc }, workers[i]);
-    }
-  });
-  assert.equal(seen.size, 9);
-});
+test("several processes run the page's main.js at once: no duplicates, each its own values", () =>
+  mainInThreeProcesses(app, 9));
