@@ -65,7 +65,7 @@ sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
   sfc_mutex_lock(&g->lock);
   if (sfc_closed(g)) { /* no renewal: the word stays the poison */
     sfc_mutex_unlock(&g->lock);
-    return sfc_generator_check(NULL, err);
+    return sfc_fail_closed(err);
   }
   uint64_t now = atomic_load(&sfc_fork_generation);
   if (atomic_load(&g->forks_seen) == now) {

@@ -21,6 +21,10 @@
 SFC_INTERNAL sfc_status sfc_fail(sfc_error *err, sfc_status status,
                                  const char *fmt, ...) SFC_PRINTF(3, 4);
 
+/* status.c: the one answer to a call on a closed generator, in every
+ * language. */
+SFC_INTERNAL sfc_status sfc_fail_closed(sfc_error *err);
+
 /* value.c: `given` (len bytes) is `canonical` ("max_wait") in any casing:
  * "maxWait", "MaxWait", "max-wait". */
 SFC_INTERNAL bool sfc_same_words(const char *given, size_t len,

@@ -224,7 +224,7 @@ sfc_status sfc_keeper_mark_reached(sfc_generator *g, uint64_t tick,
   sfc_mutex_lock(&g->lock);
   if (sfc_closed(g)) {
     sfc_mutex_unlock(&g->lock);
-    return sfc_generator_check(NULL, err);
+    return sfc_fail_closed(err);
   }
   if ((int64_t)tick <= atomic_load(&g->mark)) {
     sfc_mutex_unlock(&g->lock);

@@ -46,6 +46,11 @@ sfc_status sfc_fail(sfc_error *err, sfc_status status, const char *fmt, ...) {
   return status;
 }
 
+sfc_status sfc_fail_closed(sfc_error *err) {
+  return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "the generator is closed: create a new one");
+}
+
 unsigned sfc_version_number(void) {
   return SFC_VERSION_NUMBER;
 }
