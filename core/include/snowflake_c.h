@@ -587,7 +587,8 @@ SFC_API bool sfc_generator_fast_rule(const sfc_generator *gen,
  * _now entries and sfc_generator_stats on it at once. The hot path stays
  * lock-free across processes (one compare-and-swap on the state word in
  * that memory); the slow path (rollback, the state file) takes a
- * process-shared lock that a process dying inside it does not leave held.
+ * process-shared lock that a process dying inside it does not leave held
+ * (robust, on Linux; on macOS, which has no robust locks, it stays held).
  * One host-wide claim covers the whole group, held by the creator's
  * descriptors, which the forked processes share.
  *

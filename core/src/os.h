@@ -88,8 +88,9 @@ static inline void sfc_mutex_init(sfc_mutex *m) {
   pthread_mutex_init(m, NULL);
 }
 /* A lock that processes sharing its memory take, and that a process dying
- * while it holds it does not leave held (robust; macOS has no robust
- * locks: there it stays held). False if the system has none. */
+ * while it holds it does not leave held (robust; macOS, and a kernel that
+ * keeps no robust list, have none: there it stays held). False if the
+ * system has no process-shared lock. */
 SFC_INTERNAL bool sfc_mutex_init_shared(sfc_mutex *m);
 static inline void sfc_mutex_destroy(sfc_mutex *m) {
   pthread_mutex_destroy(m);
