@@ -74,9 +74,10 @@
 extern "C" {
 #endif
 
-/* The core's own build defines SFC_EXPORTS: on Windows its DLL then exports
+/* The core's DLL is built with SFC_EXPORTS: on Windows it then exports
  * exactly the API (with MSVC nothing is exported otherwise); users call
- * through the import library with plain declarations. */
+ * through the import library with plain declarations, and the static
+ * archive exports nothing from the modules it is linked into. */
 #if defined(_WIN32) && defined(SFC_EXPORTS)
 #define SFC_API __declspec(dllexport)
 #elif defined(_WIN32)
