@@ -1,13 +1,18 @@
 // The decoder page: pasted IDs decoded by the core (snowflake-c/wasm,
 // compiled to WebAssembly) into a table of time and fields. The input lives
 // in the address's fragment, so that a shared link shows the same table.
-import { Layout, decode, parseId, presets } from './lib/browser.mjs';
+import { Layout, decode, formatId, parseId, presets } from './lib/browser.mjs';
 
 const ENCODINGS = ['dec', 'hex', 'base32', 'base36', 'base58', 'base62'];
-// Fixed widths of the string forms (formatId's padded output): in `auto`, a
-// token is read in an encoding other than decimal only at that width, and
-// only when no other encoding of that width reads it too.
-const WIDTH = { hex: 16, base32: 13, base36: 13, base58: 11, base62: 11 };
+// Fixed widths of the string forms, the core's (formatId's padded output):
+// in `auto`, a token is read in an encoding other than decimal only at that
+// width, and only when no other encoding of that width reads it too.
+const WIDTH = Object.fromEntries(
+  ENCODINGS.filter((encoding) => encoding !== 'dec').map((encoding) => [
+    encoding,
+    formatId(0n, encoding).length,
+  ]),
+);
 const CUSTOM = 'custom';
 
 const $ = (id) => document.getElementById(id);
@@ -38,9 +43,9 @@ function detectEncoding(token) {
   });
   if (fits.length === 1) return fits[0];
   if (fits.length === 0) {
+    const widths = Object.entries(WIDTH).map(([encoding, width]) => `${encoding} (${width})`);
     return new Error(
-      `'${token}' is not decimal, nor a fixed-width hex (16), base32 or base36 (13), ` +
-        'base58 or base62 (11) ID: choose its encoding',
+      `'${token}' is not decimal, nor a fixed-width ${widths.join(', ')} ID: choose its encoding`,
     );
   }
   return new Error(`'${token}' reads as ${fits.join(' or ')}: choose its encoding`);
