@@ -242,8 +242,8 @@ export interface GeneratorSettings {
   maxDrift?: Duration | null;
   /** Start each tick's sequence at a random value (even `id % N` at low rates). */
   randomStart?: boolean | null;
-  /** `'wall'` (default) or `'monotonic'`. */
-  timeSource?: 'wall' | 'monotonic' | null;
+  /** `'wall'` (default), `'monotonic'` or `'counter'`. */
+  timeSource?: 'wall' | 'monotonic' | 'counter' | null;
   /** Lock and state files: needed for `'auto'`, and to survive a clock reset across restarts. */
   stateDir?: string | null;
   /** How far ahead the persisted high-water mark is reserved: 1 ms to 1 hour (default 1000 ms). */

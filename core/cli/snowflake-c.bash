@@ -13,7 +13,7 @@ _snowflake_c() {
     --preset) words="default twitter discord sonyflake baidu instagram" ;;
     --format | --from | --to) words="dec hex base32 base36 base58 base62" ;;
     --rollback) words="default error wait clock borrow switch" ;;
-    --time-source) words="wall monotonic" ;;
+    --time-source) words="wall monotonic counter" ;;
     --state-dir)
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return

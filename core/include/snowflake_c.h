@@ -436,9 +436,18 @@ typedef struct sfc_rollback_info {
 SFC_API const sfc_rollback_info *sfc_rollback_at(size_t i);
 
 typedef enum sfc_time_source {
-  SFC_TIME_WALL = 0,     /* CLOCK_REALTIME read on every call */
-  SFC_TIME_MONOTONIC = 1 /* wall clock read once, then CLOCK_MONOTONIC: a step
-                            of the wall clock cannot reach the generator */
+  SFC_TIME_WALL = 0,      /* CLOCK_REALTIME read on every call */
+  SFC_TIME_MONOTONIC = 1, /* wall clock read once, then CLOCK_MONOTONIC: a
+                             step of the wall clock cannot reach the
+                             generator */
+  SFC_TIME_COUNTER = 2    /* CLOCK_REALTIME, read again once the processor's
+                             counter shows the last reading's millisecond
+                             over: a step of the wall clock is seen up to one
+                             tick late. Where the system's clock does not run
+                             on that counter (Linux on x86-64's invariant TSC
+                             or arm64's virtual counter; not yet macOS,
+                             Windows), and for ticks other than 1 ms or a
+                             random sequence start: as SFC_TIME_WALL */
 } sfc_time_source;
 
 typedef struct sfc_options {

@@ -12,7 +12,7 @@ static inline int64_t ts_us(const struct timespec *ts) {
 
 /* The clock read of the hot path, inlined: one vDSO call, as wall time. */
 static inline void read_clock(const sfc_generator *g, struct timespec *ts) {
-  if (SFC_LIKELY(g->time_source == SFC_TIME_WALL)) {
+  if (SFC_LIKELY(g->time_source != SFC_TIME_MONOTONIC)) {
     sfc_os_wall(ts);
     return;
   }
@@ -136,8 +136,10 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
     g->seed =
         sfc_splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
   g->time_source = opts->time_source;
-  g->fast =
-      g->time_source == SFC_TIME_WALL && g->unit_us == 1000 && !g->random_start;
+  g->fast = g->time_source != SFC_TIME_MONOTONIC && g->unit_us == 1000 &&
+            !g->random_start;
+  g->counter_on =
+      g->fast && g->time_source == SFC_TIME_COUNTER && sfc_counter_start(g);
   g->mono_offset_us = sfc_wall_us() - sfc_monotonic_us();
   g->pid = sfc_os_pid();
   atomic_store(&g->mark, INT64_MAX);
@@ -397,6 +399,30 @@ static SFC_ALWAYS_INLINE sfc_status next_one(sfc_generator *gen, int64_t now_us,
   return st;
 }
 
+/* time_source=counter: the next sequence value of the word's tick while
+ * the counter is below that tick's deadline (counter.c). `*count` is the
+ * counter read, before any clock reading that follows. */
+static inline bool next_counted(sfc_generator *g, uint64_t *id,
+                                uint64_t *count) {
+  const sfc_packing *p = &g->pack;
+  const uint64_t until = atomic_load_explicit(&g->until, memory_order_relaxed);
+  uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
+  *count = sfc_cpu_counter();
+  if (((*count - g->counter_base) >> g->counter_shift) >= until >> 16 ||
+      (uint16_t)(w >> p->time_shift) != (uint16_t)until ||
+      sfc_word_seq(p, w) == p->seq_max)
+    return false;
+  const uint64_t next = w + p->seq_one;
+  if (g->has_state && (int64_t)(next >> p->time_shift) >
+                          atomic_load_explicit(&g->mark, memory_order_relaxed))
+    return false;
+  if (!atomic_compare_exchange_strong_explicit(
+          &g->word, &w, next, memory_order_relaxed, memory_order_relaxed))
+    return false;
+  *id = next;
+  return true;
+}
+
 /* The common case in a few instructions: wall clock, millisecond ticks, a
  * new tick or the next sequence value of the current one, no contention.
  * Anything else — and a lost compare-and-swap — goes the general way. The
@@ -407,6 +433,8 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
           atomic_load_explicit(&g->forks_seen, memory_order_acquire) !=
               atomic_load_explicit(&sfc_fork_generation, memory_order_relaxed)))
     return false;
+  uint64_t count = 0;
+  if (g->counter_on && next_counted(g, id, &count)) return true;
   const sfc_packing *p = &g->pack;
   struct timespec ts;
   sfc_os_wall(&ts);
@@ -431,6 +459,7 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
   if (t != tick) /* the last tick is closed: count its IDs */
     atomic_fetch_add_explicit(&g->issued_closed, sfc_word_seq(p, w) + 1,
                               memory_order_relaxed);
+  if (g->counter_on) sfc_counter_arm(g, count, ts.tv_nsec, tick);
   *id = next;
   return true;
 }

@@ -63,6 +63,19 @@ SFC_INTERNAL int64_t sfc_days_from_civil(int64_t y, unsigned m, unsigned d);
 SFC_INTERNAL int64_t sfc_wall_us(void);
 SFC_INTERNAL int64_t sfc_monotonic_us(void);
 
+/* counter.c: time_source=counter. sfc_counter_start calibrates once per
+ * process and says whether the counter is trusted here (then it sets the
+ * generator's counter_base and counter_shift); sfc_counter_arm, after a
+ * clock reading made at `count` that issued in `tick`, sets the deadline
+ * of that tick. */
+#define SFC_UNTIL_UNITS_MAX (UINT64_C(1) << 48)
+SFC_INTERNAL extern const char *sfc_counter_source;
+SFC_INTERNAL bool sfc_counter_start(sfc_generator *g);
+SFC_INTERNAL void sfc_counter_arm(sfc_generator *g, uint64_t count,
+                                  long tv_nsec, int64_t tick);
+/* Whether the generator issues by the counter (for the tests). */
+SFC_INTERNAL bool sfc_counter_on(const sfc_generator *g);
+
 /* The state word is the last ID issued: time, clock and sequence are read
  * from their places in it, the node bits never change, and the next ID of a
  * tick is the word plus one step of the sequence — composing an ID costs
@@ -239,6 +252,10 @@ SFC_INTERNAL extern _Atomic uint64_t sfc_fork_generation;
 
 struct sfc_generator {
   _Alignas(64) _Atomic uint64_t word; /* last issued (time, clock, seq) */
+  /* time_source=counter: until which count the word's tick is current, in
+   * counter units since counter_base, << 16, | that tick's low 16 bits;
+   * 0: none (counter.c). On the word's line: read with it. */
+  _Atomic uint64_t until;
   /* Read-mostly fields below, on another cache line. */
   _Alignas(64) sfc_packing pack;
   int64_t epoch_us;
@@ -253,6 +270,9 @@ struct sfc_generator {
   _Atomic int64_t mark;        /* persisted high-water tick; INT64_MAX: none */
   sfc_time_source time_source;
   int64_t mono_offset_us; /* wall - monotonic, read once */
+  bool counter_on;        /* time_source=counter, on a trusted counter */
+  unsigned counter_shift; /* counts per unit of `until`: 1 << shift */
+  uint64_t counter_base;
 
   /* Counters touched outside the fast path only. */
   _Atomic uint64_t issued_closed; /* IDs of ticks already left */
@@ -261,6 +281,8 @@ struct sfc_generator {
   uint64_t phantom;              /* IDs counted for the initial, unused tick */
   _Atomic int64_t rollback_seen; /* last tick a rollback was counted at */
   _Atomic int64_t wanted_mark;   /* tick the hot path needs the mark to reach */
+  _Atomic uint64_t counter_count; /* the counter and the monotonic clock */
+  _Atomic int64_t counter_ns;     /* at the last deadline (counter.c) */
 
   /* The slow path: rollback, fork, state. */
   sfc_mutex lock;

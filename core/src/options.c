@@ -22,7 +22,8 @@ typedef struct option_row {
 
 #define STRATEGY_UNSET (-1)
 
-static const char *time_source_choices[] = {"wall", "monotonic", NULL};
+static const char *time_source_choices[] = {"wall", "monotonic", "counter",
+                                            NULL};
 static const char *rollback_choices[SFC_ROLLBACK_COUNT + 1];
 
 static option_row rows[] = {
@@ -58,7 +59,8 @@ static option_row rows[] = {
      0},
     {{SFC_OPTION_TIME_SOURCE, "time_source", SFC_TYPE_CHOICE, NULL, 0, 0,
       time_source_choices,
-      "wall: read the wall clock on every call; monotonic: read it once"},
+      "wall: read the wall clock on every call; monotonic: read it once; "
+      "counter: read it when the processor's counter shows its tick over"},
      offsetof(sfc_options, time_source),
      SFC_TIME_WALL,
      false,

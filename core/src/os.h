@@ -139,6 +139,11 @@ static inline void sfc_os_monotonic(struct timespec *ts) {
 SFC_INTERNAL void sfc_os_sleep_until(int64_t deadline_us);
 /* Fills buf from the system's random source; false if there is none. */
 SFC_INTERNAL bool sfc_os_random(void *buf, size_t n);
+/* Whether the system's own clock runs on the processor's counter
+ * (sfc_cpu_counter): then the counter is as steady, and as alike on every
+ * processor, as the clock itself. `source`: the file naming the clock's
+ * source (Linux's sysfs; a test's stand-in), NULL for the system's. */
+SFC_INTERNAL bool sfc_os_counter_trusted(const char *source);
 SFC_INTERNAL long sfc_os_pid(void);
 /* The effective uid, or -1 where users are not numbers (Windows). */
 SFC_INTERNAL long long sfc_os_uid(void);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #if defined(__linux__)
@@ -55,6 +56,33 @@ bool sfc_os_random(void *buf, size_t n) {
   if (syscall(SYS_getrandom, buf, n, 1) == (long)n) return true;
 #endif
   return read_urandom(buf, n);
+}
+
+/* Linux names the clock's source in sysfs; the kernel moves off the
+ * counter by itself when it finds it unsteady (its watchdog) or unlike
+ * across processors. macOS: not yet trusted. */
+bool sfc_os_counter_trusted(const char *source) {
+#if defined(__linux__) && SFC_HAVE_CPU_COUNTER
+#if defined(__x86_64__)
+  static const char want[] = "tsc\n";
+#else
+  static const char want[] = "arch_sys_counter\n";
+#endif
+  if (!source)
+    source = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+  int fd = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return false;
+  char buf[64];
+  ssize_t n;
+  do
+    n = read(fd, buf, sizeof buf);
+  while (n < 0 && errno == EINTR);
+  close(fd);
+  return n == (ssize_t)sizeof want - 1 && memcmp(buf, want, (size_t)n) == 0;
+#else
+  (void)source;
+  return false;
+#endif
 }
 
 long sfc_os_pid(void) {

@@ -23,7 +23,7 @@ Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
 if TYPE_CHECKING:  # names for type checkers only
     _Rollback = Literal["default", "error", "wait", "clock", "borrow", "switch"]
-    _TimeSource = Literal["wall", "monotonic"]
+    _TimeSource = Literal["wall", "monotonic", "counter"]
     _Encoding = Literal["dec", "hex", "base32", "base36", "base58", "base62"]
     _FieldKind = Literal["time", "seq", "clock", "node"]
     _NodeSource = Literal["explicit", "env", "host", "pool"]

@@ -472,9 +472,9 @@ public final class Generator implements AutoCloseable {
    * </tr>
    * <tr>
    * <td>{@code timeSource}</td>
-   * <td>{@code "wall"} or {@code "monotonic"}</td>
+   * <td>{@code "wall"}, {@code "monotonic"} or {@code "counter"}</td>
    * <td>{@code "wall"}</td>
-   * <td>wall: read the wall clock on every call; monotonic: read it once</td>
+   * <td>wall: read the wall clock on every call; monotonic: read it once; counter: read it when the processor's counter shows its tick over</td>
    * </tr>
    * <tr>
    * <td>{@code stateDir}</td>
@@ -691,7 +691,8 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
-     * Where the generator reads the time: {@code "wall"} or {@code "monotonic"}.
+     * Where the generator reads the time: {@code "wall"}, {@code "monotonic"} or {@code
+     * "counter"}.
      *
      * @param source the name
      * @return this builder
