@@ -62,6 +62,14 @@ static void watch_clock(void) {
   watch.have = true;
 }
 
+/* STEPGEN_TIME_SOURCE=counter: the generator's time source, and single
+ * calls (sfc_next, the path the counter serves) instead of batches. */
+static bool counter;
+
+static sfc_status next_one(sfc_generator *g, uint64_t *id, sfc_error *err) {
+  return counter ? sfc_next(g, id, err) : sfc_next_ids(g, id, 1, NULL, err);
+}
+
 /* Generates at a bounded rate (batches of 16, a short pause between) for
  * `us` microseconds of monotonic time, or until an error. */
 static sfc_status run(sfc_generator *g, int64_t us, ids *out, sfc_error *err) {
@@ -69,7 +77,12 @@ static sfc_status run(sfc_generator *g, int64_t us, ids *out, sfc_error *err) {
   uint64_t batch[16];
   while (mono_us() < end) {
     size_t got = 0;
-    sfc_status st = sfc_next_ids(g, batch, 16, &got, err);
+    sfc_status st = SFC_OK;
+    if (counter)
+      while (got < 16 && (st = sfc_next(g, &batch[got], err)) == SFC_OK)
+        got++;
+    else
+      st = sfc_next_ids(g, batch, 16, &got, err);
     ids_append(out, batch, got);
     watch_clock();
     if (st != SFC_OK) return st;
@@ -114,6 +127,13 @@ int main(int argc, char **argv) {
       fprintf(stderr, "stepgen: rollback=switch needs STEPGEN_STATE_DIR\n");
       return 2;
     }
+  }
+  const char *source = getenv("STEPGEN_TIME_SOURCE");
+  if (source) {
+    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, source, strlen(source), 0};
+    must(sfc_options_set(&opts, "time_source", 11, &v, &err), &err,
+         "time_source");
+    counter = !strcmp(source, "counter");
   }
   /* By name, as every binding sets them; "default" leaves one unset. */
   for (int i = 3; i <= 4; i++) {
@@ -167,26 +187,48 @@ int main(int argc, char **argv) {
            150)
       ;
     uint64_t id;
-    st = sfc_next_ids(g, &id, 1, NULL, &err);
+    st = next_one(g, &id, &err);
     if (st != SFC_OK) break;
     ids_push(&out, id);
+    const int64_t last_tick = (int64_t)(id >> layout.fields[0].shift);
     watch_clock();
     faketime_set(offset_fd, 0);
+    const int64_t stepped_at = mono_us();
     r.faults++;
-    /* The first ID after the step, against the clock right after it. */
-    st = sfc_next_ids(g, &id, 1, NULL, &err);
-    watch_clock();
-    if (st == SFC_OK) {
-      int64_t now_tick =
-          (sfc_generator_now_us(g) - layout.epoch_ms * 1000) / layout.unit_us;
-      ids_push(&out, id);
-      sfc_parts p;
-      sfc_decode(&layout, id, &p, NULL);
-      if ((int64_t)p.values[0] > now_tick) ahead = true;
-    }
+    /* The first ID after the step, against the clock right after it. The
+     * counter may see the step up to one tick late: until then its IDs
+     * keep the last tick, never a later one. */
     sfc_stats s1;
-    sfc_generator_stats(g, &s1);
-    seen = st != SFC_OK || s1.rollbacks > s0.rollbacks || ahead;
+    for (;;) {
+      const int64_t call_at = mono_us();
+      st = next_one(g, &id, &err);
+      watch_clock();
+      sfc_generator_stats(g, &s1);
+      seen = st != SFC_OK || s1.rollbacks > s0.rollbacks;
+      if (st == SFC_OK) {
+        int64_t now_tick =
+            (sfc_generator_now_us(g) - layout.epoch_ms * 1000) / layout.unit_us;
+        ids_push(&out, id);
+        sfc_parts p;
+        sfc_decode(&layout, id, &p, NULL);
+        if ((int64_t)p.values[0] > now_tick) ahead = true;
+        if (counter && !seen && (int64_t)p.values[0] > last_tick)
+          result_fail(&r,
+                      "before the step was seen, an ID %lld ticks past "
+                      "the last",
+                      (long long)((int64_t)p.values[0] - last_tick));
+      }
+      if (seen || !counter || !strcmp(expect, "borrow")) break;
+      /* The last deadline was made before the step, and ends within the
+       * tick it was made in: a call begun a tick after the step reads the
+       * clock. */
+      if (call_at - stepped_at > 1100) {
+        result_fail(&r, "the step not seen by a call %lld us after it",
+                    (long long)(call_at - stepped_at));
+        break;
+      }
+    }
+    seen = seen || ahead;
     if (seen && st == SFC_OK) st = run(g, 200000, &out, &err);
     seen_ms = (double)(d0 - (sfc_generator_now_us(g) - mono_us())) / 1000.0;
     if (!seen) fprintf(stderr, "stepgen: the step was not seen; again\n");
