@@ -43,7 +43,10 @@ ID_SCENARIOS = ["next", "next-2-threads", "batch-1000", "classic", "classic-2-th
 # String forms: one ID formatted to its fixed-width text, or that text parsed, per call.
 # base32 and base62 are the forms peers offer (tsid-creator's and CosId's).
 STRING_SCENARIOS = ["format-base32", "parse-base32", "format-base62", "parse-base62"]
-SCENARIOS = ID_SCENARIOS + STRING_SCENARIOS
+# Per-ID work on given IDs, no ID issued, each peer's output checked equal to
+# snowflake-c's before timing: the string forms and decode (an ID to its time and fields).
+OUTPUT_SCENARIOS = STRING_SCENARIOS + ["decode"]
+SCENARIOS = ID_SCENARIOS + OUTPUT_SCENARIOS
 SCENARIO_TITLES = {
     "next": "single-ID call, wide layout",
     "next-2-threads": "single-ID call, 2 threads",
@@ -54,6 +57,7 @@ SCENARIO_TITLES = {
     "parse-base32": "parse, base32 (Crockford)",
     "format-base62": "format, base62",
     "parse-base62": "parse, base62",
+    "decode": "decode, Discord IDs",
 }
 LANGUAGES = ["c", "python", "node", "java"]
 LANGUAGE_TITLES = {"c": "C", "python": "Python", "node": "Node.js", "java": "Java"}
@@ -83,7 +87,7 @@ def record(
     note: str = "",
 ) -> dict[str, Any]:
     """One result in the common schema from the IDs/s of each repetition."""
-    if scenario in STRING_SCENARIOS:  # no IDs issued: nothing to check for duplicates
+    if scenario in OUTPUT_SCENARIOS:  # no IDs issued: nothing to check for duplicates
         duplicates = checked = None
     ids = spread(rates)
     ns = {"median": 1e9 / ids["median"], "min": 1e9 / ids["max"], "max": 1e9 / ids["min"]}
@@ -113,7 +117,7 @@ def record(
 def from_c(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for r in raw:
-        ours = r["implementation"] == OURS
+        ours = r["implementation"].startswith(OURS)
         ids = r["ids_per_s"]
         ns = r["ns_per_id"]
         out.append(
@@ -310,6 +314,22 @@ def from_node(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
                 note=r["call"],
             )
         )
+    # decode: {"name", "package", "call", "layout", "samples"}.
+    for r in raw.get("decode", []):
+        out.append(
+            record(
+                "node",
+                "decode",
+                r["name"],
+                versions.get(r["package"], "?"),
+                r["layout"],
+                1,
+                r["samples"],
+                None,
+                None,
+                note=r["call"],
+            )
+        )
     return out
 
 
@@ -478,7 +498,7 @@ def tick_label(x: float) -> str:
 
 
 def fmt_dups(r: dict[str, Any]) -> str:
-    if r["scenario"] in STRING_SCENARIOS:
+    if r["scenario"] in OUTPUT_SCENARIOS:
         return "–"
     if r["duplicates"] is None:
         return "not checked"
@@ -504,7 +524,7 @@ def console_table(results: list[dict[str, Any]]) -> str:
 
 def summary_rows(results: list[dict[str, Any]], scenarios: list[str]) -> list[dict[str, Any]]:
     """Per language and scenario: snowflake-c beside the fastest peer that issued no duplicates
-    (string forms issue no IDs: every peer that produced the same text counts)."""
+    (string forms and decode issue no IDs: every peer that produced the same output counts)."""
     rows = []
     for lang in LANGUAGES:
         for sc in scenarios:
@@ -513,7 +533,7 @@ def summary_rows(results: list[dict[str, Any]], scenarios: list[str]) -> list[di
             if ours is None:
                 continue
             others = [
-                r for r in group if r["kind"] != "snowflake-c" and (r["duplicates"] == 0 or sc in STRING_SCENARIOS)
+                r for r in group if r["kind"] != "snowflake-c" and (r["duplicates"] == 0 or sc in OUTPUT_SCENARIOS)
             ]
             best = max(others, key=lambda r: r["ids_per_s"]["median"], default=None)
             dup_peers = [r for r in group if r["kind"] != "snowflake-c" and r["duplicates"]]
@@ -547,12 +567,12 @@ def markdown(doc: dict[str, Any], json_link: str, chart_link: str) -> str:
             f"{o['ns_per_id']['median']:.2f} | {frac} | {peer} | {peer_rate} | {ratio} | "
             f"{fmt_dups(o)} / {dups} |"
         )
-    strings = summary_rows(doc["results"], STRING_SCENARIOS)
+    strings = summary_rows(doc["results"], OUTPUT_SCENARIOS)
     if strings:
         out += [
             "",
-            "String forms, one ID per call on IDs of the wide layout, fixed width (each peer's text "
-            "checked equal to snowflake-c's before timing):",
+            "String forms (on IDs of the wide layout, fixed width) and decode (on Discord IDs), one ID "
+            "per call, each peer's output checked equal to snowflake-c's before timing:",
             "",
             "| language | scenario | snowflake-c IDs/s | ns/ID | fastest peer | IDs/s | snowflake-c × |",
             "|---|---|---:|---:|---|---:|---:|",
@@ -601,7 +621,7 @@ def chart(doc: dict[str, Any], paths: list[Path]) -> None:
 
     results = doc["results"]
     sections = []  # (languages, scenarios) of each grid
-    for group in (ID_SCENARIOS, STRING_SCENARIOS):
+    for group in (ID_SCENARIOS, OUTPUT_SCENARIOS):
         scenarios = [s for s in group if any(r["scenario"] == s for r in results)]
         langs = [lang for lang in LANGUAGES if any(r["language"] == lang and r["scenario"] in group for r in results)]
         if scenarios and langs:
@@ -639,7 +659,7 @@ def chart(doc: dict[str, Any], paths: list[Path]) -> None:
         for j, sc in enumerate(scenarios):
             ax = axes[i][j]
             rows = cell[(lang, sc)]
-            strings = sc in STRING_SCENARIOS
+            strings = sc in OUTPUT_SCENARIOS
             if top:
                 ax.set_title(SCENARIO_TITLES[sc], fontsize=10)
             if not rows:
@@ -693,7 +713,7 @@ def chart(doc: dict[str, Any], paths: list[Path]) -> None:
             if j == 0:
                 ax.set_ylabel(LANGUAGE_TITLES[lang], fontsize=12)
             if last:
-                what = "IDs formatted or parsed/s" if strings else "IDs/s"
+                what = "IDs decoded/s" if sc == "decode" else "IDs formatted or parsed/s" if strings else "IDs/s"
                 ax.set_xlabel(f"{what} (median, min–max; log scale)", fontsize=8)
     m = doc["machine"]
     fig.suptitle(

@@ -27,6 +27,8 @@
 #define EPOCH_MS 1704067200000
 #define MAX_THREADS 2
 #define MAX_REPS 51
+/* Ours again, with time_source=counter. */
+#define COUNTER_IMPL "snowflake-c (time_source=counter)"
 
 static int64_t mono_ns(void) {
   struct timespec ts;
@@ -167,6 +169,8 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
     sfc_options_init(&opts);
     opts.node = node;
     opts.node_count = sfc_layout_field_index(&layout, "worker") >= 0;
+    if (strcmp(sc->impl, COUNTER_IMPL) == 0)
+      opts.time_source = SFC_TIME_COUNTER;
     if (sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
       fprintf(stderr, "%s\n", err.message);
       exit(1);
@@ -324,6 +328,16 @@ static void bench_encodings(int reps, int duration_ms,
   }
 }
 
+/* The scenario of that name and implementation (every one is in the
+ * table when no --only filter is given). */
+static scenario *find(scenario *sc, int count, const char *name,
+                      const char *impl) {
+  for (int i = 0; i < count; i++)
+    if (!strcmp(sc[i].name, name) && !strcmp(sc[i].impl, impl)) return &sc[i];
+  fprintf(stderr, "bench: no %s row of %s\n", name, impl);
+  exit(1);
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -359,8 +373,8 @@ static void json_row(FILE *f, int index, const char *scenario, const char *impl,
           "%.3f}, \"ids_per_s\": {\"median\": %.0f, \"min\": %.0f, "
           "\"max\": %.0f}, \"duplicates\": %s, \"fraction_of_limit\": %s}",
           index ? "," : "", scenario, impl,
-          strcmp(impl, "snowflake-c") ? "ref" : sfc_version_string(), layout,
-          threads, reps, nm, nlo, nhi, rm, rlo, rhi, dups, frac);
+          strncmp(impl, "snowflake-c", 11) ? "ref" : sfc_version_string(),
+          layout, threads, reps, nm, nlo, nhi, rm, rlo, rhi, dups, frac);
 }
 
 int main(int argc, char **argv) {
@@ -393,13 +407,16 @@ int main(int argc, char **argv) {
   {name, impl, layout, op, threads, keep, limit, {0}, {0}, {0}, 0, 0}
   scenario sc[] = {
     S("next", "snowflake-c", WIDE_SPEC, OP_NEXT, 1, false, WIDE_LIMIT),
+    S("next", COUNTER_IMPL, WIDE_SPEC, OP_NEXT, 1, false, WIDE_LIMIT),
     S("next", "clock+atomic-add", "-", OP_CLOCK_ADD, 1, false, 0),
     S("next", "mutex-classic", WIDE_SPEC, OP_MUTEX, 1, false, WIDE_LIMIT),
     S("next-2-threads", "snowflake-c", WIDE_SPEC, OP_NEXT, 2, false, WIDE_LIMIT),
+    S("next-2-threads", COUNTER_IMPL, WIDE_SPEC, OP_NEXT, 2, false, WIDE_LIMIT),
     S("next-2-threads", "clock+atomic-add", "-", OP_CLOCK_ADD, 2, false, 0),
     S("next-2-threads", "mutex-classic", WIDE_SPEC, OP_MUTEX, 2, false, WIDE_LIMIT),
     S("batch-1000", "snowflake-c", WIDE_SPEC, OP_BATCH, 1, false, WIDE_LIMIT),
     S("classic", "snowflake-c", CLASSIC_SPEC, OP_NEXT, 1, true, CLASSIC_LIMIT),
+    S("classic", COUNTER_IMPL, CLASSIC_SPEC, OP_NEXT, 1, true, CLASSIC_LIMIT),
     S("classic-2-threads", "snowflake-c", CLASSIC_SPEC, OP_NEXT, 2, true, CLASSIC_LIMIT),
   };
 #undef S
@@ -425,7 +442,7 @@ int main(int argc, char **argv) {
          "medians [min-max]\n\n",
          sfc_version_string(), reps, duration_ms);
   if (count)
-    printf("%-18s %-17s %-29s %3s %22s %14s %9s %5s\n", "scenario",
+    printf("%-18s %-33s %-29s %3s %22s %14s %9s %5s\n", "scenario",
            "implementation", "layout", "thr", "ns/ID [min-max]", "IDs/s",
            "of limit", "dups");
   for (int i = 0; i < count; i++) {
@@ -433,18 +450,24 @@ int main(int argc, char **argv) {
     char frac[16] = "-";
     if (sc[i].keep)
       snprintf(frac, sizeof frac, "%.3f%%", 100 * med(sc[i].fraction, reps));
-    printf("%-18s %-17s %-29s %3d %8.2f [%5.2f-%5.2f] %14.0f %9s %5" PRIu64
+    printf("%-18s %-33s %-29s %3d %8.2f [%5.2f-%5.2f] %14.0f %9s %5" PRIu64
            "\n",
            sc[i].name, sc[i].impl, sc[i].layout, sc[i].threads, m, lo, hi,
            med(sc[i].ids_per_s, reps), frac, sc[i].duplicates);
   }
   if (!filter) {
-    double ours1 = med(sc[0].ns, reps), add1 = med(sc[1].ns, reps);
-    double ours2 = med(sc[3].ns, reps), add2 = med(sc[4].ns, reps);
-    double mutex2 = med(sc[5].ns, reps);
+#define MED(name, impl, field) med(find(sc, count, name, impl)->field, reps)
+    double ours1 = MED("next", "snowflake-c", ns),
+           add1 = MED("next", "clock+atomic-add", ns);
+    double ours2 = MED("next-2-threads", "snowflake-c", ns),
+           add2 = MED("next-2-threads", "clock+atomic-add", ns);
+    double mutex2 = MED("next-2-threads", "mutex-classic", ns);
+    double counter1 = MED("next", COUNTER_IMPL, ns),
+           counter2 = MED("next-2-threads", COUNTER_IMPL, ns);
     printf("\nratios (medians, same run):\n"
            "  next / (clock read + atomic add), 1 thread   %.3f  (target <= "
            "1.15)\n"
+           "  next, time_source=counter / wall, 1 / 2 threads  %.3f / %.3f\n"
            "  next 2 threads / 1 thread, aggregate ns/ID  %.3f  (target <= "
            "1.6; clock+atomic-add: %.3f)\n"
            "  mutex-classic / snowflake-c, 2 threads      %.2f  (target >= "
@@ -453,9 +476,12 @@ int main(int argc, char **argv) {
            "1e9)\n"
            "  classic layout, of its limit, 1 / 2 threads %.3f%% / %.3f%%  "
            "(target >= 99.9%%)\n",
-           ours1 / add1, ours2 / ours1, add2 / add1, mutex2 / ours2,
-           med(sc[6].ids_per_s, reps), 100 * med(sc[7].fraction, reps),
-           100 * med(sc[8].fraction, reps));
+           ours1 / add1, counter1 / ours1, counter2 / ours2, ours2 / ours1,
+           add2 / add1, mutex2 / ours2,
+           MED("batch-1000", "snowflake-c", ids_per_s),
+           100 * MED("classic", "snowflake-c", fraction),
+           100 * MED("classic-2-threads", "snowflake-c", fraction));
+#undef MED
   }
   static encoding_result enc[SFC_ENCODING_COUNT];
   bool encodings = !filter || strcmp(filter, "encodings") == 0;
