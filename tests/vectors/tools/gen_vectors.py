@@ -1798,7 +1798,7 @@ OPTIONS = {
     "max_wait": ("duration", None),
     "max_drift": ("duration", None),
     "random_start": ("bool", None),
-    "time_source": ("choice", ["wall", "monotonic"]),
+    "time_source": ("choice", ["wall", "monotonic", "counter"]),
     "state_dir": ("path", None),
     "state_reserve": ("duration", None),
     "guard": ("bool", None),
@@ -1932,6 +1932,7 @@ def contract_cases():
     option("random_start true", "random_start", True)
     option("random_start 1 is not true", "random_start", 1)
     option("time_source monotonic", "time_source", "monotonic")
+    option("time_source counter", "time_source", "counter")
     option("time_source by an unknown name", "time_source", "solar")
     option("state_reserve 0 is refused", "state_reserve", 0)
     option("state_reserve past its maximum of 1 hour", "state_reserve", 3600001)
