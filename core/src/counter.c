@@ -112,5 +112,5 @@ void sfc_counter_arm(sfc_generator *g, uint64_t count, long tv_nsec,
 }
 
 bool sfc_counter_on(const sfc_generator *g) {
-  return g->counter_on;
+  return g->fast == SFC_FAST_COUNTER;
 }

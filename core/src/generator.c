@@ -136,10 +136,12 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
     g->seed =
         sfc_splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
   g->time_source = opts->time_source;
-  g->fast = g->time_source != SFC_TIME_MONOTONIC && g->unit_us == 1000 &&
-            !g->random_start;
-  g->counter_on =
-      g->fast && g->time_source == SFC_TIME_COUNTER && sfc_counter_start(g);
+  g->fast = SFC_FAST_NONE;
+  if (g->time_source != SFC_TIME_MONOTONIC && g->unit_us == 1000 &&
+      !g->random_start)
+    g->fast = g->time_source == SFC_TIME_COUNTER && sfc_counter_start(g)
+                  ? SFC_FAST_COUNTER
+                  : SFC_FAST_WALL;
   g->mono_offset_us = sfc_wall_us() - sfc_monotonic_us();
   g->pid = sfc_os_pid();
   atomic_store(&g->mark, INT64_MAX);
@@ -426,15 +428,12 @@ static inline bool next_counted(sfc_generator *g, uint64_t *id,
 /* The common case in a few instructions: wall clock, millisecond ticks, a
  * new tick or the next sequence value of the current one, no contention.
  * Anything else — and a lost compare-and-swap — goes the general way. The
- * steps after the predicate are the published rule's (sfc_fast_rule). */
-static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
-  if (SFC_UNLIKELY(
-          !g->fast ||
-          atomic_load_explicit(&g->forks_seen, memory_order_acquire) !=
-              atomic_load_explicit(&sfc_fork_generation, memory_order_relaxed)))
-    return false;
-  uint64_t count = 0;
-  if (g->counter_on && next_counted(g, id, &count)) return true;
+ * steps after the predicate are the published rule's (sfc_fast_rule).
+ * `counted`: time_source=counter, whose counter was read at `count`, and
+ * whose reading sets the tick's deadline. */
+static SFC_ALWAYS_INLINE bool next_read(sfc_generator *g, uint64_t *id,
+                                        int64_t *read_us, bool counted,
+                                        uint64_t count) {
   const sfc_packing *p = &g->pack;
   struct timespec ts;
   sfc_os_wall(&ts);
@@ -459,9 +458,25 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
   if (t != tick) /* the last tick is closed: count its IDs */
     atomic_fetch_add_explicit(&g->issued_closed, sfc_word_seq(p, w) + 1,
                               memory_order_relaxed);
-  if (g->counter_on) sfc_counter_arm(g, count, ts.tv_nsec, tick);
+  if (counted) sfc_counter_arm(g, count, ts.tv_nsec, tick);
   *id = next;
   return true;
+}
+
+static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
+  /* After a fork, the general path's fork check first; a shared
+   * generator's processes are its forks, and need none. */
+  if (SFC_UNLIKELY(
+          g->fast == SFC_FAST_NONE ||
+          (atomic_load_explicit(&g->forks_seen, memory_order_acquire) !=
+               atomic_load_explicit(&sfc_fork_generation,
+                                    memory_order_relaxed) &&
+           !g->shared)))
+    return false;
+  if (SFC_LIKELY(g->fast == SFC_FAST_WALL))
+    return next_read(g, id, read_us, false, 0);
+  uint64_t count;
+  return next_counted(g, id, &count) || next_read(g, id, read_us, true, count);
 }
 
 /* IDs issued at a caller's times are not handed over when the value is
@@ -580,7 +595,8 @@ sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
  * shared generator lives in another process's memory too: those keep to the
  * core. */
 bool sfc_generator_fast_rule(const sfc_generator *gen, sfc_fast_rule *out) {
-  if (!gen || !gen->fast || gen->has_state || gen->shared) return false;
+  if (!gen || gen->fast == SFC_FAST_NONE || gen->has_state || gen->shared)
+    return false;
   sfc_generator *g = (sfc_generator *)gen;
   const sfc_packing *p = &g->pack;
   out->word = (uint64_t *)&g->word;

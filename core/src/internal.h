@@ -250,6 +250,15 @@ typedef struct sfc_state {
 /* fork.c */
 SFC_INTERNAL extern _Atomic uint64_t sfc_fork_generation;
 
+/* The hot path a generator takes (generator.c's next_fast): none, the wall
+ * clock read on every call, or the counter's deadline first. Wall clock or
+ * counter, millisecond ticks and a sequence from 0. */
+typedef enum sfc_fast {
+  SFC_FAST_NONE = 0,
+  SFC_FAST_WALL = 1,
+  SFC_FAST_COUNTER = 2
+} sfc_fast;
+
 struct sfc_generator {
   _Alignas(64) _Atomic uint64_t word; /* last issued (time, clock, seq) */
   /* time_source=counter: until which count the word's tick is current, in
@@ -264,13 +273,12 @@ struct sfc_generator {
   int64_t max_wait_us;
   sfc_rollback rollback;
   bool random_start;
-  bool fast; /* wall clock, millisecond ticks, sequence from 0 */
+  sfc_fast fast;
   uint64_t seed;
   _Atomic uint64_t forks_seen; /* sfc_fork_generation at creation */
   _Atomic int64_t mark;        /* persisted high-water tick; INT64_MAX: none */
   sfc_time_source time_source;
   int64_t mono_offset_us; /* wall - monotonic, read once */
-  bool counter_on;        /* time_source=counter, on a trusted counter */
   unsigned counter_shift; /* counts per unit of `until`: 1 << shift */
   uint64_t counter_base;
 
