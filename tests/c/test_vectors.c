@@ -436,6 +436,23 @@ static int unset_env(const char *name) {
 }
 #endif
 
+/* 64-byte aligned memory, on every platform. */
+static void *test_aligned_alloc(size_t size) {
+#if defined(_WIN32)
+  return _aligned_malloc(size, 64);
+#else
+  return aligned_alloc(64, size);
+#endif
+}
+
+static void test_aligned_free(void *p) {
+#if defined(_WIN32)
+  _aligned_free(p);
+#else
+  free(p);
+#endif
+}
+
 /* Removes every SNOWFLAKE_* variable, so that only the vector's options
  * give node values. */
 static void clear_snowflake_env(void) {
@@ -640,7 +657,19 @@ static int run_step(sfc_generator *gen, const json_value *s, int k) {
   return fail("step %d: unknown call \"%s\"", k, call);
 }
 
-static int run_generate(const json_value *c) {
+/* Shared generators (sfc_generator_new_shared) that ran a vector's script,
+ * and vectors they refused: `auto` and `switch` take one value per process;
+ * a system without a process-shared lock has none. */
+static int shared_ran, shared_refused;
+#if defined(_WIN32)
+#define SHARED_AVAILABLE 0 /* no process-shared lock */
+#else
+#define SHARED_AVAILABLE 1
+#endif
+
+/* The script once on a generator of its own memory, once on one in memory
+ * given to it (`shared`): the same IDs, waits and errors. */
+static int run_generate_on(const json_value *c, bool shared) {
   sfc_layout L;
   if (!case_layout(c, &L)) return 0;
   sfc_options opts;
@@ -650,16 +679,34 @@ static int run_generate(const json_value *c) {
   opts.guard_off = 1; /* the script's clock is its own (README) */
   sfc_generator *gen = NULL;
   sfc_error err;
-  sfc_status st = sfc_generator_new(&L, &opts, &gen, &err);
+  void *mem = NULL;
+  sfc_status st;
+  if (shared) {
+    const size_t size = (sfc_generator_shared_size() + 63) / 64 * 64;
+    mem = test_aligned_alloc(size);
+    st = sfc_generator_new_shared(mem, size, &L, &opts, &gen, &err);
+    if (st == SFC_INVALID_ARGUMENT && strstr(err.message, "shared")) {
+      shared_refused++;
+      test_aligned_free(mem);
+      return 1;
+    }
+  } else {
+    st = sfc_generator_new(&L, &opts, &gen, &err);
+  }
   const char *want_err = expected_error(c);
   if (want_err) {
     int ok = check_error(want_err, st, &err, "sfc_generator_new");
     if (st == SFC_OK) sfc_generator_free(gen);
+    test_aligned_free(mem);
     return ok;
   }
-  if (st != SFC_OK)
-    return fail("expected sfc_generator_new to succeed; got %s",
+  if (st != SFC_OK) {
+    test_aligned_free(mem);
+    return fail("expected %s to succeed; got %s",
+                shared ? "sfc_generator_new_shared" : "sfc_generator_new",
                 status_text(st, &err));
+  }
+  shared_ran += shared;
   const json_value *steps = json_get(c, "steps");
   int ok = json_is(steps, JSON_ARRAY) && json_count(steps) > 0
                ? 1
@@ -671,7 +718,12 @@ static int run_generate(const json_value *c) {
     ok = run_step(gen, s, k++);
   }
   sfc_generator_free(gen);
+  test_aligned_free(mem);
   return ok;
+}
+
+static int run_generate(const json_value *c) {
+  return run_generate_on(c, false) && run_generate_on(c, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1246,6 +1298,13 @@ int main(int argc, char **argv) {
     free(list[i]);
   }
   free(list);
+  /* The shared generator ran the scripts too, where the system has one. */
+  printf("generate.json on shared generators: %d ran, %d refused\n", shared_ran,
+         shared_refused);
+  if (shared_ran == 0 && SHARED_AVAILABLE) {
+    printf("FAIL generate.json: no script ran on a shared generator\n");
+    failed++;
+  }
   printf("%lu passed, %lu failed\n", passed, failed);
   return failed ? 1 : 0;
 }
