@@ -8,6 +8,7 @@ import io.snowflakec.Layout;
 import io.snowflakec.Parts;
 import io.snowflakec.Snowflake;
 import io.snowflakec.hibernate.example.ProductStore;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The example of docs/integrations/java-hibernate.md on an embedded H2 database. */
 class SnowflakeIdH2Test {
@@ -24,9 +26,11 @@ class SnowflakeIdH2Test {
   private static final long WORKER = 19;
 
   @Test
-  void rowsFromSeveralThreadsGetDistinctKeysOfTheNode() throws Exception {
+  void rowsFromSeveralThreadsGetDistinctKeysOfTheNode(@TempDir Path state) throws Exception {
     List<Long> issued = new ArrayList<>();
-    try (ProductStore store = new ProductStore("jdbc:h2:mem:products;DB_CLOSE_DELAY=-1", WORKER)) {
+    try (ProductStore store =
+        new ProductStore("jdbc:h2:mem:products;DB_CLOSE_DELAY=-1", "" + WORKER, state)) {
+      assertEquals(WORKER, store.worker());
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
       try {
         List<Future<List<Long>>> parts = new ArrayList<>();

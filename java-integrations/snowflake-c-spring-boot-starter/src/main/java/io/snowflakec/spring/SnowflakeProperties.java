@@ -25,7 +25,10 @@ public class SnowflakeProperties {
    */
   private Map<String, String> node = new LinkedHashMap<>();
 
-  /** What to do when the clock moves back: the core's rollback strategies. */
+  /**
+   * What to do when the clock moves back: default, error, wait, clock, borrow or switch (the core's
+   * default: default).
+   */
   private String rollback;
 
   /** The folder of the node-value pool and the persisted state. */
@@ -40,7 +43,7 @@ public class SnowflakeProperties {
    */
   private String idGeneratorName = "";
 
-  /** The JSON string form of @JsonSnowflakeId properties. */
+  /** The JSON form of @JsonSnowflakeId properties. */
   private final Json json = new Json();
 
   public String getPreset() {
@@ -113,7 +116,7 @@ public class SnowflakeProperties {
 
   /** The {@code snowflake-c.json.*} properties. */
   public static class Json {
-    /** dec (the default), hex, base32, base36, base58 or base62. */
+    /** The string form of IDs in JSON: dec, hex, base32, base36, base58 or base62. */
     private String encoding = "dec";
 
     public String getEncoding() {
