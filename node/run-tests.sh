@@ -41,6 +41,13 @@ else
 fi
 export SNOWFLAKE_C_CLI="$CLI_BUILD/core/cli/snowflake-c"
 
+# The PostgreSQL recipes (test/*-postgres.test.js, test/prisma.test.js) use
+# the SQL extension where a server is installed: built and installed first.
+if compgen -G '/usr/lib/postgresql/*/bin/pg_config' >/dev/null; then
+  echo "== the PostgreSQL extension, for the PostgreSQL recipes"
+  "$REPO/tests/postgres/run" --install-only
+fi
+
 echo "== format and types"
 if command -v clang-format >/dev/null; then
   clang-format --dry-run -Werror "$REPO/bindings/node/addon.cc"

@@ -4,7 +4,8 @@ django_ids, or saves rows from forked workers and threads.
     python django_writer.py migrate
     python django_writer.py write FORKS THREADS ROWS
 
-The environment names the SQLite file (IDS_DB), the state_dir of the pool
+The environment names the database (the SQLite file IDS_DB, or the
+PostgreSQL server's socket folder IDS_PG_HOST and database IDS_PG_NAME), the state_dir of the pool
 (IDS_STATE), the layout (IDS_SPEC, IDS_EPOCH), the folder that holds the
 migrations package django_ids_migrations (IDS_MIGRATIONS), and a barrier
 folder with the number of processes that meet there (IDS_BARRIER,
@@ -30,17 +31,28 @@ from django.core.management import call_command
 from django.db import connections
 
 
+def database() -> dict[str, object]:
+    """SQLite (IDS_DB, a file), or PostgreSQL (IDS_PG_HOST, the socket folder of
+    a server; IDS_PG_NAME, the database) through psycopg."""
+    if "IDS_PG_HOST" in os.environ:
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": os.environ["IDS_PG_NAME"],
+            "USER": "postgres",
+            "HOST": os.environ["IDS_PG_HOST"],
+        }
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ["IDS_DB"],
+        "OPTIONS": {"timeout": 60, "transaction_mode": "IMMEDIATE"},
+    }
+
+
 def configure() -> None:
     sys.path.insert(0, os.environ["IDS_MIGRATIONS"])
     settings.configure(
         INSTALLED_APPS=["django_ids"],
-        DATABASES={
-            "default": {
-                "ENGINE": "django.db.backends.sqlite3",
-                "NAME": os.environ["IDS_DB"],
-                "OPTIONS": {"timeout": 60, "transaction_mode": "IMMEDIATE"},
-            }
-        },
+        DATABASES={"default": database()},
         MIGRATION_MODULES={"django_ids": "django_ids_migrations"},
         SNOWFLAKE_C={
             "layout": os.environ["IDS_SPEC"],

@@ -1,4 +1,6 @@
-"""snowflake_c.django: the field, its migrations and its settings, on SQLite.
+"""snowflake_c.django: the field, its migrations and its settings, on SQLite
+and on PostgreSQL (a server of each test's own, tests/postgres/pgserver.py,
+where one is installed).
 
 The multi-process runs and the migrations run in processes of their own
 (django_writer.py); the rest configures Django in this process, with an
@@ -6,13 +8,15 @@ in-memory database."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -23,6 +27,7 @@ from django.conf import settings  # noqa: E402
 from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
+from postgres_server import postgres_server  # noqa: E402
 
 import snowflake_c as sfc  # noqa: E402
 from conftest import OWN_EPOCH, own  # noqa: E402
@@ -33,14 +38,44 @@ SPEC = sfc.Layout.preset("default").spec
 LAYOUT = sfc.Layout(SPEC, OWN_EPOCH)
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
+class Database(NamedTuple):
+    """Where django_writer.py saves: its environment, and a query for the test."""
+
+    env: dict[str, str]
+    query: Callable[[str], list[tuple[Any, ...]]]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    if request.param == "sqlite":
+        path = tmp_path / "ids.sqlite3"
+
+        def query_sqlite(sql: str) -> list[tuple[Any, ...]]:
+            with sqlite3.connect(path) as db:
+                return db.execute(sql).fetchall()
+
+        yield Database({"IDS_DB": str(path)}, query_sqlite)
+        return
+    with postgres_server() as pg:
+        import psycopg
+
+        pg.sql("CREATE DATABASE ids")
+
+        def query_postgres(sql: str) -> list[tuple[Any, ...]]:
+            with psycopg.connect(host=str(pg.socket_dir), user="postgres", dbname="ids") as db:
+                return db.execute(sql).fetchall()
+
+        yield Database({"IDS_PG_HOST": str(pg.socket_dir), "IDS_PG_NAME": "ids"}, query_postgres)
+
+
+def _env(tmp_path: Path, database: Database | None = None) -> dict[str, str]:
     migrations = tmp_path / "migrations"
     (migrations / "django_ids_migrations").mkdir(parents=True, exist_ok=True)
     (migrations / "django_ids_migrations" / "__init__.py").touch()
     (tmp_path / "state").mkdir(exist_ok=True)
     return {
         **{k: v for k, v in os.environ.items() if not k.startswith("SNOWFLAKE_")},
-        "IDS_DB": str(tmp_path / "ids.sqlite3"),
+        **(database.env if database else {"IDS_DB": str(tmp_path / "ids.sqlite3")}),
         "IDS_STATE": str(tmp_path / "state"),
         "IDS_SPEC": SPEC,
         "IDS_EPOCH": str(OWN_EPOCH),
@@ -57,8 +92,8 @@ def _writer(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]
     return r
 
 
-def test_migrations_are_made_applied_and_complete(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+def test_migrations_are_made_applied_and_complete(database: Database, tmp_path: Path) -> None:
+    env = _env(tmp_path, database)
     _writer(env, "migrate")  # makemigrations, migrate, then makemigrations --check finds nothing
     made = list((tmp_path / "migrations" / "django_ids_migrations").glob("0001_*.py"))
     assert len(made) == 1
@@ -66,18 +101,28 @@ def test_migrations_are_made_applied_and_complete(tmp_path: Path) -> None:
     assert "import snowflake_c.django" in text
     assert "snowflake_c.django.SnowflakeField(primary_key=True, serialize=False)" in text
     assert "snowflake_c.django.SnowflakeField(unique=True)" in text
-    with sqlite3.connect(env["IDS_DB"]) as db:
-        columns = {row[1]: (row[2], row[5]) for row in db.execute("PRAGMA table_info(django_ids_row)")}
+    if "IDS_DB" in env:
+        info = database.query("PRAGMA table_info(django_ids_row)")
+        columns = {row[1]: (row[2], row[5]) for row in info}
+    else:
+        types = database.query(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'django_ids_row'"
+        )
+        key = database.query(
+            "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+            " AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'django_ids_row'::regclass AND i.indisprimary"
+        )
+        columns = {name: (kind, int((name,) in key)) for name, kind in types}
     assert columns["id"] == ("bigint", 1)  # (type, primary key)
     assert columns["copy"][0] == "bigint"
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="forks its workers, as a pre-forking server does")
-def test_forked_workers_and_threads_save_unique_ids_of_their_own_worker(tmp_path: Path) -> None:
+def test_forked_workers_and_threads_save_unique_ids_of_their_own_worker(database: Database, tmp_path: Path) -> None:
     """Two projects, each forking three workers after drawing IDs, four
     threads each: every ID is unique and decodes to the worker value of the
     process that saved it; the eight processes hold eight values."""
-    env = _env(tmp_path)
+    env = _env(tmp_path, database)
     _writer(env, "migrate")
     forks, threads, rows = 3, 4, 60
     env.update(IDS_BARRIER=str(tmp_path / "barrier"), IDS_PROCESSES=str(2 * (1 + forks)))
@@ -100,8 +145,7 @@ def test_forked_workers_and_threads_save_unique_ids_of_their_own_worker(tmp_path
             node_of[report["pid"]] = report["node"]
     assert len(node_of) == 2 * (1 + forks)
     assert len(set(node_of.values())) == len(node_of)  # a value of its own each
-    with sqlite3.connect(env["IDS_DB"]) as db:
-        rows_read = db.execute("SELECT id, copy, pid, thread FROM django_ids_row").fetchall()
+    rows_read = database.query("SELECT id, copy, pid, thread FROM django_ids_row")
     assert len(rows_read) == 2 * (1 + forks * (1 + threads * rows))
     ids = [r[0] for r in rows_read] + [r[1] for r in rows_read]
     assert len(set(ids)) == len(ids)  # zero duplicates, keys and copies alike
@@ -112,16 +156,36 @@ def test_forked_workers_and_threads_save_unique_ids_of_their_own_worker(tmp_path
     assert len(per_worker) == 2 * forks * threads
 
 
-def test_doc_example_runs_as_written(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_doc_example_runs_as_written(backend: str, tmp_path: Path) -> None:
+    """The page's files, commands and script as written: on SQLite, and with
+    its mysite.settings_postgres on a PostgreSQL server (PGHOST, its socket)."""
     page = "python-django.md"
     files = write_files(page, tmp_path)
-    assert {p.relative_to(tmp_path).as_posix() for p in files} == {"mysite/settings.py", "shop/models.py"}
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWFLAKE_")}
+    assert {p.relative_to(tmp_path).as_posix() for p in files} == {
+        "mysite/settings.py",
+        "mysite/settings_postgres.py",
+        "shop/models.py",
+    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SNOWFLAKE_", "PG"))}
+    with contextlib.ExitStack() as stack:
+        if backend == "postgresql":
+            pg = stack.enter_context(postgres_server())
+            pg.sql("CREATE DATABASE shop")
+            env["PGHOST"] = str(pg.socket_dir)
+        keys = _run_doc_example(page, env, backend, tmp_path)
+    assert len({sfc.decode(k, preset="default").fields["worker"] for k in keys}) == 1  # one process, one value
+
+
+def _run_doc_example(page: str, env: dict[str, str], backend: str, tmp_path: Path) -> list[int]:
+    """Runs the page's commands and script; returns the keys of shop_order."""
     for line in commands(page):
         if line.startswith("pip "):
             continue
         if line.startswith("export "):
             name, value = line.removeprefix("export ").split("=", 1)
+            if name == "DJANGO_SETTINGS_MODULE" and backend == "postgresql":
+                value += "_postgres"  # as the page says
             env[name] = value
             continue
         argv = line.split()
@@ -135,9 +199,17 @@ def test_doc_example_runs_as_written(tmp_path: Path) -> None:
     (tmp_path / "use.py").write_text(code)
     r = subprocess.run([sys.executable, "use.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
-        keys = [row[0] for row in db.execute("SELECT id FROM shop_order ORDER BY id")]
+    if backend == "postgresql":
+        assert not (tmp_path / "db.sqlite3").exists()
+        import psycopg
+
+        with psycopg.connect(dbname="shop", user="postgres", host=env["PGHOST"]) as db:
+            keys = [row[0] for row in db.execute("SELECT id FROM shop_order ORDER BY id")]
+    else:
+        with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+            keys = [row[0] for row in db.execute("SELECT id FROM shop_order ORDER BY id")]
     assert len(keys) == 4 and str(keys[0]) in r.stdout
+    return keys
 
 
 # -- in this process -------------------------------------------------------

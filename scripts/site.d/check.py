@@ -10,7 +10,9 @@ Fails (exit 1, each problem on a line) when
                anchor of its name in c/index.html
       Python   every name of snowflake_c.__all__ (the package as installed in
                the interpreter that runs this) has one in
-               python/snowflake_c.html
+               python/snowflake_c.html, and every name of the __all__ of
+               snowflake_c.sqlalchemy, .django and .pydantic one in
+               python/snowflake_c/<submodule>.html
       Node.js  every export of node/index.d.ts has its TypeDoc page
                (node/classes/NAME.html, node/functions/NAME.html, …)
       Java     every public type of the io.snowflakec sources, nested ones
@@ -20,6 +22,7 @@ The external links (http, https) are listed, not fetched.
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from collections import Counter
@@ -113,6 +116,11 @@ def check_names(site: Path, problems: list[str]) -> None:
     import snowflake_c
 
     require(site, "Python", list(snowflake_c.__all__), ids(site / "python/snowflake_c.html"), problems)
+    for submodule in ("sqlalchemy", "django", "pydantic"):
+        module = importlib.import_module(f"snowflake_c.{submodule}")
+        page = site / f"python/snowflake_c/{submodule}.html"
+        found = ids(page) if page.is_file() else set()
+        require(site, f"Python snowflake_c.{submodule}", list(module.__all__), found, problems)
 
     folders = {
         "class": "classes",

@@ -75,6 +75,9 @@ def markdown() -> MarkdownIt:
     return md.use(anchors_plugin, min_level=1, max_level=6)
 
 
+PYTHON_PACKAGE = Path("python/snowflake_c")
+
+
 def render_documents(out: Path) -> None:
     """README.md and every Markdown document it leads to, into out/docs."""
     md = markdown()
@@ -91,6 +94,11 @@ def render_documents(out: Path) -> None:
         if not full.is_relative_to(ROOT) or not full.exists():
             return url  # left as written: the link check reports it
         rel = full.relative_to(ROOT)
+        if rel.parent == PYTHON_PACKAGE and rel.suffix == ".py" and not rel.name.startswith("_"):
+            # A public submodule of the Python package: its pdoc page (python/
+            # beside docs/ in the site), not a copy of its source.
+            page_path = PYTHON_PACKAGE / rel.with_suffix(".html").name
+            return "../" + relative(page_path, source.with_suffix(".html"))
         if full.is_dir():
             if (full / "README.md").is_file():
                 rel = rel / "README.md"
@@ -326,7 +334,10 @@ options, node identity, Kubernetes, errors, platforms, speed</li>
 <h2>API reference</h2>
 <ul>
 <li><a href="c/index.html">C</a>: <code>core/include/snowflake_c.h</code>, the core's whole API</li>
-<li><a href="python/snowflake_c.html">Python</a>: the <code>snowflake_c</code> package</li>
+<li><a href="python/snowflake_c.html">Python</a>: the <code>snowflake_c</code> package, and its
+framework integrations <a href="python/snowflake_c/sqlalchemy.html"><code>snowflake_c.sqlalchemy</code></a>,
+<a href="python/snowflake_c/django.html"><code>snowflake_c.django</code></a>,
+<a href="python/snowflake_c/pydantic.html"><code>snowflake_c.pydantic</code></a></li>
 <li><a href="node/index.html">Node.js</a>: the <code>snowflake-c</code> package's types</li>
 <li><a href="java/index.html">Java</a>: the <code>io.snowflakec</code> module</li>
 </ul>
