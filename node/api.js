@@ -87,7 +87,33 @@ function createApi(binding, errors, host) {
     }
   }
 
+  // decode's result array (binding.decode(handle, id, encoding, out)): the
+  // ID (uint64), timeMs (double), timeUs (int64), then the value of each
+  // field in layout order, a double for fields of up to 53 bits, else a
+  // uint64. One array for every call, read before the next: building an
+  // object in the binding costs more than the decoding itself.
+  const SLOT_ID = 0;
+  const SLOT_TIME_MS = 1;
+  const SLOT_TIME_US = 2;
+  const SLOT_VALUES = 3;
+
   let handleOf;
+  let decodePlanOf;
+
+  /**
+   * What decode() reads for a layout, worked out once: each field but time
+   * as { name, slot in decode's result array, wide: more than 53 bits (a
+   * bigint) }, and whether any is wide (then toJSON keeps its digits exactly).
+   */
+  function decodePlan(fields) {
+    const values = [];
+    fields.forEach((field, i) => {
+      if (field.kind !== 'time') {
+        values.push({ name: field.name, slot: SLOT_VALUES + i, wide: field.bits > 53 });
+      }
+    });
+    return { values, wide: values.some((v) => v.wide), slots: SLOT_VALUES + fields.length };
+  }
 
   /**
    * How IDs are packed: an ordered list of fields plus an epoch. Immutable.
@@ -96,9 +122,11 @@ function createApi(binding, errors, host) {
   class Layout {
     #handle;
     #info;
+    #decodePlan;
 
     static {
       handleOf = (layout) => layout.#handle;
+      decodePlanOf = (layout) => layout.#decodePlan;
     }
 
     /** @private use Layout.parse() or Layout.preset() */
@@ -110,6 +138,7 @@ function createApi(binding, errors, host) {
       this.#info = binding.layoutDescribe(handle);
       for (const field of this.#info.fields) Object.freeze(field);
       Object.freeze(this.#info.fields);
+      this.#decodePlan = decodePlan(this.#info.fields);
       Object.freeze(this);
     }
 
@@ -228,36 +257,65 @@ function createApi(binding, errors, host) {
     return layoutOf(preset, layout, epochText(epoch));
   }
 
+  let slots = new Float64Array(SLOT_VALUES);
+  let slotsU64 = new BigUint64Array(slots.buffer);
+  let slotsI64 = new BigInt64Array(slots.buffer);
+
+  /** The value of a field from decode's result array. */
+  const readValue = (v) => (v.wide ? slotsU64[v.slot] : slots[v.slot]);
+
+  /**
+   * The decoded fields by name, in layout order. The first six are stored
+   * line by line: a store site that sees one key (per layout) stays fast,
+   * where a loop's one site for every key cost a third of decode().
+   */
+  function readFields(values) {
+    const n = values.length;
+    const fields = {};
+    if (n > 0) fields[values[0].name] = readValue(values[0]);
+    if (n > 1) fields[values[1].name] = readValue(values[1]);
+    if (n > 2) fields[values[2].name] = readValue(values[2]);
+    if (n > 3) fields[values[3].name] = readValue(values[3]);
+    if (n > 4) fields[values[4].name] = readValue(values[4]);
+    if (n > 5) fields[values[5].name] = readValue(values[5]);
+    for (let i = 6; i < n; i++) fields[values[i].name] = readValue(values[i]);
+    return fields;
+  }
+
+  let newParts;
+
   /**
    * The parts of one ID. `JSON.stringify(parts)` is the canonical JSON of the
-   * core, byte for byte: `{"id":"…","time_ms":…,"time":"…",<fields>}`.
+   * core, byte for byte: `{"id":"…","time_ms":…,"time":"…",<fields>}`. The
+   * ISO time and the JSON are the core's too, made on first use.
    */
   class Parts {
+    #time;
     #json;
-    #wide;
+
+    static {
+      newParts = (id, layout, plan) => new Parts(id, layout, plan, newParts);
+    }
 
     /** @private use decode() */
-    constructor(raw, layout) {
-      /** The ID. */
-      this.id = raw.id;
+    constructor(id, layout, plan, token) {
+      if (token !== newParts) throw invalid('use decode(id, options).');
+      /** The ID (a bigint given is the ID: no other bigint is made). */
+      this.id = typeof id === 'bigint' ? id : slotsU64[SLOT_ID];
       /** Unix ms of the ID's tick, rounded down. */
-      this.timeMs = raw.timeMs;
+      this.timeMs = slots[SLOT_TIME_MS];
       /** Unix µs of the tick's start. */
-      this.timeUs = raw.timeUs;
-      /** ISO-8601 UTC with milliseconds. */
-      this.time = raw.time;
+      this.timeUs = slotsI64[SLOT_TIME_US];
       /** Every field but time, by name, in layout order. */
-      this.fields = {};
+      this.fields = Object.freeze(readFields(plan.values));
       this.layout = layout;
-      this.#json = raw.json;
-      this.#wide = false;
-      layout.fields.forEach((field, i) => {
-        if (field.kind === 'time') return;
-        this.fields[field.name] = raw.values[i];
-        if (field.bits > 53) this.#wide = true;
-      });
-      Object.freeze(this.fields);
       Object.freeze(this);
+    }
+
+    /** ISO-8601 UTC with milliseconds (the core's, made on first use). */
+    get time() {
+      this.#time ??= binding.partsTime(handleOf(this.layout), this.id);
+      return this.#time;
     }
 
     /** The tick's start as a Date (millisecond precision). */
@@ -267,21 +325,29 @@ function createApi(binding, errors, host) {
 
     /** The canonical JSON line, as the core wrote it. */
     toString() {
+      this.#json ??= binding.partsJson(handleOf(this.layout), this.id);
       return this.#json;
+    }
+
+    /** In Node.js's console: the properties, `time` too (an accessor). */
+    [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+      const { id, timeMs, timeUs, time, fields, layout } = this;
+      return `Parts ${inspect({ id, timeMs, timeUs, time, fields, layout }, options)}`;
     }
 
     /** The core's canonical JSON as an object, so that JSON.stringify() reproduces it. */
     toJSON() {
-      if (!this.#wide) return JSON.parse(this.#json);
+      const json = this.toString();
+      if (!decodePlanOf(this.layout).wide) return JSON.parse(json);
       // Fields wider than 53 bits: keep their digits exactly, or refuse.
       if (typeof JSON.rawJSON === 'function') {
-        return JSON.parse(this.#json, (key, value, context) =>
+        return JSON.parse(json, (key, value, context) =>
           typeof value === 'number' && !Number.isSafeInteger(value)
             ? JSON.rawJSON(context.source)
             : value,
         );
       }
-      const object = JSON.parse(this.#json);
+      const object = JSON.parse(json);
       for (const [key, value] of Object.entries(object)) {
         if (typeof value === 'number' && !Number.isSafeInteger(value)) {
           throw invalid(
@@ -301,7 +367,14 @@ function createApi(binding, errors, host) {
   function decode(id, options) {
     const layout = resolveLayout(options, 'decode');
     const encoding = options !== null && typeof options === 'object' ? options.encoding : undefined;
-    return new Parts(binding.decode(handleOf(layout), id, encoding), layout);
+    const plan = decodePlanOf(layout);
+    if (slots.length < plan.slots) {
+      slots = new Float64Array(plan.slots);
+      slotsU64 = new BigUint64Array(slots.buffer);
+      slotsI64 = new BigInt64Array(slots.buffer);
+    }
+    binding.decode(handleOf(layout), id, encoding, slots.buffer);
+    return newParts(id, layout, plan);
   }
 
   /**

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <vector>
@@ -511,35 +512,92 @@ Napi::Value ParseId(const Napi::CallbackInfo &info) {
   return FromU64(info.Env(), ParseAs(Arg(info, 0), encoding));
 }
 
-// decode(handle, id[, encoding]) → { id, timeMs, timeUs, time, json, values }
-Napi::Value Decode(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  uint64_t id = Arg(info, 2).IsUndefined()
-                    ? ToU64(Arg(info, 1), "id")
-                    : ParseAs(Arg(info, 1), ToEncoding(Arg(info, 2)));
+// The ID of decode's arguments: a bigint, a decimal string or a safe integer
+// Number, or text in `encoding` when one is given.
+uint64_t DecodedId(const Napi::CallbackInfo &info) {
+  return Arg(info, 2).IsUndefined()
+             ? ToU64(Arg(info, 1), "id")
+             : ParseAs(Arg(info, 1), ToEncoding(Arg(info, 2)));
+}
+
+sfc_parts DecodeOrThrow(Napi::Env env, const sfc_layout &layout, uint64_t id) {
   sfc_parts parts;
   sfc_error err;
   if (sfc_decode(&layout, id, &parts, &err) != SFC_OK) {
     Throw(env, err);
   }
+  return parts;
+}
+
+// The 64-bit words of decode's result array (api.js reads the same slots).
+enum DecodeSlot : size_t { kSlotId, kSlotTimeMs, kSlotTimeUs, kSlotValues };
+
+template <typename T> void PutWord(double *slots, size_t i, T x) {
+  static_assert(sizeof x == sizeof *slots, "a slot holds 64 bits");
+  std::memcpy(&slots[i], &x, sizeof x);
+}
+
+// The words of decode's `out`: an ArrayBuffer with room for `fields` values.
+// (An ArrayBuffer rather than a typed array, whose type takes longer to
+// check than the decoding.)
+double *DecodeSlots(const Napi::Value &out, unsigned fields) {
+  Napi::Env env = out.Env();
+  size_t bytes = 0;
+  void *data = nullptr;
+  if (out.IsArrayBuffer()) {
+    Check(env, napi_get_arraybuffer_info(env, out, &data, &bytes));
+  }
+  size_t words = kSlotValues + fields;
+  if (bytes < words * sizeof(double)) {
+    Invalid(env, "decode needs an ArrayBuffer of %zu 64-bit words.", words);
+  }
+  return static_cast<double *>(data);
+}
+
+// decode(handle, id, encoding, out): the parts in the ArrayBuffer `out`
+// rather than in a new object, which costs more than the decoding itself:
+// the ID (as uint64), timeMs (double), timeUs (int64), then each field's
+// value, a double when the field is at most 53 bits wide (as FieldValue),
+// else a uint64. The canonical JSON and the ISO time are made on demand
+// (partsJson, partsTime).
+Napi::Value Decode(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  const sfc_layout &layout = GetLayout(Arg(info, 0));
+  uint64_t id = DecodedId(info);
+  double *slots = DecodeSlots(Arg(info, 3), layout.field_count);
+  sfc_parts parts = DecodeOrThrow(env, layout, id);
+  PutWord(slots, kSlotId, parts.id);
+  PutWord(slots, kSlotTimeMs, static_cast<double>(parts.time_ms));
+  PutWord(slots, kSlotTimeUs, parts.time_us);
+  for (unsigned i = 0; i < layout.field_count; i++) {
+    if (layout.fields[i].bits <= 53) {
+      PutWord(slots, kSlotValues + i, static_cast<double>(parts.values[i]));
+    } else {
+      PutWord(slots, kSlotValues + i, parts.values[i]);
+    }
+  }
+  return env.Undefined();
+}
+
+// partsJson(handle, id) → the canonical JSON of a decoded ID
+Napi::Value PartsJson(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  const sfc_layout &layout = GetLayout(Arg(info, 0));
+  sfc_parts parts = DecodeOrThrow(env, layout, ToU64(Arg(info, 1), "id"));
   char json[SFC_JSON_MAX];
   size_t n = sfc_parts_json(&layout, &parts, json, sizeof json);
   if (n >= sizeof json) {
     Throw(env, SFC_INVALID_ARGUMENT, "decoded JSON does not fit its buffer.");
   }
-  Napi::Array values = Napi::Array::New(env, layout.field_count);
-  for (unsigned i = 0; i < layout.field_count; i++) {
-    values.Set(i, FieldValue(env, layout.fields[i], parts.values[i]));
-  }
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("id", FromU64(env, parts.id));
-  out.Set("timeMs", static_cast<double>(parts.time_ms));
-  out.Set("timeUs", Napi::BigInt::New(env, parts.time_us));
-  out.Set("time", IsoString(env, parts.time_ms));
-  out.Set("json", Napi::String::New(env, json, n));
-  out.Set("values", values);
-  return out;
+  return Napi::String::New(env, json, n);
+}
+
+// partsTime(handle, id) → the ISO-8601 time of a decoded ID
+Napi::Value PartsTime(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  const sfc_layout &layout = GetLayout(Arg(info, 0));
+  sfc_parts parts = DecodeOrThrow(env, layout, ToU64(Arg(info, 1), "id"));
+  return IsoString(env, parts.time_ms);
 }
 
 // A field value for sfc_encode_named: a bigint, a decimal string or a safe
@@ -1080,6 +1138,8 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
   exports.Set("instantParse",
               Napi::Function::New(env, InstantParse, "instantParse"));
   exports.Set("decode", Napi::Function::New(env, Decode, "decode"));
+  exports.Set("partsJson", Napi::Function::New(env, PartsJson, "partsJson"));
+  exports.Set("partsTime", Napi::Function::New(env, PartsTime, "partsTime"));
   exports.Set("formatId", Napi::Function::New(env, FormatId, "formatId"));
   exports.Set("parseId", Napi::Function::New(env, ParseId, "parseId"));
   exports.Set("encode", Napi::Function::New(env, Encode, "encode"));

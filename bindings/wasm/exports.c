@@ -211,12 +211,6 @@ EXPORT(epoch_parse) int w_epoch_parse(const char *t) {
   return (int)sfc_epoch_parse(t, &out_i, &last_error);
 }
 
-/* The ISO-8601 text of Unix ms, in iso(); its length returned. */
-EXPORT(format_iso) size_t w_format_iso(int64_t unix_ms) {
-  size_t n = sfc_format_iso(unix_ms, iso, sizeof iso);
-  return n < sizeof iso ? n : sizeof iso - 1;
-}
-
 /* ---- String forms ---- */
 
 /* The encoding named so, or -1 (the message in error_message()). */
@@ -237,9 +231,34 @@ EXPORT(id_parse) int w_id_parse(const char *t, size_t len, int encoding) {
 
 /* ---- Decode, encode, range ---- */
 
-/* The canonical JSON in text() (length in out_len); the parts by
- * part_value, time in out_i (ms) and out_wait's twin part_time_us. */
+/* decode's result, in the 64-bit words of node/api.js's array: the ID,
+ * time_ms as a double, time_us, then each field's value, a double when the
+ * field is at most 53 bits wide, else the uint64 (as the native addon). */
+static union {
+  uint64_t u;
+  int64_t i;
+  double d;
+} decoded[3 + SFC_MAX_FIELDS];
+
+EXPORT(decoded) const void *w_decoded(void) {
+  return decoded;
+}
 EXPORT(decode) int w_decode(const sfc_layout *l, uint64_t id) {
+  sfc_status st = sfc_decode(l, id, &parts, &last_error);
+  if (st != SFC_OK) return (int)st;
+  decoded[0].u = parts.id;
+  decoded[1].d = (double)parts.time_ms;
+  decoded[2].i = parts.time_us;
+  for (unsigned i = 0; i < l->field_count; i++) {
+    if (l->fields[i].bits <= 53)
+      decoded[3 + i].d = (double)parts.values[i];
+    else
+      decoded[3 + i].u = parts.values[i];
+  }
+  return SFC_OK;
+}
+/* The canonical JSON of a decoded ID in text(), its length in out_len. */
+EXPORT(parts_json) int w_parts_json(const sfc_layout *l, uint64_t id) {
   sfc_status st = sfc_decode(l, id, &parts, &last_error);
   if (st != SFC_OK) return (int)st;
   out_len = sfc_parts_json(l, &parts, text, sizeof text);
@@ -250,14 +269,13 @@ EXPORT(decode) int w_decode(const sfc_layout *l, uint64_t id) {
   }
   return SFC_OK;
 }
-EXPORT(part_value) uint64_t w_part_value(unsigned i) {
-  return parts.values[i];
-}
-EXPORT(part_time_ms) int64_t w_part_time_ms(void) {
-  return parts.time_ms;
-}
-EXPORT(part_time_us) int64_t w_part_time_us(void) {
-  return parts.time_us;
+/* The ISO-8601 time of a decoded ID in iso(), its length in out_len. */
+EXPORT(parts_time) int w_parts_time(const sfc_layout *l, uint64_t id) {
+  sfc_status st = sfc_decode(l, id, &parts, &last_error);
+  if (st != SFC_OK) return (int)st;
+  out_len = sfc_format_iso(parts.time_ms, iso, sizeof iso);
+  if (out_len >= sizeof iso) out_len = sizeof iso - 1;
+  return SFC_OK;
 }
 
 EXPORT(list_clear) void w_list_clear(void) {

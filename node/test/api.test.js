@@ -75,6 +75,22 @@ describe('canonical JSON', () => {
     assert.equal(JSON.stringify({ a: [parts] }), `{"a":[${String(parts)}]}`);
   });
 
+  test('parts keep their values after later decodes', () => {
+    // decode() reads each ID's values from one array that every call reuses.
+    const first = decode(175928847299117063n, { preset: 'discord' });
+    const layout = Layout.parse('time:8@1s,node:54,seq:2', 1704067200000);
+    const wide = decode((1n << 63n) | (5n << 2n) | 3n, layout);
+    const other = decode(0n, { preset: 'discord' });
+    assert.deepEqual(first.fields, { worker: 1, process: 0, seq: 7 });
+    assert.equal(first.id, 175928847299117063n);
+    assert.equal(first.timeUs, 1462015105796000n);
+    assert.equal(first.time, '2016-04-30T11:18:25.796Z');
+    assert.deepEqual(wide.fields, { node: 5n, seq: 3 });
+    assert.equal(other.timeMs, 1420070400000);
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.fields));
+    assert.throws(() => new sfc.Parts(), kind('InvalidArgument'));
+  });
+
   test('fields wider than 53 bits stay exact or refuse', () => {
     const layout = Layout.parse('time:8@1s,node:54,seq:2', 1704067200000);
     const id = (1n << 63n) | (((1n << 54n) - 3n) << 2n) | 1n;

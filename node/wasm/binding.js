@@ -371,8 +371,6 @@ function createBinding(instance) {
     return out;
   }
 
-  const iso = (ms) => textAt(w.iso(), w.format_iso(BigInt(ms)));
-
   // ---- Tables ----
 
   function statuses() {
@@ -452,20 +450,58 @@ function createBinding(instance) {
 
   // ---- Decode, encode, range ----
 
-  function decode(handle, id, encoding) {
+  /** The words of decode's `out` (addon.cc's DecodeSlots), as 32-bit halves. */
+  let lastOut;
+  let lastOutWords;
+  function decodeWords(out, fields) {
+    if (out !== lastOut) {
+      if (!(out instanceof ArrayBuffer)) {
+        throw invalid(`decode needs an ArrayBuffer of ${3 + fields} 64-bit words.`);
+      }
+      lastOutWords = new Uint32Array(out, 0, out.byteLength >>> 2);
+      lastOut = out;
+    }
+    if (lastOutWords.length < 2 * (3 + fields)) {
+      throw invalid(`decode needs an ArrayBuffer of ${3 + fields} 64-bit words.`);
+    }
+    return lastOutWords;
+  }
+
+  /** The module's result words (exports.c's `decoded`), as 32-bit halves. */
+  let decodedBuffer;
+  let decodedWords;
+  function decodedResult() {
+    if (memory.buffer !== decodedBuffer) {
+      decodedBuffer = memory.buffer;
+      decodedWords = new Uint32Array(decodedBuffer, w.decoded() >>> 0);
+    }
+    return decodedWords;
+  }
+
+  // decode(handle, id, encoding, out): the parts in `out`, as the addon
+  // writes them (the words are copied as integers: a double's NaN bits
+  // could change on the way through a Number).
+  function decode(handle, id, encoding, out) {
     const l = getLayout(handle);
     const x =
       encoding === undefined
         ? toU64(id, 'id')
         : scoped((keep) => parseAs(id, toEncoding(encoding, keep), keep));
+    const fields = w.layout_field_count(l);
+    const words = decodeWords(out, fields);
     check(w.decode(l, x));
-    const json = textAt(w.text(), w.out_len());
-    const values = [];
-    for (let i = 0; i < w.layout_field_count(l); i++) {
-      values.push(fieldValue(w.layout_field_bits(l, i), u64(w.part_value(i))));
-    }
-    const timeMs = Number(w.part_time_ms());
-    return { id: x, timeMs, timeUs: w.part_time_us(), time: iso(timeMs), json, values };
+    const result = decodedResult();
+    for (let i = 0; i < 2 * (3 + fields); i++) words[i] = result[i];
+  }
+
+  function partsJson(handle, id) {
+    check(w.parts_json(getLayout(handle), toU64(id, 'id')));
+    return textAt(w.text(), w.out_len());
+  }
+
+  function partsTime(handle, id) {
+    check(w.parts_time(getLayout(handle), toU64(id, 'id')));
+    return textAt(w.iso(), w.out_len());
   }
 
   function toFieldValue(value, name, keep) {
@@ -764,6 +800,8 @@ function createBinding(instance) {
     layoutDescribe,
     instantParse,
     decode,
+    partsJson,
+    partsTime,
     formatId,
     parseId,
     encode,
