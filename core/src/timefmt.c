@@ -1,7 +1,6 @@
 /* ISO-8601 UTC formatting and parsing; epochs. */
 #include "internal.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* Howard Hinnant's days_from_civil / civil_from_days: exact for any year. */
@@ -31,23 +30,53 @@ static int64_t floor_div(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/* `width` decimal digits of v, zero-padded, at p; returns the end. */
+static char *put_digits(char *p, uint64_t v, int width) {
+  for (int i = width - 1; i >= 0; i--) {
+    p[i] = (char)('0' + v % 10);
+    v /= 10;
+  }
+  return p + width;
+}
+
+/* By hand, not snprintf: a decoder formats one per ID. */
 size_t sfc_format_iso(int64_t unix_ms, char *buf, size_t cap) {
   int64_t days = floor_div(unix_ms, 86400000);
   int64_t rest = unix_ms - days * 86400000;
   int64_t y;
   unsigned m, d;
   civil_from_days(days, &y, &m, &d);
-  int hh = (int)(rest / 3600000), mm = (int)(rest / 60000 % 60);
-  int ss = (int)(rest / 1000 % 60), ms = (int)(rest % 1000);
-  int n;
-  if (y >= 0 && y <= 9999)
-    n = snprintf(buf, cap, "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ",
-                 (long long)y, m, d, hh, mm, ss, ms);
-  else
-    n = snprintf(buf, cap, "%c%06lld-%02u-%02uT%02d:%02d:%02d.%03dZ",
-                 y < 0 ? '-' : '+', (long long)(y < 0 ? -y : y), m, d, hh, mm,
-                 ss, ms);
-  return n < 0 ? 0 : (size_t)n;
+  char text[SFC_ISO_MAX], *p = text;
+  if (y >= 0 && y <= 9999) {
+    p = put_digits(p, (uint64_t)y, 4);
+  } else { /* ISO-8601's expanded years: a sign and six digits or more */
+    *p++ = y < 0 ? '-' : '+';
+    const uint64_t a = (uint64_t)(y < 0 ? -y : y);
+    int width = 6;
+    for (uint64_t v = a / 1000000; v; v /= 10)
+      width++;
+    p = put_digits(p, a, width);
+  }
+  *p++ = '-';
+  p = put_digits(p, m, 2);
+  *p++ = '-';
+  p = put_digits(p, d, 2);
+  *p++ = 'T';
+  p = put_digits(p, (uint64_t)(rest / 3600000), 2);
+  *p++ = ':';
+  p = put_digits(p, (uint64_t)(rest / 60000 % 60), 2);
+  *p++ = ':';
+  p = put_digits(p, (uint64_t)(rest / 1000 % 60), 2);
+  *p++ = '.';
+  p = put_digits(p, (uint64_t)(rest % 1000), 3);
+  *p++ = 'Z';
+  const size_t n = (size_t)(p - text);
+  if (cap) { /* as snprintf: what fits, always ended */
+    const size_t k = n < cap ? n : cap - 1;
+    memcpy(buf, text, k);
+    buf[k] = '\0';
+  }
+  return n;
 }
 
 static bool digits(const char **p, int count, int64_t *out) {

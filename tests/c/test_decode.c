@@ -63,6 +63,143 @@ static void round_trips(const sfc_layout *l, const char *name) {
   CHECK(bad == 0, "%s: %d IDs did not survive decode+encode", name, bad);
 }
 
+/* What sfc_format_iso and sfc_parts_json write with a buffer of `cap`:
+ * as snprintf, the text's length returned, what fits written and ended. */
+static void check_cap(const char *full, size_t n,
+                      size_t (*write)(const void *, char *, size_t),
+                      const void *arg) {
+  char buf[SFC_JSON_MAX + 1];
+  for (size_t cap = 0; cap <= n + 1; cap++) {
+    memset(buf, 'x', sizeof buf);
+    size_t got = write(arg, buf, cap);
+    size_t k = cap == 0 ? 0 : (n < cap ? n : cap - 1);
+    CHECK(got == n && (cap == 0 ? buf[0] == 'x'
+                                : memcmp(buf, full, k) == 0 && buf[k] == '\0'),
+          "cap %zu of %s: returned %zu", cap, full, got);
+  }
+}
+
+static size_t write_iso(const void *ms, char *buf, size_t cap) {
+  return sfc_format_iso(*(const int64_t *)ms, buf, cap);
+}
+
+/* ISO-8601 text against the C library's calendar (gmtime), from year
+ * -292,000,000 to +292,000,000; expanded years from 10000 on. */
+static void iso_against_gmtime(void) {
+#if !defined(_WIN32)
+  static const int64_t edges[] = {0,
+                                  -1,
+                                  1,
+                                  253402300799999,
+                                  253402300800000,
+                                  -62167219200000,
+                                  -62167219200001,
+                                  -62135596800000,
+                                  INT64_C(9223372036854775) * 1000,
+                                  -INT64_C(9223372036854775) * 1000,
+                                  951782400000,
+                                  4107542400000};
+  int bad = 0;
+  for (int i = 0; i < 200000 && bad < 5; i++) {
+    int64_t ms = i < (int)(sizeof edges / sizeof *edges)
+                     ? edges[i]
+                     : (int64_t)(next_random() % UINT64_C(18446744073709550)) -
+                           INT64_C(9223372036854775);
+    if (i >= (int)(sizeof edges / sizeof *edges) && i % 2)
+      ms %= 400000000000000;
+    time_t secs = (time_t)(ms / 1000 - (ms % 1000 < 0));
+    int frac = (int)(ms - (int64_t)secs * 1000);
+    struct tm tm;
+    if (!gmtime_r(&secs, &tm)) continue;
+    long long y = (long long)tm.tm_year + 1900;
+    char want[64], got[SFC_ISO_MAX];
+    if (y >= 0 && y <= 9999)
+      snprintf(want, sizeof want, "%04lld-%02d-%02dT%02d:%02d:%02d.%03dZ", y,
+               tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+               frac);
+    else
+      snprintf(want, sizeof want, "%c%06lld-%02d-%02dT%02d:%02d:%02d.%03dZ",
+               y < 0 ? '-' : '+', y < 0 ? -y : y, tm.tm_mon + 1, tm.tm_mday,
+               tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+    size_t n = sfc_format_iso(ms, got, sizeof got);
+    if (n != strlen(want) || strcmp(got, want) != 0) {
+      bad++;
+      CHECK(false, "ms %lld: %s, wanted %s", (long long)ms, got, want);
+    }
+    if (i < (int)(sizeof edges / sizeof *edges))
+      check_cap(want, strlen(want), write_iso, &ms);
+  }
+  CHECK(bad == 0, "%d times formatted unlike gmtime", bad);
+#endif
+}
+
+typedef struct json_case {
+  const sfc_layout *layout;
+  const sfc_parts *parts;
+} json_case;
+
+static size_t write_json(const void *arg, char *buf, size_t cap) {
+  const json_case *c = arg;
+  return sfc_parts_json(c->layout, c->parts, buf, cap);
+}
+
+/* The canonical JSON against the same text made with snprintf, for every
+ * preset and a layout of sixteen fields of the longest names. */
+static void json_against_printf(void) {
+  sfc_layout layouts[8];
+  size_t count = 0;
+  sfc_error err;
+  for (size_t i = 0; i < sfc_preset_count() && count < 7; i++) {
+    const char *name, *spec;
+    int64_t epoch;
+    if (sfc_preset_at(i, &name, &spec, &epoch) == SFC_OK &&
+        sfc_layout_preset(name, &layouts[count], &err) == SFC_OK)
+      count++;
+  }
+  layouts[count++] = check_layout(
+      "time:2@1s,"
+      "a234567890123456789012345678901:4,b234567890123456789012345678901:4,"
+      "c234567890123456789012345678901:4,d234567890123456789012345678901:4,"
+      "e234567890123456789012345678901:4,f234567890123456789012345678901:4,"
+      "g234567890123456789012345678901:4,h234567890123456789012345678901:4,"
+      "i234567890123456789012345678901:4,j234567890123456789012345678901:4,"
+      "k234567890123456789012345678901:4,l234567890123456789012345678901:4,"
+      "m234567890123456789012345678901:4,n234567890123456789012345678901:4,"
+      "seq:2",
+      0);
+  for (size_t k = 0; k < count; k++) {
+    const sfc_layout *l = &layouts[k];
+    for (int i = 0; i < 2000; i++) {
+      uint64_t id = next_random();
+      if (l->total_bits < 64) id &= (UINT64_C(1) << l->total_bits) - 1;
+      if (i == 0) id = 0;
+      if (i == 1)
+        id = l->total_bits < 64 ? (UINT64_C(1) << l->total_bits) - 1
+                                : UINT64_MAX;
+      sfc_parts p;
+      if (sfc_decode(l, id, &p, &err) != SFC_OK) continue;
+      char iso[SFC_ISO_MAX], want[SFC_JSON_MAX + 64], got[SFC_JSON_MAX];
+      sfc_format_iso(p.time_ms, iso, sizeof iso);
+      int n = snprintf(want, sizeof want,
+                       "{\"id\":\"%llu\",\"time_ms\":%lld,\"time\":\"%s\"",
+                       (unsigned long long)p.id, (long long)p.time_ms, iso);
+      for (unsigned f = 1; f < l->field_count; f++)
+        n += snprintf(want + n, sizeof want - (size_t)n, ",\"%s\":%llu",
+                      l->fields[f].name, (unsigned long long)p.values[f]);
+      n += snprintf(want + n, sizeof want - (size_t)n, "}");
+      size_t len = sfc_parts_json(l, &p, got, sizeof got);
+      CHECK((size_t)n < SFC_JSON_MAX && len == (size_t)n &&
+                strcmp(got, want) == 0,
+            "layout %zu id %llu: %s, wanted %s", k, (unsigned long long)id, got,
+            want);
+      if (i < 2) {
+        json_case c = {l, &p};
+        check_cap(want, (size_t)n, write_json, &c);
+      }
+    }
+  }
+}
+
 int main(void) {
   /* Status numbers are fixed forever. */
   CHECK(SFC_INVALID_LAYOUT == 1 && SFC_STATE_ERROR == 7 && SFC_WAIT == 8,
@@ -206,6 +343,8 @@ int main(void) {
   CHECK(strcmp(iso, "+010000-01-01T00:00:00.000Z") == 0, "%s", iso);
   sfc_format_iso(951782400000, iso, sizeof iso);
   CHECK(strcmp(iso, "2000-02-29T00:00:00.000Z") == 0, "%s", iso);
+  iso_against_gmtime();
+  json_against_printf();
   int64_t ms;
   CHECK_STATUS(sfc_epoch_parse("2016-04-30T11:18:25.796Z", &ms, &err), SFC_OK,
                err);
