@@ -568,8 +568,10 @@ SFC_API void sfc_generator_free(sfc_generator *gen);
  *
  * A closed generator's word sends every such step to the core, which
  * answers the closed error. False (and *out untouched) when the generator
- * has no such path: another time source, ticks other than 1 ms, a random
- * sequence start, a state_dir (its mark moves), a shared generator. The
+ * has no such path: another time source (time_source=counter where its
+ * counter runs: the core's check is cheaper than the rule's clock read),
+ * ticks other than 1 ms, a random sequence start, a state_dir (its mark
+ * moves), a shared generator. The
  * rule does not see forks: a runtime that goes on running in a forked
  * child must call the core there. The addresses hold until
  * sfc_generator_free. */

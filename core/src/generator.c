@@ -593,9 +593,10 @@ sfc_status sfc_next_ids(sfc_generator *gen, uint64_t *ids, size_t n,
 /* The rule is published where next_fast's predicate holds for good: its
  * per-call checks are then the rule's steps. A state_dir's mark moves and a
  * shared generator lives in another process's memory too: those keep to the
- * core. */
+ * core; so does time_source=counter, whose counter check is cheaper than
+ * the clock read the rule's first step is. */
 bool sfc_generator_fast_rule(const sfc_generator *gen, sfc_fast_rule *out) {
-  if (!gen || gen->fast == SFC_FAST_NONE || gen->has_state || gen->shared)
+  if (!gen || gen->fast != SFC_FAST_WALL || gen->has_state || gen->shared)
     return false;
   sfc_generator *g = (sfc_generator *)gen;
   const sfc_packing *p = &g->pack;

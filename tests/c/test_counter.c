@@ -239,6 +239,12 @@ int main(void) {
   const bool trusted = system_trusts_counter();
   CHECK(g && sfc_counter_on(g) == trusted, "counter in use: %d, trusted: %d",
         g ? sfc_counter_on(g) : -1, trusted);
+  /* A binding's rule reads the clock: not published where the counter runs,
+   * published where the generator reads the wall clock after all. */
+  sfc_fast_rule rule;
+  CHECK(g && sfc_generator_fast_rule(g, &rule) == !trusted,
+        "the fast rule published: %d, the counter trusted: %d",
+        g ? sfc_generator_fast_rule(g, &rule) : -1, trusted);
   /* Other ticks than 1 ms: the wall clock on every call. */
   sfc_generator *coarse = counter_generator("time:41@10ms,worker:4,seq:18", 4);
   CHECK(coarse && !sfc_counter_on(coarse), "the counter used on 10 ms ticks");
