@@ -64,6 +64,11 @@ LANGUAGE_TITLES = {"c": "C", "python": "Python", "node": "Node.js", "java": "Jav
 CLASSIC_LIMIT = 4_096_000.0  # IDs/s of a 12-bit sequence per millisecond
 CLASSIC = "time:41@1ms,worker:10,seq:12"
 OURS = "snowflake-c"
+COUNTER = f"{OURS} (time_source=counter)"  # ours, the wall clock read once the CPU's counter says the ms is over
+# The floor of the design: a minimal binding doing one next-ID call's work (clock read, tick,
+# compare-and-swap of one word, the language's integer), built beside each language's benchmark.
+FLOOR = "minimal binding (floor)"
+FLOORS = {"c": "clock+atomic-add", "python": FLOOR, "node": FLOOR, "java": FLOOR}
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
 
@@ -92,7 +97,7 @@ def record(
     ids = spread(rates)
     ns = {"median": 1e9 / ids["median"], "min": 1e9 / ids["max"], "max": 1e9 / ids["min"]}
     if kind is None:
-        kind = "snowflake-c" if implementation.startswith(OURS) else "peer"
+        kind = "snowflake-c" if implementation.startswith(OURS) else "reference" if implementation == FLOOR else "peer"
     return {
         "language": language,
         "scenario": scenario,
@@ -173,6 +178,8 @@ PYTHON_CASES: dict[str, tuple[str, str, str | None, str | None, bool]] = {
     ),
     "uuid-utils uuid7()": ("next", "uuid-utils (uuid7)", "uuid-utils", "UUIDv7, 128 bits", False),
     "stdlib uuid.uuid4()": ("next", "uuid.uuid4 (stdlib)", None, "UUIDv4, 128 bits, random", False),
+    "snowflake-c next_id() [wide, time_source=counter]": ("next", COUNTER, None, None, False),
+    "minimal binding next_id() [wide, floor]": ("next", FLOOR, None, None, False),
     # format_id / parse_id on IDs of the wide layout, fixed width.
     **{
         f"snowflake-c {call}({arg}, {enc!r})": (f"{op}-{enc}", OURS, None, None, False)
@@ -185,7 +192,9 @@ PYTHON_CASES: dict[str, tuple[str, str, str | None, str | None, bool]] = {
 def python_versions(root: Path) -> dict[str, str]:
     """Versions of the packages in the Python benchmark's venv (build/bench-venv)."""
     paths = glob.glob(str(root / "build/bench-venv/lib/python*/site-packages"))
-    return {d.metadata["Name"].lower(): d.version for d in importlib.metadata.distributions(path=paths)}
+    return {
+        d.metadata["Name"].lower().replace("_", "-"): d.version for d in importlib.metadata.distributions(path=paths)
+    }
 
 
 def from_python(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
@@ -200,6 +209,8 @@ def from_python(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
         if package is None and impl.startswith(OURS):
             version = raw["snowflake_c"]
             layout = layouts["classic" if scenario == "classic" else "wide"]
+        elif impl == FLOOR:
+            version, layout = "-", layouts["wide"]
         elif package is None:
             version = raw["python"]
         else:
@@ -244,7 +255,7 @@ def from_node(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
     for r in raw["results"]:
         name, layout = r["name"], r["layout"]
         package = name.split(" (")[0]
-        version = versions.get(package, "?")
+        version = "-" if name == FLOOR else versions.get(package, "?")
         dups, checked = r["duplicates"], r["checked"]
         if name == f"{OURS} (twitter)":
             out.append(
@@ -267,6 +278,8 @@ def from_node(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
                 classic=classic,
             )
         )
+        if name == FLOOR:  # the floor of the design is a single-ID reference
+            continue
         out.append(
             record(
                 "node",
@@ -339,6 +352,8 @@ JAVA_WIDE = "time:41@1ms,worker:1,seq:21"
 # JMH method → (scenario, implementation, Maven artifactId, layout, classic limit?).
 JAVA_BENCHMARKS: dict[str, tuple[str, str, str, str, bool]] = {
     "snowflakecNextIdWide": ("next", OURS, "snowflake-c", JAVA_WIDE, False),
+    "snowflakecNextIdWideCounter": ("next", COUNTER, "snowflake-c", JAVA_WIDE, False),
+    "floorNextId": ("next", FLOOR, "-", JAVA_WIDE, False),  # FloorBenchmarks
     "snowflakecNextIds1000Wide": ("batch-1000", OURS, "snowflake-c", JAVA_WIDE, False),
     "snowflakecNextIdsInto1000Wide": ("batch-1000", f"{OURS} (caller's array)", "snowflake-c", JAVA_WIDE, False),
     "snowflakecNextIdClassic": ("classic", OURS, "snowflake-c", "time:41@1ms,datacenter:5,worker:5,seq:12", True),
@@ -399,7 +414,7 @@ def from_java(runs: list[list[dict[str, Any]]], dups: list[dict[str, Any]], root
                     "java",
                     scenario,
                     impl,
-                    versions.get(artifact, "?"),
+                    "-" if impl == FLOOR else versions.get(artifact, "?"),
                     layout,
                     threads,
                     rates,
@@ -535,10 +550,71 @@ def summary_rows(results: list[dict[str, Any]], scenarios: list[str]) -> list[di
             others = [
                 r for r in group if r["kind"] != "snowflake-c" and (r["duplicates"] == 0 or sc in OUTPUT_SCENARIOS)
             ]
+            # A reference (the floor of the design, C's built-in generators) only where there is
+            # no peer: the floors table sets snowflake-c beside its floor.
+            others = [r for r in others if r["kind"] == "peer"] or others
             best = max(others, key=lambda r: r["ids_per_s"]["median"], default=None)
             dup_peers = [r for r in group if r["kind"] != "snowflake-c" and r["duplicates"]]
             rows.append({"ours": ours, "best": best, "dup_peers": dup_peers})
     return rows
+
+
+def floor_rows(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per language, the `next` scenario on 1 thread: snowflake-c (default, and time_source=counter)
+    beside the floor of the design and the fastest peer that issued no duplicates."""
+    rows = []
+    for lang in LANGUAGES:
+        group = {r["implementation"]: r for r in results if r["language"] == lang and r["scenario"] == "next"}
+        if OURS not in group:
+            continue
+        peers = [r for r in group.values() if r["kind"] == "peer" and r["duplicates"] == 0]
+        rows.append(
+            {
+                "language": lang,
+                "ours": group[OURS],
+                "counter": group.get(COUNTER),
+                "floor": group.get(FLOORS[lang]),
+                "peer": max(peers, key=lambda r: r["ids_per_s"]["median"], default=None),
+            }
+        )
+    return rows
+
+
+def floors_table(results: list[dict[str, Any]]) -> list[str]:
+    """The floors table (markdown; the console prints it too): ns per ID and the ratios, each
+    snowflake-c's IDs/s over the other's (above 1: snowflake-c issues more per second)."""
+
+    def ns(r: dict[str, Any] | None) -> str:
+        return f"{r['ns_per_id']['median']:.2f}" if r else "–"
+
+    def times(a: dict[str, Any] | None, b: dict[str, Any] | None) -> str:
+        return f"{a['ids_per_s']['median'] / b['ids_per_s']['median']:.2f}" if a and b else "–"
+
+    rows = floor_rows(results)
+    if not rows:
+        return []
+    out = [
+        "| language | snowflake-c ns/ID | time_source=counter ns/ID | floor ns/ID | fastest peer | ns/ID "
+        "| snowflake-c × floor | counter × floor | snowflake-c × peer | counter × peer |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        o, c, f, p = row["ours"], row["counter"], row["floor"], row["peer"]
+        peer = f"{p['implementation']} {p['version']}" if p else "–"
+        out.append(
+            f"| {LANGUAGE_TITLES[row['language']]} | {ns(o)} | {ns(c)} | {ns(f)} | {peer} | {ns(p)} "
+            f"| {times(o, f)} | {times(c, f)} | {times(o, p)} | {times(c, p)} |"
+        )
+    return out
+
+
+FLOORS_NOTE = (
+    "Floors: `next`, 1 thread, medians of the same run. The floor of the design is a minimal binding "
+    "doing one call's work (read the wall clock, derive the millisecond tick, compare-and-swap one "
+    "64-bit word, return the language's integer: `benchmarks/floor/floor.h` under a C extension, "
+    "a Node-API function and a JNI function); in C, a clock read plus an atomic add. "
+    "× is snowflake-c's IDs/s over the other's."
+)
 
 
 def markdown(doc: dict[str, Any], json_link: str, chart_link: str) -> str:
@@ -567,6 +643,9 @@ def markdown(doc: dict[str, Any], json_link: str, chart_link: str) -> str:
             f"{o['ns_per_id']['median']:.2f} | {frac} | {peer} | {peer_rate} | {ratio} | "
             f"{fmt_dups(o)} / {dups} |"
         )
+    floors = floors_table(doc["results"])
+    if floors:
+        out += ["", FLOORS_NOTE, "", *floors]
     strings = summary_rows(doc["results"], OUTPUT_SCENARIOS)
     if strings:
         out += [
@@ -719,7 +798,8 @@ def chart(doc: dict[str, Any], paths: list[Path]) -> None:
     fig.suptitle(
         f"snowflake-c beside its peers, per language: {doc['date']} ({doc['mode']}), "
         f"{m['cpu']}, {m['cores']} cores, {m['os']}\n"
-        "blue: snowflake-c; grey: peers from PyPI, npm, Maven Central; tan: references in the C benchmark; "
+        "blue: snowflake-c; grey: peers from PyPI, npm, Maven Central; "
+        "tan: references (C's built-in ones, each language's floor); "
         "dashed red: the classic layout's limit, 4.096 M IDs/s",
         fontsize=9,
     )
@@ -800,6 +880,11 @@ def main() -> int:
     chart(doc, charts)
 
     print(console_table(results))
+    floors = floors_table(results)
+    if floors:
+        print()
+        print(FLOORS_NOTE)
+        print("\n".join(floors))
     print()
     print(f"wrote {json_path}, {charts[0].name}, {charts[1].name}")
     if args.readme and not args.quick:

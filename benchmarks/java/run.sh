@@ -13,10 +13,12 @@ root="$(cd "$here/../.." && pwd)"
 binding="$("$root/java/build.sh" | grep -o '/[^[:cntrl:]]*\.jar$' | tail -n 1)"
 mvn -B -q install:install-file -Dfile="$binding" -DpomFile="$root/java/pom.xml"
 mvn -B -q -f "$here/pom.xml" package
+# The floor of the design (FloorBenchmarks): a minimal JNI library doing nextId()'s work.
+floor="-Dsnowflakec.bench.floor=$("$here/floor/build.sh")"
 
 for threads in 1 2; do
   echo "== $threads thread(s)"
   only=()
   ((threads == 1)) || only=(-e EncodingBenchmarks) # string forms: 1 thread only
-  java -jar "$here/target/benchmarks.jar" -f 1 -wi 1 -w 1s -i 3 -r 1s -t "$threads" "${only[@]}" "$@"
+  java "$floor" -jar "$here/target/benchmarks.jar" -f 1 -wi 1 -w 1s -i 3 -r 1s -t "$threads" "${only[@]}" "$@"
 done

@@ -23,11 +23,21 @@ try {
 } catch (error) {
   wasmMissing = error.message.split('\n')[0];
 }
+// The floor of the design: a minimal Node-API addon doing nextId()'s work
+// (benchmarks/node/floor, built by benchmarks/run): a reference row of its own.
+let floorAddon;
+let floorMissing;
+try {
+  floorAddon = require(path.join(__dirname, 'floor', 'build', 'Release', 'sfc_floor.node'));
+} catch (error) {
+  floorMissing = error.message.split('\n')[0];
+}
 const { Snowflake: Sapphire } = require('@sapphire/snowflake');
 const {
   default: Snowflakify,
   TimestampFragment,
   WorkerFragment,
+  ProcessFragment,
   SequenceFragment,
 } = require('snowflakify');
 const { SnowflakeIdv1 } = require('simple-flakeid');
@@ -51,6 +61,9 @@ const CLASSIC_LIMIT = 4096000;
 // The WebAssembly row: the wide layout on a node value of its own (it has
 // no host-wide claim to meet the native row's, and needs none).
 const WIDE_WASM = { ...WIDE, node: { worker: 2 } };
+// Ours again, the wall clock read only once the processor's counter shows its
+// millisecond over; a node value of its own (the guard refuses a second one).
+const WIDE_COUNTER = { ...WIDE, node: { worker: 3 }, timeSource: 'counter' };
 
 // Each contestant: make() returns { next() → one ID, batch?(n) → n IDs }.
 // Peers run on their own default layout and, where they can be configured,
@@ -141,6 +154,27 @@ const contestants = [
           make: () => {
             const g = new wasm.Generator(WIDE_WASM);
             return { next: () => g.nextId(), batch: (n) => g.nextIds(n) };
+          },
+        },
+      ]
+    : []),
+  {
+    name: 'snowflake-c (time_source=counter)',
+    layout: 'time:41@1ms,worker:2,seq:20',
+    make: () => {
+      const g = new sfc.Generator(WIDE_COUNTER);
+      return { next: () => g.nextId(), batch: (n) => g.nextIds(n) };
+    },
+  },
+  ...(floorAddon
+    ? [
+        {
+          name: 'minimal binding (floor)',
+          layout: 'time:41@1ms,worker:2,seq:20',
+          reference: true,
+          make: () => {
+            const f = floorAddon.create(EPOCH, 2, 20, 1);
+            return { next: () => f.next() };
           },
         },
       ]
@@ -270,42 +304,67 @@ function encodingContestants(ids, base62) {
 
 /**
  * decode() on Discord IDs (@sapphire/snowflake's own layout): snowflake-c
- * native and WebAssembly, and @sapphire/snowflake's deconstruct() (pure
- * TypeScript). Every result is checked against snowflake-c's first.
+ * native and WebAssembly, @sapphire/snowflake's deconstruct() and
+ * snowflakify's destructure() (pure JavaScript, configured to the same
+ * layout). Each gives the time and every field of each ID; every result is
+ * checked against snowflake-c's first, so that only the same work is timed.
+ * (nodejs-snowflake reads the time and the instance of an ID, not its
+ * sequence: not the same work. simple-flakeid has no decode.)
  */
 function decodeContestants(ids) {
   const layout = sfc.Layout.preset('discord');
+  const ours = (r) => [BigInt(r.timeMs), r.fields.worker, r.fields.process, r.fields.seq];
   const sapphire = new Sapphire(BigInt(layout.epochMs));
+  const snowflakify = new Snowflakify({
+    fragmentArray: [
+      new TimestampFragment(42, layout.epochMs),
+      new WorkerFragment(5),
+      new ProcessFragment(5),
+      new SequenceFragment(12),
+    ],
+  });
   const list = [
     {
       name: 'snowflake-c',
+      package: 'snowflake-c',
       call: "decode(id, Layout.preset('discord'))",
       fn: (id) => sfc.decode(id, layout),
+      facts: ours,
     },
   ];
   if (wasm) {
     const wasmLayout = wasm.Layout.preset('discord');
     list.push({
       name: 'snowflake-c (wasm)',
+      package: 'snowflake-c',
       call: "decode(id, Layout.preset('discord'))",
       fn: (id) => wasm.decode(id, wasmLayout),
+      facts: ours,
     });
   }
-  list.push({
-    name: '@sapphire/snowflake',
-    call: 'deconstruct(id)',
-    fn: (id) => sapphire.deconstruct(id),
-  });
-  const facts = (r) =>
-    r.fields
-      ? [BigInt(r.timeMs), BigInt(r.fields.worker), BigInt(r.fields.process), BigInt(r.fields.seq)]
-      : [r.timestamp, r.workerId, r.processId, r.increment];
+  list.push(
+    {
+      name: '@sapphire/snowflake',
+      package: '@sapphire/snowflake',
+      call: 'deconstruct(id)',
+      fn: (id) => sapphire.deconstruct(id),
+      facts: (r) => [r.timestamp, Number(r.workerId), Number(r.processId), Number(r.increment)],
+    },
+    {
+      name: 'snowflakify',
+      package: 'snowflakify',
+      call: 'destructure(id)',
+      fn: (id) => snowflakify.destructure(id),
+      facts: (r) => r.map((fragment) => fragment.value),
+    },
+  );
   for (const id of ids) {
-    const want = facts(list[0].fn(id)).join();
+    const want = list[0].facts(list[0].fn(id)).join();
     for (const c of list) {
-      const got = facts(c.fn(id)).join();
-      if (got !== want)
+      const got = c.facts(c.fn(id)).join();
+      if (got !== want) {
         throw new Error(`${c.name} ${c.call}: ${id} gives ${got}, snowflake-c ${want}`);
+      }
     }
   }
   return list.map((c) => ({ ...c, inputs: ids }));
@@ -401,6 +460,7 @@ async function main() {
       nextIdSamples: samples[`${c.name}|nextId`],
       batch1000Samples: samples[`${c.name}|batch1000`],
       nativeBatch: Boolean(c.impl.batch),
+      reference: Boolean(c.reference),
       checked: dups.checked + (batchDups ? batchDups.checked : 0),
       duplicates: dups.duplicates + (batchDups ? batchDups.duplicates : 0),
       notIncreasing: dups.notIncreasing + (batchDups ? batchDups.notIncreasing : 0),
@@ -472,6 +532,7 @@ async function main() {
   console.log("\ndecode, Discord IDs (@sapphire/snowflake's layout): million IDs per second");
   const decodeResults = decoders.map((d) => ({
     name: d.name,
+    package: d.package,
     call: d.call,
     layout: 'discord',
     median: median(samples[`${d.name}|decode`]),
@@ -480,10 +541,11 @@ async function main() {
   }));
   for (const r of decodeResults) console.log(`  ${M(r.median)}  ${r.name}: ${r.call}`);
   if (!wasm) console.log(`\n(no WebAssembly row: ${wasmMissing}; run bindings/wasm/build)`);
+  if (!floorAddon) console.log(`\n(no floor row: ${floorMissing}; benchmarks/run builds it)`);
 
   const ours = results[0];
   const oursClassic = results[1];
-  const peers = results.filter((r) => !r.name.startsWith('snowflake-c'));
+  const peers = results.filter((r) => !r.name.startsWith('snowflake-c') && !r.reference);
   const cleanPeers = peers.filter((r) => r.duplicates === 0);
   const fastest = (list) =>
     list.reduce((a, r) => (r.nextId > a.nextId ? r : a), { nextId: 0, name: 'none' });

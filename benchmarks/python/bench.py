@@ -32,6 +32,8 @@ import snowflake_c
 WIDE = "time:41@1ms,worker:2,seq:20"  # 2^20 IDs per ms: measures the call, not the layout
 CLASSIC = "time:41@1ms,worker:10,seq:12"  # 4096 IDs per ms: the layout is the limit
 EPOCH = 1704067200000
+COUNTER_NAME = "snowflake-c next_id() [wide, time_source=counter]"
+FLOOR_NAME = "minimal binding next_id() [wide, floor]"
 
 
 @dataclass
@@ -205,10 +207,13 @@ def decode_cases(g: snowflake_c.Generator, n: int) -> list[Case]:
 
 def snowflake_c_cases(n: int, seconds: float) -> list[Case]:
     wide = snowflake_c.Generator(layout=WIDE, epoch=EPOCH, node={"worker": 1})
+    # The wall clock read again only once the processor's counter shows its millisecond over.
+    counter = snowflake_c.Generator(layout=WIDE, epoch=EPOCH, node={"worker": 3}, time_source="counter")
     classic = snowflake_c.Generator(layout=CLASSIC, epoch=EPOCH, node={"worker": 1})
     drift = snowflake_c.Generator(layout=CLASSIC, epoch=EPOCH, node={"worker": 2}, max_drift=20)
     cases = [
         Case("single", "snowflake-c next_id() [wide]", *single(wide.next_id), n),
+        Case("single", COUNTER_NAME, *single(counter.next_id), n),
         Case("batch", "snowflake-c next_ids(1000) [wide]", *batched(wide.next_ids, 1000), n * 5),
         Case("buffer", "snowflake-c fill(array('Q', 1M)) [wide]", *filled(wide, array("Q", bytes(8 << 20))), n * 20),
         Case("limit", "snowflake-c next_ids(1000) [classic]", *sustained(classic.next_ids, (1000,), 1000, seconds), n),
@@ -282,6 +287,18 @@ def peer_cases(n: int) -> tuple[list[Case], list[str]]:
     return cases, missing
 
 
+def floor_cases(n: int) -> tuple[list[Case], list[str]]:
+    """The floor of the design: a minimal C extension doing next_id()'s work on the wide
+    layout (clock read, tick, compare-and-swap of one word, a Python int), built by run.sh
+    from benchmarks/python/floor/."""
+    try:
+        import sfc_floor
+    except ImportError:
+        return [], ["sfc_floor (benchmarks/python/floor)"]
+    floor = sfc_floor.Floor(EPOCH, 2, 20, 1)  # WIDE: worker:2 (= 1), seq:20
+    return [Case("single", FLOOR_NAME, *single(floor.next_id), n)], []
+
+
 def measure(cases: list[Case], reps: int) -> None:
     for case in cases:  # warm up, and check for duplicates once
         ids = case.sample(min(case.n, 2_000_000))
@@ -310,7 +327,8 @@ def main() -> int:
 
     ours = snowflake_c_cases(n, 0.6 if args.quick else 1.5)
     peers, missing = peer_cases(n)
-    cases = ours + peers
+    floors, floor_missing = floor_cases(n)
+    cases = ours + peers + floors
     measure(cases, reps)
 
     med = {c.name: statistics.median(c.rates) for c in cases}
@@ -339,6 +357,8 @@ def main() -> int:
         print()
     for name in missing:
         print(f"{name}: not installed (pip install -r benchmarks/python/requirements.txt)")
+    for name in floor_missing:
+        print(f"{name}: not built (benchmarks/python/run.sh builds it)")
 
     targets: dict[str, Any] = {}
     ours_single = med["snowflake-c next_id() [wide]"]
@@ -360,6 +380,9 @@ def main() -> int:
         "target": 0.999,
         "met": best_limit / classic_limit >= 0.999,
     }
+    for name in (COUNTER_NAME, FLOOR_NAME):
+        if name in med:
+            print(f"{name}: {1e9 / med[name]:.2f} ns/ID; next_id() [wide] {1e9 / ours_single:.2f} ns/ID")
     print("targets:")
     for key, t in targets.items():
         shown = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in t.items()}

@@ -13,4 +13,8 @@ pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" 'meson-python>=0.18' 'meson>=1.3' ninja -r "$here/requirements.txt"
 "${pip[@]}" --no-build-isolation --force-reinstall --no-deps \
   --config-settings=build-dir="$root/build/bench-wheel" "$root"
+# The floor of the design: a minimal extension doing next_id()'s work (a row of its own).
+"${pip[@]}" --no-build-isolation --force-reinstall --no-deps \
+  --config-settings=build-dir="$root/build/bench-floor" "$here/floor" ||
+  echo "benchmarks/python/run.sh: the floor extension did not build; no floor row" >&2
 exec "$venv/bin/python" "$here/bench.py" "$@"

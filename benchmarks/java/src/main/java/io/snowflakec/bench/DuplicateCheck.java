@@ -88,6 +88,16 @@ public final class DuplicateCheck {
   private static List<Contender> contenders() {
     List<Contender> list = new ArrayList<>();
     list.add(ours("snowflakecNextIdWide", DuplicateCheck::wide, g -> g::nextId));
+    list.add(ours("snowflakecNextIdWideCounter", IdBenchmarks::wideCounter, g -> g::nextId));
+    if (System.getProperty(Floor.PROPERTY) != null) {
+      list.add(
+          single(
+              "floorNextId",
+              () -> {
+                long floor = Floor.wide();
+                return () -> Floor.next(floor);
+              }));
+    }
     list.add(
         ours(
             "snowflakecNextIds1000Wide",

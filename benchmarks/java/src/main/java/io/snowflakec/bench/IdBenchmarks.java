@@ -6,6 +6,7 @@ import com.github.yitter.contract.IdGeneratorOptions;
 import com.github.yitter.idgen.DefaultIdGenerator;
 import io.snowflakec.Generator;
 import io.snowflakec.Layout;
+import io.snowflakec.TimeSource;
 import java.util.concurrent.TimeUnit;
 import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -24,6 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * <ul>
  *   <li>{@code snowflakec*Wide}: layout {@code time:41@1ms,worker:1,seq:21}, so that the sequence
  *       never caps the rate: the cost of a call is what is measured.
+ *   <li>{@code snowflakecNextIdWideCounter}: the same with {@code TimeSource.COUNTER} (the wall
+ *       clock read again only once the processor's counter shows its millisecond over).
  *   <li>{@code snowflakecClassic}: the {@code twitter} preset, 4 096 IDs per ms: its limit is 4.096
  *       M IDs/s, which it should reach on 1 and 2 threads.
  *   <li>Peers with their defaults: hutool {@code Snowflake} and CosId {@code
@@ -37,6 +40,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class IdBenchmarks {
   Generator wide;
+  Generator wideCounter;
   Generator classic;
   Snowflake hutool;
   DefaultIdGenerator yitter;
@@ -56,6 +60,7 @@ public class IdBenchmarks {
             .layout(Layout.parse("time:41@1ms,worker:1,seq:21", 1704067200000L))
             .node("worker", 1)
             .build();
+    wideCounter = wideCounter();
     classic = Generator.builder().preset("twitter").node("datacenter", 1).node("worker", 1).build();
     hutool = new Snowflake(1, 1);
     yitter = new DefaultIdGenerator(new IdGeneratorOptions((short) 1));
@@ -63,15 +68,30 @@ public class IdBenchmarks {
     tsid = TsidFactory.builder().withNode(1).build();
   }
 
+  /** The wide layout with {@code TimeSource.COUNTER}, on a node value of its own (worker 0). */
+  static Generator wideCounter() {
+    return Generator.builder()
+        .layout(Layout.parse("time:41@1ms,worker:1,seq:21", 1704067200000L))
+        .node("worker", 0)
+        .timeSource(TimeSource.COUNTER)
+        .build();
+  }
+
   @TearDown
   public void tearDown() {
     wide.close();
+    wideCounter.close();
     classic.close();
   }
 
   @Benchmark
   public long snowflakecNextIdWide() {
     return wide.nextId();
+  }
+
+  @Benchmark
+  public long snowflakecNextIdWideCounter() {
+    return wideCounter.nextId();
   }
 
   @Benchmark
