@@ -128,6 +128,9 @@ typedef zval sfc_swig_obj;
 %ignore sfc_encoding_by_name;
 %ignore sfc_id_format;
 %ignore sfc_id_parse; /* called by parse_id below and the ID typemaps */
+/* The encodings as data are for bindings that format in their own language. */
+%ignore sfc_encoding_info;
+%ignore sfc_encoding_at;
 %ignore sfc_layout::fields;
 %ignore sfc_parts::values;
 %ignore sfc_option_info::choices;

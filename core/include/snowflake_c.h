@@ -42,6 +42,9 @@
  *     and SFC_ROLLBACK_COUNT.
  *   - A layout refuses a field named `id` or `time_ms`: its decoded JSON
  *     would repeat that key.
+ *   - New: sfc_encoding_at (the string forms as data); the time source
+ *     SFC_TIME_COUNTER; sfc_generator_new_shared and
+ *     sfc_generator_shared_size (a generator in a host's shared memory).
  *
  * Example
  *
@@ -389,6 +392,26 @@ SFC_API size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
 SFC_API sfc_status sfc_id_parse(const char *text, size_t len,
                                 sfc_encoding encoding, uint64_t *id,
                                 sfc_error *err);
+
+/* An encoding as data, for a binding that formats and parses in its own
+ * language: the rules sfc_id_format and sfc_id_parse follow, from their own
+ * tables. Formatting writes `digits[d]` for each base-`radix` digit d, most
+ * significant first, padded with digits[0] to `width` unless shortest.
+ * Parsing maps each byte b to `values[b]`: its digit, or -1 for a byte
+ * outside the alphabet (so case-insensitivity and Crockford's I, L -> 1 and
+ * O -> 0 are in the table). */
+typedef struct sfc_encoding_info {
+  sfc_encoding encoding;
+  const char *name;          /* "base32" */
+  const char *digits;        /* `radix` characters, digit 0 first */
+  unsigned radix;            /* 32 */
+  unsigned width;            /* fixed width: 13 */
+  const signed char *values; /* 256 entries, by byte */
+} sfc_encoding_info;
+
+/* Row i of the encodings, in sfc_encoding order (sfc_encoding_at(e) is
+ * encoding e's), or NULL past the last. Static. */
+SFC_API const sfc_encoding_info *sfc_encoding_at(size_t i);
 
 /* ===================================================================== */
 /* Generator                                                             */

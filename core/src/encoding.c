@@ -3,78 +3,108 @@
 
 #include <string.h>
 
-typedef struct encoding_info {
-  const char *name;
-  const char *digits;   /* in ASCII order: fixed strings sort as the IDs */
-  const char *max;      /* 2^64 - 1, fixed width */
-  const char *alphabet; /* for messages */
-  unsigned base, width;
-} encoding_info;
+/* Each encoding's value of a byte as a constant expression, one per
+ * alphabet: -1 for a byte outside it. Parsing reads them through VALUES;
+ * sfc_encoding_at publishes the same arrays. */
+#define IN(c, lo, hi) ((c) >= (lo) && (c) <= (hi))
+#define UPPER(c) (IN(c, 'a', 'z') ? (c) - 'a' + 'A' : (c))
+#define DIGIT(c) (IN(c, '0', '9') ? (c) - '0' : -1)
+#define DEC_VALUE(c) DIGIT(c)
+#define HEX_VALUE(c)                                                           \
+  (IN(c, '0', '9')          ? (c) - '0'                                        \
+   : IN(UPPER(c), 'A', 'F') ? UPPER(c) - 'A' + 10                              \
+                            : -1)
+/* Crockford's letters, either case: no U; I and L read as 1, O as 0. */
+#define CROCKFORD(u)                                                           \
+  (IN(u, 'A', 'H')            ? (u) - 'A' + 10                                 \
+   : (u) == 'I' || (u) == 'L' ? 1                                              \
+   : IN(u, 'J', 'K')          ? (u) - 'J' + 18                                 \
+   : IN(u, 'M', 'N')          ? (u) - 'M' + 20                                 \
+   : (u) == 'O'               ? 0                                              \
+   : IN(u, 'P', 'T')          ? (u) - 'P' + 22                                 \
+   : IN(u, 'V', 'Z')          ? (u) - 'V' + 27                                 \
+                              : -1)
+#define BASE32_VALUE(c) (IN(c, '0', '9') ? (c) - '0' : CROCKFORD(UPPER(c)))
+#define BASE36_VALUE(c)                                                        \
+  (IN(c, '0', '9')          ? (c) - '0'                                        \
+   : IN(UPPER(c), 'A', 'Z') ? UPPER(c) - 'A' + 10                              \
+                            : -1)
+/* Bitcoin's: no 0, I, O, l. */
+#define BASE58_VALUE(c)                                                        \
+  (IN(c, '1', '9')   ? (c) - '1'                                               \
+   : IN(c, 'A', 'H') ? (c) - 'A' + 9                                           \
+   : IN(c, 'J', 'N') ? (c) - 'J' + 17                                          \
+   : IN(c, 'P', 'Z') ? (c) - 'P' + 22                                          \
+   : IN(c, 'a', 'k') ? (c) - 'a' + 33                                          \
+   : IN(c, 'm', 'z') ? (c) - 'm' + 44                                          \
+                     : -1)
+#define BASE62_VALUE(c)                                                        \
+  (IN(c, '0', '9')   ? (c) - '0'                                               \
+   : IN(c, 'A', 'Z') ? (c) - 'A' + 10                                          \
+   : IN(c, 'a', 'z') ? (c) - 'a' + 36                                          \
+                     : -1)
 
-static const encoding_info ENCODINGS[SFC_ENCODING_COUNT] = {
-    {"dec", "0123456789", "18446744073709551615", "0-9", 10, 20},
-    {"hex", "0123456789abcdef", "ffffffffffffffff", "0-9a-f, any case", 16, 16},
-    {"base32", "0123456789ABCDEFGHJKMNPQRSTVWXYZ", "FZZZZZZZZZZZZ",
-     "Crockford's 0-9A-Z without I, L, O, U; any case, I and L read as 1, O "
-     "as 0",
-     32, 13},
-    {"base36", "0123456789abcdefghijklmnopqrstuvwxyz", "3w5e11264sgsf",
-     "0-9a-z, any case", 36, 13},
-    {"base58", "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",
-     "jpXCZedGfVQ", "Bitcoin's 1-9A-Za-z without I, O, l", 58, 11},
-    {"base62", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-     "LygHa16AHYF", "0-9A-Za-z", 62, 11},
+/* F of every byte, 0 to 255. */
+#define BYTES4(F, i) F((i)), F((i) + 1), F((i) + 2), F((i) + 3)
+#define BYTES16(F, i)                                                          \
+  BYTES4(F, (i)), BYTES4(F, (i) + 4), BYTES4(F, (i) + 8), BYTES4(F, (i) + 12)
+#define BYTES64(F, i)                                                          \
+  BYTES16(F, (i)), BYTES16(F, (i) + 16), BYTES16(F, (i) + 32),                 \
+      BYTES16(F, (i) + 48)
+#define BYTES256(F)                                                            \
+  { BYTES64(F, 0), BYTES64(F, 64), BYTES64(F, 128), BYTES64(F, 192) }
+
+static const signed char VALUES[SFC_ENCODING_COUNT][256] = {
+    BYTES256(DEC_VALUE),    BYTES256(HEX_VALUE),    BYTES256(BASE32_VALUE),
+    BYTES256(BASE36_VALUE), BYTES256(BASE58_VALUE), BYTES256(BASE62_VALUE),
 };
 
-/* Letters A..Z (either case for Crockford) to their value, -1 if none. */
-static const signed char CROCKFORD[26] = {10, 11, 12, 13, 14, 15, 16, 17, 1,
-                                          18, 19, 1,  20, 21, 0,  22, 23, 24,
-                                          25, 26, -1, 27, 28, 29, 30, 31};
-static const signed char B58_UPPER[26] = {9,  10, 11, 12, 13, 14, 15, 16, -1,
-                                          17, 18, 19, 20, 21, -1, 22, 23, 24,
-                                          25, 26, 27, 28, 29, 30, 31, 32};
-static const signed char B58_LOWER[26] = {33, 34, 35, 36, 37, 38, 39, 40, 41,
-                                          42, 43, -1, 44, 45, 46, 47, 48, 49,
-                                          50, 51, 52, 53, 54, 55, 56, 57};
+typedef struct encoding_row {
+  sfc_encoding_info info; /* digits in ASCII order: fixed strings sort as
+                             the IDs */
+  const char *max;        /* 2^64 - 1, fixed width */
+  const char *alphabet;   /* for messages */
+} encoding_row;
 
-/* The value of character c in the encoding, or -1. `e` is a constant at
- * every call, so each parser is compiled for its own alphabet. */
-static inline int digit_value(sfc_encoding e, unsigned char c) {
-  bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
-  if (e == SFC_ENCODING_BASE58) {
-    if (c >= '1' && c <= '9') return c - '1';
-    if (upper) return B58_UPPER[c - 'A'];
-    return lower ? B58_LOWER[c - 'a'] : -1;
-  }
-  if (c >= '0' && c <= '9') return c - '0';
-  switch (e) {
-  case SFC_ENCODING_HEX:
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-  case SFC_ENCODING_BASE32:
-    if (upper) return CROCKFORD[c - 'A'];
-    return lower ? CROCKFORD[c - 'a'] : -1;
-  case SFC_ENCODING_BASE36:
-    if (upper) return c - 'A' + 10;
-    return lower ? c - 'a' + 10 : -1;
-  case SFC_ENCODING_BASE62:
-    if (upper) return c - 'A' + 10;
-    return lower ? c - 'a' + 36 : -1;
-  default:
-    return -1;
-  }
+#define ROW(e, name, digits, radix, width)                                     \
+  { e, name, digits, radix, width, VALUES[e] }
+
+static const encoding_row ENCODINGS[SFC_ENCODING_COUNT] = {
+    {ROW(SFC_ENCODING_DEC, "dec", "0123456789", 10, 20), "18446744073709551615",
+     "0-9"},
+    {ROW(SFC_ENCODING_HEX, "hex", "0123456789abcdef", 16, 16),
+     "ffffffffffffffff", "0-9a-f, any case"},
+    {ROW(SFC_ENCODING_BASE32, "base32", "0123456789ABCDEFGHJKMNPQRSTVWXYZ", 32,
+         13),
+     "FZZZZZZZZZZZZ",
+     "Crockford's 0-9A-Z without I, L, O, U; any case, I and L read as 1, O "
+     "as 0"},
+    {ROW(SFC_ENCODING_BASE36, "base36", "0123456789abcdefghijklmnopqrstuvwxyz",
+         36, 13),
+     "3w5e11264sgsf", "0-9a-z, any case"},
+    {ROW(SFC_ENCODING_BASE58, "base58",
+         "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 58, 11),
+     "jpXCZedGfVQ", "Bitcoin's 1-9A-Za-z without I, O, l"},
+    {ROW(SFC_ENCODING_BASE62, "base62",
+         "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 62,
+         11),
+     "LygHa16AHYF", "0-9A-Za-z"},
+};
+
+const sfc_encoding_info *sfc_encoding_at(size_t i) {
+  return i < SFC_ENCODING_COUNT ? &ENCODINGS[i].info : NULL;
 }
 
 const char *sfc_encoding_name(sfc_encoding encoding) {
-  return (unsigned)encoding < SFC_ENCODING_COUNT ? ENCODINGS[encoding].name
+  return (unsigned)encoding < SFC_ENCODING_COUNT ? ENCODINGS[encoding].info.name
                                                  : NULL;
 }
 
 sfc_status sfc_encoding_by_name(const char *name, size_t len, sfc_encoding *out,
                                 sfc_error *err) {
   for (unsigned i = 0; name && i < SFC_ENCODING_COUNT; i++) {
-    if (strlen(ENCODINGS[i].name) == len &&
-        memcmp(ENCODINGS[i].name, name, len) == 0) {
+    const char *known = ENCODINGS[i].info.name;
+    if (strlen(known) == len && memcmp(known, name, len) == 0) {
       *out = (sfc_encoding)i;
       return SFC_OK;
     }
@@ -108,12 +138,12 @@ static inline size_t format_in(uint64_t v, unsigned base, const char *digits,
 size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
                      char *buf, size_t cap) {
   if ((unsigned)encoding >= SFC_ENCODING_COUNT || !buf) return 0;
-  const encoding_info *e = &ENCODINGS[encoding];
+  const sfc_encoding_info *e = &ENCODINGS[encoding].info;
   bool shortest = (flags & SFC_FORMAT_SHORTEST) != 0;
   if (cap < SFC_ENCODED_MAX) {
     /* Too small for the worst case: measure this ID first. */
     size_t need = 1;
-    for (uint64_t v = id / e->base; v; v /= e->base)
+    for (uint64_t v = id / e->radix; v; v /= e->radix)
       need++;
     if (!shortest && need < e->width) need = e->width;
     if (cap <= need) return 0;
@@ -160,7 +190,7 @@ static void shown(const char *text, size_t len, char *out) {
 }
 
 /* A bad character: what it is and where. */
-static sfc_status bad_char(const encoding_info *e, const char *text, size_t len,
+static sfc_status bad_char(const encoding_row *e, const char *text, size_t len,
                            size_t at, sfc_error *err) {
   char t[SHOWN_MAX], c[SHOWN_MAX];
   shown(text, len, t);
@@ -170,11 +200,11 @@ static sfc_status bad_char(const encoding_info *e, const char *text, size_t len,
                     "%s ID '%s' has a NUL byte at position %zu (counting "
                     "from 0): an ID is characters of %s only, with nothing "
                     "after them",
-                    e->name, t, at, e->alphabet);
+                    e->info.name, t, at, e->alphabet);
   return sfc_fail(err, SFC_INVALID_ARGUMENT,
                   "%s ID '%s' has '%s' at position %zu (counting from 0), "
                   "which is not in the %s alphabet (%s)",
-                  e->name, t, c, at, e->name, e->alphabet);
+                  e->info.name, t, c, at, e->info.name, e->alphabet);
 }
 
 /* `len` is at most the fixed width, and one digit fewer never overflows
@@ -183,18 +213,18 @@ static sfc_status bad_char(const encoding_info *e, const char *text, size_t len,
 static inline sfc_status parse_in(sfc_encoding encoding, unsigned base,
                                   const char *text, size_t len, uint64_t *id,
                                   sfc_error *err) {
-  const encoding_info *e = &ENCODINGS[encoding];
+  const encoding_row *e = &ENCODINGS[encoding];
   uint64_t v = 0;
   for (size_t i = 0; i < len; i++) {
-    int d = digit_value(encoding, (unsigned char)text[i]);
+    int d = VALUES[encoding][(unsigned char)text[i]];
     if (d < 0) return bad_char(e, text, len, i, err);
-    if (i + 1 == e->width && v > (UINT64_MAX - (unsigned)d) / base) {
+    if (i + 1 == e->info.width && v > (UINT64_MAX - (unsigned)d) / base) {
       char t[SHOWN_MAX];
       shown(text, len, t);
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "%s ID '%s' is larger than 2^64 - 1, the largest ID "
                       "(%s in %s)",
-                      e->name, t, e->max, e->name);
+                      e->info.name, t, e->max, e->info.name);
     }
     v = v * base + (unsigned)d;
   }
@@ -209,18 +239,18 @@ sfc_status sfc_id_parse(const char *text, size_t len, sfc_encoding encoding,
                     "unknown encoding %d: use dec, hex, base32, base36, "
                     "base58 or base62",
                     (int)encoding);
-  const encoding_info *e = &ENCODINGS[encoding];
+  const encoding_row *e = &ENCODINGS[encoding];
   if (!text || len == 0)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "empty %s ID: give 1 to %u characters of %s", e->name,
-                    e->width, e->alphabet);
-  if (len > e->width) {
+                    "empty %s ID: give 1 to %u characters of %s", e->info.name,
+                    e->info.width, e->alphabet);
+  if (len > e->info.width) {
     char t[SHOWN_MAX];
     shown(text, len, t);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "%s ID '%s' is %zu characters long: a 64-bit ID takes "
                     "at most %u in %s",
-                    e->name, t, len, e->width, e->name);
+                    e->info.name, t, len, e->info.width, e->info.name);
   }
   switch (encoding) {
   case SFC_ENCODING_DEC:
