@@ -4,6 +4,9 @@
 #      through scripts/release-java), runs the JUnit suite with -Xcheck:jni, packages
 #      the jar with its sources and javadoc, and checks the format,
 #   2. checks that the jar works alone: examples/QuickStart.java on a plain java -cp.
+# Where a JDK of 22 or later is found (JAVA_HOME, /usr/lib/jvm; SNOWFLAKEC_JDK22 names one),
+# Maven runs on it: the jar gains the FFM calls (src/main/java22), the suite runs on JDK 17
+# from the classes (JNI) and again on that JDK from the jar (FFM), and the jar check runs on both.
 # Exits non-zero on any failure.
 set -euo pipefail
 
@@ -11,6 +14,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 build="${SNOWFLAKEC_JAVA_BUILD:-$root/build/java}"
 export SNOWFLAKEC_JAVA_BUILD="$build"
+# Maven's output folder (the jar lands there); SNOWFLAKEC_JAVA_TARGET overrides it.
+target="${SNOWFLAKEC_JAVA_TARGET:-$here/target}"
 
 # The shared vectors run with no SNOWFLAKE_* variable (node values from the environment).
 while IFS='=' read -r name _; do
@@ -19,12 +24,43 @@ while IFS='=' read -r name _; do
   fi
 done < <(env)
 
-mvn -B -f "$here/pom.xml" verify \
+# The feature version of the JDK in $1 (from its release file), or nothing.
+jdk_feature() {
+  if [[ -n $1 && -f $1/release ]]; then
+    sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release"
+  fi
+}
+path_jdk="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
+jdk17="" jdk22="${SNOWFLAKEC_JDK22:-}"
+for d in "${JAVA_HOME:-}" "$path_jdk" /usr/lib/jvm/*; do
+  feature="$(jdk_feature "$d")"
+  if [[ -z $jdk17 && $feature == 17 ]]; then
+    jdk17="$d"
+  elif [[ -z $jdk22 && -n $feature && $feature -ge 22 ]]; then
+    jdk22="$d"
+  fi
+done
+maven=(-B -f "$here/pom.xml" "-Dsnowflakec.build=$target")
+on22=()
+if [[ -z $jdk17 ]]; then
+  jdk22="" # Maven as it is: the suite on its JDK
+elif [[ -n $jdk22 ]]; then
+  # google-java-format (the format check) runs on JDK 17: its plugin does not run on 25.
+  on22=("-Djvm=$jdk17/bin/java" -Dfmt.skip)
+  echo "java/run-tests.sh: Maven on $jdk22, the suite on $jdk17 (JNI) and $jdk22 (FFM)"
+else
+  echo "java/run-tests.sh: no JDK 22 or later (SNOWFLAKEC_JDK22): the FFM calls are not tested" >&2
+fi
+
+JAVA_HOME="${jdk22:-${JAVA_HOME:-$path_jdk}}" mvn "${maven[@]}" verify \
   "-Dsnowflakec.cli=$build/core/cli/snowflake-c" \
-  "-Dsnowflakec.vectors=$root/tests/vectors"
+  "-Dsnowflakec.vectors=$root/tests/vectors" ${on22[@]+"${on22[@]}"}
+if ((${#on22[@]})); then
+  JAVA_HOME="$jdk17" mvn "${maven[@]}" -q com.spotify.fmt:fmt-maven-plugin:check
+fi
 
 version="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' "$here/pom.xml" | head -n 1)"
-jar="$here/target/snowflake-c-$version.jar"
+jar="$target/snowflake-c-$version.jar"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 javac -d "$tmp/app" -cp "$jar" "$here/examples/QuickStart.java"
@@ -38,13 +74,28 @@ for try in "unshare -n" "unshare -rn"; do
     break
   fi
 done
-# A fresh extraction folder: the jar must carry and load its own library.
-${isolate[@]+"${isolate[@]}"} java -Xcheck:jni "-Dio.snowflakec.native.tmpdir=$tmp/natives" \
-  -cp "$tmp/app:$jar" QuickStart \
-  | tee "$tmp/out.txt"
 expected='{"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","worker":1,"process":0,"seq":7}'
-if ! grep -qxF "$expected" "$tmp/out.txt"; then
-  echo "jar check FAILED: QuickStart did not print the canonical JSON of the Discord example" >&2
-  exit 1
+# $1: the java command; the rest: its options. A fresh extraction folder each time: the jar must
+# carry and load its own library.
+jar_check() {
+  local java="$1"
+  shift
+  rm -rf "$tmp/natives"
+  ${isolate[@]+"${isolate[@]}"} "$java" -Xcheck:jni "$@" "-Dio.snowflakec.native.tmpdir=$tmp/natives" \
+    -cp "$tmp/app:$jar" QuickStart >"$tmp/out.txt" 2>"$tmp/err.txt"
+  cat "$tmp/out.txt" "$tmp/err.txt"
+  if ! grep -qxF "$expected" "$tmp/out.txt"; then
+    echo "jar check FAILED: QuickStart did not print the canonical JSON of the Discord example" >&2
+    exit 1
+  fi
+  # Native access enabled: the FFM calls raise no warning of the JVM's.
+  if grep -q '^WARNING' "$tmp/err.txt"; then
+    echo "jar check FAILED: $java $* warned" >&2
+    exit 1
+  fi
+  echo "jar check ok: $jar works on a plain $java -cp $*"
+}
+jar_check java
+if [[ -n $jdk22 ]]; then
+  jar_check "$jdk22/bin/java" --enable-native-access=ALL-UNNAMED
 fi
-echo "jar check ok: $jar works on a plain java -cp"

@@ -7,7 +7,8 @@
  * status, the options set by name, node values, the preset/layout/epoch trio,
  * the layout description and the stats. The natives belong to
  * io.snowflakec.Native and are registered in JNI_OnLoad; the library exports
- * only JNI_OnLoad and JNI_OnUnload (see snowflake_c_jni.map).
+ * only JNI_OnLoad, JNI_OnUnload and the FFM entry points of Java 22+
+ * (snowflake_c_ffm.h; see snowflake_c_jni.map).
  *
  * A layout travels to Java as an opaque byte[] holding the sfc_layout value
  * (layouts are plain values in the core): the natives copy it back, check its
@@ -30,6 +31,7 @@
 #include <string.h>
 
 #include "snowflake_c.h"
+#include "snowflake_c_ffm.h"
 
 /* The exception class of each error status, from the core's status table
  * (io.snowflakec.<Name>Exception); SnowflakeException for any other. */
@@ -628,6 +630,30 @@ static jint n_encoding_number(JNIEnv *env, jclass cls, jstring jname) {
   return (jint)enc;
 }
 
+/* Row i of the encodings as data, for Java to format and parse by:
+ * {byte[] digits, byte[256] values, int[]{radix, width}}, or null past the
+ * last. */
+static jobjectArray n_encoding_row(JNIEnv *env, jclass cls, jint i) {
+  (void)cls;
+  const sfc_encoding_info *row = i < 0 ? NULL : sfc_encoding_at((size_t)i);
+  if (row == NULL) {
+    return NULL;
+  }
+  const jint numbers[] = {(jint)row->radix, (jint)row->width};
+  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
+  jintArray jnumbers = (*env)->NewIntArray(env, 2);
+  if (out == NULL || jnumbers == NULL) {
+    return NULL;
+  }
+  (*env)->SetIntArrayRegion(env, jnumbers, 0, 2, numbers);
+  if (!put(env, out, 0, new_bytes(env, row->digits, row->radix)) ||
+      !put(env, out, 1, new_bytes(env, (const char *)row->values, 256)) ||
+      !put(env, out, 2, jnumbers)) {
+    return NULL;
+  }
+  return out;
+}
+
 /* The long's 64 bits are the ID, read unsigned as Long.toUnsignedString
  * does. */
 static jstring n_format_id(JNIEnv *env, jclass cls, jlong id, jint enc,
@@ -1009,6 +1035,18 @@ static jlong n_next(JNIEnv *env, jclass cls, jlong handle, jlong now_us) {
   return 0;
 }
 
+/* Throws the error the last FFM entry point kept on this thread
+ * (snowflake_c_ffm.h). */
+static void n_throw_pending(JNIEnv *env, jclass cls) {
+  (void)cls;
+  const snowflakec_ffm_error *p = snowflakec_ffm_pending();
+  if (p->unfit != 0) {
+    check_signed(env, p->unfit, "ID issued", SFC_TIME_EXHAUSTED);
+  } else {
+    throw_error(env, &p->err);
+  }
+}
+
 /* IDs are issued into a buffer here and copied into the Java array region
  * by region: a critical section on the array may hand out a copy (it does
  * under -Xcheck:jni) whose write-back would overwrite what other threads
@@ -1145,6 +1183,7 @@ static const JNINativeMethod methods[] = {
     {"parseId", "(" STR ")J", (void *)n_parse_id},
     {"encodingNames", "()[" STR, (void *)n_encoding_names},
     {"encodingNumber", "(" STR ")I", (void *)n_encoding_number},
+    {"encodingRow", "(I)" OBJS, (void *)n_encoding_row},
     {"formatId", "(JIZ)" STR, (void *)n_format_id},
     {"parseIdAs", "(" STR "I)J", (void *)n_parse_id_as},
     {"partsJson", "(" LAYOUT "J)" STR, (void *)n_parts_json},
@@ -1162,6 +1201,7 @@ static const JNINativeMethod methods[] = {
     {"pause", "(J)V", (void *)n_pause},
     {"next", "(JJ)J", (void *)n_next},
     {"nextIds", "(JJ[JII[J)I", (void *)n_next_ids},
+    {"throwPending", "()V", (void *)n_throw_pending},
     {"stats", "(J)" OBJS, (void *)n_stats},
 };
 #if defined(__GNUC__)

@@ -63,6 +63,10 @@ public final class Generator implements AutoCloseable {
 
   private static final VarHandle CLOSED;
 
+  // false: every nextId() calls the core, for measuring the calls alone.
+  private static final boolean FAST_PATH =
+      !"false".equals(System.getProperty("io.snowflakec.fastPath"));
+
   static {
     try {
       CLOSED = MethodHandles.lookup().findVarHandle(Generator.class, "closed", boolean.class);
@@ -76,6 +80,7 @@ public final class Generator implements AutoCloseable {
   private final long handle;
   private final Layout layout;
   private final FastPath fast; // null: every call goes to the core
+  private final Calls calls; // JNI, or FFM downcalls on Java 22+
   private volatile boolean closed;
 
   /** Frees the native generator once the Java one is unreachable. */
@@ -92,12 +97,15 @@ public final class Generator implements AutoCloseable {
     }
   }
 
-  private Generator(long handle) {
+  private Generator(long handle, boolean mayBlock) {
     this.handle = handle;
+    this.calls = Calls.of(mayBlock);
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
       warn(Native.generatorWarning(handle));
-      this.fast = FastPath.of(handle);
+      // No rule for time_source counter where its counter runs: the core's check is cheaper than
+      // System.currentTimeMillis(), through FFM and through JNI alike.
+      this.fast = FAST_PATH ? FastPath.of(handle) : null;
       CLEANER.register(this, new Free(handle));
     } catch (RuntimeException | Error e) {
       Native.generatorFree(handle);
@@ -153,7 +161,7 @@ public final class Generator implements AutoCloseable {
 
   private long next(long nowUs) {
     try {
-      return Native.next(handle(), nowUs);
+      return calls.next(handle(), nowUs);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -251,7 +259,7 @@ public final class Generator implements AutoCloseable {
     out[0] = 0;
     out[1] = -1;
     try {
-      return Native.nextIds(handle(), nowUs, dst, off, len, out);
+      return calls.nextIds(handle(), nowUs, dst, off, len, out);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -404,6 +412,16 @@ public final class Generator implements AutoCloseable {
     } finally {
       Reference.reachabilityFence(this);
     }
+  }
+
+  /** Whether nextId() tries the pure-Java fast path first (tests). */
+  boolean hasFastPath() {
+    return fast != null;
+  }
+
+  /** How this generator calls the core: {@code "jni"} or {@code "ffm"} (tests). */
+  String calls() {
+    return calls.kind();
   }
 
   /**
@@ -691,8 +709,7 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
-     * Where the generator reads the time: {@code "wall"}, {@code "monotonic"} or {@code
-     * "counter"}.
+     * Where the generator reads the time: {@code "wall"}, {@code "monotonic"} or {@code "counter"}.
      *
      * @param source the name
      * @return this builder
@@ -771,7 +788,23 @@ public final class Generator implements AutoCloseable {
               node.values().toArray(),
               options.keySet().toArray(new String[0]),
               options.values().toArray());
-      return new Generator(h);
+      return new Generator(h, option("statedir") != null);
+    }
+
+    /**
+     * The value given to an option, by its name in lower case without separators, or null. A state
+     * directory: the core's calls may wait on a lock its keeper holds across file I/O, which
+     * critical FFM downcalls must not do.
+     */
+    private Object option(String flatName) {
+      Object value = null;
+      for (Map.Entry<String, Object> e : options.entrySet()) {
+        String key = e.getKey().replace("_", "").replace("-", "").toLowerCase(Locale.ROOT);
+        if (key.equals(flatName)) {
+          value = e.getValue();
+        }
+      }
+      return value;
     }
 
     /**

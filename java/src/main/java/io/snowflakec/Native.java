@@ -59,6 +59,12 @@ final class Native {
   /** The core's answer for an encoding name: its number, or the exception listing the names. */
   static native int encodingNumber(String name);
 
+  /**
+   * Row {@code i} of the encodings as data ({@code sfc_encoding_at}): {@code Object[]{byte[]
+   * digits, byte[256] values, int[]{radix, width}}}, null past the last.
+   */
+  static native Object[] encodingRow(int i);
+
   static native String formatId(long id, int encoding, boolean shortest);
 
   static native long parseIdAs(String text, int encoding);
@@ -115,6 +121,9 @@ final class Native {
    * {@code out[1]} the wait asked for (or -1), both written before an error is thrown.
    */
   static native int nextIds(long handle, long nowUs, long[] dst, int off, int len, long[] out);
+
+  /** Throws the error the last FFM entry point kept on this thread ({@code snowflake_c_ffm.h}). */
+  static native void throwPending();
 
   /** The values of the stats, in the order of {@link #TABLE_STATS}. */
   static native Object[] stats(long handle);

@@ -21,11 +21,48 @@ public final class Snowflake {
   /** The encodings' names by number, from the core: the natives take the number. */
   private static final String[] ENCODINGS = Native.encodingNames();
 
+  /**
+   * The interned names by the low bits of their hash (the fewest bits that tell them apart), and
+   * their numbers: a name written in the source is found with one comparison of references.
+   */
+  private static final String[] NAME_SLOTS = nameSlots();
+
+  private static final int SLOT_MASK = NAME_SLOTS.length - 1;
+  private static final int[] SLOT_NUMBERS = new int[NAME_SLOTS.length];
+
+  static {
+    for (int i = 0; i < ENCODINGS.length; i++) {
+      SLOT_NUMBERS[ENCODINGS[i].hashCode() & SLOT_MASK] = i;
+    }
+  }
+
+  private static String[] nameSlots() {
+    int size = 16;
+    String[] slots;
+    do {
+      size *= 2;
+      slots = new String[size];
+      for (String name : ENCODINGS) {
+        int slot = name.hashCode() & (size - 1);
+        if (slots[slot] != null) {
+          slots = null; // shared: more bits
+          break;
+        }
+        slots[slot] = name.intern();
+      }
+    } while (slots == null && size < 4096);
+    return slots != null ? slots : new String[1]; // no slot: always by value
+  }
+
   private Snowflake() {}
 
   /** An encoding's number; the core answers for a name that is none. */
   private static int encoding(String name) {
-    Objects.requireNonNull(name, "encoding");
+    int slot = Objects.requireNonNull(name, "encoding").hashCode() & SLOT_MASK;
+    return NAME_SLOTS[slot] == name ? SLOT_NUMBERS[slot] : encodingByValue(name);
+  }
+
+  private static int encodingByValue(String name) {
     for (int i = 0; i < ENCODINGS.length; i++) {
       if (ENCODINGS[i].equals(name)) {
         return i;
@@ -121,7 +158,7 @@ public final class Snowflake {
    * @throws InvalidArgumentException for an unknown encoding
    */
   public static String format(long id, String encoding, boolean pad) {
-    return Native.formatId(id, encoding(encoding), !pad);
+    return IdText.format(id, encoding(encoding), !pad);
   }
 
   /**
@@ -137,7 +174,7 @@ public final class Snowflake {
    */
   public static long parse(String text, String encoding) {
     Objects.requireNonNull(text, "text");
-    return Native.parseIdAs(text, encoding(encoding));
+    return IdText.parse(text, encoding(encoding));
   }
 
   /**

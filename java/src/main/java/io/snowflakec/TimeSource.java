@@ -11,9 +11,9 @@ public enum TimeSource {
   MONOTONIC,
   /**
    * The wall clock, read again once the processor's counter shows the last reading's millisecond
-   * over (Linux on x86-64's invariant TSC or arm64's virtual counter): a call costs about a third of
-   * a clock read, and a step of the wall clock is seen up to one tick late. Elsewhere, and for ticks
-   * other than 1 ms, as {@link #WALL}.
+   * over (Linux on x86-64's invariant TSC or arm64's virtual counter): a call costs about a third
+   * of a clock read, and a step of the wall clock is seen up to one tick late. Elsewhere, and for
+   * ticks other than 1 ms, as {@link #WALL}.
    */
   COUNTER
 }

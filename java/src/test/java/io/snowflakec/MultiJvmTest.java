@@ -34,6 +34,11 @@ class MultiJvmTest {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xcheck:jni");
+    // As the parent: native access on Java 22+ (the FFM calls, and no warning of the JVM's).
+    String parentArgs = System.getProperty("snowflakec.childJvmArgs", "");
+    if (!parentArgs.isBlank()) {
+      cmd.addAll(List.of(parentArgs.trim().split("\\s+")));
+    }
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));

@@ -1,0 +1,295 @@
+package io.snowflakec;
+
+import java.math.BigInteger;
+
+/**
+ * The string forms of {@link Snowflake#format(long, String, boolean)} and {@link
+ * Snowflake#parse(String, String)} in Java, without a native call, by the rows the core publishes
+ * ({@code sfc_encoding_at}): each encoding's digits, radix, fixed width and the value of every
+ * byte, read once. A native call costs more than the whole work here, and a {@code String} crossing
+ * it more again.
+ *
+ * <p>Parsing reads valid text only: anything else (empty, too long, a character outside the
+ * alphabet or beyond ASCII, a NUL, a value above 2^64 - 1) goes to the core, whose exception names
+ * the problem in its own words.
+ *
+ * <p>Both take two digits per step, through a table of the digit pairs below radix^2. A radix that
+ * is a power of two takes each pair by a shift of its own, so that no pair waits for another; any
+ * other has its chain of dependent multiplications halved.
+ */
+final class IdText {
+  /** The rows by encoding number. */
+  private static final IdText[] ROWS = load();
+
+  private final int encoding;
+
+  /** The digits as chars: {@code new String(char[])} is the cheapest way to a Latin-1 string. */
+  private final char[] digits;
+
+  /** The core's value of each ASCII byte: its digit, or -1. */
+  private final byte[] values;
+
+  private final int radix;
+  private final int width;
+
+  /**
+   * log2(radix) when the radix is a power of two and the fixed width ceil(64 / log2(radix)), else
+   * 0.
+   */
+  private final int bits;
+
+  /** A full-width text's first digit is below this (power of two radices). */
+  private final int firstLimit;
+
+  /** radix^2, for two digits per step (in every radix). */
+  private final int square;
+
+  /** The high and the low digit of each number below radix^2. */
+  private final char[] high;
+
+  private final char[] low;
+
+  /**
+   * v / square = unsignedMultiplyHigh(v, pairMagic) &gt;&gt;&gt; pairShift for 0 &lt;= v &lt; 2^63
+   * (Granlund and Montgomery, "Division by invariant integers using multiplication", 1994): a
+   * multiplication where dividing by a number read from a field would be a division.
+   */
+  private final long pairMagic;
+
+  private final int pairShift;
+
+  /** 2^64 - 1 = lastQuotient * radix + lastRemainder: the bound of a full-width text. */
+  private final long lastQuotient;
+
+  private final long lastRemainder;
+
+  private IdText(int encoding, byte[] digits, byte[] values, int radix, int width) {
+    this.encoding = encoding;
+    this.digits = new char[radix];
+    for (int i = 0; i < radix; i++) {
+      this.digits[i] = (char) (digits[i] & 0xff);
+    }
+    this.values = new byte[128];
+    System.arraycopy(values, 0, this.values, 0, 128);
+    this.radix = radix;
+    this.width = width;
+    int log = Integer.numberOfTrailingZeros(radix);
+    this.bits = Integer.bitCount(radix) == 1 && width == (64 + log - 1) / log ? log : 0;
+    this.firstLimit = bits == 0 ? 0 : 1 << (64 - bits * (width - 1));
+    this.square = radix * radix;
+    this.high = new char[square];
+    this.low = new char[square];
+    for (int x = 0; x < square; x++) {
+      high[x] = this.digits[x / radix];
+      low[x] = this.digits[x % radix];
+    }
+    // l = ceil(log2 square); pairMagic = ceil(2^(63 + l) / square) < 2^64.
+    int l = 32 - Integer.numberOfLeadingZeros(square - 1);
+    BigInteger d = BigInteger.valueOf(square);
+    this.pairMagic =
+        BigInteger.ONE.shiftLeft(63 + l).add(d).subtract(BigInteger.ONE).divide(d).longValue();
+    this.pairShift = l - 1;
+    this.lastQuotient = Long.divideUnsigned(-1L, radix);
+    this.lastRemainder = Long.remainderUnsigned(-1L, radix);
+  }
+
+  private static IdText[] load() {
+    int n = 0;
+    while (Native.encodingRow(n) != null) {
+      n++;
+    }
+    IdText[] rows = new IdText[n];
+    for (int i = 0; i < n; i++) {
+      Object[] row = Native.encodingRow(i);
+      int[] numbers = (int[]) row[2];
+      rows[i] = new IdText(i, (byte[]) row[0], (byte[]) row[1], numbers[0], numbers[1]);
+    }
+    return rows;
+  }
+
+  /**
+   * An ID as text.
+   *
+   * @param id the ID, its 64 bits read unsigned
+   * @param encoding a valid encoding number
+   * @param shortest without the left padding
+   * @return the core's text for it
+   */
+  static String format(long id, int encoding, boolean shortest) {
+    if (encoding >= ROWS.length) {
+      return Native.formatId(id, encoding, shortest);
+    }
+    IdText row = ROWS[encoding];
+    if (row.bits != 0) {
+      // A constant number of bits lets the compiler unroll the loop of shifts.
+      switch (row.bits) {
+        case 4:
+          return row.writeBits(id, shortest, 4);
+        case 5:
+          return row.writeBits(id, shortest, 5);
+        default:
+          return row.writeBits(id, shortest, row.bits);
+      }
+    }
+    return row.writeDigits(id, shortest);
+  }
+
+  /** Digits of b bits, two per step from the right, each pair by its own shift. */
+  private String writeBits(long v, boolean shortest, int b) {
+    int n = (64 + b - 1) / b; // the fixed width
+    if (shortest) {
+      n = Math.max(1, (64 - Long.numberOfLeadingZeros(v) + b - 1) / b);
+    }
+    char[] out = new char[n];
+    char[] hi = high;
+    char[] lo = low;
+    int pairMask = (1 << (2 * b)) - 1;
+    int i = n - 1;
+    int shift = 0;
+    for (; i > 0; i -= 2, shift += 2 * b) {
+      int x = (int) (v >>> shift) & pairMask;
+      out[i] = lo[x];
+      out[i - 1] = hi[x];
+    }
+    if (i == 0) { // an odd count: the first digit alone (shift = b * (n - 1) < 64)
+      out[0] = digits[(int) (v >>> shift) & (radix - 1)];
+    }
+    return new String(out);
+  }
+
+  /** v / square for 0 &lt;= v &lt; 2^63. */
+  private long pairQuotient(long v) {
+    return (Math.multiplyHigh(v, pairMagic) + (v & (pairMagic >> 63))) >>> pairShift;
+  }
+
+  /** Two digits per step from the right; the first step divides unsigned. */
+  private String writeDigits(long v, boolean shortest) {
+    char[] out = new char[width];
+    int p = width;
+    if (v < 0) {
+      long q = pairQuotient(v >>> 1) << 1;
+      long rest = v - q * square;
+      if (rest >= square) {
+        q++;
+        rest -= square;
+      }
+      out[--p] = low[(int) rest];
+      out[--p] = high[(int) rest];
+      v = q;
+    }
+    while (v >= square) {
+      long q = pairQuotient(v);
+      int x = (int) (v - q * square);
+      out[--p] = low[x];
+      out[--p] = high[x];
+      v = q;
+    }
+    // The leading one or two digits; none left when an unsigned step took them.
+    if (v != 0 || p == width) {
+      out[--p] = low[(int) v];
+      if (v >= radix) {
+        out[--p] = high[(int) v];
+      }
+    }
+    if (shortest) {
+      return new String(out, p, width - p);
+    }
+    char zero = digits[0];
+    while (p > 0) {
+      out[--p] = zero;
+    }
+    return new String(out);
+  }
+
+  /**
+   * The ID a text stands for.
+   *
+   * @param text the text, not null
+   * @param encoding a valid encoding number
+   * @return the ID, its 64 bits read unsigned
+   * @throws InvalidArgumentException from the core, for text that is no ID
+   */
+  static long parse(String text, int encoding) {
+    if (encoding >= ROWS.length) {
+      return Native.parseIdAs(text, encoding);
+    }
+    IdText row = ROWS[encoding];
+    if (row.bits != 0) {
+      switch (row.bits) {
+        case 4:
+          return row.readBits(text, 4);
+        case 5:
+          return row.readBits(text, 5);
+        default:
+          return row.readBits(text, row.bits);
+      }
+    }
+    return row.readDigits(text);
+  }
+
+  private long readBits(String text, int b) {
+    int len = text.length();
+    if (len == 0 || len > width) {
+      return Native.parseIdAs(text, encoding);
+    }
+    byte[] vals = values;
+    // A full width holds 2^64 - 1 when its first digit is below firstLimit.
+    int c = text.charAt(0);
+    int d;
+    if (c >= 128 || (d = vals[c]) < 0 || (len == width && d >= firstLimit)) {
+      return Native.parseIdAs(text, encoding);
+    }
+    long v = d;
+    for (int i = 1; i < len; i++) {
+      c = text.charAt(i);
+      if (c >= 128 || (d = vals[c]) < 0) {
+        return Native.parseIdAs(text, encoding);
+      }
+      v = (v << b) | d;
+    }
+    return v;
+  }
+
+  /** Two digits per step: the chain of dependent multiplications is half as long. */
+  private long readDigits(String text) {
+    int len = text.length();
+    if (len == 0 || len > width) {
+      return Native.parseIdAs(text, encoding);
+    }
+    byte[] vals = values;
+    // Fewer digits than the width never pass 2^64 - 1; at the width, the last one may.
+    int last = len == width ? len - 1 : len;
+    long v = 0;
+    int i = 0;
+    int c;
+    int d;
+    if ((last & 1) != 0) {
+      c = text.charAt(0);
+      if (c >= 128 || (d = vals[c]) < 0) {
+        return Native.parseIdAs(text, encoding);
+      }
+      v = d;
+      i = 1;
+    }
+    for (; i < last; i += 2) {
+      c = text.charAt(i);
+      int c2 = text.charAt(i + 1);
+      int d2;
+      if (c >= 128 || (d = vals[c]) < 0 || c2 >= 128 || (d2 = vals[c2]) < 0) {
+        return Native.parseIdAs(text, encoding);
+      }
+      v = v * square + (d * radix + d2);
+    }
+    if (last < len) {
+      c = text.charAt(last);
+      if (c >= 128
+          || (d = vals[c]) < 0
+          || Long.compareUnsigned(v, lastQuotient) > 0
+          || (v == lastQuotient && d > lastRemainder)) {
+        return Native.parseIdAs(text, encoding);
+      }
+      v = v * radix + d;
+    }
+    return v;
+  }
+}
