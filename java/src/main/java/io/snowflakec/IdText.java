@@ -126,12 +126,35 @@ final class IdText {
         case 4:
           return row.writeBits(id, shortest, 4);
         case 5:
-          return row.writeBits(id, shortest, 5);
+          return shortest ? row.writeBits(id, true, 5) : row.writeBits5(id);
         default:
           return row.writeBits(id, shortest, row.bits);
       }
     }
     return row.writeDigits(id, shortest);
+  }
+
+  /**
+   * The fixed width of 5-bit digits (base32's 13), each digit by a constant shift: no loop, no
+   * dependency between digits.
+   */
+  private String writeBits5(long v) {
+    char[] d = digits;
+    char[] out = new char[13];
+    out[0] = d[(int) (v >>> 60)];
+    out[1] = d[(int) (v >>> 55) & 31];
+    out[2] = d[(int) (v >>> 50) & 31];
+    out[3] = d[(int) (v >>> 45) & 31];
+    out[4] = d[(int) (v >>> 40) & 31];
+    out[5] = d[(int) (v >>> 35) & 31];
+    out[6] = d[(int) (v >>> 30) & 31];
+    out[7] = d[(int) (v >>> 25) & 31];
+    out[8] = d[(int) (v >>> 20) & 31];
+    out[9] = d[(int) (v >>> 15) & 31];
+    out[10] = d[(int) (v >>> 10) & 31];
+    out[11] = d[(int) (v >>> 5) & 31];
+    out[12] = d[(int) v & 31];
+    return new String(out);
   }
 
   /** Digits of b bits, two per step from the right, each pair by its own shift. */
@@ -271,14 +294,21 @@ final class IdText {
       v = d;
       i = 1;
     }
+    // Checked once after the loop: any character beyond ASCII, or any digit -1 (outside the
+    // alphabet), sends the text to the core.
+    int chars = 0;
+    int digitsSeen = 0;
     for (; i < last; i += 2) {
       c = text.charAt(i);
       int c2 = text.charAt(i + 1);
-      int d2;
-      if (c >= 128 || (d = vals[c]) < 0 || c2 >= 128 || (d2 = vals[c2]) < 0) {
-        return Native.parseIdAs(text, encoding);
-      }
+      d = vals[c & 127];
+      int d2 = vals[c2 & 127];
+      chars |= c | c2;
+      digitsSeen |= d | d2;
       v = v * square + (d * radix + d2);
+    }
+    if (chars >= 128 || digitsSeen < 0) {
+      return Native.parseIdAs(text, encoding);
     }
     if (last < len) {
       c = text.charAt(last);
