@@ -497,6 +497,13 @@ function createApi(binding, errors, host) {
     host.warn(text, 'UnguardedWarning', 'SNOWFLAKE_C_UNGUARDED', Generator);
   }
 
+  // nextId()'s call: a call site that sees one target stays optimised. A
+  // program with one generator calls that generator's own function (no
+  // argument to pass); once a second one is made, every generator calls the
+  // one function of all, given its slot.
+  const { generatorNext } = binding;
+  let generatorsMade = 0;
+
   /**
    * Issues unique, time-ordered IDs for one layout and one node value.
    *
@@ -507,6 +514,7 @@ function createApi(binding, errors, host) {
    */
   class Generator {
     #h;
+    #slot;
     #layout;
 
     /**
@@ -529,6 +537,8 @@ function createApi(binding, errors, host) {
       const { preset, layout, epoch, node, ...rest } = options;
       this.#layout = resolveLayout({ preset, layout, epoch }, 'Generator');
       this.#h = binding.generatorNew(handleOf(this.#layout), node, rest);
+      this.#slot = this.#h.slot;
+      generatorsMade++;
       warnOnce(this.#h.warning);
     }
 
@@ -539,7 +549,7 @@ function createApi(binding, errors, host) {
 
     /** The next ID. @returns {bigint} */
     nextId() {
-      return this.#h.next();
+      return generatorsMade === 1 ? this.#h.next() : generatorNext(this.#slot);
     }
 
     /** The next ID as a decimal string. */

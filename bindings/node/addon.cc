@@ -3,8 +3,8 @@
 // node/errors.js. Every decision about layouts, IDs and time is the core's.
 //
 // Context-aware: all state lives in the per-environment Addon instance (the
-// error classes) or in objects owned by JavaScript values, so the addon loads
-// in any number of worker threads.
+// error classes, the table of generators) or in objects owned by JavaScript
+// values, so the addon loads in any number of worker threads.
 #include <napi.h>
 #include <snowflake_c.h>
 
@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,25 @@ constexpr int64_t kSyncWaitUs = 10000;
 constexpr napi_type_tag kLayoutTag = {0x5f1c0d3e5b9f4a21ULL,
                                       0x9e02c4b6f1d83a57ULL};
 
+struct GenBox;
+
+// The environment's live generators by slot: generatorNext(slot) is one
+// native function for all of them, so that the call site of nextId() sees a
+// single target (V8 stops optimising a call that sees several). Shared by the
+// Addon, that function and every box, so that no finalizer outlives it,
+// whatever order the environment's teardown runs them in.
+struct GenTable {
+  std::vector<GenBox *> boxes; // nullptr where a slot is free
+  std::vector<uint32_t> free;
+};
+
 class Addon : public Napi::Addon<Addon> {
 public:
   Addon(Napi::Env env, Napi::Object exports);
 
   // Error classes from errors.js, indexed by sfc_status.
   Napi::FunctionReference error_classes[SFC_STATUS_COUNT];
+  std::shared_ptr<GenTable> generators = std::make_shared<GenTable>();
 
 private:
   Napi::Value SetErrorClasses(const Napi::CallbackInfo &info);
@@ -705,12 +719,15 @@ Napi::Value Range(const Napi::CallbackInfo &info) {
 // --- Generators ------------------------------------------------------------
 
 // One generator, shared by the native functions made for it: each holds a
-// reference and the last one collected frees it. close() frees it early.
+// reference and the last one collected frees it and its slot. close() frees
+// the generator early (the slot stays, answering "closed" until then).
 struct GenBox {
   sfc_generator *gen;
   int refs;
   int64_t sync_wait_limit_us;
   int64_t external; // native bytes reported to V8, not yet given back
+  std::shared_ptr<GenTable> table;
+  uint32_t slot;
 };
 
 // The generator's native memory counts as V8 external memory while it
@@ -723,11 +740,30 @@ void ForgetExternal(Napi::Env env, GenBox *box) {
   }
 }
 
+// A slot for `box` in its table: a free one, else a new one.
+void TakeSlot(GenBox *box) {
+  GenTable &table = *box->table;
+  if (table.free.empty()) {
+    box->slot = static_cast<uint32_t>(table.boxes.size());
+    table.boxes.push_back(box);
+  } else {
+    box->slot = table.free.back();
+    table.free.pop_back();
+    table.boxes[box->slot] = box;
+  }
+}
+
+void FreeBox(Napi::Env env, GenBox *box) {
+  sfc_generator_free(box->gen);
+  ForgetExternal(env, box);
+  box->table->boxes[box->slot] = nullptr;
+  box->table->free.push_back(box->slot);
+  delete box;
+}
+
 void ReleaseBox(Napi::Env env, GenBox *box) {
   if (--box->refs == 0) {
-    sfc_generator_free(box->gen);
-    ForgetExternal(env, box);
-    delete box;
+    FreeBox(env, box);
   }
 }
 
@@ -794,11 +830,61 @@ uint64_t NextSync(const Napi::CallbackInfo &info) {
                           : NextAfter(info.Env(), box, status, wait_us, err);
 }
 
-// nextId(), the hot path, in the plain C API: one attempt, and only when it
-// does not issue an ID the C++ path above (whose exceptions become pending
-// JavaScript exceptions here). A closed generator is NULL, which the core
-// answers.
+// generatorNext(slot), nextId()'s hot path, in the plain C API: one
+// attempt, and only when it does not issue an ID the C++ path above (whose
+// exceptions become pending JavaScript exceptions here). Any slot number is
+// checked against the table; a closed generator is NULL, which the core
+// answers. The box is used only before the call allocates (the error or the
+// bigint), so no finalizer can free it under the call.
 napi_value GenNext(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value arg = nullptr;
+  void *data = nullptr;
+  if (napi_get_cb_info(env, info, &argc, &arg, nullptr, &data) != napi_ok) {
+    napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
+    return nullptr;
+  }
+  const GenTable &table = *static_cast<const GenTable *>(data);
+  uint32_t slot = 0;
+  if (argc < 1 || napi_get_value_uint32(env, arg, &slot) != napi_ok ||
+      slot >= table.boxes.size() || table.boxes[slot] == nullptr) {
+    try {
+      Invalid(Napi::Env(env), "expected a generator's slot.");
+    } catch (const Napi::Error &error) {
+      napi_throw(env, error.Value());
+    } catch (...) {
+      napi_throw_error(env, nullptr, "snowflake-c: unexpected failure.");
+    }
+    return nullptr;
+  }
+  GenBox *box = table.boxes[slot];
+  uint64_t id = 0;
+  int64_t wait_us = 0;
+  sfc_error err;
+  sfc_status status = sfc_next_now(box->gen, &id, &wait_us, &err);
+  if (status != SFC_OK) {
+    try {
+      id = NextAfter(Napi::Env(env), box, status, wait_us, err);
+    } catch (const Napi::Error &error) {
+      napi_throw(env, error.Value());
+      return nullptr;
+    } catch (...) {
+      napi_throw_error(env, nullptr, "snowflake-c: unexpected failure.");
+      return nullptr;
+    }
+  }
+  napi_value out = nullptr;
+  if (napi_create_bigint_uint64(env, id, &out) != napi_ok) {
+    napi_throw_error(env, nullptr, "snowflake-c: cannot create a bigint.");
+    return nullptr;
+  }
+  return out;
+}
+
+// next(), a generator's own function (its box as the function's data): the
+// hot path of a program with one generator, whose call site then sees one
+// target and needs no argument (api.js). As generatorNext, otherwise.
+napi_value GenNextOwn(napi_env env, napi_callback_info info) {
   void *data = nullptr;
   if (napi_get_cb_info(env, info, nullptr, nullptr, nullptr, &data) !=
       napi_ok) {
@@ -1010,10 +1096,11 @@ void SetNode(const Napi::Value &given, std::vector<sfc_node_value> &node,
   }
 }
 
-// generatorNew(handle, node, options) → { next, nextString, nextIds, nextAt,
-// fillAt, nowUs, stats, close, warning? }: `warning` is the core's
-// sfc_generator_warning text when it has one (the core decides whether to
-// warn; index.js emits it). Every key of `options` is handed to the core by
+// generatorNew(handle, node, options) → { slot, nextString, nextIds, nextAt,
+// fillAt, nowUs, stats, close, warning? }: `slot` is for generatorNext(slot)
+// while the handle lives (its functions hold the generator); `warning` is the
+// core's sfc_generator_warning text when it has one (the core decides whether
+// to warn; index.js emits it). Every key of `options` is handed to the core by
 // name as given ("maxWait"), which knows the options, their types and
 // ranges, and refuses an unknown one.
 Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
@@ -1050,9 +1137,14 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   if (sfc_generator_new(&layout, &options, &gen, &err) != SFC_OK) {
     Throw(env, err);
   }
-  auto *box = new GenBox{
-      gen, 0, layout.unit_us > kSyncWaitUs ? layout.unit_us : kSyncWaitUs,
-      static_cast<int64_t>(sfc_generator_memory(gen))};
+  auto *box =
+      new GenBox{gen,
+                 0,
+                 layout.unit_us > kSyncWaitUs ? layout.unit_us : kSyncWaitUs,
+                 static_cast<int64_t>(sfc_generator_memory(gen)),
+                 env.GetInstanceData<Addon>()->generators,
+                 0};
+  TakeSlot(box);
   Napi::MemoryManagement::AdjustExternalMemory(env, box->external);
 
   struct Method {
@@ -1067,9 +1159,10 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   };
   Napi::Object handle = Napi::Object::New(env);
   try {
+    handle.Set("slot", static_cast<double>(box->slot));
     napi_value next = nullptr;
-    Check(env, napi_create_function(env, "next", NAPI_AUTO_LENGTH, GenNext, box,
-                                    &next));
+    Check(env, napi_create_function(env, "next", NAPI_AUTO_LENGTH, GenNextOwn,
+                                    box, &next));
     Napi::Function(env, next).AddFinalizer(ReleaseBox, box);
     box->refs++;
     handle.Set("next", next);
@@ -1085,9 +1178,7 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
     }
   } catch (...) {
     if (box->refs == 0) {
-      sfc_generator_free(box->gen);
-      ForgetExternal(env, box);
-      delete box;
+      FreeBox(env, box);
     }
     throw;
   }
@@ -1146,6 +1237,14 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
   exports.Set("range", Napi::Function::New(env, Range, "range"));
   exports.Set("generatorNew",
               Napi::Function::New(env, GeneratorNew, "generatorNew"));
+  // The function holds the table too: its data must outlive any call.
+  auto *held = new std::shared_ptr<GenTable>(generators);
+  napi_value next = nullptr;
+  Check(env, napi_create_function(env, "generatorNext", NAPI_AUTO_LENGTH,
+                                  GenNext, held->get(), &next));
+  Napi::Function(env, next).AddFinalizer(
+      [](Napi::Env, std::shared_ptr<GenTable> *table) { delete table; }, held);
+  exports.Set("generatorNext", next);
   exports.Set("version", sfc_version_string());
 }
 

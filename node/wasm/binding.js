@@ -694,6 +694,7 @@ function createBinding(instance) {
 
     const methods = {
       next,
+      slot: next,
       nextString() {
         live();
         return String(next());
@@ -772,6 +773,11 @@ function createBinding(instance) {
     return methods;
   }
 
+  /** generatorNext(slot): a generator's slot here is its next() itself. */
+  function generatorNext(slot) {
+    return slot();
+  }
+
   function describeUnit(l) {
     for (let i = 0; ; i++) {
       const name = cstring(w.layout_fact_name(i));
@@ -807,6 +813,7 @@ function createBinding(instance) {
     encode,
     range,
     generatorNew,
+    generatorNext,
     setErrorClasses,
     version: cstring(w.version()),
     kind: 'wasm',
