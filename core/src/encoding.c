@@ -6,57 +6,63 @@
 /* Each encoding's value of a byte as a constant expression, one per
  * alphabet: -1 for a byte outside it. Parsing reads them through VALUES;
  * sfc_encoding_at publishes the same arrays. */
-#define IN(c, lo, hi) ((c) >= (lo) && (c) <= (hi))
-#define UPPER(c) (IN(c, 'a', 'z') ? (c) - 'a' + 'A' : (c))
-#define DIGIT(c) (IN(c, '0', '9') ? (c) - '0' : -1)
-#define DEC_VALUE(c) DIGIT(c)
-#define HEX_VALUE(c)                                                           \
-  (IN(c, '0', '9')          ? (c) - '0'                                        \
-   : IN(UPPER(c), 'A', 'F') ? UPPER(c) - 'A' + 10                              \
-                            : -1)
+#define ENC_IN(c, lo, hi) ((c) >= (lo) && (c) <= (hi))
+#define ENC_UPPER(c) (ENC_IN(c, 'a', 'z') ? (c) - 'a' + 'A' : (c))
+#define ENC_DIGIT(c) (ENC_IN(c, '0', '9') ? (c) - '0' : -1)
+#define ENC_DEC_VALUE(c) ENC_DIGIT(c)
+#define ENC_HEX_VALUE(c)                                                       \
+  (ENC_IN(c, '0', '9')              ? (c) - '0'                                \
+   : ENC_IN(ENC_UPPER(c), 'A', 'F') ? ENC_UPPER(c) - 'A' + 10                  \
+                                    : -1)
 /* Crockford's letters, either case: no U; I and L read as 1, O as 0. */
-#define CROCKFORD(u)                                                           \
-  (IN(u, 'A', 'H')            ? (u) - 'A' + 10                                 \
+#define ENC_CROCKFORD(u)                                                       \
+  (ENC_IN(u, 'A', 'H')        ? (u) - 'A' + 10                                 \
    : (u) == 'I' || (u) == 'L' ? 1                                              \
-   : IN(u, 'J', 'K')          ? (u) - 'J' + 18                                 \
-   : IN(u, 'M', 'N')          ? (u) - 'M' + 20                                 \
+   : ENC_IN(u, 'J', 'K')      ? (u) - 'J' + 18                                 \
+   : ENC_IN(u, 'M', 'N')      ? (u) - 'M' + 20                                 \
    : (u) == 'O'               ? 0                                              \
-   : IN(u, 'P', 'T')          ? (u) - 'P' + 22                                 \
-   : IN(u, 'V', 'Z')          ? (u) - 'V' + 27                                 \
+   : ENC_IN(u, 'P', 'T')      ? (u) - 'P' + 22                                 \
+   : ENC_IN(u, 'V', 'Z')      ? (u) - 'V' + 27                                 \
                               : -1)
-#define BASE32_VALUE(c) (IN(c, '0', '9') ? (c) - '0' : CROCKFORD(UPPER(c)))
-#define BASE36_VALUE(c)                                                        \
-  (IN(c, '0', '9')          ? (c) - '0'                                        \
-   : IN(UPPER(c), 'A', 'Z') ? UPPER(c) - 'A' + 10                              \
-                            : -1)
+#define ENC_BASE32_VALUE(c)                                                    \
+  (ENC_IN(c, '0', '9') ? (c) - '0' : ENC_CROCKFORD(ENC_UPPER(c)))
+#define ENC_BASE36_VALUE(c)                                                    \
+  (ENC_IN(c, '0', '9')              ? (c) - '0'                                \
+   : ENC_IN(ENC_UPPER(c), 'A', 'Z') ? ENC_UPPER(c) - 'A' + 10                  \
+                                    : -1)
 /* Bitcoin's: no 0, I, O, l. */
-#define BASE58_VALUE(c)                                                        \
-  (IN(c, '1', '9')   ? (c) - '1'                                               \
-   : IN(c, 'A', 'H') ? (c) - 'A' + 9                                           \
-   : IN(c, 'J', 'N') ? (c) - 'J' + 17                                          \
-   : IN(c, 'P', 'Z') ? (c) - 'P' + 22                                          \
-   : IN(c, 'a', 'k') ? (c) - 'a' + 33                                          \
-   : IN(c, 'm', 'z') ? (c) - 'm' + 44                                          \
-                     : -1)
-#define BASE62_VALUE(c)                                                        \
-  (IN(c, '0', '9')   ? (c) - '0'                                               \
-   : IN(c, 'A', 'Z') ? (c) - 'A' + 10                                          \
-   : IN(c, 'a', 'z') ? (c) - 'a' + 36                                          \
-                     : -1)
+#define ENC_BASE58_VALUE(c)                                                    \
+  (ENC_IN(c, '1', '9')   ? (c) - '1'                                           \
+   : ENC_IN(c, 'A', 'H') ? (c) - 'A' + 9                                       \
+   : ENC_IN(c, 'J', 'N') ? (c) - 'J' + 17                                      \
+   : ENC_IN(c, 'P', 'Z') ? (c) - 'P' + 22                                      \
+   : ENC_IN(c, 'a', 'k') ? (c) - 'a' + 33                                      \
+   : ENC_IN(c, 'm', 'z') ? (c) - 'm' + 44                                      \
+                         : -1)
+#define ENC_BASE62_VALUE(c)                                                    \
+  (ENC_IN(c, '0', '9')   ? (c) - '0'                                           \
+   : ENC_IN(c, 'A', 'Z') ? (c) - 'A' + 10                                      \
+   : ENC_IN(c, 'a', 'z') ? (c) - 'a' + 36                                      \
+                         : -1)
 
 /* F of every byte, 0 to 255. */
-#define BYTES4(F, i) F((i)), F((i) + 1), F((i) + 2), F((i) + 3)
-#define BYTES16(F, i)                                                          \
-  BYTES4(F, (i)), BYTES4(F, (i) + 4), BYTES4(F, (i) + 8), BYTES4(F, (i) + 12)
-#define BYTES64(F, i)                                                          \
-  BYTES16(F, (i)), BYTES16(F, (i) + 16), BYTES16(F, (i) + 32),                 \
-      BYTES16(F, (i) + 48)
-#define BYTES256(F)                                                            \
-  { BYTES64(F, 0), BYTES64(F, 64), BYTES64(F, 128), BYTES64(F, 192) }
+#define ENC_BYTES4(F, i) F((i)), F((i) + 1), F((i) + 2), F((i) + 3)
+#define ENC_BYTES16(F, i)                                                      \
+  ENC_BYTES4(F, (i)), ENC_BYTES4(F, (i) + 4), ENC_BYTES4(F, (i) + 8),          \
+      ENC_BYTES4(F, (i) + 12)
+#define ENC_BYTES64(F, i)                                                      \
+  ENC_BYTES16(F, (i)), ENC_BYTES16(F, (i) + 16), ENC_BYTES16(F, (i) + 32),     \
+      ENC_BYTES16(F, (i) + 48)
+#define ENC_BYTES256(F)                                                        \
+  {                                                                            \
+    ENC_BYTES64(F, 0), ENC_BYTES64(F, 64), ENC_BYTES64(F, 128),                \
+        ENC_BYTES64(F, 192)                                                    \
+  }
 
 static const signed char VALUES[SFC_ENCODING_COUNT][256] = {
-    BYTES256(DEC_VALUE),    BYTES256(HEX_VALUE),    BYTES256(BASE32_VALUE),
-    BYTES256(BASE36_VALUE), BYTES256(BASE58_VALUE), BYTES256(BASE62_VALUE),
+    ENC_BYTES256(ENC_DEC_VALUE),    ENC_BYTES256(ENC_HEX_VALUE),
+    ENC_BYTES256(ENC_BASE32_VALUE), ENC_BYTES256(ENC_BASE36_VALUE),
+    ENC_BYTES256(ENC_BASE58_VALUE), ENC_BYTES256(ENC_BASE62_VALUE),
 };
 
 typedef struct encoding_row {
@@ -66,28 +72,29 @@ typedef struct encoding_row {
   const char *alphabet;   /* for messages */
 } encoding_row;
 
-#define ROW(e, name, digits, radix, width)                                     \
+#define ENC_ROW(e, name, digits, radix, width)                                 \
   { e, name, digits, radix, width, VALUES[e] }
 
 static const encoding_row ENCODINGS[SFC_ENCODING_COUNT] = {
-    {ROW(SFC_ENCODING_DEC, "dec", "0123456789", 10, 20), "18446744073709551615",
-     "0-9"},
-    {ROW(SFC_ENCODING_HEX, "hex", "0123456789abcdef", 16, 16),
+    {ENC_ROW(SFC_ENCODING_DEC, "dec", "0123456789", 10, 20),
+     "18446744073709551615", "0-9"},
+    {ENC_ROW(SFC_ENCODING_HEX, "hex", "0123456789abcdef", 16, 16),
      "ffffffffffffffff", "0-9a-f, any case"},
-    {ROW(SFC_ENCODING_BASE32, "base32", "0123456789ABCDEFGHJKMNPQRSTVWXYZ", 32,
-         13),
+    {ENC_ROW(SFC_ENCODING_BASE32, "base32", "0123456789ABCDEFGHJKMNPQRSTVWXYZ",
+             32, 13),
      "FZZZZZZZZZZZZ",
      "Crockford's 0-9A-Z without I, L, O, U; any case, I and L read as 1, O "
      "as 0"},
-    {ROW(SFC_ENCODING_BASE36, "base36", "0123456789abcdefghijklmnopqrstuvwxyz",
-         36, 13),
+    {ENC_ROW(SFC_ENCODING_BASE36, "base36",
+             "0123456789abcdefghijklmnopqrstuvwxyz", 36, 13),
      "3w5e11264sgsf", "0-9a-z, any case"},
-    {ROW(SFC_ENCODING_BASE58, "base58",
-         "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 58, 11),
+    {ENC_ROW(SFC_ENCODING_BASE58, "base58",
+             "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 58,
+             11),
      "jpXCZedGfVQ", "Bitcoin's 1-9A-Za-z without I, O, l"},
-    {ROW(SFC_ENCODING_BASE62, "base62",
-         "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 62,
-         11),
+    {ENC_ROW(SFC_ENCODING_BASE62, "base62",
+             "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+             62, 11),
      "LygHa16AHYF", "0-9A-Za-z"},
 };
 

@@ -42,7 +42,8 @@ static char *put_digits(char *p, uint64_t v, int width) {
 /* By hand, not snprintf: a decoder formats one per ID. */
 size_t sfc_format_iso(int64_t unix_ms, char *buf, size_t cap) {
   int64_t days = floor_div(unix_ms, 86400000);
-  int64_t rest = unix_ms - days * 86400000;
+  int64_t rest = unix_ms % 86400000; /* not unix_ms - days * ...: overflows */
+  if (rest < 0) rest += 86400000;
   int64_t y;
   unsigned m, d;
   civil_from_days(days, &y, &m, &d);
