@@ -414,15 +414,24 @@ static inline bool next_counted(sfc_generator *g, uint64_t *id,
       (uint16_t)(w >> p->time_shift) != (uint16_t)until ||
       sfc_word_seq(p, w) == p->seq_max)
     return false;
-  const uint64_t next = w + p->seq_one;
-  if (g->has_state && (int64_t)(next >> p->time_shift) >
-                          atomic_load_explicit(&g->mark, memory_order_relaxed))
-    return false;
-  if (!atomic_compare_exchange_strong_explicit(
-          &g->word, &w, next, memory_order_relaxed, memory_order_relaxed))
-    return false;
-  *id = next;
-  return true;
+  /* A lost compare-and-swap hands back the word another thread installed:
+   * still this tick's, it is tried again, a clock read being dearer. */
+  for (int tries = 0; tries < 8; tries++) {
+    const uint64_t next = w + p->seq_one;
+    if (g->has_state &&
+        (int64_t)(next >> p->time_shift) >
+            atomic_load_explicit(&g->mark, memory_order_relaxed))
+      return false;
+    if (atomic_compare_exchange_weak_explicit(
+            &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
+      *id = next;
+      return true;
+    }
+    if ((uint16_t)(w >> p->time_shift) != (uint16_t)until ||
+        sfc_word_seq(p, w) == p->seq_max)
+      return false;
+  }
+  return false;
 }
 
 /* The common case in a few instructions: wall clock, millisecond ticks, a
@@ -458,7 +467,11 @@ static SFC_ALWAYS_INLINE bool next_read(sfc_generator *g, uint64_t *id,
   if (t != tick) /* the last tick is closed: count its IDs */
     atomic_fetch_add_explicit(&g->issued_closed, sfc_word_seq(p, w) + 1,
                               memory_order_relaxed);
-  if (counted) sfc_counter_arm(g, count, ts.tv_nsec, tick);
+  /* The tick's deadline, unless another thread's reading of it set one. */
+  if (counted &&
+      (t != tick || (uint16_t)atomic_load_explicit(
+                        &g->until, memory_order_relaxed) != (uint16_t)tick))
+    sfc_counter_arm(g, count, ts.tv_nsec, tick);
   *id = next;
   return true;
 }
