@@ -830,34 +830,10 @@ uint64_t NextSync(const Napi::CallbackInfo &info) {
                           : NextAfter(info.Env(), box, status, wait_us, err);
 }
 
-// generatorNext(slot), nextId()'s hot path, in the plain C API: one
-// attempt, and only when it does not issue an ID the C++ path above (whose
-// exceptions become pending JavaScript exceptions here). Any slot number is
-// checked against the table; a closed generator is NULL, which the core
-// answers. The box is used only before the call allocates (the error or the
-// bigint), so no finalizer can free it under the call.
-napi_value GenNext(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value arg = nullptr;
-  void *data = nullptr;
-  if (napi_get_cb_info(env, info, &argc, &arg, nullptr, &data) != napi_ok) {
-    napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
-    return nullptr;
-  }
-  const GenTable &table = *static_cast<const GenTable *>(data);
-  uint32_t slot = 0;
-  if (argc < 1 || napi_get_value_uint32(env, arg, &slot) != napi_ok ||
-      slot >= table.boxes.size() || table.boxes[slot] == nullptr) {
-    try {
-      Invalid(Napi::Env(env), "expected a generator's slot.");
-    } catch (const Napi::Error &error) {
-      napi_throw(env, error.Value());
-    } catch (...) {
-      napi_throw_error(env, nullptr, "snowflake-c: unexpected failure.");
-    }
-    return nullptr;
-  }
-  GenBox *box = table.boxes[slot];
+// The next ID of `box` as a bigint, in the plain C API: one attempt, and
+// only when it does not issue an ID the C++ path above (whose exceptions
+// become pending JavaScript exceptions here).
+napi_value NextBigint(napi_env env, GenBox *box) {
   uint64_t id = 0;
   int64_t wait_us = 0;
   sfc_error err;
@@ -881,6 +857,35 @@ napi_value GenNext(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// generatorNext(slot), nextId()'s hot path once a program has two
+// generators. Any slot number is checked against the table; a closed
+// generator is NULL, which the core answers. The box is used only before
+// the call allocates (the error or the bigint), so no finalizer can free it
+// under the call.
+napi_value GenNext(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value arg = nullptr;
+  void *data = nullptr;
+  if (napi_get_cb_info(env, info, &argc, &arg, nullptr, &data) != napi_ok) {
+    napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
+    return nullptr;
+  }
+  const GenTable &table = *static_cast<const GenTable *>(data);
+  uint32_t slot = 0;
+  if (argc < 1 || napi_get_value_uint32(env, arg, &slot) != napi_ok ||
+      slot >= table.boxes.size() || table.boxes[slot] == nullptr) {
+    try {
+      Invalid(Napi::Env(env), "expected a generator's slot.");
+    } catch (const Napi::Error &error) {
+      napi_throw(env, error.Value());
+    } catch (...) {
+      napi_throw_error(env, nullptr, "snowflake-c: unexpected failure.");
+    }
+    return nullptr;
+  }
+  return NextBigint(env, table.boxes[slot]);
+}
+
 // next(), a generator's own function (its box as the function's data): the
 // hot path of a program with one generator, whose call site then sees one
 // target and needs no argument (api.js). As generatorNext, otherwise.
@@ -891,28 +896,7 @@ napi_value GenNextOwn(napi_env env, napi_callback_info info) {
     napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
     return nullptr;
   }
-  auto *box = static_cast<GenBox *>(data);
-  uint64_t id = 0;
-  int64_t wait_us = 0;
-  sfc_error err;
-  sfc_status status = sfc_next_now(box->gen, &id, &wait_us, &err);
-  if (status != SFC_OK) {
-    try {
-      id = NextAfter(Napi::Env(env), box, status, wait_us, err);
-    } catch (const Napi::Error &error) {
-      napi_throw(env, error.Value());
-      return nullptr;
-    } catch (...) {
-      napi_throw_error(env, nullptr, "snowflake-c: unexpected failure.");
-      return nullptr;
-    }
-  }
-  napi_value out = nullptr;
-  if (napi_create_bigint_uint64(env, id, &out) != napi_ok) {
-    napi_throw_error(env, nullptr, "snowflake-c: cannot create a bigint.");
-    return nullptr;
-  }
-  return out;
+  return NextBigint(env, static_cast<GenBox *>(data));
 }
 
 Napi::Value GenNextString(const Napi::CallbackInfo &info) {
