@@ -17,6 +17,18 @@
 #define MAX_PAUSE_US 20000
 #define RELEASE_GIL_AT 4096 /* IDs: a batch this large runs without the GIL */
 
+/* The rare paths out of line: the common call then saves no registers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#elif defined(_MSC_VER)
+#define NOINLINE __declspec(noinline)
+#define UNLIKELY(x) (x)
+#else
+#define NOINLINE
+#define UNLIKELY(x) (x)
+#endif
+
 typedef struct {
   PyObject *error;                    /* SnowflakeError */
   PyObject *errors[SFC_STATUS_COUNT]; /* by status; NULL for Ok and Wait */
@@ -614,20 +626,36 @@ static void Generator_dealloc(PyObject *op) {
   plain_dealloc(op);
 }
 
+/* next_id() past the first attempt: waits for the clock, a closed
+ * generator, the core's errors. */
+static NOINLINE PyObject *next_id_rest(GeneratorObject *self,
+                                       sfc_generator *gen, sfc_status status,
+                                       int64_t wait_us, sfc_error *err) {
+  uint64_t id;
+  while (status == SFC_WAIT) {
+    if (wait_clock(self, wait_us) < 0) {
+      gen_exit(self);
+      return NULL;
+    }
+    status = sfc_next_now(gen, &id, &wait_us, err);
+  }
+  gen_exit(self);
+  return status == SFC_OK ? PyLong_FromUnsignedLongLong(id)
+                          : raise_error(self->st, err);
+}
+
 static PyObject *Generator_next_id(PyObject *op, PyObject *Py_UNUSED(unused)) {
   GeneratorObject *self = (GeneratorObject *)op;
   sfc_generator *gen = gen_enter(self);
+  if (UNLIKELY(!gen)) return NULL;
   uint64_t id;
   int64_t wait_us;
   sfc_error err;
-  while (gen) {
-    sfc_status status = sfc_next_now(gen, &id, &wait_us, &err);
-    if (status == SFC_WAIT && wait_clock(self, wait_us) == 0) continue;
-    gen_exit(self);
-    if (status == SFC_OK) return PyLong_FromUnsignedLongLong(id);
-    return status == SFC_WAIT ? NULL : raise_error(self->st, &err);
-  }
-  return NULL;
+  sfc_status status = sfc_next_now(gen, &id, &wait_us, &err);
+  if (UNLIKELY(status != SFC_OK))
+    return next_id_rest(self, gen, status, wait_us, &err);
+  gen_exit(self);
+  return PyLong_FromUnsignedLongLong(id);
 }
 
 /* _ids(n, now_us=None): n IDs as native-order bytes, for next_ids() and

@@ -506,12 +506,20 @@ sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
   return next_one(gen, now_us, false, id, wait_us, err);
 }
 
+/* Out of line, so that the fast path's callers save no registers for it. */
+static SFC_NOINLINE sfc_status next_now_general(sfc_generator *gen,
+                                                int64_t read_us, uint64_t *id,
+                                                int64_t *wait_us,
+                                                sfc_error *err) {
+  return next_one(gen, read_us, true, id, wait_us, err);
+}
+
 sfc_status sfc_next_now(sfc_generator *gen, uint64_t *id, int64_t *wait_us,
                         sfc_error *err) {
   int64_t read_us = 0;
   if (SFC_UNLIKELY(!gen)) return sfc_generator_check(gen, err);
   if (SFC_LIKELY(next_fast(gen, id, &read_us))) return SFC_OK;
-  return next_one(gen, read_us, true, id, wait_us, err);
+  return next_now_general(gen, read_us, id, wait_us, err);
 }
 
 static SFC_ALWAYS_INLINE sfc_status next_many(sfc_generator *gen,
