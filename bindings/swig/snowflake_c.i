@@ -109,6 +109,7 @@ typedef zval sfc_swig_obj;
 %ignore sfc_generator_shared_size;
 %ignore sfc_generator_fast_rule;
 %ignore sfc_fast_rule;
+%ignore sfc_generator_may_block;
 %ignore sfc_generator_check;
 %ignore sfc_generator_warning; /* said at creation (sfc_swig_tell) */
 %ignore sfc_next;

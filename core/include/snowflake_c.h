@@ -44,7 +44,8 @@
  *     would repeat that key.
  *   - New: sfc_encoding_at (the string forms as data); the time source
  *     SFC_TIME_COUNTER; sfc_generator_new_shared and
- *     sfc_generator_shared_size (a generator in a host's shared memory).
+ *     sfc_generator_shared_size (a generator in a host's shared memory);
+ *     sfc_generator_may_block.
  *
  * Example
  *
@@ -611,6 +612,13 @@ typedef struct sfc_fast_rule {
 } sfc_fast_rule;
 SFC_API bool sfc_generator_fast_rule(const sfc_generator *gen,
                                      sfc_fast_rule *out);
+
+/* Whether a call on `gen` may wait on a lock the generator holds across file
+ * I/O: true with a state_dir (its keeper writes the mark under that lock).
+ * A runtime that calls the core from where it must not block — a critical
+ * FFM downcall, which holds up the garbage collector — calls such a
+ * generator another way. false for NULL. Thread-safe. */
+SFC_API bool sfc_generator_may_block(const sfc_generator *gen);
 
 /* Many processes, one node value: a generator placed in memory the host
  * provides (PostgreSQL's shared memory, an anonymous shared mapping made

@@ -632,6 +632,10 @@ bool sfc_generator_fast_rule(const sfc_generator *gen, sfc_fast_rule *out) {
   return true;
 }
 
+bool sfc_generator_may_block(const sfc_generator *gen) {
+  return gen && gen->has_state;
+}
+
 void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
   sfc_generator *g = (sfc_generator *)gen;
   memset(out, 0, sizeof *out);

@@ -252,6 +252,7 @@ static void rule_published(void) {
   sfc_fast_rule r;
   memset(&r, 0, sizeof r);
   CHECK(sfc_generator_fast_rule(g, &r), "a default generator has the rule");
+  CHECK(!sfc_generator_may_block(g), "no state_dir: no call blocks");
   CHECK(r.epoch_ms == epoch && r.time_shift == 22 &&
             r.time_max == (UINT64_C(1) << 41) - 1 && r.seq_one == 1 &&
             r.seq_mask == 0xfff &&
@@ -306,8 +307,10 @@ static void rule_published(void) {
   check_temp_folder("close-rule", dir, sizeof dir);
   g = make(&l, 93, SFC_ROLLBACK_DEFAULT, dir);
   CHECK(g && !sfc_generator_fast_rule(g, &r), "a state_dir: no rule");
+  CHECK(g && sfc_generator_may_block(g), "a state_dir: calls may block");
   sfc_generator_free(g);
   CHECK(!sfc_generator_fast_rule(NULL, &r), "NULL: no rule");
+  CHECK(!sfc_generator_may_block(NULL), "NULL: no call blocks");
 }
 
 int main(void) {
