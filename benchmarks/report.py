@@ -68,7 +68,7 @@ COUNTER = f"{OURS} (time_source=counter)"  # ours, the wall clock read once the 
 # The floor of the design: a minimal binding doing one next-ID call's work (clock read, tick,
 # compare-and-swap of one word, the language's integer), built beside each language's benchmark.
 FLOOR = "minimal binding (floor)"
-FLOORS = {"c": "clock+atomic-add", "python": FLOOR, "node": FLOOR, "java": FLOOR}
+FLOORS = dict.fromkeys(LANGUAGES, FLOOR)
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
 

@@ -1,6 +1,10 @@
-/* The C benchmark: snowflake-c beside two references built in the same run —
- * a classic mutex-based generator and a bare clock read + atomic add (the
- * floor for any generator that reads the clock on every call).
+/* The C benchmark: snowflake-c beside references built in the same run — a
+ * classic mutex-based generator, the floor of the design
+ * (benchmarks/floor/floor.h: clock read, tick, one compare-and-swap) and a
+ * bare clock read + atomic add (no tick at all).
+ *
+ * Every ID a generator issues in a timed run is kept, as a caller would keep
+ * it: stored in a buffer the run then checks for duplicates and order.
  *
  *   bench [--quick] [--reps N] [--ms MS] [--only SCENARIO|encodings]
  *         [--json PATH]
@@ -10,6 +14,8 @@
  * of every encoding (base32 and base62 also in the JSON). */
 #define _GNU_SOURCE
 #include "snowflake_c.h"
+
+#include "../floor/floor.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -29,6 +35,10 @@
 #define MAX_REPS 51
 /* Ours again, with time_source=counter. */
 #define COUNTER_IMPL "snowflake-c (time_source=counter)"
+#define FLOOR_IMPL "minimal binding (floor)"
+/* The most IDs a thread keeps per run, per ms of the run: 150 M IDs/s. A
+ * run whose buffer fills up ends early, its time measured to that point. */
+#define KEEP_PER_MS 150000
 
 static int64_t mono_ns(void) {
   struct timespec ts;
@@ -37,6 +47,9 @@ static int64_t mono_ns(void) {
 }
 
 /* ---- References ------------------------------------------------------ */
+
+static floor_gen ref_floor; /* the wide layout's floor: worker:0 bits */
+static volatile uint64_t ref_sink;
 
 static _Atomic uint64_t ref_counter;
 
@@ -78,13 +91,13 @@ static uint64_t ref_mutex(void) {
 
 /* ---- The runner ------------------------------------------------------ */
 
-typedef enum { OP_NEXT, OP_BATCH, OP_CLOCK_ADD, OP_MUTEX } op_kind;
+typedef enum { OP_NEXT, OP_BATCH, OP_FLOOR, OP_CLOCK_ADD, OP_MUTEX } op_kind;
 
 typedef struct scenario {
   const char *name, *impl, *layout;
   op_kind op;
   int threads;
-  bool keep;    /* store every ID: duplicates and the fraction of the limit */
+  bool classic; /* report the fraction of the layout's limit */
   double limit; /* IDs per second the layout allows, or 0 */
   double ns[MAX_REPS], ids_per_s[MAX_REPS], fraction[MAX_REPS];
   uint64_t duplicates, unordered;
@@ -93,8 +106,9 @@ typedef struct scenario {
 typedef struct worker {
   scenario *sc;
   sfc_generator *gen;
-  uint64_t *ids;
+  uint64_t *ids; /* every ID issued, or NULL for the clock+atomic-add row */
   size_t cap, count;
+  int64_t end_ns; /* when the run stopped, or the buffer filled up */
   uint64_t unordered;
   int errors;
 } worker;
@@ -108,52 +122,89 @@ static _Atomic bool go;
 static void *run_worker(void *arg) {
   worker *w = arg;
   enum { CHUNK = 256, BATCH = 1000 };
-  uint64_t batch[BATCH], last = 0;
+  uint64_t *ids = w->ids, sink = 0;
+  const size_t room = w->cap - w->cap % (4 * BATCH);
   size_t n = 0;
   atomic_fetch_add(&ready, 1);
   while (!atomic_load(&go)) {
   }
   while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+    if (ids && n + 4 * BATCH > room) break; /* kept all it can */
     switch (w->sc->op) {
     case OP_BATCH:
-      for (int k = 0; k < 4; k++) {
-        if (sfc_next_ids(w->gen, batch, BATCH, NULL, NULL) != SFC_OK)
+      for (int k = 0; k < 4; k++, n += BATCH)
+        if (sfc_next_ids(w->gen, ids + n, BATCH, NULL, NULL) != SFC_OK)
           w->errors++;
-        w->unordered += batch[0] <= last;
-        last = batch[BATCH - 1];
-        n += BATCH;
-      }
       break;
     case OP_NEXT:
-      for (int k = 0; k < CHUNK; k++) {
-        uint64_t id = 0;
-        if (sfc_next(w->gen, &id, NULL) != SFC_OK) w->errors++;
-        w->unordered += id <= last;
-        last = id;
-        if (w->ids && n < w->cap) w->ids[n] = id;
-        n++;
-      }
+      for (int k = 0; k < CHUNK; k++, n++)
+        if (sfc_next(w->gen, &ids[n], NULL) != SFC_OK) w->errors++;
+      break;
+    case OP_FLOOR:
+      for (int k = 0; k < CHUNK; k++, n++)
+        ids[n] = floor_next(&ref_floor);
+      break;
+    case OP_MUTEX:
+      for (int k = 0; k < CHUNK; k++, n++)
+        ids[n] = ref_mutex();
       break;
     case OP_CLOCK_ADD:
       for (int k = 0; k < CHUNK; k++)
-        last ^= ref_clock_add();
-      n += CHUNK;
-      break;
-    case OP_MUTEX:
-      for (int k = 0; k < CHUNK; k++)
-        last ^= ref_mutex();
+        sink ^= ref_clock_add();
       n += CHUNK;
       break;
     }
   }
+  w->end_ns = mono_ns();
+  ref_sink = sink; /* keeps the references' calls */
+  if (ids)
+    for (size_t i = 1; i < n; i++)
+      w->unordered += ids[i] <= ids[i - 1];
   w->count = n;
   return NULL;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
+/* Duplicates across the threads' runs, each run strictly increasing (the
+ * callers check that first): a merge that counts equal neighbours. */
+static uint64_t merged_duplicates(const worker *w, int threads) {
+  if (threads == 1) return 0;
+  uint64_t dups = 0;
+  size_t i = 0, j = 0;
+  while (i < w[0].count && j < w[1].count) {
+    uint64_t a = w[0].ids[i], b = w[1].ids[j];
+    dups += a == b;
+    i += a <= b;
+    j += b <= a;
+  }
+  return dups;
 }
+
+/* The fraction of the layout's limit the run reached: IDs in the ticks
+ * the run spans whole (the first and last are cut by its start and stop)
+ * over what those ticks hold. */
+static double limit_fraction(const worker *w, int threads, unsigned shift,
+                             double limit) {
+  uint64_t t0 = UINT64_MAX, t1 = 0;
+  for (int t = 0; t < threads; t++) {
+    if (!w[t].count) continue;
+    uint64_t first = w[t].ids[0] >> shift;
+    uint64_t last = w[t].ids[w[t].count - 1] >> shift;
+    t0 = first < t0 ? first : t0;
+    t1 = last > t1 ? last : t1;
+  }
+  if (t0 == UINT64_MAX || t1 <= t0 + 1) return 0;
+  size_t inner = 0;
+  for (int t = 0; t < threads; t++)
+    for (size_t i = 0; i < w[t].count; i++) {
+      uint64_t tick = w[t].ids[i] >> shift;
+      inner += tick > t0 && tick < t1;
+    }
+  return (double)inner / ((double)(t1 - t0 - 1) * (limit / 1000.0));
+}
+
+/* The threads' buffers, faulted in once for every run. */
+static uint64_t *kept[MAX_THREADS];
+static size_t kept_cap;
 
 static void run_once(scenario *sc, int rep, int duration_ms) {
   sfc_layout layout;
@@ -175,75 +226,53 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
       fprintf(stderr, "%s\n", err.message);
       exit(1);
     }
+  } else if (sc->op == OP_FLOOR) {
+    floor_init(&ref_floor, EPOCH_MS, 0, 22, 0);
+  } else if (sc->op == OP_MUTEX) {
+    pthread_mutex_lock(&classic.lock);
+    classic.last_ms = classic.seq = 0;
+    pthread_mutex_unlock(&classic.lock);
   }
   worker w[MAX_THREADS];
   pthread_t tid[MAX_THREADS];
   memset(w, 0, sizeof w);
-  size_t cap =
-      sc->keep ? (size_t)(sc->limit * duration_ms / 1000 * 1.2) + 4096 : 0;
   atomic_store(&stop, false);
   atomic_store(&ready, 0);
   atomic_store(&go, false);
   for (int t = 0; t < sc->threads; t++) {
     w[t].sc = sc;
     w[t].gen = gen;
-    w[t].cap = cap;
-    w[t].ids = cap ? malloc(cap * sizeof(uint64_t)) : NULL;
-    if (w[t].ids) memset(w[t].ids, 0, cap * sizeof(uint64_t)); /* fault in */
+    w[t].cap = kept_cap;
+    w[t].ids = sc->op == OP_CLOCK_ADD ? NULL : kept[t];
     pthread_create(&tid[t], NULL, run_worker, &w[t]);
   }
   while (atomic_load(&ready) < sc->threads) {
   }
   atomic_store(&go, true);
-  int64_t t0 = mono_ns();
+  int64_t t0 = mono_ns(), end = t0;
   struct timespec nap = {duration_ms / 1000, (duration_ms % 1000) * 1000000L};
   nanosleep(&nap, NULL);
   atomic_store(&stop, true);
   uint64_t total = 0;
+  bool ordered = true;
   for (int t = 0; t < sc->threads; t++) {
     pthread_join(tid[t], NULL);
     total += w[t].count;
+    end = w[t].end_ns > end ? w[t].end_ns : end;
     sc->unordered += w[t].unordered;
+    ordered = ordered && !w[t].unordered;
     if (w[t].errors) {
       fprintf(stderr, "%s: %d errors\n", sc->name, w[t].errors);
       exit(1);
     }
   }
-  int64_t elapsed = mono_ns() - t0;
-  sc->ns[rep] = (double)elapsed / (double)total;
-  sc->ids_per_s[rep] = (double)total * 1e9 / (double)elapsed;
+  sc->ns[rep] = (double)(end - t0) / (double)total;
+  sc->ids_per_s[rep] = (double)total * 1e9 / (double)(end - t0);
   sc->fraction[rep] = 0;
-  if (sc->keep) {
-    /* Saturation: IDs issued over what their ticks could hold. */
-    size_t n = 0;
-    for (int t = 0; t < sc->threads; t++)
-      n += w[t].count < cap ? w[t].count : cap;
-    uint64_t *all = malloc(n * sizeof *all);
-    size_t k = 0;
-    for (int t = 0; t < sc->threads; t++) {
-      size_t c = w[t].count < cap ? w[t].count : cap;
-      memcpy(all + k, w[t].ids, c * sizeof *all);
-      k += c;
-    }
-    qsort(all, n, sizeof *all, cmp_u64);
-    for (size_t i = 1; i < n; i++)
-      sc->duplicates += all[i] == all[i - 1];
-    /* The first and last ticks are cut by the start and the stop of the
-     * run; count the ticks in between, which the run spans whole. */
-    uint64_t t0 = all[0] >> layout.fields[0].shift;
-    uint64_t t1 = all[n - 1] >> layout.fields[0].shift;
-    size_t inner = 0;
-    for (size_t i = 0; i < n; i++) {
-      uint64_t t = all[i] >> layout.fields[0].shift;
-      inner += t > t0 && t < t1;
-    }
-    double per_tick = sc->limit / 1000.0;
+  if (w[0].ids && ordered) sc->duplicates += merged_duplicates(w, sc->threads);
+  if (sc->classic)
     sc->fraction[rep] =
-        t1 > t0 + 1 ? (double)inner / ((double)(t1 - t0 - 1) * per_tick) : 0;
-    free(all);
-  }
-  for (int t = 0; t < sc->threads; t++)
-    free(w[t].ids);
+        limit_fraction(w, sc->threads, layout.fields[0].shift, sc->limit);
   sfc_generator_free(gen);
 }
 
@@ -403,15 +432,17 @@ int main(int argc, char **argv) {
     return 2;
   }
   /* clang-format off */
-#define S(name, impl, layout, op, threads, keep, limit) \
-  {name, impl, layout, op, threads, keep, limit, {0}, {0}, {0}, 0, 0}
+#define S(name, impl, layout, op, threads, classic, limit) \
+  {name, impl, layout, op, threads, classic, limit, {0}, {0}, {0}, 0, 0}
   scenario sc[] = {
     S("next", "snowflake-c", WIDE_SPEC, OP_NEXT, 1, false, WIDE_LIMIT),
     S("next", COUNTER_IMPL, WIDE_SPEC, OP_NEXT, 1, false, WIDE_LIMIT),
+    S("next", FLOOR_IMPL, WIDE_SPEC, OP_FLOOR, 1, false, WIDE_LIMIT),
     S("next", "clock+atomic-add", "-", OP_CLOCK_ADD, 1, false, 0),
     S("next", "mutex-classic", WIDE_SPEC, OP_MUTEX, 1, false, WIDE_LIMIT),
     S("next-2-threads", "snowflake-c", WIDE_SPEC, OP_NEXT, 2, false, WIDE_LIMIT),
     S("next-2-threads", COUNTER_IMPL, WIDE_SPEC, OP_NEXT, 2, false, WIDE_LIMIT),
+    S("next-2-threads", FLOOR_IMPL, WIDE_SPEC, OP_FLOOR, 2, false, WIDE_LIMIT),
     S("next-2-threads", "clock+atomic-add", "-", OP_CLOCK_ADD, 2, false, 0),
     S("next-2-threads", "mutex-classic", WIDE_SPEC, OP_MUTEX, 2, false, WIDE_LIMIT),
     S("batch-1000", "snowflake-c", WIDE_SPEC, OP_BATCH, 1, false, WIDE_LIMIT),
@@ -434,6 +465,15 @@ int main(int argc, char **argv) {
     }
     count = kept;
   }
+  kept_cap = (size_t)duration_ms * KEEP_PER_MS;
+  for (int t = 0; count && t < MAX_THREADS; t++) {
+    kept[t] = malloc(kept_cap * sizeof(uint64_t));
+    if (!kept[t]) {
+      fprintf(stderr, "bench: no memory for %zu IDs\n", kept_cap);
+      return 1;
+    }
+    memset(kept[t], 0, kept_cap * sizeof(uint64_t)); /* fault it in */
+  }
   for (int rep = 0; rep < reps; rep++)
     for (int i = 0; i < count; i++)
       run_once(&sc[i], rep, duration_ms);
@@ -448,7 +488,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < count; i++) {
     double lo, hi, m = median(sc[i].ns, reps, &lo, &hi);
     char frac[16] = "-";
-    if (sc[i].keep)
+    if (sc[i].classic)
       snprintf(frac, sizeof frac, "%.3f%%", 100 * med(sc[i].fraction, reps));
     printf("%-18s %-33s %-29s %3d %8.2f [%5.2f-%5.2f] %14.0f %9s %5" PRIu64
            "\n",
@@ -458,13 +498,16 @@ int main(int argc, char **argv) {
   if (!filter) {
 #define MED(name, impl, field) med(find(sc, count, name, impl)->field, reps)
     double ours1 = MED("next", "snowflake-c", ns),
-           add1 = MED("next", "clock+atomic-add", ns);
+           add1 = MED("next", "clock+atomic-add", ns),
+           floor1 = MED("next", FLOOR_IMPL, ns);
     double ours2 = MED("next-2-threads", "snowflake-c", ns),
            add2 = MED("next-2-threads", "clock+atomic-add", ns);
     double mutex2 = MED("next-2-threads", "mutex-classic", ns);
     double counter1 = MED("next", COUNTER_IMPL, ns),
            counter2 = MED("next-2-threads", COUNTER_IMPL, ns);
     printf("\nratios (medians, same run):\n"
+           "  floor / next, 1 thread                      %.3f  (target >= "
+           "0.95)\n"
            "  next / (clock read + atomic add), 1 thread   %.3f  (target <= "
            "1.15)\n"
            "  next, time_source=counter / wall, 1 / 2 threads  %.3f / %.3f\n"
@@ -476,8 +519,8 @@ int main(int argc, char **argv) {
            "1e9)\n"
            "  classic layout, of its limit, 1 / 2 threads %.3f%% / %.3f%%  "
            "(target >= 99.9%%)\n",
-           ours1 / add1, counter1 / ours1, counter2 / ours2, ours2 / ours1,
-           add2 / add1, mutex2 / ours2,
+           floor1 / ours1, ours1 / add1, counter1 / ours1, counter2 / ours2,
+           ours2 / ours1, add2 / add1, mutex2 / ours2,
            MED("batch-1000", "snowflake-c", ids_per_s),
            100 * MED("classic", "snowflake-c", fraction),
            100 * MED("classic-2-threads", "snowflake-c", fraction));
@@ -488,7 +531,7 @@ int main(int argc, char **argv) {
   if (encodings) bench_encodings(reps, duration_ms, enc);
   uint64_t bad = 0;
   for (int i = 0; i < count; i++)
-    bad += sc[i].duplicates + (sc[i].threads == 1 ? sc[i].unordered : 0);
+    bad += sc[i].duplicates + sc[i].unordered;
   if (json) {
     FILE *f = fopen(json, "w");
     if (!f) {
@@ -499,8 +542,11 @@ int main(int argc, char **argv) {
     int rows = 0;
     for (int i = 0; i < count; i++) {
       char dups[32], frac[32] = "null";
-      snprintf(dups, sizeof dups, "%" PRIu64, sc[i].duplicates);
-      if (sc[i].keep)
+      if (sc[i].op == OP_CLOCK_ADD) /* issues no IDs to keep */
+        snprintf(dups, sizeof dups, "null");
+      else
+        snprintf(dups, sizeof dups, "%" PRIu64, sc[i].duplicates);
+      if (sc[i].classic)
         snprintf(frac, sizeof frac, "%.6f", med(sc[i].fraction, reps));
       json_row(f, rows++, sc[i].name, sc[i].impl, sc[i].layout, sc[i].threads,
                reps, sc[i].ns, sc[i].ids_per_s, dups, frac);
