@@ -401,6 +401,14 @@ static SFC_ALWAYS_INLINE sfc_status next_one(sfc_generator *gen, int64_t now_us,
   return st;
 }
 
+/* Whether the word `next` may be issued without moving a state_dir's mark:
+ * its tick is at most the mark (always, without a state_dir). */
+static inline bool within_mark(const sfc_generator *g, uint64_t next) {
+  return !g->has_state ||
+         (int64_t)(next >> g->pack.time_shift) <=
+             atomic_load_explicit(&g->mark, memory_order_relaxed);
+}
+
 /* time_source=counter: the next sequence value of the word's tick while
  * the counter is below that tick's deadline (counter.c). `*count` is the
  * counter read, before any clock reading that follows. */
@@ -418,10 +426,7 @@ static inline bool next_counted(sfc_generator *g, uint64_t *id,
    * still this tick's, it is tried again, a clock read being dearer. */
   for (int tries = 0; tries < 8; tries++) {
     const uint64_t next = w + p->seq_one;
-    if (g->has_state &&
-        (int64_t)(next >> p->time_shift) >
-            atomic_load_explicit(&g->mark, memory_order_relaxed))
-      return false;
+    if (!within_mark(g, next)) return false;
     if (atomic_compare_exchange_weak_explicit(
             &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
       *id = next;
@@ -458,9 +463,7 @@ static SFC_ALWAYS_INLINE bool next_read(sfc_generator *g, uint64_t *id,
     next = w + p->seq_one;
   else
     return false;
-  if (g->has_state && (int64_t)(next >> p->time_shift) >
-                          atomic_load_explicit(&g->mark, memory_order_relaxed))
-    return false;
+  if (!within_mark(g, next)) return false;
   if (!atomic_compare_exchange_strong_explicit(
           &g->word, &w, next, memory_order_relaxed, memory_order_relaxed))
     return false;
