@@ -3,8 +3,10 @@
 Every contender runs the same harness: a C-level loop (``deque(starmap(f,
 repeat((), n)), maxlen=0)``) so no Python bytecode is counted per ID, in
 interleaved repetitions (each round runs every contender once, in a shuffled
-order), reporting the median rate. Each contender's IDs are checked for
-duplicates in a separate pass. Peers that are absent are reported as such.
+order), reporting the median rate. The single-ID and batch contenders keep
+every ID of their timed runs in a list, as a caller does, and every kept ID is
+checked for duplicates after the run; the others are checked on a sample taken
+in a separate pass. Peers that are absent are reported as such.
 
 Usage: python bench.py [--quick] [--reps N] [--json PATH]
 """
@@ -24,7 +26,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import cycle, islice, repeat, starmap
+from itertools import chain, cycle, islice, repeat, starmap
 from typing import Any
 
 import snowflake_c
@@ -36,13 +38,18 @@ COUNTER_NAME = "snowflake-c next_id() [wide, time_source=counter]"
 FLOOR_NAME = "minimal binding next_id() [wide, floor]"
 
 
+# `run(n)` issues about n IDs and returns the rate (IDs/s) and the IDs issued, where
+# the run keeps them (None where it does not).
+Runner = Callable[[int], tuple[float, list[Any] | None]]
+
+
 @dataclass
 class Case:
-    """One contender: `run(n)` issues about n IDs and returns the rate (IDs/s)."""
+    """One contender: `run(n)` issues about n IDs; `sample(n)` gives n of its outputs."""
 
     group: str
     name: str
-    run: Callable[[int], float]
+    run: Runner
     sample: Callable[[int], list[Any]]
     n: int
     rates: list[float] = field(default_factory=list)
@@ -52,19 +59,22 @@ class Case:
     note: str = ""
 
 
-def timed(body: Callable[[], int]) -> float:
+def timed(body: Callable[[], int]) -> tuple[float, None]:
     start = time.perf_counter()
     count = body()
-    return count / (time.perf_counter() - start)
+    return count / (time.perf_counter() - start), None
 
 
-def single(f: Callable[[], Any]) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
-    def run(n: int) -> float:
-        def body() -> int:
-            deque(starmap(f, repeat((), n)), maxlen=0)
-            return n
+def kept(body: Callable[[], list[Any]]) -> tuple[float, list[Any]]:
+    """The rate of a run that keeps every ID it issues, and those IDs."""
+    start = time.perf_counter()
+    ids = body()
+    return len(ids) / (time.perf_counter() - start), ids
 
-        return timed(body)
+
+def single(f: Callable[[], Any]) -> tuple[Runner, Callable[[int], list[Any]]]:
+    def run(n: int) -> tuple[float, list[Any]]:
+        return kept(lambda: list(starmap(f, repeat((), n))))
 
     def sample(n: int) -> list[Any]:
         return list(starmap(f, repeat((), n)))
@@ -72,15 +82,10 @@ def single(f: Callable[[], Any]) -> tuple[Callable[[int], float], Callable[[int]
     return run, sample
 
 
-def batched(f: Callable[[int], list[Any]], size: int) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
-    def run(n: int) -> float:
+def batched(f: Callable[[int], list[Any]], size: int) -> tuple[Runner, Callable[[int], list[Any]]]:
+    def run(n: int) -> tuple[float, list[Any]]:
         calls = max(n // size, 1)
-
-        def body() -> int:
-            deque(starmap(f, repeat((size,), calls)), maxlen=0)
-            return calls * size
-
-        return timed(body)
+        return kept(lambda: list(chain.from_iterable(starmap(f, repeat((size,), calls)))))
 
     def sample(n: int) -> list[Any]:
         out: list[Any] = []
@@ -91,10 +96,10 @@ def batched(f: Callable[[int], list[Any]], size: int) -> tuple[Callable[[int], f
     return run, sample
 
 
-def filled(g: snowflake_c.Generator, buf: Any) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
+def filled(g: snowflake_c.Generator, buf: Any) -> tuple[Runner, Callable[[int], list[Any]]]:
     size = len(buf)
 
-    def run(n: int) -> float:
+    def run(n: int) -> tuple[float, None]:
         fill = g.fill
         calls = max(n // size, 1)
 
@@ -117,13 +122,13 @@ def filled(g: snowflake_c.Generator, buf: Any) -> tuple[Callable[[int], float], 
 
 def sustained(
     f: Callable[..., Any], args: tuple[Any, ...], per_call: int, seconds: float
-) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
+) -> tuple[Runner, Callable[[int], list[Any]]]:
     """For the layout limit: the steady rate over the last two thirds of a
     `seconds`-long run, so a tick's leftover sequence (or borrowed ticks) at
     the start does not count."""
     chunk = 64
 
-    def run(n: int) -> float:
+    def run(n: int) -> tuple[float, None]:
         del n
         start = time.perf_counter()
         mark = start + seconds / 3
@@ -138,7 +143,7 @@ def sustained(
             deque(starmap(f, repeat(args, chunk)), maxlen=0)
             count += chunk * per_call
             t = time.perf_counter()
-        return count / (t - t0)
+        return count / (t - t0), None
 
     def sample(n: int) -> list[Any]:
         out: list[Any] = []
@@ -150,12 +155,10 @@ def sustained(
     return run, sample
 
 
-def converted(
-    f: Callable[..., Any], inputs: list[tuple[Any, ...]]
-) -> tuple[Callable[[int], float], Callable[[int], list[Any]]]:
+def converted(f: Callable[..., Any], inputs: list[tuple[Any, ...]]) -> tuple[Runner, Callable[[int], list[Any]]]:
     """n calls of f over the inputs, round and round; the sample sees each input once."""
 
-    def run(n: int) -> float:
+    def run(n: int) -> tuple[float, None]:
         def body() -> int:
             deque(starmap(f, islice(cycle(inputs), n)), maxlen=0)
             return n
@@ -309,7 +312,12 @@ def measure(cases: list[Case], reps: int) -> None:
         order = cases[:]
         random.shuffle(order)
         for case in order:
-            case.rates.append(case.run(case.n))
+            rate, ids = case.run(case.n)
+            case.rates.append(rate)
+            if ids is not None:  # every ID of the timed run, checked outside its timing
+                case.checked += len(ids)
+                case.duplicates += len(ids) - len(set(ids))
+                case.unique = case.duplicates == 0
 
 
 def fmt_rate(r: float) -> str:
