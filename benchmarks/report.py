@@ -311,28 +311,15 @@ def from_node(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
                 classic=True,
             )
         )
-    # String forms: {"encoding", "op", "name", "package", "call", "layout", "samples"}.
-    for r in raw.get("encodings", []):
+    # String forms: {"encoding", "op", "name", "package", "call", "layout", "samples"}; decode: the
+    # same without "encoding" and "op".
+    outputs = [(f"{r['op']}-{r['encoding']}", r) for r in raw.get("encodings", [])]
+    outputs += [("decode", r) for r in raw.get("decode", [])]
+    for scenario, r in outputs:
         out.append(
             record(
                 "node",
-                f"{r['op']}-{r['encoding']}",
-                r["name"],
-                versions.get(r["package"], "?"),
-                r["layout"],
-                1,
-                r["samples"],
-                None,
-                None,
-                note=r["call"],
-            )
-        )
-    # decode: {"name", "package", "call", "layout", "samples"}.
-    for r in raw.get("decode", []):
-        out.append(
-            record(
-                "node",
-                "decode",
+                scenario,
                 r["name"],
                 versions.get(r["package"], "?"),
                 r["layout"],
