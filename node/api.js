@@ -497,12 +497,14 @@ function createApi(binding, errors, host) {
     host.warn(text, 'UnguardedWarning', 'SNOWFLAKE_C_UNGUARDED', Generator);
   }
 
-  // nextId()'s call: a call site that sees one target stays optimised. A
-  // program with one generator calls that generator's own function (no
-  // argument to pass); once a second one is made, every generator calls the
-  // one function of all, given its slot.
-  const { generatorNext } = binding;
-  let generatorsMade = 0;
+  // nextId()'s call: one function for every generator, so that its call site
+  // sees a single target and stays optimised. The addon exchanges through
+  // its ArrayBuffer nextIo (the generator's slot in, the ID out: no argument
+  // to read and no BigInt to make in C++); the WebAssembly build, which has
+  // none, takes the slot as the argument and returns the ID.
+  const { generatorNext, nextIo } = binding;
+  const nextIdOut = nextIo ? new BigUint64Array(nextIo, 0, 1) : undefined;
+  const nextSlotIn = nextIo ? new Uint32Array(nextIo, 8, 1) : undefined;
 
   /**
    * Issues unique, time-ordered IDs for one layout and one node value.
@@ -538,7 +540,6 @@ function createApi(binding, errors, host) {
       this.#layout = resolveLayout({ preset, layout, epoch }, 'Generator');
       this.#h = binding.generatorNew(handleOf(this.#layout), node, rest);
       this.#slot = this.#h.slot;
-      generatorsMade++;
       warnOnce(this.#h.warning);
     }
 
@@ -549,7 +550,10 @@ function createApi(binding, errors, host) {
 
     /** The next ID. @returns {bigint} */
     nextId() {
-      return generatorsMade === 1 ? this.#h.next() : generatorNext(this.#slot);
+      if (nextIdOut === undefined) return generatorNext(this.#slot);
+      nextSlotIn[0] = this.#slot;
+      generatorNext();
+      return nextIdOut[0];
     }
 
     /** The next ID as a decimal string. */

@@ -28,14 +28,31 @@ constexpr napi_type_tag kLayoutTag = {0x5f1c0d3e5b9f4a21ULL,
 
 struct GenBox;
 
-// The environment's live generators by slot: generatorNext(slot) is one
-// native function for all of them, so that the call site of nextId() sees a
-// single target (V8 stops optimising a call that sees several). Shared by the
-// Addon, that function and every box, so that no finalizer outlives it,
-// whatever order the environment's teardown runs them in.
+// nextId()'s exchange with JavaScript, the memory of the ArrayBuffer
+// `nextIo`: api.js writes the generator's slot, calls generatorNext() and
+// reads the ID, so that the call passes no argument and makes no BigInt here
+// (napi_create_bigint_uint64 cost more than the rest of the call; V8's
+// optimised code reads a BigUint64Array in place). api.js knows the offsets.
+struct NextIo {
+  uint64_t id;   // out: the ID issued, at byte 0
+  uint32_t slot; // in: the generator's slot, at byte 8
+  uint32_t unused;
+};
+
+// The environment's live generators by slot: generatorNext() is one native
+// function for all of them, so that the call site of nextId() sees a single
+// target (V8 stops optimising a call that sees several). Shared by the
+// Addon, that function, nextIo and every box, so that no finalizer outlives
+// it, whatever order the environment's teardown runs them in.
 struct GenTable {
   std::vector<GenBox *> boxes; // nullptr where a slot is free
   std::vector<uint32_t> free;
+  NextIo own_io{};
+  // &own_io under an external ArrayBuffer; where the runtime allows none
+  // (a V8 sandbox), a plain ArrayBuffer's memory, held by `io_buffer` and
+  // checked for detachment on every call.
+  NextIo *io = &own_io;
+  napi_ref io_buffer = nullptr;
 };
 
 class Addon : public Napi::Addon<Addon> {
@@ -830,10 +847,56 @@ uint64_t NextSync(const Napi::CallbackInfo &info) {
                           : NextAfter(info.Env(), box, status, wait_us, err);
 }
 
-// The next ID of `box` as a bigint, in the plain C API: one attempt, and
+// Throws the JavaScript error for `status` from a plain Node-API
+// function, where no C++ exception may leave.
+napi_value ThrowFromC(napi_env env, sfc_status status, const char *message) {
+  try {
+    Throw(Napi::Env(env), status, message);
+  } catch (const Napi::Error &error) {
+    napi_throw(env, error.Value());
+  } catch (...) {
+    napi_throw_error(env, nullptr, "snowflake-c: unexpected failure.");
+  }
+  return nullptr;
+}
+
+// Where nextIo is the runtime's own ArrayBuffer: its memory is there only
+// while it is not detached (transferred).
+bool IoAttached(napi_env env, const GenTable &table) {
+  napi_value buffer = nullptr;
+  bool detached = true;
+  return napi_get_reference_value(env, table.io_buffer, &buffer) == napi_ok &&
+         buffer != nullptr &&
+         napi_is_detached_arraybuffer(env, buffer, &detached) == napi_ok &&
+         !detached;
+}
+
+// generatorNext(), nextId()'s hot path for every generator, in the plain C
+// API: the generator's slot read from nextIo and checked against the table
+// (a closed generator is NULL, which the core answers), one attempt, and
 // only when it does not issue an ID the C++ path above (whose exceptions
-// become pending JavaScript exceptions here).
-napi_value NextBigint(napi_env env, GenBox *box) {
+// become pending JavaScript exceptions here). The ID goes into nextIo; the
+// call returns undefined. The box is used only before the call allocates
+// (an error), so no finalizer can free it under the call.
+napi_value GenNext(napi_env env, napi_callback_info info) {
+  void *data = nullptr;
+  if (napi_get_cb_info(env, info, nullptr, nullptr, nullptr, &data) !=
+      napi_ok) {
+    napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
+    return nullptr;
+  }
+  const GenTable &table = *static_cast<const GenTable *>(data);
+  if (table.io_buffer != nullptr && !IoAttached(env, table)) {
+    napi_throw_error(env, nullptr, "snowflake-c: nextIo is detached.");
+    return nullptr;
+  }
+  NextIo &io = *table.io;
+  uint32_t slot = io.slot;
+  if (slot >= table.boxes.size() || table.boxes[slot] == nullptr) {
+    return ThrowFromC(env, SFC_INVALID_ARGUMENT,
+                      "expected a generator's slot.");
+  }
+  GenBox *box = table.boxes[slot];
   uint64_t id = 0;
   int64_t wait_us = 0;
   sfc_error err;
@@ -849,54 +912,8 @@ napi_value NextBigint(napi_env env, GenBox *box) {
       return nullptr;
     }
   }
-  napi_value out = nullptr;
-  if (napi_create_bigint_uint64(env, id, &out) != napi_ok) {
-    napi_throw_error(env, nullptr, "snowflake-c: cannot create a bigint.");
-    return nullptr;
-  }
-  return out;
-}
-
-// generatorNext(slot), nextId()'s hot path once a program has two
-// generators. Any slot number is checked against the table; a closed
-// generator is NULL, which the core answers. The box is used only before
-// the call allocates (the error or the bigint), so no finalizer can free it
-// under the call.
-napi_value GenNext(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value arg = nullptr;
-  void *data = nullptr;
-  if (napi_get_cb_info(env, info, &argc, &arg, nullptr, &data) != napi_ok) {
-    napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
-    return nullptr;
-  }
-  const GenTable &table = *static_cast<const GenTable *>(data);
-  uint32_t slot = 0;
-  if (argc < 1 || napi_get_value_uint32(env, arg, &slot) != napi_ok ||
-      slot >= table.boxes.size() || table.boxes[slot] == nullptr) {
-    try {
-      Invalid(Napi::Env(env), "expected a generator's slot.");
-    } catch (const Napi::Error &error) {
-      napi_throw(env, error.Value());
-    } catch (...) {
-      napi_throw_error(env, nullptr, "snowflake-c: unexpected failure.");
-    }
-    return nullptr;
-  }
-  return NextBigint(env, table.boxes[slot]);
-}
-
-// next(), a generator's own function (its box as the function's data): the
-// hot path of a program with one generator, whose call site then sees one
-// target and needs no argument (api.js). As generatorNext, otherwise.
-napi_value GenNextOwn(napi_env env, napi_callback_info info) {
-  void *data = nullptr;
-  if (napi_get_cb_info(env, info, nullptr, nullptr, nullptr, &data) !=
-      napi_ok) {
-    napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
-    return nullptr;
-  }
-  return NextBigint(env, static_cast<GenBox *>(data));
+  io.id = id;
+  return nullptr;
 }
 
 Napi::Value GenNextString(const Napi::CallbackInfo &info) {
@@ -1081,12 +1098,12 @@ void SetNode(const Napi::Value &given, std::vector<sfc_node_value> &node,
 }
 
 // generatorNew(handle, node, options) → { slot, nextString, nextIds, nextAt,
-// fillAt, nowUs, stats, close, warning? }: `slot` is for generatorNext(slot)
-// while the handle lives (its functions hold the generator); `warning` is the
-// core's sfc_generator_warning text when it has one (the core decides whether
-// to warn; index.js emits it). Every key of `options` is handed to the core by
-// name as given ("maxWait"), which knows the options, their types and
-// ranges, and refuses an unknown one.
+// fillAt, nowUs, stats, close, warning? }: `slot` is for generatorNext()
+// (through nextIo) while the handle lives (its functions hold the
+// generator); `warning` is the core's sfc_generator_warning text when it has
+// one (the core decides whether to warn; index.js emits it). Every key of
+// `options` is handed to the core by name as given ("maxWait"), which knows the
+// options, their types and ranges, and refuses an unknown one.
 Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
@@ -1144,12 +1161,6 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   Napi::Object handle = Napi::Object::New(env);
   try {
     handle.Set("slot", static_cast<double>(box->slot));
-    napi_value next = nullptr;
-    Check(env, napi_create_function(env, "next", NAPI_AUTO_LENGTH, GenNextOwn,
-                                    box, &next));
-    Napi::Function(env, next).AddFinalizer(ReleaseBox, box);
-    box->refs++;
-    handle.Set("next", next);
     for (const Method &m : methods) {
       Napi::Function fn = Napi::Function::New(env, m.fn, m.name, box);
       fn.AddFinalizer(ReleaseBox, box);
@@ -1193,6 +1204,34 @@ Napi::Value Addon::SetErrorClasses(const Napi::CallbackInfo &info) {
   return env.Undefined();
 }
 
+// nextIo: an ArrayBuffer over the table's NextIo. External where the
+// runtime allows it, holding the table, so that its memory outlives any
+// copy of the buffer; else the runtime's own (generatorNext then checks that
+// it is still attached before each use).
+Napi::Value NextIoBuffer(Napi::Env env,
+                         const std::shared_ptr<GenTable> &table) {
+  auto *held = new std::shared_ptr<GenTable>(table);
+  napi_value buffer = nullptr;
+  napi_status status = napi_create_external_arraybuffer(
+      env, &table->own_io, sizeof(NextIo),
+      [](napi_env, void *, void *hint) {
+        delete static_cast<std::shared_ptr<GenTable> *>(hint);
+      },
+      held, &buffer);
+  if (status == napi_ok) {
+    return Napi::Value(env, buffer);
+  }
+  delete held;
+  if (status != napi_no_external_buffers_allowed) {
+    Check(env, status);
+  }
+  void *memory = nullptr;
+  Check(env, napi_create_arraybuffer(env, sizeof(NextIo), &memory, &buffer));
+  Check(env, napi_create_reference(env, buffer, 1, &table->io_buffer));
+  table->io = static_cast<NextIo *>(memory);
+  return Napi::Value(env, buffer);
+}
+
 Addon::Addon(Napi::Env env, Napi::Object exports) {
   if (sfc_version_number() != SFC_VERSION_NUMBER) {
     throw Napi::Error::New(env, "snowflake-c: the core library's version "
@@ -1229,6 +1268,7 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
   Napi::Function(env, next).AddFinalizer(
       [](Napi::Env, std::shared_ptr<GenTable> *table) { delete table; }, held);
   exports.Set("generatorNext", next);
+  exports.Set("nextIo", NextIoBuffer(env, generators));
   exports.Set("version", sfc_version_string());
 }
 

@@ -1,11 +1,10 @@
 'use strict';
 
-// nextId() goes through the generator's own function while it is the
-// program's only one, and through one native function for every generator
-// once there are two, given the generator's slot in the addon's table:
-// generators used in turn each keep their own IDs, a slot freed by a
-// collected generator serves the next one, and no other value reaches a
-// generator.
+// nextId() goes through one native function for every generator, given the
+// generator's slot in the addon's table through the addon's ArrayBuffer
+// nextIo, which carries the ID back: generators used in turn each keep their
+// own IDs, a slot freed by a collected generator serves the next one, no
+// other value reaches a generator, and worker threads each have their own.
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -60,10 +59,10 @@ test('a slot freed by a collected generator serves a new one', () => {
   assert.equal(out, '3,2,1,0\n');
 });
 
-test("a program's only generator calls its own function, then the shared one once a second exists", () => {
+test("a program's only generator, then two, issue increasing IDs of their own", () => {
   // In a process of its own: the first generator made is the only one until
-  // the second; its IDs stay increasing across the switch, and a closed
-  // generator answers the closed error on both paths.
+  // the second; its IDs stay increasing once a second exists, and a closed
+  // generator answers the closed error.
   const out = execFileSync(
     process.execPath,
     [
@@ -86,15 +85,46 @@ test("a program's only generator calls its own function, then the shared one onc
   assert.equal(out, '0 1\n');
 });
 
-test("the addon's generatorNext takes nothing but a live generator's slot", () => {
+test("the addon's generatorNext serves nothing but a live generator's slot", () => {
   const binding = load(PKG);
+  const slotIn = new Uint32Array(binding.nextIo, 8, 1);
+  const idOut = new BigUint64Array(binding.nextIo, 0, 1);
   const g = new Generator({ ...FOUR, node: { worker: 1 } });
   try {
-    for (const bad of [2 ** 31, 2 ** 32 - 1, 2 ** 32 + 2 ** 31, -1, 'next', {}, undefined]) {
-      assert.throws(() => binding.generatorNext(bad), InvalidArgument, String(bad));
+    const id = g.nextId();
+    assert.equal(idOut[0], id, 'the ID comes back through nextIo');
+    for (const bad of [2 ** 31, 2 ** 32 - 1, 1000000]) {
+      slotIn[0] = bad;
+      idOut[0] = 0n;
+      assert.throws(() => binding.generatorNext(), /expected a generator's slot/, String(bad));
+      assert.throws(() => binding.generatorNext(), InvalidArgument, String(bad));
+      assert.equal(idOut[0], 0n, 'no ID written for a bad slot');
     }
-    assert.throws(() => binding.generatorNext(), InvalidArgument);
+    assert.ok(g.nextId() > id, 'the generator writes its own slot before each call');
   } finally {
     g.close();
   }
+  assert.throws(() => g.nextId(), /closed/);
+});
+
+test('worker threads each exchange through their own nextIo', async () => {
+  const { Worker } = require('node:worker_threads');
+  const code = `const { parentPort, workerData } = require('node:worker_threads');
+    const { Generator, decode } = require(${JSON.stringify(PKG)});
+    const gens = workerData.workers.map((worker) => new Generator({ ...workerData.layout, node: { worker } }));
+    let bad = 0; const last = gens.map(() => 0n);
+    for (let i = 0; i < 200000; i++) {
+      const k = i % gens.length, id = gens[k].nextId();
+      if (id <= last[k] || decode(id, gens[k].layout).fields.worker !== workerData.workers[k]) bad++;
+      last[k] = id;
+    }
+    for (const g of gens) g.close();
+    parentPort.postMessage(bad);`;
+  const run = (workers) =>
+    new Promise((resolve, reject) => {
+      const w = new Worker(code, { eval: true, workerData: { layout: FOUR, workers } });
+      w.once('message', resolve);
+      w.once('error', reject);
+    });
+  assert.deepEqual(await Promise.all([run([0, 1]), run([2, 3])]), [0, 0]);
 });
