@@ -2,10 +2,20 @@
 
 // snowflake-c for Node.js beside the popular npm Snowflake generators, in one
 // run: repetitions interleaved (every contestant once per round), medians
-// reported, and every contestant checked for duplicate IDs. Then the string
-// forms: formatId / parseId beside a base62 package that writes the same text.
+// reported. Every timed run keeps every ID, as a user does (into one
+// BigUint64Array sized for the run, the same for every contestant, each
+// calling from a loop of its own), and the kept IDs of every run are checked
+// for duplicates outside the timed part. Then the string forms: formatId /
+// parseId beside a base62 package that writes the same text.
 //
 //   npm install && node bench.js [--rounds N] [--seconds S] [--json PATH]
+//     [--dup-count N] [--keep-max N] [--only NAME,NAME…]
+//
+// --keep-max caps the IDs kept by one run (the array's length, 8 bytes
+// each): a faster contestant's run is then shorter than S seconds.
+// --only times the named contestants alone (nextId and batch rows), for a
+// focused side-by-side: no string forms, decode or classic runs, and a JSON
+// file that the report does not read.
 //
 // Needs the addon built in ../../node (cd node && npm install).
 
@@ -50,9 +60,15 @@ function option(name, fallback) {
 const ROUNDS = Number(option('rounds', 5));
 const SECONDS = Number(option('seconds', 0.4));
 const DUP_COUNT = Number(option('dup-count', 1000000));
+const KEEP_MAX = Number(option('keep-max', 16 * 1024 * 1024));
+const ONLY = option('only', undefined)?.split(',');
 const JSON_PATH = option('json', undefined);
 
-const WIDE = { layout: 'time:41@1ms,worker:2,seq:20', epoch: 1704067200000, node: { worker: 1 } };
+const WIDE = {
+  layout: 'time:41@1ms,worker:2,seq:20',
+  epoch: 1704067200000,
+  node: { worker: 1 },
+};
 const CLASSIC = { preset: 'twitter', node: { datacenter: 1, worker: 1 } };
 // The kept-IDs runs take another node value: the guard refuses a second live
 // generator with the classic contestant's.
@@ -69,7 +85,7 @@ const WIDE_COUNTER = { ...WIDE, node: { worker: 3 }, timeSource: 'counter' };
 // Peers run on their own default layout and, where they can be configured,
 // on the same wide layout as snowflake-c.
 const EPOCH = 1704067200000;
-const contestants = [
+const allContestants = [
   {
     name: 'snowflake-c',
     layout: 'time:41@1ms,worker:2,seq:20',
@@ -180,17 +196,22 @@ const contestants = [
       ]
     : []),
 ];
+const contestants = ONLY ? allContestants.filter((c) => ONLY.includes(c.name)) : allContestants;
+if (ONLY && contestants.length !== ONLY.length) {
+  const names = allContestants.map((c) => c.name).join(', ');
+  throw new Error(`--only: unknown contestant among ${ONLY.join(', ')} (there are: ${names})`);
+}
 
 const now = () => Number(process.hrtime.bigint()) / 1e9;
 
-/** IDs/s of `next()` for SECONDS, results not kept (only the last one). */
-function timeNext(next) {
+/** Calls/s of `fn()` for SECONDS, results not kept (only the last one): Date.now. */
+function timeCallsOnly(fn) {
   let count = 0;
   let sink;
   const start = now();
   let elapsed = 0;
   do {
-    for (let i = 0; i < 4096; i++) sink = next();
+    for (let i = 0; i < 4096; i++) sink = fn();
     count += 4096;
     elapsed = now() - start;
   } while (elapsed < SECONDS);
@@ -198,26 +219,76 @@ function timeNext(next) {
   return count / elapsed;
 }
 
-/** IDs/s of batches of `n`: a native batch when there is one, else a loop into an array. */
-function timeBatch(impl, n) {
-  const batch = impl.batch
-    ? () => impl.batch(n)
-    : () => {
-        const out = new Array(n);
-        for (let i = 0; i < n; i++) out[i] = impl.next();
-        return out;
-      };
-  let count = 0;
-  let sink;
-  const start = now();
-  let elapsed = 0;
-  do {
-    for (let i = 0; i < 16; i++) sink = batch();
-    count += 16 * n;
-    elapsed = now() - start;
-  } while (elapsed < SECONDS);
-  if (sink.length !== n) throw new Error('short batch');
-  return count / elapsed;
+// Every timed run's IDs, as a user keeps them: one array for all, checked
+// after each run (outside the timed part), before the next writes over it.
+const kept = new BigUint64Array(KEEP_MAX);
+const BATCH = 1000;
+
+/**
+ * A timed run of a contestant: n IDs into kept[0..n), in a loop compiled for
+ * this contestant alone, so that its call site sees one target, as a user's
+ * does (one shared loop would be megamorphic and tax every contestant
+ * alike). A native batch fills `kept` BATCH IDs per call; a contestant
+ * without one calls next() in the loop. Returns the seconds taken.
+ */
+function keptRun(impl, batch) {
+  const body = batch
+    ? 'for (let i = 0; i < n; i += size) kept.set(fill(size), i);'
+    : 'for (let i = 0; i < n; i++) kept[i] = fill();';
+  // eslint-disable-next-line no-new-func
+  const loop = new Function('kept', 'fill', 'size', 'n', body);
+  const fill = batch ? impl.batch : impl.next;
+  return (n) => {
+    const start = now();
+    loop(kept, fill, BATCH, n);
+    return now() - start;
+  };
+}
+
+/**
+ * The run's length for SECONDS, from runs of growing length (which warm the
+ * contestant up): a multiple of BATCH, at most KEEP_MAX. `tally` counts
+ * their IDs too.
+ */
+function runLength(run, tally) {
+  const cap = Math.floor(KEEP_MAX / BATCH) * BATCH;
+  let n = 4 * BATCH;
+  let t = run(n);
+  check(tally, n);
+  while (t < SECONDS / 8 && n < cap) {
+    n = Math.min(cap, n * 4);
+    t = run(n);
+    check(tally, n);
+  }
+  return Math.min(cap, Math.max(BATCH, Math.ceil((n * SECONDS) / t / BATCH) * BATCH));
+}
+
+const newTally = () => ({
+  checked: 0,
+  duplicates: 0,
+  notIncreasing: 0,
+  last: undefined,
+});
+
+/**
+ * Counts the duplicates and the steps back among kept[0..n), a run's IDs
+ * (a step back from the contestant's last run too), into `tally`. A run
+ * that only increases has no duplicates; any other is sorted (a copy) and
+ * counted.
+ */
+function check(tally, n) {
+  const ids = kept.subarray(0, n);
+  let back = tally.last !== undefined && ids[0] <= tally.last ? 1 : 0;
+  for (let i = 1; i < n; i++) if (ids[i] <= ids[i - 1]) back++;
+  let dup = 0;
+  if (back > 0) {
+    const sorted = ids.slice().sort();
+    for (let i = 1; i < n; i++) if (sorted[i] === sorted[i - 1]) dup++;
+  }
+  tally.last = ids[n - 1];
+  tally.checked += n;
+  tally.duplicates += dup;
+  tally.notIncreasing += back;
 }
 
 /** Calls per second of `fn` over the inputs, round and round, for SECONDS. */
@@ -370,25 +441,31 @@ function decodeContestants(ids) {
   return list.map((c) => ({ ...c, inputs: ids }));
 }
 
-/** The classic layout with every ID kept: into one BigUint64Array, and into a JS Array. */
-function timeClassicKept(kind) {
+/**
+ * The classic layout with every ID kept: into one BigUint64Array (by nextId()
+ * or nextIds(1000)), and into a JS Array; the kept IDs counted into `tally`.
+ */
+function timeClassicKept(kind, tally) {
   const g = new sfc.Generator(CLASSIC_KEPT);
-  const n = Math.max(4096, Math.round(CLASSIC_LIMIT * SECONDS));
+  const n = Math.min(
+    Math.floor(KEEP_MAX / BATCH) * BATCH,
+    Math.max(4 * BATCH, Math.round((CLASSIC_LIMIT * SECONDS) / BATCH) * BATCH),
+  );
   const start = now();
-  let kept;
+  let array;
   if (kind === 'typed') {
-    kept = new BigUint64Array(n);
     for (let i = 0; i < n; i++) kept[i] = g.nextId();
   } else if (kind === 'batch') {
-    kept = new BigUint64Array(n);
-    for (let i = 0; i < n; i += 1000) kept.set(g.nextIds(Math.min(1000, n - i)), i);
+    for (let i = 0; i < n; i += BATCH) kept.set(g.nextIds(BATCH), i);
   } else {
-    kept = new Array(n);
-    for (let i = 0; i < n; i++) kept[i] = g.nextId();
+    array = new Array(n);
+    for (let i = 0; i < n; i++) array[i] = g.nextId();
   }
   const elapsed = now() - start;
   g.close();
-  if (kept[n - 1] <= kept[0]) throw new Error('not increasing');
+  if (array) kept.set(array);
+  tally.last = undefined; // a new generator each run
+  check(tally, n);
   return n / elapsed;
 }
 
@@ -418,6 +495,24 @@ function duplicates(impl, useBatch) {
   return { checked: n, duplicates: dup, notIncreasing };
 }
 
+/** --only: ns per ID of the contestants named, and the ratios to the first. */
+function focusedReport(results) {
+  const ns = (r) => 1e9 / r.nextId;
+  console.log(
+    `\nNode ${process.version}, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians, every ID kept\n`,
+  );
+  for (const r of results) {
+    const samples = r.nextIdSamples.map((x) => (1e9 / x).toFixed(1)).join(' ');
+    console.log(
+      `${r.name.padEnd(36)}${ns(r).toFixed(1).padStart(7)} ns  x${(ns(results[0]) / ns(r)).toFixed(3)}  dups ${r.duplicates}/${r.checked}  [${samples}]`,
+    );
+  }
+  if (JSON_PATH) {
+    fs.writeFileSync(JSON_PATH, JSON.stringify({ node: process.version, results }, null, 2) + '\n');
+    console.log(`\nwrote ${JSON_PATH} (a focused run: not for the report)`);
+  }
+}
+
 function median(values) {
   const s = [...values].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -425,33 +520,67 @@ function median(values) {
 }
 
 async function main() {
-  const impls = contestants.map((c) => ({ ...c, impl: c.make() }));
-  // IDs of the wide layout, from the contestant already holding it.
-  const encodings = encodingContestants(
-    Array.from(impls[0].impl.batch(4096)),
-    (await import('@sindresorhus/base62')).default, // an ES module: its functions as `default`
-  );
-  const sapphireIds = contestants.find((c) => c.name === '@sapphire/snowflake').make();
-  const decoders = decodeContestants(Array.from({ length: 4096 }, () => sapphireIds.next()));
+  const impls = contestants.map((c) => {
+    const impl = c.make();
+    const tally = newTally();
+    const batchTally = newTally();
+    const next = keptRun(impl, false);
+    const batch = keptRun(impl, Boolean(impl.batch));
+    return {
+      ...c,
+      impl,
+      tally,
+      batchTally,
+      next,
+      batch,
+      nextLength: runLength(next, tally),
+      batchLength: runLength(batch, batchTally),
+    };
+  });
+  const extras = !ONLY;
+  // IDs of the wide layout, from the contestant holding it.
+  const encodings = extras
+    ? encodingContestants(
+        Array.from(impls[0].impl.batch(4096)),
+        (await import('@sindresorhus/base62')).default, // an ES module: its functions as `default`
+      )
+    : [];
+  const sapphireIds = extras && contestants.find((c) => c.name === '@sapphire/snowflake').make();
+  const decoders = extras
+    ? decodeContestants(Array.from({ length: 4096 }, () => sapphireIds.next()))
+    : [];
+  const classicTally = newTally();
   const samples = {};
   const add = (key, v) => (samples[key] ||= []).push(v);
 
   for (let round = 0; round < ROUNDS; round++) {
-    for (const c of impls) add(`${c.name}|nextId`, timeNext(c.impl.next));
-    for (const c of impls) add(`${c.name}|batch1000`, timeBatch(c.impl, 1000));
-    add('clock|Date.now', timeNext(Date.now));
-    add('snowflake-c classic|kept-typed', timeClassicKept('typed'));
-    add('snowflake-c classic|kept-batch', timeClassicKept('batch'));
-    add('snowflake-c classic|kept-array', timeClassicKept('array'));
-    for (const e of encodings) add(`${e.name}|${e.op}-${e.encoding}`, timeCalls(e.fn, e.inputs));
-    for (const d of decoders) add(`${d.name}|decode`, timeCalls(d.fn, d.inputs));
+    for (const c of impls) {
+      add(`${c.name}|nextId`, c.nextLength / c.next(c.nextLength));
+      check(c.tally, c.nextLength);
+    }
+    for (const c of impls) {
+      add(`${c.name}|batch1000`, c.batchLength / c.batch(c.batchLength));
+      check(c.batchTally, c.batchLength);
+    }
+    if (extras) {
+      add('clock|Date.now', timeCallsOnly(Date.now));
+      add('snowflake-c classic|kept-typed', timeClassicKept('typed', classicTally));
+      add('snowflake-c classic|kept-batch', timeClassicKept('batch', classicTally));
+      add('snowflake-c classic|kept-array', timeClassicKept('array', classicTally));
+      for (const e of encodings) add(`${e.name}|${e.op}-${e.encoding}`, timeCalls(e.fn, e.inputs));
+      for (const d of decoders) add(`${d.name}|decode`, timeCalls(d.fn, d.inputs));
+    }
     process.stderr.write(`round ${round + 1}/${ROUNDS}\r`);
   }
   process.stderr.write('\n');
 
   const results = impls.map((c) => {
+    // Besides every timed run: IDs issued back to back and sorted.
     const dups = duplicates(c.impl, false);
     const batchDups = c.impl.batch ? duplicates(c.impl, true) : undefined;
+    const tallies = [dups, c.tally, c.batchTally, ...(batchDups ? [batchDups] : [])];
+    if (c.name === 'snowflake-c (twitter)') tallies.push(classicTally);
+    const sum = (key) => tallies.reduce((a, t) => a + t[key], 0);
     return {
       name: c.name,
       layout: c.layout,
@@ -461,11 +590,17 @@ async function main() {
       batch1000Samples: samples[`${c.name}|batch1000`],
       nativeBatch: Boolean(c.impl.batch),
       reference: Boolean(c.reference),
-      checked: dups.checked + (batchDups ? batchDups.checked : 0),
-      duplicates: dups.duplicates + (batchDups ? batchDups.duplicates : 0),
-      notIncreasing: dups.notIncreasing + (batchDups ? batchDups.notIncreasing : 0),
+      checked: sum('checked'),
+      duplicates: sum('duplicates'),
+      notIncreasing: sum('notIncreasing'),
+      keptPerRun: { nextId: c.nextLength, batch1000: c.batchLength },
     };
   });
+  const M = (x) => (x / 1e6).toFixed(2).padStart(8);
+  if (!extras) {
+    focusedReport(results);
+    return;
+  }
   const clockReads = median(samples['clock|Date.now']);
   const classic = {
     limit: CLASSIC_LIMIT,
@@ -479,7 +614,6 @@ async function main() {
     },
   };
 
-  const M = (x) => (x / 1e6).toFixed(2).padStart(8);
   console.log(
     `\nNode ${process.version}, ${os.cpus()[0].model}, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians, million IDs/s\n`,
   );
@@ -492,10 +626,10 @@ async function main() {
     );
   }
   console.log(
-    `  * nextIds(1000): one native call filling a BigUint64Array; others: a loop into an Array`,
+    `  * nextIds(1000): one native call per 1000 IDs, each kept; others: a loop of next() calls`,
   );
   console.log(
-    `  dups / non-incr: among the IDs checked, issued back to back (nextId, and nextIds where native)`,
+    `  dups / non-incr: among every ID of every timed run, and ${DUP_COUNT} more issued back to back`,
   );
   console.log(
     `  reference: Date.now() alone ${M(clockReads).trim()} M calls/s, the ceiling of any generator that reads the clock for each ID\n`,
@@ -548,7 +682,10 @@ async function main() {
   const peers = results.filter((r) => !r.name.startsWith('snowflake-c') && !r.reference);
   const cleanPeers = peers.filter((r) => r.duplicates === 0);
   const fastest = (list) =>
-    list.reduce((a, r) => (r.nextId > a.nextId ? r : a), { nextId: 0, name: 'none' });
+    list.reduce((a, r) => (r.nextId > a.nextId ? r : a), {
+      nextId: 0,
+      name: 'none',
+    });
   // Peers as published (their own default layout), and peers reconfigured
   // to the same wide layout as snowflake-c (where they can be).
   const fastestPeer = fastest(cleanPeers.filter((r) => !r.name.endsWith('(wide)')));
@@ -564,11 +701,7 @@ async function main() {
       ours.nextId >= 3 * fastestWide.nextId,
       `${(ours.nextId / fastestWide.nextId).toFixed(2)}x`,
     ],
-    [
-      'nextId() >= 15 M IDs/s, results not kept',
-      ours.nextId >= 15e6,
-      `${M(ours.nextId).trim()} M/s`,
-    ],
+    ['nextId() >= 15 M IDs/s, every ID kept', ours.nextId >= 15e6, `${M(ours.nextId).trim()} M/s`],
     ['nextIds(1000) >= 150 M IDs/s', ours.batch1000 >= 150e6, `${M(ours.batch1000).trim()} M/s`],
     [
       'classic layout >= 95 % of 4.096 M/s, all kept',
