@@ -291,7 +291,7 @@ def from_node(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
                 r["batch1000Samples"],
                 dups,
                 checked,
-                note="" if r["nativeBatch"] else "a loop of 1000 single calls into an Array",
+                note="" if r["nativeBatch"] else "a loop of 1000 single calls into a BigUint64Array",
             )
         )
     classic = raw["classic"]
