@@ -5,6 +5,8 @@
  */
 #include "snowflake_c_ffm.h"
 
+#include "snowflake_c_next.h"
+
 #include <string.h>
 
 /* The error of the last failed call on this thread: Java reads it at once,
@@ -32,26 +34,13 @@ static void keep(const sfc_error *err, uint64_t unfit) {
 }
 
 int64_t snowflakec_ffm_next(int64_t handle, int64_t now_us) {
-  sfc_generator *gen = gen_of(handle);
-  uint64_t id = 0;
-  int64_t wait_us = 0;
   sfc_error err;
-  /* The live entry reads the clock after the state word, as Native.next. */
-  sfc_status st = now_us == INT64_MIN
-                      ? sfc_next_now(gen, &id, &wait_us, &err)
-                      : sfc_next_at(gen, now_us, &id, &wait_us, &err);
-  if (st == SFC_OK) {
-    if (id > (uint64_t)INT64_MAX) {
-      keep(&err, id);
-      return SNOWFLAKEC_FFM_FAILED;
-    }
-    return (int64_t)id;
+  uint64_t unfit = 0;
+  int64_t r = snowflakec_next(gen_of(handle), now_us, &err, &unfit);
+  if (r == SNOWFLAKEC_NEXT_FAILED) {
+    keep(&err, unfit);
   }
-  if (st == SFC_WAIT) {
-    return -1 - (wait_us < 0 ? 0 : wait_us);
-  }
-  keep(&err, 0);
-  return SNOWFLAKEC_FFM_FAILED;
+  return r;
 }
 
 /* IDs go through a buffer, so that none above INT64_MAX reaches dst. */

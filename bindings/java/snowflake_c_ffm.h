@@ -13,7 +13,8 @@
 
 #include "snowflake_c.h"
 
-/* What snowflakec_ffm_next answers when it failed (no ID, no wait). */
+/* What snowflakec_ffm_next answers when it failed (no ID, no wait):
+ * SNOWFLAKEC_NEXT_FAILED of snowflake_c_next.h. */
 #define SNOWFLAKEC_FFM_FAILED INT64_MIN
 
 /* The next ID (>= 0), -1 - wait_us when the caller must wait and call
