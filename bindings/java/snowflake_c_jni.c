@@ -32,6 +32,7 @@
 
 #include "snowflake_c.h"
 #include "snowflake_c_ffm.h"
+#include "snowflake_c_next.h"
 
 /* The exception class of each error status, from the core's status table
  * (io.snowflakec.<Name>Exception); SnowflakeException for any other. */
@@ -950,6 +951,12 @@ static void n_generator_close(JNIEnv *env, jclass cls, jlong handle) {
   sfc_generator_close(gen_of(handle));
 }
 
+static jboolean n_may_block(JNIEnv *env, jclass cls, jlong handle) {
+  (void)env;
+  (void)cls;
+  return sfc_generator_may_block(gen_of(handle)) ? JNI_TRUE : JNI_FALSE;
+}
+
 /* The core's fast-path rule (sfc_generator_fast_rule), or null where the
  * generator has none: Object[]{long[]{epoch_ms, time_shift, time_max,
  * seq_one, seq_mask, keep_mask}, the state word and the closed ticks'
@@ -1009,29 +1016,20 @@ static void n_pause(JNIEnv *env, jclass cls, jlong wait_us) {
 }
 
 /* The next ID (>= 0), or -1 - wait_us when the caller must wait and call
- * again; errors are thrown. */
+ * again (snowflake_c_next.h, as the FFM entry); errors are thrown. */
 static jlong n_next(JNIEnv *env, jclass cls, jlong handle, jlong now_us) {
   (void)cls;
-  sfc_generator *gen = gen_of(handle);
-  uint64_t id = 0;
-  int64_t wait_us = 0;
   sfc_error err;
-  /* The live entry reads the clock after the state word: a thread preempted
-   * in between never mistakes its stale reading for a rollback. */
-  sfc_status st = now_us == NOW_FROM_CLOCK
-                      ? sfc_next_now(gen, &id, &wait_us, &err)
-                      : sfc_next_at(gen, (int64_t)now_us, &id, &wait_us, &err);
-  if (st == SFC_OK) {
-    if (id > (uint64_t)INT64_MAX) {
-      check_signed(env, id, "ID issued", SFC_TIME_EXHAUSTED);
-      return 0;
-    }
-    return (jlong)id;
+  uint64_t unfit = 0;
+  int64_t r = snowflakec_next(gen_of(handle), (int64_t)now_us, &err, &unfit);
+  if (r != SNOWFLAKEC_NEXT_FAILED) {
+    return (jlong)r;
   }
-  if (st == SFC_WAIT) {
-    return -1 - (wait_us < 0 ? 0 : wait_us);
+  if (unfit != 0) {
+    check_signed(env, unfit, "ID issued", SFC_TIME_EXHAUSTED);
+  } else {
+    throw_error(env, &err);
   }
-  throw_error(env, &err);
   return 0;
 }
 
@@ -1194,6 +1192,7 @@ static const JNINativeMethod methods[] = {
      (void *)n_generator_new},
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorClose", "(J)V", (void *)n_generator_close},
+    {"mayBlock", "(J)Z", (void *)n_may_block},
     {"fastRule", "(J)" OBJS, (void *)n_fast_rule},
     {"generatorWarning", "(J)" STR, (void *)n_generator_warning},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},

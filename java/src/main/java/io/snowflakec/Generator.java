@@ -97,9 +97,9 @@ public final class Generator implements AutoCloseable {
     }
   }
 
-  private Generator(long handle, boolean mayBlock) {
+  private Generator(long handle) {
     this.handle = handle;
-    this.calls = Calls.of(mayBlock);
+    this.calls = Calls.of(Native.mayBlock(handle));
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
       warn(Native.generatorWarning(handle));
@@ -788,23 +788,7 @@ public final class Generator implements AutoCloseable {
               node.values().toArray(),
               options.keySet().toArray(new String[0]),
               options.values().toArray());
-      return new Generator(h, option("statedir") != null);
-    }
-
-    /**
-     * The value given to an option, by its name in lower case without separators, or null. A state
-     * directory: the core's calls may wait on a lock its keeper holds across file I/O, which
-     * critical FFM downcalls must not do.
-     */
-    private Object option(String flatName) {
-      Object value = null;
-      for (Map.Entry<String, Object> e : options.entrySet()) {
-        String key = e.getKey().replace("_", "").replace("-", "").toLowerCase(Locale.ROOT);
-        if (key.equals(flatName)) {
-          value = e.getValue();
-        }
-      }
-      return value;
+      return new Generator(h);
     }
 
     /**

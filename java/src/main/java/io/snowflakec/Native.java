@@ -96,6 +96,9 @@ final class Native {
   /** Closes without freeing: racing calls issue before it or get the closed error. */
   static native void generatorClose(long handle);
 
+  /** Whether a call may wait on a lock the generator holds across file I/O (a state folder). */
+  static native boolean mayBlock(long handle);
+
   /**
    * The core's fast-path rule, or null where the generator has none: {@code
    * Object[]{long[]{epochMs, timeShift, timeMax, seqOne, seqMask, keepMask}, word, closedTicks}},
