@@ -1,6 +1,7 @@
 package io.snowflakec;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 
 /**
  * The string forms of {@link Snowflake#format(long, String, boolean)} and {@link
@@ -16,10 +17,32 @@ import java.math.BigInteger;
  * <p>Both take two digits per step, through a table of the digit pairs below radix^2. A radix that
  * is a power of two takes each pair by a shift of its own, so that no pair waits for another; any
  * other has its chain of dependent multiplications halved.
+ *
+ * <p>The two forms most used, base32 at its fixed width and base62, have code of their own besides:
+ * their digits and values as static final arrays and their radix and width as constants, taken only
+ * when the core's row has the expected radix and width. The hot methods stay small and every
+ * refusal leaves through one cold call, so that the compiler inlines them into the caller.
  */
 final class IdText {
   /** The rows by encoding number. */
   private static final IdText[] ROWS = load();
+
+  /** The core's number of base32 (Crockford, 13 digits of 5 bits), or -1 if its row differs. */
+  static final int BASE32 = special("base32", 32, 13);
+
+  /** The core's number of base62 (11 digits), or -1 if its row differs. */
+  static final int BASE62 = special("base62", 62, 11);
+
+  private static final byte[] BASE32_DIGITS = digitBytes(BASE32);
+  private static final byte[] BASE62_VALUES = values(BASE62);
+
+  /** 62^5 and 62^10: an 11-digit text is its first digit * 62^10 + two 5-digit halves. */
+  private static final int POW62_5 = 62 * 62 * 62 * 62 * 62;
+
+  private static final long POW62_10 = (long) POW62_5 * POW62_5;
+
+  /** The largest first digit of an 11-digit text: 2^64 - 1 = 21 * 62^10 + r. */
+  private static final int FIRST62_LIMIT = (int) Long.divideUnsigned(-1L, POW62_10);
 
   private final int encoding;
 
@@ -107,6 +130,36 @@ final class IdText {
     return rows;
   }
 
+  /** The number of the encoding of this name when its row has this radix and width, else -1. */
+  private static int special(String name, int radix, int width) {
+    int n = Arrays.asList(Native.encodingNames()).indexOf(name);
+    return n >= 0 && n < ROWS.length && ROWS[n].radix == radix && ROWS[n].width == width ? n : -1;
+  }
+
+  /** A row's digits as Latin-1 bytes (none for -1). */
+  private static byte[] digitBytes(int encoding) {
+    byte[] out = new byte[encoding < 0 ? 0 : ROWS[encoding].radix];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) ROWS[encoding].digits[i];
+    }
+    return out;
+  }
+
+  /** A row's value of each ASCII byte (all -1 for -1). */
+  private static byte[] values(int encoding) {
+    if (encoding < 0) {
+      byte[] none = new byte[128];
+      Arrays.fill(none, (byte) -1);
+      return none;
+    }
+    return ROWS[encoding].values.clone();
+  }
+
+  /** The core's answer to a text the readers here do not take: its ID or its exception. */
+  private static long byTheCore(String text, int encoding) {
+    return Native.parseIdAs(text, encoding);
+  }
+
   /**
    * An ID as text.
    *
@@ -116,6 +169,37 @@ final class IdText {
    * @return the core's text for it
    */
   static String format(long id, int encoding, boolean shortest) {
+    if (encoding == BASE32 && !shortest) {
+      return base32(id);
+    }
+    return formatByRow(id, encoding, shortest);
+  }
+
+  /**
+   * base32 at its fixed width: 13 digits of 5 bits, each by a constant shift (no loop, no
+   * dependency between digits), written as Latin-1 bytes.
+   */
+  @SuppressWarnings("deprecation") // String(byte[], int, int, int): one copy, no charset lookup
+  private static String base32(long v) {
+    byte[] d = BASE32_DIGITS;
+    byte[] out = new byte[13];
+    out[0] = d[(int) (v >>> 60)];
+    out[1] = d[(int) (v >>> 55) & 31];
+    out[2] = d[(int) (v >>> 50) & 31];
+    out[3] = d[(int) (v >>> 45) & 31];
+    out[4] = d[(int) (v >>> 40) & 31];
+    out[5] = d[(int) (v >>> 35) & 31];
+    out[6] = d[(int) (v >>> 30) & 31];
+    out[7] = d[(int) (v >>> 25) & 31];
+    out[8] = d[(int) (v >>> 20) & 31];
+    out[9] = d[(int) (v >>> 15) & 31];
+    out[10] = d[(int) (v >>> 10) & 31];
+    out[11] = d[(int) (v >>> 5) & 31];
+    out[12] = d[(int) v & 31];
+    return new String(out, 0, 0, 13);
+  }
+
+  private static String formatByRow(long id, int encoding, boolean shortest) {
     if (encoding >= ROWS.length) {
       return Native.formatId(id, encoding, shortest);
     }
@@ -233,6 +317,70 @@ final class IdText {
    * @throws InvalidArgumentException from the core, for text that is no ID
    */
   static long parse(String text, int encoding) {
+    if (encoding == BASE62) {
+      return text.length() == 11 ? base62Full(text) : base62Short(text);
+    }
+    return parseByRow(text, encoding);
+  }
+
+  /**
+   * An 11-digit base62 text: its first digit times 62^10 plus two independent 5-digit halves (each
+   * below 2^31), the characters and values checked once at the end; exact at 2^64 - 1.
+   */
+  private static long base62Full(String text) {
+    byte[] t = BASE62_VALUES;
+    int c = text.charAt(0);
+    int chars = c;
+    int first = t[c & 127];
+    int seen = first;
+    int high = 0;
+    int low = 0;
+    for (int i = 1; i <= 5; i++) {
+      int c1 = text.charAt(i);
+      int c2 = text.charAt(i + 5);
+      int d1 = t[c1 & 127];
+      int d2 = t[c2 & 127];
+      chars |= c1 | c2;
+      seen |= d1 | d2;
+      high = high * 62 + d1;
+      low = low * 62 + d2;
+    }
+    if (chars >= 128 || seen < 0 || first > FIRST62_LIMIT) {
+      return byTheCore(text, BASE62);
+    }
+    long top = first * POW62_10;
+    long v = top + ((long) high * POW62_5 + low);
+    // top <= 21 * 62^10 < 2^64: the sum passes 2^64 - 1 exactly when it wraps below top.
+    if (Long.compareUnsigned(v, top) < 0) {
+      return byTheCore(text, BASE62);
+    }
+    return v;
+  }
+
+  /** A base62 text of 1 to 10 digits (below 62^10 &lt; 2^63: no overflow), or any other length. */
+  private static long base62Short(String text) {
+    int len = text.length();
+    if (len == 0 || len > 11) {
+      return byTheCore(text, BASE62);
+    }
+    byte[] t = BASE62_VALUES;
+    int chars = 0;
+    int seen = 0;
+    long v = 0;
+    for (int i = 0; i < len; i++) {
+      int c = text.charAt(i);
+      int d = t[c & 127];
+      chars |= c;
+      seen |= d;
+      v = v * 62 + d;
+    }
+    if (chars >= 128 || seen < 0) {
+      return byTheCore(text, BASE62);
+    }
+    return v;
+  }
+
+  private static long parseByRow(String text, int encoding) {
     if (encoding >= ROWS.length) {
       return Native.parseIdAs(text, encoding);
     }

@@ -138,6 +138,44 @@ class IdTextTest {
     }
   }
 
+  /**
+   * Names written in the source (interned) take a shortcut to base32's and base62's own codecs: the
+   * same texts, IDs and refusals as the core's, whose numbers are found by name here.
+   */
+  @Test
+  void namesInTheSourceReadAndWriteAsTheCore() {
+    int b32 = List.of(NAMES).indexOf("base32");
+    int b62 = List.of(NAMES).indexOf("base62");
+    SplittableRandom rnd = new SplittableRandom(11);
+    List<Long> ids = new ArrayList<>(edges(32));
+    ids.addAll(edges(62));
+    for (int i = 0; i < 10_000; i++) {
+      ids.add(rnd.nextLong() >>> rnd.nextInt(64));
+    }
+    for (long id : ids) {
+      String t32 = Native.formatId(id, b32, false);
+      String t62 = Native.formatId(id, b62, false);
+      assertEquals(t32, Snowflake.format(id, "base32"));
+      assertEquals(t62, Snowflake.format(id, "base62"));
+      assertEquals(Native.formatId(id, b62, true), Snowflake.format(id, "base62", false));
+      assertEquals(id, Snowflake.parse(t32, "base32"));
+      assertEquals(id, Snowflake.parse(t62, "base62"));
+    }
+    String max62 = Native.formatId(-1L, b62, false);
+    String above = max62.substring(0, 10) + (char) (max62.charAt(10) + 1);
+    for (String text :
+        new String[] {"", "0", above, "zzzzzzzzzzz", "0000000000!", "0".repeat(12)}) {
+      assertEquals(
+          outcome(() -> Native.parseIdAs(text, b62)),
+          outcome(() -> Snowflake.parse(text, "base62")),
+          () -> "base62 parse of '" + text + "'");
+      assertEquals(
+          outcome(() -> Native.parseIdAs(text, b32)),
+          outcome(() -> Snowflake.parse(text, "base32")),
+          () -> "base32 parse of '" + text + "'");
+    }
+  }
+
   /** Random texts, mostly of the alphabet in either case, some with foreign characters. */
   @Test
   void readsRandomTextsAsTheCore() {
