@@ -352,6 +352,13 @@ JAVA_BENCHMARKS: dict[str, tuple[str, str, str, str, bool]] = {
         "time:41@1ms,machine:10,seq:12",
         True,
     ),
+    "cosidMillisecondSnowflakeIdWide": (
+        "next",
+        "CosId MillisecondSnowflakeId (wide)",
+        "cosid-core",
+        JAVA_WIDE,
+        False,
+    ),
     "yitterIdGenerator": ("next", "yitter IdGenerator", "yitter-idgenerator", "worker:6,seq:6 (drift)", False),
     "tsidCreator": ("next", "tsid-creator", "tsid-creator", "time:42@1ms,node:10,counter:12 (runs ahead)", False),
     # EncodingBenchmarks: IDs of the wide layout to fixed-width text and back.

@@ -148,6 +148,13 @@ public final class DuplicateCheck {
             }));
     list.add(
         single(
+            "cosidMillisecondSnowflakeIdWide",
+            () -> {
+              MillisecondSnowflakeId c = IdBenchmarks.cosidWide();
+              return c::generate;
+            }));
+    list.add(
+        single(
             "tsidCreator",
             () -> {
               TsidFactory t = TsidFactory.builder().withNode(1).build();

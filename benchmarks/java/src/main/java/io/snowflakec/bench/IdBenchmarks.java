@@ -33,7 +33,12 @@ import org.openjdk.jmh.annotations.TearDown;
  *       MillisecondSnowflakeId} (both 12-bit sequences that wait for the next ms, stamping real
  *       time), yitter {@code DefaultIdGenerator} (drift: borrows future ms when overloaded),
  *       tsid-creator {@code TsidFactory} (counter overflow advances the time).
+ *   <li>{@code cosidMillisecondSnowflakeIdWide}: CosId at the wide layout's widths (41/1/21), the
+ *       peer beside {@code snowflakecNextIdWide}.
  * </ul>
+ *
+ * <p>Every benchmark keeps each ID it is given ({@link Kept}), as a user does; the IDs kept are
+ * checked for duplicates at the end of each run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -45,6 +50,7 @@ public class IdBenchmarks {
   Snowflake hutool;
   DefaultIdGenerator yitter;
   MillisecondSnowflakeId cosid;
+  MillisecondSnowflakeId cosidWide;
   TsidFactory tsid;
 
   /** A reusable array per thread for the fill-your-own-array form. */
@@ -65,6 +71,7 @@ public class IdBenchmarks {
     hutool = new Snowflake(1, 1);
     yitter = new DefaultIdGenerator(new IdGeneratorOptions((short) 1));
     cosid = new MillisecondSnowflakeId(1);
+    cosidWide = cosidWide();
     tsid = TsidFactory.builder().withNode(1).build();
   }
 
@@ -77,6 +84,11 @@ public class IdBenchmarks {
         .build();
   }
 
+  /** CosId at the wide layout's widths (41 time bits, 1 machine bit, 21 sequence bits). */
+  static MillisecondSnowflakeId cosidWide() {
+    return new MillisecondSnowflakeId(1704067200000L, 41, 1, 21, 1);
+  }
+
   @TearDown
   public void tearDown() {
     wide.close();
@@ -85,50 +97,55 @@ public class IdBenchmarks {
   }
 
   @Benchmark
-  public long snowflakecNextIdWide() {
-    return wide.nextId();
+  public void snowflakecNextIdWide(Kept k) {
+    k.keep(wide.nextId());
   }
 
   @Benchmark
-  public long snowflakecNextIdWideCounter() {
-    return wideCounter.nextId();
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(1000)
-  public long[] snowflakecNextIds1000Wide() {
-    return wide.nextIds(1000);
+  public void snowflakecNextIdWideCounter(Kept k) {
+    k.keep(wideCounter.nextId());
   }
 
   @Benchmark
   @OperationsPerInvocation(1000)
-  public long[] snowflakecNextIdsInto1000Wide(Buffer b) {
+  public void snowflakecNextIds1000Wide(Kept k) {
+    k.keep(wide.nextIds(1000));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(1000)
+  public void snowflakecNextIdsInto1000Wide(Buffer b, Kept k) {
     wide.nextIds(b.ids);
-    return b.ids;
+    k.keep(b.ids);
   }
 
   @Benchmark
-  public long snowflakecNextIdClassic() {
-    return classic.nextId();
+  public void snowflakecNextIdClassic(Kept k) {
+    k.keep(classic.nextId());
   }
 
   @Benchmark
-  public long hutoolSnowflake() {
-    return hutool.nextId();
+  public void hutoolSnowflake(Kept k) {
+    k.keep(hutool.nextId());
   }
 
   @Benchmark
-  public long yitterIdGenerator() {
-    return yitter.newLong();
+  public void yitterIdGenerator(Kept k) {
+    k.keep(yitter.newLong());
   }
 
   @Benchmark
-  public long cosidMillisecondSnowflakeId() {
-    return cosid.generate();
+  public void cosidMillisecondSnowflakeId(Kept k) {
+    k.keep(cosid.generate());
   }
 
   @Benchmark
-  public long tsidCreator() {
-    return tsid.create().toLong();
+  public void cosidMillisecondSnowflakeIdWide(Kept k) {
+    k.keep(cosidWide.generate());
+  }
+
+  @Benchmark
+  public void tsidCreator(Kept k) {
+    k.keep(tsid.create().toLong());
   }
 }
