@@ -451,7 +451,6 @@ static SFC_ALWAYS_INLINE bool next_read(sfc_generator *g, uint64_t *id,
   const sfc_packing *p = &g->pack;
   struct timespec ts;
   sfc_os_wall(&ts);
-  *read_us = ts_us(&ts); /* handed on to the general path if this one fails */
   const int64_t tick =
       (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - g->layout.epoch_ms;
   uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
@@ -462,11 +461,11 @@ static SFC_ALWAYS_INLINE bool next_read(sfc_generator *g, uint64_t *id,
   else if (t == tick && sfc_word_seq(p, w) != p->seq_max)
     next = w + p->seq_one;
   else
-    return false;
-  if (!within_mark(g, next)) return false;
-  if (!atomic_compare_exchange_strong_explicit(
+    goto missed;
+  if (!within_mark(g, next) ||
+      !atomic_compare_exchange_strong_explicit(
           &g->word, &w, next, memory_order_relaxed, memory_order_relaxed))
-    return false;
+    goto missed;
   if (t != tick) /* the last tick is closed: count its IDs */
     atomic_fetch_add_explicit(&g->issued_closed, sfc_word_seq(p, w) + 1,
                               memory_order_relaxed);
@@ -477,6 +476,17 @@ static SFC_ALWAYS_INLINE bool next_read(sfc_generator *g, uint64_t *id,
     sfc_counter_arm(g, count, ts.tv_nsec, tick);
   *id = next;
   return true;
+missed:
+  *read_us = ts_us(&ts); /* handed on to the general path */
+  return false;
+}
+
+/* time_source=counter's fast path, out of line: the wall clock's, inlined
+ * into every entry, then saves no registers for it. */
+static SFC_NOINLINE bool next_fast_counted(sfc_generator *g, uint64_t *id,
+                                           int64_t *read_us) {
+  uint64_t count;
+  return next_counted(g, id, &count) || next_read(g, id, read_us, true, count);
 }
 
 static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
@@ -491,8 +501,7 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
     return false;
   if (SFC_LIKELY(g->fast == SFC_FAST_WALL))
     return next_read(g, id, read_us, false, 0);
-  uint64_t count;
-  return next_counted(g, id, &count) || next_read(g, id, read_us, true, count);
+  return next_fast_counted(g, id, read_us);
 }
 
 /* IDs issued at a caller's times are not handed over when the value is
