@@ -606,7 +606,7 @@ FLOORS_NOTE = (
     "Floors: `next`, 1 thread, medians of the same run. The floor of the design is a minimal binding "
     "doing one call's work (read the wall clock, derive the millisecond tick, compare-and-swap one "
     "64-bit word, return the language's integer: `benchmarks/floor/floor.h` under a C extension, "
-    "a Node-API function and a JNI function); in C, a clock read plus an atomic add. "
+    "a Node-API function and a JNI function; in C, floor.h's function itself). Every ID is kept. "
     "× is snowflake-c's IDs/s over the other's."
 )
 
