@@ -12,7 +12,7 @@
  * tests (sfc_claim_by_file). */
 #include "internal.h"
 
-#if !defined(_WIN32) && !defined(__wasm__)
+#if !defined(_WIN32) && !defined(__wasm__) && !defined(SFC_SIM)
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,7 @@
  * refusals its queue is full and it no longer answers — it still holds. */
 #include "internal.h"
 
-#if defined(__linux__)
+#if defined(__linux__) && !defined(SFC_SIM)
 
 #include <errno.h>
 #include <stddef.h>

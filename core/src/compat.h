@@ -65,8 +65,13 @@
 
 /* The CPU's spin-wait hint: a hyper-threaded sibling has the core
  * meanwhile, and leaving the loop costs no pipeline flush. Nothing where
- * there is none. */
-#if SFC_GNU_C && (defined(__x86_64__) || defined(__i386__))
+ * there is none. The simulated host of tests/sim has its own. */
+#if defined(SFC_SIM)
+void sfc_sim_cpu_pause(void);
+static inline void sfc_cpu_pause(void) {
+  sfc_sim_cpu_pause();
+}
+#elif SFC_GNU_C && (defined(__x86_64__) || defined(__i386__))
 static inline void sfc_cpu_pause(void) {
   __builtin_ia32_pause();
 }
@@ -92,7 +97,13 @@ static inline void sfc_cpu_pause(void) {}
  * cycles early is early, which only shortens a deadline): x86-64's time
  * stamp counter, arm64's virtual counter. SFC_HAVE_CPU_COUNTER 0 where
  * there is none; counter.c decides whether it may be trusted. */
-#if SFC_GNU_C && defined(__x86_64__)
+#if defined(SFC_SIM)
+#define SFC_HAVE_CPU_COUNTER 1
+uint64_t sfc_sim_cpu_counter(void);
+static inline uint64_t sfc_cpu_counter(void) {
+  return sfc_sim_cpu_counter();
+}
+#elif SFC_GNU_C && defined(__x86_64__)
 #define SFC_HAVE_CPU_COUNTER 1
 static inline uint64_t sfc_cpu_counter(void) {
   return __builtin_ia32_rdtsc();

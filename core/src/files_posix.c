@@ -4,7 +4,7 @@
  * releases when the process dies. */
 #include "internal.h"
 
-#if !defined(_WIN32) && !defined(__wasm__)
+#if !defined(_WIN32) && !defined(__wasm__) && !defined(SFC_SIM)
 
 #include <dirent.h>
 #include <errno.h>

@@ -13,7 +13,27 @@
 #include <time.h>
 
 /* Threads: a mutex, a condition variable, a thread, a once-flag. */
-#if defined(_WIN32)
+#if defined(SFC_SIM)
+/* The simulated host of tests/sim: every call below goes to its kernel,
+ * which decides which thread runs next. A mutex is named by its address in
+ * its process (or, made to be shared, by the id the kernel gave it). */
+typedef struct sfc_mutex {
+  int64_t shared_id; /* 0: private to its process */
+} sfc_mutex;
+typedef struct sfc_cond {
+  int64_t unused;
+} sfc_cond;
+typedef int64_t sfc_thread;
+typedef int sfc_once_flag;
+#define SFC_MUTEX_INIT {0}
+#define SFC_ONCE_INIT 0
+SFC_INTERNAL void sfc_mutex_init(sfc_mutex *m);
+SFC_INTERNAL bool sfc_mutex_init_shared(sfc_mutex *m);
+SFC_INTERNAL void sfc_mutex_destroy(sfc_mutex *m);
+SFC_INTERNAL void sfc_mutex_lock(sfc_mutex *m);
+SFC_INTERNAL void sfc_mutex_unlock(sfc_mutex *m);
+SFC_INTERNAL void sfc_cond_signal(sfc_cond *c);
+#elif defined(_WIN32)
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
 #endif
@@ -122,7 +142,7 @@ SFC_INTERNAL void sfc_os_aligned_free(void *p);
 
 /* The hot path's one clock read, inlined: a vDSO call on Linux; on
  * WebAssembly a call to the host's clock (os_wasm.c). */
-#if defined(_WIN32) || defined(__wasm__)
+#if defined(_WIN32) || defined(__wasm__) || defined(SFC_SIM)
 SFC_INTERNAL void sfc_os_wall(struct timespec *ts);
 SFC_INTERNAL void sfc_os_monotonic(struct timespec *ts);
 #else

@@ -1,7 +1,7 @@
 /* The operating system layer for Linux (glibc from 2.17, musl) and macOS. */
 #include "internal.h"
 
-#if !defined(_WIN32) && !defined(__wasm__)
+#if !defined(_WIN32) && !defined(__wasm__) && !defined(SFC_SIM)
 
 #include <errno.h>
 #include <fcntl.h>

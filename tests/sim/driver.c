@@ -1,0 +1,211 @@
+/* What a simulated process does: its user threads take commands from the
+ * kernel (create a generator, take IDs, close, fork, …), call the core's
+ * public API as a program would, and report every ID the moment a call
+ * hands it back, so that a crash right after loses none the model should
+ * know of. */
+#define _GNU_SOURCE
+#include "snowflake_c.h"
+
+#include "runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define SLOTS 8
+static sfc_generator *gens[SLOTS];
+
+static void report(int64_t status, const uint64_t *ids, size_t n, int final,
+                   int caller_timed, const char *message) {
+  sim_request req;
+  sim_request_init(&req, SYS_REPORT);
+  req.a[0] = status;
+  req.a[1] = (int64_t)n;
+  req.a[2] = final;
+  req.a[3] = caller_timed;
+  size_t bytes = n * sizeof *ids;
+  memcpy(req.data, ids, bytes);
+  size_t m = message ? strlen(message) : 0;
+  if (bytes + m + 1 > SIM_DATA_MAX) m = SIM_DATA_MAX - bytes - 1;
+  memcpy(req.data + bytes, message ? message : "", m);
+  req.data[bytes + m] = '\0';
+  req.len = (uint32_t)(bytes + m + 1);
+  sim_call(&req);
+}
+
+/* "name=value,…": options by name, as a binding sets them. */
+static int set_options(sfc_options *opts, char *text, sfc_error *err) {
+  for (char *item = strtok(text, ","); item; item = strtok(NULL, ",")) {
+    char *eq = strchr(item, '=');
+    if (!eq) continue;
+    *eq = '\0';
+    const char *name = item, *v = eq + 1;
+    sfc_value value = {.type = SFC_TYPE_TEXT, .text = v, .len = strlen(v)};
+    if (sfc_options_set(opts, name, strlen(name), &value, err) != SFC_OK)
+      return -1;
+  }
+  return 0;
+}
+
+static int create(int slot, int shared, char *text, sfc_error *err) {
+  char *spec = strtok(text, "\n"), *epoch = strtok(NULL, "\n"),
+       *node = strtok(NULL, "\n"), *options = strtok(NULL, "\n");
+  if (!spec || !epoch || !node || !options) return SFC_INVALID_ARGUMENT;
+  sfc_layout layout;
+  sfc_status st =
+      sfc_layout_parse(spec, strtoll(epoch, NULL, 10), &layout, err);
+  if (st != SFC_OK) return st;
+  /* Options first: strtok is not reentrant across the two lists. */
+  char opt_text[SIM_STR_MAX * 2], node_text[SIM_STR_MAX];
+  snprintf(opt_text, sizeof opt_text, "%s", options);
+  snprintf(node_text, sizeof node_text, "%s", node);
+  sfc_options opts;
+  sfc_options_init(&opts);
+  if (strcmp(opt_text, "-") != 0 && set_options(&opts, opt_text, err) != 0)
+    return err->status;
+  sfc_node_value values[SFC_MAX_FIELDS];
+  char names[SFC_MAX_FIELDS][SFC_NAME_MAX + 1];
+  size_t count = 0;
+  char *save = NULL;
+  for (char *item = strtok_r(node_text, ",", &save);
+       item && count < SFC_MAX_FIELDS; item = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(item, '=');
+    if (!eq) continue;
+    *eq = '\0';
+    snprintf(names[count], sizeof names[count], "%s", item);
+    sfc_value v = {
+        .type = SFC_TYPE_TEXT, .text = eq + 1, .len = strlen(eq + 1)};
+    st = sfc_node_value_set(&values[count], names[count], &v, err);
+    if (st != SFC_OK) return st;
+    count++;
+  }
+  opts.node = values;
+  opts.node_count = count;
+
+  if (gens[slot]) return SFC_INVALID_ARGUMENT; /* the kernel never asks */
+  if (shared) {
+    /* Memory its forks share, as PostgreSQL's or a pre-forking server's. */
+    size_t size = sfc_generator_shared_size();
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return SFC_OUT_OF_MEMORY;
+    return sfc_generator_new_shared(mem, size, &layout, &opts, &gens[slot],
+                                    err);
+  }
+  return sfc_generator_new(&layout, &opts, &gens[slot], err);
+}
+
+/* IDs one call at a time, each reported as it comes. */
+static void next_each(int slot, int64_t n, int waiting_binding) {
+  sfc_error err = {0};
+  sfc_status st = SFC_OK;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t id = 0;
+    if (!waiting_binding) {
+      st = sfc_next(gens[slot], &id, &err);
+    } else {
+      /* A binding's own wait: sfc_next_now, then sfc_pause. */
+      int64_t wait = 0;
+      while ((st = sfc_next_now(gens[slot], &id, &wait, &err)) == SFC_WAIT)
+        sfc_pause(wait);
+    }
+    if (st != SFC_OK) break;
+    report(SFC_OK, &id, 1, 0, 0, NULL);
+  }
+  report(st, NULL, 0, 1, 0, st == SFC_OK ? NULL : err.message);
+}
+
+static void batch(int slot, int64_t n) {
+  uint64_t ids[1000];
+  if (n > 1000) n = 1000;
+  size_t filled = 0;
+  sfc_error err = {0};
+  sfc_status st = sfc_next_ids(gens[slot], ids, (size_t)n, &filled, &err);
+  report(st, ids, filled, 1, 0, st == SFC_OK ? NULL : err.message);
+}
+
+static void next_at(int slot, int64_t now_us) {
+  uint64_t id = 0;
+  int64_t wait = 0;
+  sfc_error err = {0};
+  sfc_status st = sfc_next_at(gens[slot], now_us, &id, &wait, &err);
+  report(st, &id, st == SFC_OK, 1, 1, st == SFC_OK ? NULL : err.message);
+}
+
+void sim_driver_handler(int64_t which, int64_t slot) {
+  /* A handler may only close: the memory stays valid for the call it
+   * interrupts (the core's contract for sfc_generator_free). */
+  if (which == HANDLER_CLOSE && slot >= 0 && slot < SLOTS)
+    sfc_generator_close(gens[slot]);
+}
+
+void *sim_driver_thread(void *arg) {
+  (void)arg;
+  for (;;) {
+    sim_request req;
+    sim_request_init(&req, SYS_COMMAND);
+    const sim_reply *r = sim_call(&req);
+    const int64_t kind = r->v[0], slot = r->v[1], n = r->v[2], flag = r->v[3];
+    char text[SIM_DATA_MAX];
+    memcpy(text, r->data, r->len);
+    text[r->len < SIM_DATA_MAX ? r->len : SIM_DATA_MAX - 1] = '\0';
+    if (slot < 0 || slot >= SLOTS) _exit(20);
+    switch (kind) {
+    case CMD_CREATE: {
+      sfc_error err = {0};
+      int st = create((int)slot, (int)flag, text, &err);
+      if (st != SFC_OK) {
+        report(st, NULL, 0, 1, 0, err.message);
+        break;
+      }
+      /* The node values it took (a pool's among them), for the model. */
+      sfc_stats s;
+      sfc_generator_stats(gens[slot], &s);
+      const char *warning = sfc_generator_warning(gens[slot]);
+      report(st, s.node_values, s.node_count, 1, 2, warning);
+      break;
+    }
+    case CMD_NEXT:
+    case CMD_NEXT_NOW:
+      next_each((int)slot, n, kind == CMD_NEXT_NOW);
+      break;
+    case CMD_BATCH:
+      batch((int)slot, n);
+      break;
+    case CMD_NEXT_AT:
+      next_at((int)slot, n);
+      break;
+    case CMD_CLOSE:
+      sfc_generator_close(gens[slot]);
+      report(SFC_OK, NULL, 0, 1, 0, NULL);
+      break;
+    case CMD_FREE:
+      sfc_generator_free(gens[slot]);
+      gens[slot] = NULL;
+      report(SFC_OK, NULL, 0, 1, 0, NULL);
+      break;
+    case CMD_FORK: {
+      long child = sim_fork();
+      report(SFC_OK, NULL, 0, 1, 0, child == 0 ? "child" : "parent");
+      break;
+    }
+    case CMD_EXIT: {
+      sim_request ex;
+      sim_request_init(&ex, SYS_EXIT);
+      sim_call(&ex);
+      _exit(0);
+    }
+    case CMD_SPAWN:
+      sim_spawn(sim_driver_thread, NULL);
+      report(SFC_OK, NULL, 0, 1, 0, NULL);
+      break;
+    case CMD_QUIT:
+      return NULL;
+    default:
+      report(SFC_OK, NULL, 0, 1, 0, NULL);
+      break;
+    }
+  }
+}

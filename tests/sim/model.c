@@ -1,0 +1,644 @@
+/* The model: which integers each simulated generator may issue. It knows
+ * layouts only as the user wrote them (its own reading of the spec, not the
+ * core's), every ID every generator reported, and what linked each pair of
+ * generators — and it fails the run at the first ID or creation that the
+ * promise forbids:
+ *
+ *   - one integer from two generators (or twice from one), unless nothing
+ *     could link them: neither a host-wide claim (one network namespace,
+ *     the guard on in both), nor a hand-over record (one /dev/shm, no
+ *     reboot between), nor one state folder — and even then a fresh
+ *     generator never repeats an integer whose tick is not ahead of its
+ *     own start;
+ *   - IDs that do not increase per thread of a generator (but across a
+ *     change of the clock field or the node bits);
+ *   - an ID whose node bits are not its generator's;
+ *   - a generator started while a live one that can issue one of its
+ *     integers is linked to it by a claim or a state folder;
+ *   - a refusal (WorkerUnavailable) when no live generator that can meet it
+ *     is linked to it.
+ *
+ * IDs issued at a caller's own times (sfc_next_at) are the caller's to
+ * keep apart, as the README says: they count for nothing here. */
+#define _GNU_SOURCE
+#include "sim.h"
+
+#include "kernel.h"
+#include "proto.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GENS 256
+#define MAX_PIDS 512
+#define MAX_MARKS 1024
+#define FIELDS 16
+
+enum { F_TIME, F_SEQ, F_CLOCK, F_NODE };
+
+typedef struct mlayout {
+  int n;
+  struct {
+    char name[32];
+    int bits, shift, kind;
+  } f[FIELDS];
+  int total;
+  int64_t epoch_ms, unit_us;
+} mlayout;
+
+typedef struct mgen {
+  bool used;
+  int id;
+  long pid; /* the creator */
+  bool shared, guard, pool;
+  mlayout L;
+  uint64_t mask, value; /* the fixed bits: node fields and above the top */
+  uint64_t state_ino;   /* the state folder's identity, 0 none */
+  long netns, mntns, boot;
+  int life; /* 0 creating, 1 live, 2 ended */
+  int64_t start_wall_ns;
+  uint64_t created, ended;
+  long ended_boot;
+  int copy_of;
+  char spec[SIM_STR_MAX], options[SIM_STR_MAX];
+} mgen;
+
+typedef struct mproc {
+  bool used, alive, forking;
+  long pid, netns, mntns, uid;
+  int slot[8]; /* model generator index + 1 */
+} mproc;
+
+typedef struct mcmd {
+  long pid;
+  int64_t tid, kind, slot, flag;
+  char text[SIM_DATA_MAX];
+  int64_t wall_ns;
+  int gen; /* CMD_CREATE: the generator being made, + 1 */
+  bool used;
+} mcmd;
+
+typedef struct idrec {
+  uint64_t id;
+  int gen;
+  bool caller_timed;
+  uint64_t step;
+} idrec;
+
+typedef struct mark {
+  int gen;
+  long pid;
+  int64_t tid;
+  uint64_t last;
+} mark;
+
+static mgen gens[MAX_GENS];
+static int gen_count;
+static mproc procs[MAX_PIDS];
+static mcmd cmds[64];
+static idrec *table;
+static size_t table_cap, table_used;
+static mark marks[MAX_MARKS];
+static char failure[2048];
+static sim_counts counts;
+static bool records_link_live;
+static long last_child_of[2][64];
+static int last_child_count;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail(const char *fmt, ...) {
+  if (failure[0]) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = snprintf(failure, sizeof failure,
+                   "step %llu: ", (unsigned long long)k_steps());
+  vsnprintf(failure + n, sizeof failure - (size_t)n, fmt, ap);
+  va_end(ap);
+}
+
+const char *sim_model_failure(void) {
+  return failure[0] ? failure : NULL;
+}
+
+void sim_model_counts(sim_counts *out) {
+  *out = counts;
+}
+
+void sim_model_reset(bool link_live) {
+  memset(gens, 0, sizeof gens);
+  memset(procs, 0, sizeof procs);
+  memset(cmds, 0, sizeof cmds);
+  memset(marks, 0, sizeof marks);
+  memset(&counts, 0, sizeof counts);
+  gen_count = 0;
+  last_child_count = 0;
+  free(table);
+  table_cap = 1 << 14;
+  table_used = 0;
+  table = calloc(table_cap, sizeof *table);
+  failure[0] = '\0';
+  records_link_live = link_live;
+}
+
+/* --- layouts, read as the user wrote them ----------------------------------
+ */
+
+static bool parse_layout(const char *spec, int64_t epoch_ms, mlayout *L) {
+  memset(L, 0, sizeof *L);
+  L->epoch_ms = epoch_ms;
+  L->unit_us = 1000;
+  char buf[SIM_STR_MAX];
+  snprintf(buf, sizeof buf, "%s", spec);
+  char *save = NULL;
+  for (char *f = strtok_r(buf, ",", &save); f && L->n < FIELDS;
+       f = strtok_r(NULL, ",", &save)) {
+    char *colon = strchr(f, ':');
+    if (!colon) return false;
+    *colon = '\0';
+    snprintf(L->f[L->n].name, sizeof L->f[L->n].name, "%s", f);
+    L->f[L->n].bits = atoi(colon + 1);
+    char *at = strchr(colon + 1, '@');
+    if (at) {
+      long k = strtol(at + 1, &at, 10);
+      L->unit_us = k * (strcmp(at, "s") == 0    ? 1000000
+                        : strcmp(at, "ms") == 0 ? 1000
+                                                : 1);
+    }
+    const char *name = L->f[L->n].name;
+    L->f[L->n].kind = L->n == 0                    ? F_TIME
+                      : strcmp(name, "seq") == 0   ? F_SEQ
+                      : strcmp(name, "clock") == 0 ? F_CLOCK
+                                                   : F_NODE;
+    L->total += L->f[L->n].bits;
+    L->n++;
+  }
+  int shift = L->total;
+  for (int i = 0; i < L->n; i++) {
+    shift -= L->f[i].bits;
+    L->f[i].shift = shift;
+  }
+  return L->n > 1;
+}
+
+static uint64_t field_mask(const mlayout *L, int i) {
+  uint64_t ones =
+      L->f[i].bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << L->f[i].bits) - 1;
+  return ones << L->f[i].shift;
+}
+
+static uint64_t field_of(const mlayout *L, int kind, uint64_t id) {
+  for (int i = 0; i < L->n; i++)
+    if (L->f[i].kind == kind) return (id & field_mask(L, i)) >> L->f[i].shift;
+  return 0;
+}
+
+/* The bits a generator fixes: its node fields, and zeros above its top. */
+static uint64_t fixed_mask(const mlayout *L) {
+  uint64_t m = L->total >= 64 ? 0 : ~UINT64_C(0) << L->total;
+  for (int i = 0; i < L->n; i++)
+    if (L->f[i].kind == F_NODE) m |= field_mask(L, i);
+  return m;
+}
+
+static bool can_meet(const mgen *a, const mgen *b) {
+  const uint64_t both = a->mask & b->mask;
+  return ((a->value ^ b->value) & both) == 0;
+}
+
+/* The tick of `id` read in g's layout, and g's tick at wall time ns. */
+static int64_t tick_of_id(const mgen *g, uint64_t id) {
+  return (int64_t)(id >> g->L.f[0].shift);
+}
+
+static int64_t tick_at(const mgen *g, int64_t wall_ns) {
+  return (wall_ns / 1000 - g->L.epoch_ms * 1000) / g->L.unit_us;
+}
+
+/* --- processes and commands
+ * ---------------------------------------------------- */
+
+static mproc *proc_of(long pid) {
+  for (int i = 0; i < MAX_PIDS; i++)
+    if (procs[i].used && procs[i].pid == pid) return &procs[i];
+  return NULL;
+}
+
+void sim_model_spawned(long pid, long netns, long mntns, long uid) {
+  for (int i = 0; i < MAX_PIDS; i++)
+    if (!procs[i].used) {
+      memset(&procs[i], 0, sizeof procs[i]);
+      procs[i].used = procs[i].alive = true;
+      procs[i].pid = pid;
+      procs[i].netns = netns;
+      procs[i].mntns = mntns;
+      procs[i].uid = uid;
+      return;
+    }
+}
+
+static void end_gen(mgen *g) {
+  if (g->life == 2) return;
+  g->life = 2;
+  g->ended = k_steps();
+  g->ended_boot = k_boots();
+}
+
+/* Whether any process still has g in a slot (a shared generator lives on
+ * in its other processes). */
+static bool still_used(int gi, long except) {
+  for (int i = 0; i < MAX_PIDS; i++) {
+    if (!procs[i].used || !procs[i].alive || procs[i].pid == except) continue;
+    for (int s = 0; s < 8; s++)
+      if (procs[i].slot[s] == gi + 1) return true;
+  }
+  return false;
+}
+
+void sim_model_ended(long pid, int how) {
+  mproc *p = proc_of(pid);
+  if (!p) return;
+  p->alive = false;
+  for (int s = 0; s < 8; s++) {
+    int gi = p->slot[s] - 1;
+    p->slot[s] = 0;
+    if (gi < 0) continue;
+    /* A shared generator's creator ends it; its forks do not. */
+    if (gens[gi].shared && gens[gi].pid != pid && still_used(gi, pid)) continue;
+    end_gen(&gens[gi]);
+  }
+  (void)how;
+  for (int i = 0; i < 64; i++)
+    if (cmds[i].used && cmds[i].pid == pid) {
+      if (cmds[i].gen) end_gen(&gens[cmds[i].gen - 1]); /* died making it */
+      cmds[i].used = false;
+    }
+}
+
+static int new_gen(void) {
+  if (gen_count == MAX_GENS) return -1;
+  int gi = gen_count++;
+  memset(&gens[gi], 0, sizeof gens[gi]);
+  gens[gi].used = true;
+  gens[gi].id = gi + 1;
+  return gi;
+}
+
+long sim_last_child(long parent) {
+  for (int i = 0; i < last_child_count; i++)
+    if (last_child_of[0][i] == parent && last_child_of[1][i]) {
+      long c = last_child_of[1][i];
+      last_child_of[1][i] = 0;
+      return c;
+    }
+  return 0;
+}
+
+void sim_model_forked(long parent, long child) {
+  if (last_child_count < 64) {
+    last_child_of[0][last_child_count] = parent;
+    last_child_of[1][last_child_count++] = child;
+  }
+  mproc *p = proc_of(parent);
+  sim_model_spawned(child, p ? p->netns : 0, p ? p->mntns : 0, p ? p->uid : 0);
+  mproc *c = proc_of(child);
+  if (!p || !c) return;
+  c->forking = true;
+  for (int s = 0; s < 8; s++) {
+    int gi = p->slot[s] - 1;
+    if (gi < 0) continue;
+    if (gens[gi].shared) {
+      c->slot[s] = gi + 1;
+      continue;
+    }
+    /* A copy: the same state word in another process. */
+    int ci = new_gen();
+    if (ci < 0) continue;
+    gens[ci] = gens[gi];
+    gens[ci].id = ci + 1;
+    gens[ci].pid = child;
+    gens[ci].copy_of = gi + 1;
+    c->slot[s] = ci + 1;
+  }
+}
+
+static int gen_from(const mcmd *c, const mproc *p);
+
+static mcmd *cmd_of(long pid, int64_t tid) {
+  for (int i = 0; i < 64; i++)
+    if (cmds[i].used && cmds[i].pid == pid && cmds[i].tid == tid)
+      return &cmds[i];
+  return NULL;
+}
+
+void sim_model_command(long pid, int64_t tid, int64_t kind, int64_t slot,
+                       int64_t n, int64_t flag, const char *text) {
+  (void)n;
+  mcmd *c = cmd_of(pid, tid);
+  for (int i = 0; !c && i < 64; i++)
+    if (!cmds[i].used) c = &cmds[i];
+  if (!c) return;
+  c->used = true;
+  c->pid = pid;
+  c->tid = tid;
+  c->kind = kind;
+  c->slot = slot;
+  c->flag = flag;
+  c->wall_ns = k_wall_ns();
+  snprintf(c->text, sizeof c->text, "%s", text ? text : "");
+  c->gen = 0;
+  mproc *p = proc_of(pid);
+  if (kind == CMD_CREATE && p) c->gen = gen_from(c, p) + 1;
+}
+
+/* --- what links two generators
+ * --------------------------------------------------- */
+
+static bool same_state(const mgen *a, const mgen *b) {
+  return a->state_ino && a->state_ino == b->state_ino;
+}
+
+/* Both live: a claim sees both (one network namespace, both guarded), a
+ * state folder locks one value for both, or (records_link_live) a record
+ * file locked by a live holder in one /dev/shm. */
+static bool linked_live(const mgen *a, const mgen *b) {
+  if (same_state(a, b)) return true;
+  if (!a->guard || !b->guard) return false;
+  if (a->netns == b->netns) return true;
+  return records_link_live && a->mntns == b->mntns && a->boot == b->boot;
+}
+
+/* One after the other: b finds what a left, in one /dev/shm since no
+ * reboot, or in one state folder. */
+static bool linked_after(const mgen *a, const mgen *b) {
+  if (same_state(a, b)) return true;
+  if (!a->guard || !b->guard) return false;
+  return a->mntns == b->mntns && a->ended_boot == b->boot;
+}
+
+static const char *describe(const mgen *g, char *buf, size_t cap) {
+  snprintf(buf, cap,
+           "generator %d (pid %ld%s, %s, epoch %lld, pattern %016llx/%016llx, "
+           "options %s, netns %ld, mntns %ld, %s)",
+           g->id, g->pid, g->copy_of ? ", a fork's copy" : "", g->spec,
+           (long long)g->L.epoch_ms, (unsigned long long)g->mask,
+           (unsigned long long)g->value, g->options, g->netns, g->mntns,
+           g->life == 2 ? "ended" : "live");
+  return buf;
+}
+
+/* An integer reported by two generators, or twice by one. */
+static void duplicate(const idrec *first, int gi, bool caller_timed) {
+  mgen *a = &gens[first->gen], *b = &gens[gi];
+  char da[512], db[512];
+  if (first->gen == gi && !a->shared) {
+    fail("%llu issued twice by %s", (unsigned long long)first->id,
+         describe(a, da, sizeof da));
+    return;
+  }
+  if (first->gen == gi) {
+    fail("%llu issued twice by the shared %s", (unsigned long long)first->id,
+         describe(a, da, sizeof da));
+    return;
+  }
+  if (first->caller_timed || caller_timed) {
+    counts.duplicates_excluded++;
+    return;
+  }
+  const bool concurrent = a->life != 2 || a->ended > b->created;
+  if (concurrent) {
+    if (!linked_live(a, b)) {
+      counts.duplicates_excluded++;
+      return;
+    }
+    fail("%llu issued by two live generators that a claim links: %s and %s",
+         (unsigned long long)first->id, describe(a, da, sizeof da),
+         describe(b, db, sizeof db));
+    return;
+  }
+  if (linked_after(a, b)) {
+    fail("%llu issued again after a hand-over: first by %s, then by %s",
+         (unsigned long long)first->id, describe(a, da, sizeof da),
+         describe(b, db, sizeof db));
+    return;
+  }
+  /* Unlinked: only an integer ahead of b's start could not be known. */
+  if (tick_of_id(b, first->id) > tick_at(b, b->start_wall_ns)) {
+    counts.duplicates_excluded++;
+    return;
+  }
+  fail("%llu issued again by a fresh generator although its tick %lld is "
+       "not ahead of the successor's start (tick %lld): first by %s, then by "
+       "%s",
+       (unsigned long long)first->id, (long long)tick_of_id(b, first->id),
+       (long long)tick_at(b, b->start_wall_ns), describe(a, da, sizeof da),
+       describe(b, db, sizeof db));
+}
+
+static void table_grow(void) {
+  size_t cap = table_cap * 2;
+  idrec *t = calloc(cap, sizeof *t);
+  for (size_t i = 0; i < table_cap; i++) {
+    if (!table[i].step) continue;
+    size_t h = (size_t)((table[i].id * UINT64_C(0x9E3779B97F4A7C15)) >> 20) &
+               (cap - 1);
+    while (t[h].step)
+      h = (h + 1) & (cap - 1);
+    t[h] = table[i];
+  }
+  free(table);
+  table = t;
+  table_cap = cap;
+}
+
+static void record_id(uint64_t id, int gi, bool caller_timed) {
+  if (table_used * 2 >= table_cap) table_grow();
+  size_t h =
+      (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> 20) & (table_cap - 1);
+  while (table[h].step) {
+    if (table[h].id == id) {
+      duplicate(&table[h], gi, caller_timed);
+      return;
+    }
+    h = (h + 1) & (table_cap - 1);
+  }
+  table[h] = (idrec){id, gi, caller_timed, k_steps() + 1};
+  table_used++;
+}
+
+static void check_order(int gi, long pid, int64_t tid, uint64_t id) {
+  const mgen *g = &gens[gi];
+  for (int i = 0; i < MAX_MARKS; i++) {
+    mark *m = &marks[i];
+    if (m->gen != gi + 1 || m->pid != pid || m->tid != tid) continue;
+    const bool moved =
+        field_of(&g->L, F_CLOCK, id) != field_of(&g->L, F_CLOCK, m->last) ||
+        (id & g->mask) != (m->last & g->mask);
+    if (id <= m->last && !moved) {
+      char d[512];
+      fail("%llu after %llu from one thread of %s: not increasing",
+           (unsigned long long)id, (unsigned long long)m->last,
+           describe(g, d, sizeof d));
+    }
+    m->last = id;
+    return;
+  }
+  for (int i = 0; i < MAX_MARKS; i++)
+    if (!marks[i].gen) {
+      marks[i] = (mark){gi + 1, pid, tid, id};
+      return;
+    }
+}
+
+/* --- creations and refusals
+ * ----------------------------------------------------- */
+
+static void option(const char *options, const char *name, char *out,
+                   size_t cap) {
+  out[0] = '\0';
+  size_t k = strlen(name);
+  for (const char *p = options; p && *p;) {
+    if (strncmp(p, name, k) == 0 && p[k] == '=') {
+      const char *end = strchr(p, ',');
+      size_t n = end ? (size_t)(end - p - (long)k - 1) : strlen(p + k + 1);
+      if (n >= cap) n = cap - 1;
+      memcpy(out, p + k + 1, n);
+      out[n] = '\0';
+      return;
+    }
+    p = strchr(p, ',');
+    if (p) p++;
+  }
+}
+
+/* The generator a create command describes, its node values not known yet
+ * (pool values come with the report). */
+static int gen_from(const mcmd *c, const mproc *p) {
+  char buf[SIM_DATA_MAX];
+  snprintf(buf, sizeof buf, "%s", c->text);
+  char *save = NULL;
+  char *spec = strtok_r(buf, "\n", &save), *epoch = strtok_r(NULL, "\n", &save);
+  char *node = strtok_r(NULL, "\n", &save),
+       *options = strtok_r(NULL, "\n", &save);
+  int gi = new_gen();
+  if (gi < 0 || !spec || !epoch || !node || !options) return -1;
+  mgen *g = &gens[gi];
+  parse_layout(spec, strtoll(epoch, NULL, 10), &g->L);
+  snprintf(g->spec, sizeof g->spec, "%s", spec);
+  snprintf(g->options, sizeof g->options, "%s", options);
+  g->pid = p->pid;
+  g->shared = c->flag != 0;
+  g->netns = p->netns;
+  g->mntns = p->mntns;
+  g->boot = k_boots();
+  g->start_wall_ns = c->wall_ns;
+  g->created = k_steps();
+  char v[SIM_STR_MAX];
+  option(options, "guard", v, sizeof v);
+  g->guard = strcmp(v, "false") != 0;
+  option(options, "state_dir", v, sizeof v);
+  g->state_ino = v[0] ? k_folder_identity(p->mntns, v) : 0;
+  g->pool = strstr(node, "=auto") != NULL;
+  g->mask = fixed_mask(&g->L);
+  /* The values asked for; a pool's arrive with the report. */
+  for (int i = 0; i < g->L.n; i++) {
+    if (g->L.f[i].kind != F_NODE) continue;
+    char *at = strstr(node, g->L.f[i].name);
+    uint64_t v = at ? strtoull(strchr(at, '=') + 1, NULL, 10) : 0;
+    g->value |= (v << g->L.f[i].shift) & field_mask(&g->L, i);
+  }
+  return gi;
+}
+
+static void set_node(mgen *g, const uint64_t *values, size_t n) {
+  size_t k = 0;
+  g->value = 0;
+  for (int i = 0; i < g->L.n && k < n; i++)
+    if (g->L.f[i].kind == F_NODE)
+      g->value |= (values[k++] << g->L.f[i].shift) & field_mask(&g->L, i);
+}
+
+static void created(mgen *g) {
+  char da[512], db[512];
+  g->life = 1;
+  counts.generators++;
+  for (int i = 0; i < gen_count; i++) {
+    mgen *o = &gens[i];
+    if (o == g || o->life != 1 || o->copy_of || !can_meet(o, g)) continue;
+    if (o->shared && g->shared && o->id == g->id) continue;
+    if (linked_live(o, g))
+      fail("%s started while %s, which can issue the same integers, is live "
+           "and linked to it",
+           describe(g, da, sizeof da), describe(o, db, sizeof db));
+  }
+}
+
+/* A refusal is avoidable when no live generator that can meet g is linked
+ * to it (a fork's child between fork and its handlers may still hold what
+ * it inherited). */
+static void refused(mgen *g, const char *message) {
+  counts.refusals++;
+  if (g->pool) return; /* the pool's other values: the model keeps no count */
+  for (int i = 0; i < MAX_PIDS; i++)
+    if (procs[i].used && procs[i].alive && procs[i].forking) return;
+  for (int i = 0; i < gen_count; i++) {
+    mgen *o = &gens[i];
+    if (o == g || o->life == 2 || o->copy_of || !can_meet(o, g)) continue;
+    if (linked_live(o, g)) return;
+  }
+  char d[512];
+  fail("%s refused although no live generator that can meet it is linked to "
+       "it: %s",
+       describe(g, d, sizeof d), message);
+}
+
+void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
+                      const uint64_t *ids, size_t n, bool final,
+                      const char *message, int64_t wall_ns) {
+  (void)wall_ns;
+  mproc *p = proc_of(pid);
+  mcmd *c = cmd_of(pid, tid);
+  if (!p || !c) return;
+  if (c->kind == CMD_CREATE && final) {
+    int gi = c->gen - 1;
+    if (gi < 0) return;
+    mgen *g = &gens[gi];
+    c->gen = 0;
+    if (status == 0) {
+      set_node(g, ids, n);
+      p->slot[c->slot] = gi + 1;
+      created(g);
+    } else {
+      g->life = 2;
+      if (status == 6 /* SFC_WORKER_UNAVAILABLE */) refused(g, message);
+    }
+    return;
+  }
+  if (c->kind == CMD_FORK && final && strcmp(message, "child") == 0)
+    p->forking = false;
+  if ((c->kind == CMD_CLOSE || c->kind == CMD_FREE) && final) {
+    int gi = p->slot[c->slot] - 1;
+    if (gi >= 0 && (!gens[gi].shared || gens[gi].pid == pid))
+      end_gen(&gens[gi]);
+    if (c->kind == CMD_FREE) p->slot[c->slot] = 0;
+    return;
+  }
+  if (kind == REPORT_NODE || n == 0) return;
+  int gi = p->slot[c->slot] - 1;
+  if (gi < 0) {
+    fail("process %ld reported IDs from an empty slot", pid);
+    return;
+  }
+  mgen *g = &gens[gi];
+  for (size_t i = 0; i < n; i++) {
+    counts.ids++;
+    if (!g->pool && (ids[i] & g->mask) != g->value) {
+      char d[512];
+      fail("%llu does not carry the node bits of %s",
+           (unsigned long long)ids[i], describe(g, d, sizeof d));
+    }
+    record_id(ids[i], gi, kind == REPORT_CALLER_TIMED);
+    if (kind != REPORT_CALLER_TIMED) check_order(gi, pid, tid, ids[i]);
+  }
+}
