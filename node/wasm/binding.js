@@ -306,7 +306,41 @@ function createBinding(instance) {
       this.ptr = ptr;
     }
   }
-  const layouts = new FinalizationRegistry((ptr) => w.layout_free(ptr));
+  // A layout lives in the module's memory until its handle is collected.
+  // A runtime without FinalizationRegistry (Workers before their 2025
+  // compatibility dates) never says when: there, equal layouts share one
+  // copy, kept for the instance's life, so that the memory grows with the
+  // distinct layouts a program uses, never with its calls.
+  const layouts =
+    typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry((ptr) => w.layout_free(ptr))
+      : undefined;
+  const sharedLayouts = new Map(); // `${spec}@${epochMs}` → pointer
+  let keyFacts;
+
+  function layoutHandle(ptr) {
+    if (layouts !== undefined) {
+      const handle = new LayoutHandle(ptr);
+      layouts.register(handle, ptr);
+      return handle;
+    }
+    keyFacts ??= rows(w.layout_fact_name, (i, name) => name).flatMap((name, i) =>
+      name === 'spec' || name === 'epoch_ms' ? [i] : [],
+    );
+    const key = keyFacts
+      .map((i) => {
+        check(w.layout_fact(ptr, i));
+        return String(fromValue(true));
+      })
+      .join('@');
+    const shared = sharedLayouts.get(key);
+    if (shared === undefined) {
+      sharedLayouts.set(key, ptr);
+      return new LayoutHandle(ptr);
+    }
+    w.layout_free(ptr);
+    return new LayoutHandle(shared);
+  }
 
   function getLayout(value) {
     if (!(value instanceof LayoutHandle)) throw invalid('expected a layout handle.');
@@ -330,9 +364,7 @@ function createBinding(instance) {
         ),
       ) >>> 0;
     if (ptr === 0) throw fail(w.error_status());
-    const handle = new LayoutHandle(ptr);
-    layouts.register(handle, ptr);
-    return handle;
+    return layoutHandle(ptr);
   }
 
   function rows(nameAt, fill) {
@@ -562,9 +594,15 @@ function createBinding(instance) {
 
   // ---- Generators ----
 
-  const generators = new FinalizationRegistry((box) => {
-    if (box.gen !== 0) w.generator_free(box.gen);
-  });
+  // close() frees a generator, and so does the collection of its handle
+  // where the runtime has a FinalizationRegistry (elsewhere close() is the
+  // only way).
+  const generators =
+    typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry((box) => {
+          if (box.gen !== 0) w.generator_free(box.gen);
+        })
+      : undefined;
 
   function setNode(given, keep) {
     if (given === undefined || given === null) return;
@@ -809,7 +847,7 @@ function createBinding(instance) {
     };
     const warning = cstring(w.generator_warning(gen));
     if (warning !== null) methods.warning = warning;
-    generators.register(methods, box);
+    generators?.register(methods, box);
     return methods;
   }
 
