@@ -9,7 +9,8 @@
 // createApi(binding, errors, host): `binding` has the native addon's
 // functions, `errors` the error classes (errors.js, error-kinds.js), and
 // `host` what differs between Node.js and other hosts:
-//   pause(us)                       a promise settled about us µs later
+//   pause(us, signal)               a promise settled about us µs later, or
+//                                   at once when `signal` aborts
 //   warn(text, type, code, ctor)    says a warning once made (process.emitWarning)
 
 function createApi(binding, errors, host) {
@@ -475,9 +476,9 @@ function createApi(binding, errors, host) {
     return binding.options();
   }
 
-  /** Waits without blocking the event loop, in the host's idiom. */
-  function pause(us) {
-    return host.pause(us);
+  /** Waits without blocking the event loop, in the host's idiom; close() ends it early. */
+  function pause(us, signal) {
+    return host.pause(us, signal);
   }
 
   /**
@@ -518,6 +519,7 @@ function createApi(binding, errors, host) {
     #h;
     #slot;
     #layout;
+    #closing; // aborted by close(): ends the async calls' waits
 
     /**
      * @param {object} [options]
@@ -611,8 +613,14 @@ function createApi(binding, errors, host) {
       for (;;) {
         const r = this.#h.nextAt();
         if (typeof r === 'bigint') return r;
-        await pause(r);
+        await pause(r, this.#signal());
       }
+    }
+
+    /** What close() aborts, for a wait of the async calls. */
+    #signal() {
+      this.#closing ??= new AbortController();
+      return this.#closing.signal;
     }
 
     /** `n` IDs, waiting with timers (never blocking) if the clock asks. */
@@ -630,7 +638,7 @@ function createApi(binding, errors, host) {
           throw withIds(error, out);
         }
         filled += got;
-        if (waitUs > 0) await pause(waitUs);
+        if (waitUs > 0) await pause(waitUs, this.#signal());
       }
       return out;
     }
@@ -651,6 +659,7 @@ function createApi(binding, errors, host) {
      */
     close() {
       this.#h.close();
+      this.#closing?.abort(); // a pending async call wakes to the closed error
     }
   }
 

@@ -6,11 +6,12 @@
 const { setTimeout: sleep } = require('node:timers/promises');
 
 module.exports = {
-  /** Waits without blocking the event loop. */
-  pause(us) {
-    return us < 1000
-      ? new Promise((resolve) => setImmediate(resolve))
-      : sleep(Math.ceil(us / 1000));
+  /** Waits without blocking the event loop; settled at once when `signal` aborts. */
+  pause(us, signal) {
+    if (us < 1000) return new Promise((resolve) => setImmediate(resolve));
+    return sleep(Math.ceil(us / 1000), undefined, { signal }).catch((error) => {
+      if (error?.name !== 'AbortError') throw error;
+    });
   },
   /** A process warning, as Node.js libraries give one. */
   warn(text, type, code, ctor) {

@@ -737,14 +737,43 @@ Napi::Value Range(const Napi::CallbackInfo &info) {
 
 // One generator, shared by the native functions made for it: each holds a
 // reference and the last one collected frees it and its slot. close() frees
-// the generator early (the slot stays, answering "closed" until then).
+// the generator early (the slot stays, answering "closed" until then),
+// unless a call that runs JavaScript is under way on it (see Hold).
 struct GenBox {
-  sfc_generator *gen;
+  sfc_generator *gen; // NULL once freed
   int refs;
   int64_t sync_wait_limit_us;
   int64_t external; // native bytes reported to V8, not yet given back
   std::shared_ptr<GenTable> table;
   uint32_t slot;
+  int holds = 0; // calls under way that run JavaScript (Hold)
+  bool closed = false;
+};
+
+void FreeGen(GenBox *box) {
+  sfc_generator_free(box->gen);
+  box->gen = nullptr;
+}
+
+// Keeps the generator's memory for a call that runs JavaScript before it
+// is done with it (stats() sets properties, and a setter on
+// Object.prototype may close the generator): close() then only closes
+// (sfc_generator_close), and the last hold to end frees.
+class Hold {
+public:
+  explicit Hold(GenBox *box) : box_(box) {
+    box_->holds++;
+  }
+  ~Hold() {
+    if (--box_->holds == 0 && box_->closed) {
+      FreeGen(box_);
+    }
+  }
+  Hold(const Hold &) = delete;
+  Hold &operator=(const Hold &) = delete;
+
+private:
+  GenBox *box_;
 };
 
 // The generator's native memory counts as V8 external memory while it
@@ -771,7 +800,7 @@ void TakeSlot(GenBox *box) {
 }
 
 void FreeBox(Napi::Env env, GenBox *box) {
-  sfc_generator_free(box->gen);
+  FreeGen(box);
   ForgetExternal(env, box);
   box->table->boxes[box->slot] = nullptr;
   box->table->free.push_back(box->slot);
@@ -784,11 +813,11 @@ void ReleaseBox(Napi::Env env, GenBox *box) {
   }
 }
 
-// The generator, or the core's answer for a closed one (close() leaves NULL).
+// The generator, or the core's answer for a closed one.
 sfc_generator *Live(const Napi::CallbackInfo &info) {
   auto *box = static_cast<GenBox *>(info.Data());
   sfc_error err;
-  if (sfc_generator_check(box->gen, &err) != SFC_OK) {
+  if (sfc_generator_check(box->closed ? nullptr : box->gen, &err) != SFC_OK) {
     Throw(info.Env(), err);
   }
   return box->gen;
@@ -1029,6 +1058,8 @@ Napi::Value GenNowUs(const Napi::CallbackInfo &info) {
 Napi::Value GenStats(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   sfc_generator *gen = Live(info);
+  // The layout and the stats' texts are the generator's.
+  Hold hold(static_cast<GenBox *>(info.Data()));
   const sfc_layout *layout = sfc_generator_layout(gen);
   sfc_stats s;
   sfc_generator_stats(gen, &s);
@@ -1058,8 +1089,14 @@ Napi::Value GenStats(const Napi::CallbackInfo &info) {
 
 Napi::Value GenClose(const Napi::CallbackInfo &info) {
   auto *box = static_cast<GenBox *>(info.Data());
-  sfc_generator_free(box->gen);
-  box->gen = nullptr;
+  if (!box->closed) {
+    box->closed = true;
+    if (box->holds == 0) {
+      FreeGen(box);
+    } else {
+      sfc_generator_close(box->gen);
+    }
+  }
   ForgetExternal(info.Env(), box);
   return info.Env().Undefined();
 }

@@ -461,51 +461,41 @@ static PyType_Slot Parts_slots[] = {
 
 /* ---- Generator ----------------------------------------------------------- */
 
-/* Lifetime: close() may run while other threads are inside calls with the
- * GIL released (a large batch, a wait for the clock). `busy` counts what
- * may touch `gen` without the GIL (with the GIL: those sections, so the
- * common call costs nothing; free-threaded: every call) and a free in
- * progress. close() waits until nothing is busy and frees the core
- * generator itself: once it returns, the node value is given back. A call
- * that finds the generator closed gets the core's answer. */
+/* Lifetime: close() may come while a call is between two uses of the core
+ * generator — from another thread (while the call has the GIL released for
+ * a batch or a wait for the clock; at any time free-threaded), or from
+ * Python code that the call itself runs (a signal handler that a wait runs
+ * through PyErr_CheckSignals, a finalizer that an allocation's collection
+ * runs). So close() only closes (sfc_generator_close: a call racing it
+ * issues before it or gets the closed error) and whoever lets go of the
+ * core generator last frees it. `holds` counts what may use it: the open
+ * generator itself (given up by close()) and every call that may run
+ * Python code or meet another thread between its uses of it (with the GIL:
+ * the slow paths, so that the common call costs nothing; free-threaded:
+ * every call). A call takes its hold before it looks at `closed`, so a
+ * hold taken after the last one went sees the generator closed and never
+ * reaches `gen`. close() waits for nothing: no call of its own thread can
+ * deadlock it. */
 #ifdef Py_GIL_DISABLED
 #include <stdatomic.h>
 #define ATOMIC(type) _Atomic(type)
-#define EVERY_CALL_BUSY 1
-/* This thread's calls in flight, on any generator: a close() that one of
- * them runs (a signal handler, a finalizer) must not wait for them. */
-static _Thread_local long calls_here;
+#define EVERY_CALL_HOLDS 1
 #else
 #define ATOMIC(type) type
-#define EVERY_CALL_BUSY 0
+#define EVERY_CALL_HOLDS 0
 #endif
-
-/* Adds `n` to this thread's calls in flight; returns the count (with the
- * GIL always 0: no Python code runs in a busy section). */
-static inline long calls_here_add(long n) {
-#ifdef Py_GIL_DISABLED
-  return calls_here += n;
-#else
-  (void)n;
-  return 0;
-#endif
-}
-
-/* How often close() looks whether the calls in flight have finished. */
-#define CLOSE_POLL_US 50
 
 typedef struct {
-  PyObject_HEAD ATOMIC(sfc_generator *) gen;
-  ATOMIC(long) busy;
+  PyObject_HEAD ATOMIC(sfc_generator *) gen; /* NULL once freed */
+  ATOMIC(long) holds;
   ATOMIC(int) closed;
   module_state *st;
   fast_rule rule; /* next_id()'s common case, while the generator is open */
 } GeneratorObject;
 
-/* Frees the core generator (its claim given back) without the GIL, busy
- * meanwhile: a close() on another thread returns only once it is done. */
+/* Frees the core generator (closing it if still open) without the GIL;
+ * once, whoever of the last hold and dealloc comes first. */
 static void free_gen(GeneratorObject *self) {
-  self->busy++;
 #ifdef Py_GIL_DISABLED
   sfc_generator *g = atomic_exchange(&self->gen, NULL);
 #else
@@ -517,13 +507,17 @@ static void free_gen(GeneratorObject *self) {
     sfc_generator_free(g);
     PyEval_RestoreThread(ts);
   }
-  self->busy--;
 }
 
-/* The last busy call out frees a closed generator that close() left to it
- * (a close() run by a call of its own thread). */
-static void busy_end(GeneratorObject *self) {
-  if (--self->busy == 0 && self->closed) free_gen(self);
+/* Marks the generator closed; true for the one call that did. */
+static int mark_closed(GeneratorObject *self) {
+#ifdef Py_GIL_DISABLED
+  return atomic_exchange(&self->closed, 1) == 0;
+#else
+  int was = self->closed;
+  self->closed = 1;
+  return !was;
+#endif
 }
 
 static void *raise_closed(GeneratorObject *self) {
@@ -532,52 +526,51 @@ static void *raise_closed(GeneratorObject *self) {
   return raise_error(self->st, &err);
 }
 
-static inline void gen_exit(GeneratorObject *self) {
-  if (!EVERY_CALL_BUSY) return;
-  busy_end(self);
-  calls_here_add(-1);
+static void gen_release(GeneratorObject *self) {
+  if (--self->holds == 0) free_gen(self);
 }
 
-/* The core generator for a call, or NULL (exception set) when closed. */
-static inline sfc_generator *gen_enter(GeneratorObject *self) {
-  if (EVERY_CALL_BUSY) {
-    self->busy++;
-    calls_here_add(1);
-  }
-  sfc_generator *gen = self->closed ? NULL : self->gen;
-  if (gen) return gen;
-  gen_exit(self);
+/* A hold on the core generator for a call, or NULL (exception set) when
+ * it is closed. */
+static sfc_generator *gen_hold(GeneratorObject *self) {
+  self->holds++;
+  if (!self->closed) return self->gen;
+  gen_release(self);
   return raise_closed(self);
 }
 
-/* Around a section without the GIL; -1 (exception set) when the generator
- * was closed meanwhile. */
-static inline PyThreadState *unlocked_begin(GeneratorObject *self) {
-  if (!EVERY_CALL_BUSY) self->busy++;
-  return PyEval_SaveThread();
+/* The common call's: a hold only free-threaded. With the GIL, nothing can
+ * close the generator until the call runs Python code or lets the GIL go,
+ * and before it does either it takes a hold (gen_keep). */
+static inline sfc_generator *gen_enter(GeneratorObject *self) {
+  if (EVERY_CALL_HOLDS) return gen_hold(self);
+  return self->closed ? raise_closed(self) : self->gen;
 }
 
-static inline int unlocked_end(GeneratorObject *self, PyThreadState *ts) {
-  PyEval_RestoreThread(ts);
-  if (!EVERY_CALL_BUSY) busy_end(self);
+static inline void gen_exit(GeneratorObject *self) {
+  if (EVERY_CALL_HOLDS) gen_release(self);
+}
+
+/* Turns gen_enter's check into a hold, which gen_release ends. */
+static inline void gen_keep(GeneratorObject *self) {
+  if (!EVERY_CALL_HOLDS) self->holds++;
+}
+
+/* After the GIL or Python code (signal handlers) had its turn: -1, the
+ * closed error raised, when close() came meanwhile. The call's hold keeps
+ * `gen` valid; this only stops it sooner. */
+static int check_open(GeneratorObject *self) {
   return self->closed ? (raise_closed(self), -1) : 0;
 }
 
-/* Until at most `own` are busy, letting the others run. */
-static void wait_idle(GeneratorObject *self, long own) {
-  while (self->busy > own) {
-    PyThreadState *ts = PyEval_SaveThread();
-    sfc_pause(CLOSE_POLL_US);
-    PyEval_RestoreThread(ts);
-  }
-}
-
 /* Waits up to `wait_us` for the clock with the GIL released, at most
- * MAX_PAUSE_US at a time, then runs signal handlers (Ctrl-C interrupts). */
+ * MAX_PAUSE_US at a time, then runs signal handlers (Ctrl-C interrupts);
+ * the caller holds the generator. */
 static int wait_clock(GeneratorObject *self, int64_t wait_us) {
-  PyThreadState *ts = unlocked_begin(self);
+  PyThreadState *ts = PyEval_SaveThread();
   sfc_pause(wait_us < 0 ? 0 : wait_us > MAX_PAUSE_US ? MAX_PAUSE_US : wait_us);
-  return unlocked_end(self, ts) < 0 ? -1 : PyErr_CheckSignals();
+  PyEval_RestoreThread(ts);
+  return PyErr_CheckSignals() < 0 ? -1 : check_open(self);
 }
 
 /* generator(cls, layout, node, options): a new `cls` (a CoreGenerator
@@ -619,6 +612,7 @@ static PyObject *mod_generator(PyObject *module, PyObject *args) {
   PyEval_RestoreThread(ts);
   self->gen = gen;
   if (status == SFC_OK) {
+    self->holds = 1; /* the open generator's own, which close() gives up */
     fast_rule_take(&self->rule, gen);
     return (PyObject *)self;
   }
@@ -627,24 +621,26 @@ static PyObject *mod_generator(PyObject *module, PyObject *args) {
 }
 
 static void Generator_dealloc(PyObject *op) {
-  free_gen((GeneratorObject *)op); /* nothing is busy: calls hold a ref */
+  free_gen((GeneratorObject *)op); /* no call is left: each holds a ref */
   plain_dealloc(op);
 }
 
 /* next_id() past the first attempt: waits for the clock, a closed
- * generator, the core's errors. */
+ * generator, the core's errors. A wait runs signal handlers, which may
+ * close the generator: the call holds it until it is done. */
 static NOINLINE PyObject *next_id_rest(GeneratorObject *self,
                                        sfc_generator *gen, sfc_status status,
                                        int64_t wait_us, sfc_error *err) {
   uint64_t id;
+  gen_keep(self);
   while (status == SFC_WAIT) {
     if (wait_clock(self, wait_us) < 0) {
-      gen_exit(self);
+      gen_release(self);
       return NULL;
     }
     status = sfc_next_now(gen, &id, &wait_us, err);
   }
-  gen_exit(self);
+  gen_release(self);
   return status == SFC_OK ? PyLong_FromUnsignedLongLong(id)
                           : raise_error(self->st, err);
 }
@@ -682,7 +678,7 @@ static PyObject *Generator_ids(PyObject *op, PyObject *args) {
   if (n < 0 || n > PY_SSIZE_T_MAX / 8)
     return raise_invalid(self->st, "n must be 0 or more, not %R", n_obj);
   PyObject *bytes = PyBytes_FromStringAndSize(NULL, n * 8);
-  sfc_generator *gen = bytes ? gen_enter(self) : NULL;
+  sfc_generator *gen = bytes ? gen_hold(self) : NULL;
   if (!gen) return Py_XDECREF(bytes), NULL;
   uint64_t *ids = (uint64_t *)PyBytes_AsString(bytes);
   size_t done = 0, got = 0;
@@ -694,14 +690,15 @@ static PyObject *Generator_ids(PyObject *op, PyObject *args) {
   int python_error = 0;
   while (now == Py_None && done < (size_t)n && !python_error &&
          (status == SFC_OK || status == SFC_WAIT)) {
-    PyThreadState *ts = n >= RELEASE_GIL_AT ? unlocked_begin(self) : NULL;
+    PyThreadState *ts = n >= RELEASE_GIL_AT ? PyEval_SaveThread() : NULL;
     status = sfc_next_ids_now(gen, ids + done, (size_t)n - done, &got, &wait_us,
                               &err);
     done += got;
-    python_error = (ts && unlocked_end(self, ts) < 0) ||
+    if (ts) PyEval_RestoreThread(ts);
+    python_error = (ts && check_open(self) < 0) ||
                    (status == SFC_WAIT && wait_clock(self, wait_us) < 0);
   }
-  gen_exit(self);
+  gen_release(self);
   int failed = python_error || (status != SFC_OK && status != SFC_WAIT);
   if (failed && !python_error) raise_with_ids(self->st, &err, ids, done);
   if (failed) Py_CLEAR(bytes);
@@ -718,9 +715,11 @@ static PyObject *Generator_now_us(PyObject *op, PyObject *Py_UNUSED(unused)) {
   return PyLong_FromLongLong(now);
 }
 
-/* The stats by name in the core's order; a MAP is a dict by node field. */
+/* The stats by name in the core's order; a MAP is a dict by node field.
+ * Held throughout: the stats' texts are the generator's, and making the
+ * dicts may run a collection whose finalizers close it. */
 static PyObject *Generator_stats(PyObject *op, PyObject *Py_UNUSED(unused)) {
-  sfc_generator *gen = gen_enter((GeneratorObject *)op);
+  sfc_generator *gen = gen_hold((GeneratorObject *)op);
   if (!gen) return NULL;
   sfc_stats s;
   sfc_generator_stats(gen, &s);
@@ -736,45 +735,36 @@ static PyObject *Generator_stats(PyObject *op, PyObject *Py_UNUSED(unused)) {
       if (set_item(value, key, from_value(&v)) < 0) Py_CLEAR(value);
     if (set_item(d, fact->name, value) < 0) Py_CLEAR(d);
   }
-  gen_exit((GeneratorObject *)op); /* the stats' texts are the generator's */
+  gen_release((GeneratorObject *)op);
   return d;
 }
 
-/* Waits for the calls in flight on other threads (they end with the
- * core's answer to a closed generator), then frees: after close(), a new
- * generator can take the node value. The second wait covers a free that
- * another thread (a concurrent close(), the last busy call) had begun. */
+/* Closes the core generator, which gives the node value back at once;
+ * the calls in flight end on their own (see Lifetime), and the last hold
+ * let go frees it. The open generator's hold keeps `gen` valid here. */
 static PyObject *Generator_close(PyObject *op, PyObject *Py_UNUSED(unused)) {
   GeneratorObject *self = (GeneratorObject *)op;
-  long own = calls_here_add(0);
-  self->closed = 1;
-  wait_idle(self, own);
-  if (own == 0) {
-    free_gen(self);
-    wait_idle(self, 0);
+  if (mark_closed(self)) {
+    PyThreadState *ts = PyEval_SaveThread();
+    sfc_generator_close(self->gen);
+    PyEval_RestoreThread(ts);
+    gen_release(self);
   }
   Py_RETURN_NONE;
 }
 
 /* _warning(): what the core says the user should be told, or None. */
 static PyObject *Generator_warning(PyObject *op, PyObject *Py_UNUSED(unused)) {
-  sfc_generator *gen = gen_enter((GeneratorObject *)op);
+  sfc_generator *gen = gen_hold((GeneratorObject *)op);
   if (!gen) return NULL;
   const char *text = sfc_generator_warning(gen);
   PyObject *r = text ? PyUnicode_FromString(text) : Py_NewRef(Py_None);
-  gen_exit((GeneratorObject *)op);
+  gen_release((GeneratorObject *)op);
   return r;
 }
 
 static PyObject *Generator_get_closed(PyObject *op, void *Py_UNUSED(closure)) {
   return PyBool_FromLong(((GeneratorObject *)op)->closed);
-}
-
-/* In a forked child: the threads inside a call in the parent are gone. */
-static PyObject *Generator_after_fork_child(PyObject *op,
-                                            PyObject *Py_UNUSED(unused)) {
-  ((GeneratorObject *)op)->busy = 0;
-  Py_RETURN_NONE;
 }
 
 static PyMethodDef Generator_methods[] = {
@@ -791,11 +781,12 @@ static PyMethodDef Generator_methods[] = {
      "The counters and settings, keyed as the core's table names them."},
     {"close", Generator_close, METH_NOARGS,
      "close($self, /)\n--\n\n"
-     "Waits for calls in progress on other threads, writes the state file "
-     "(with a state_dir) and gives the node value back. Every later call "
-     "raises InvalidArgument. Idempotent."},
+     "Writes the state file (with a state_dir) and gives the node value "
+     "back, without waiting: a call in progress (on another thread, or one "
+     "that a signal handler calling close() interrupted) either issued "
+     "before it or raises InvalidArgument, as every later call does. "
+     "Idempotent."},
     {"_warning", Generator_warning, METH_NOARGS, NULL},
-    {"_after_fork_child", Generator_after_fork_child, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

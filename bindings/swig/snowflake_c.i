@@ -326,11 +326,22 @@ sfc_swig_description sfc_describe(const sfc_layout *layout);
 /* ===================================================================== */
 
 /* An opaque handle: `gen` is NULL once closed, and the core answers every
- * call on it (sfc_generator_check, the sfc_next family). */
+ * call on it (sfc_generator_check, the sfc_next family). close() frees at
+ * once: the core is never called with the interpreter's lock released, and
+ * a call reads `gen` anew after each wait (when other threads and signal
+ * handlers run), never across one. */
 %{
 typedef struct sfc_swig_generator {
   sfc_generator *gen;
 } sfc_swig_generator;
+
+/* The longest wait between two calls of a waiting next_id or next_ids: a
+ * close() by another thread or a signal handler ends the call within it. */
+#define SFC_SWIG_MAX_PAUSE_US 20000
+
+static int64_t sfc_swig_pause_us(int64_t wait_us) {
+  return wait_us > SFC_SWIG_MAX_PAUSE_US ? SFC_SWIG_MAX_PAUSE_US : wait_us;
+}
 %}
 
 struct sfc_swig_generator {};
@@ -383,7 +394,7 @@ struct sfc_swig_generator {};
     uint64_t id = 0;
     int64_t wait_us = 0;
     while (sfc_next_now($self->gen, &id, &wait_us, err) == SFC_WAIT)
-      if (sfc_swig_wait(wait_us, err) != 0) return 0;
+      if (sfc_swig_wait(sfc_swig_pause_us(wait_us), err) != 0) return 0;
     return id;
   }
 
@@ -396,7 +407,8 @@ struct sfc_swig_generator {};
       sfc_status st = sfc_next_ids_now($self->gen, ids->ids + ids->filled,
                                        n - ids->filled, &got, &wait_us, err);
       ids->filled += got;
-      if (st != SFC_WAIT || sfc_swig_wait(wait_us, err) != 0) break;
+      if (st != SFC_WAIT || sfc_swig_wait(sfc_swig_pause_us(wait_us), err) != 0)
+        break;
     }
     if (err->status != SFC_OK) sfc_swig_keep_ids(err, ids);
   }

@@ -351,6 +351,12 @@ EXPORT(generator_new) sfc_generator *w_generator_new(const sfc_layout *l) {
 EXPORT(generator_free) void w_generator_free(sfc_generator *g) {
   sfc_generator_free(g);
 }
+/* For a generator that a call under way still uses (the host's code that
+ * runs inside it may close it): freed by generator_free once that call is
+ * done. */
+EXPORT(generator_close) void w_generator_close(sfc_generator *g) {
+  sfc_generator_close(g);
+}
 EXPORT(generator_warning) const char *w_generator_warning(sfc_generator *g) {
   return sfc_generator_warning(g);
 }

@@ -72,3 +72,35 @@ test('a full tick waits briefly in a synchronous call', () => {
   for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1] < ids[i]);
   g.close();
 });
+
+// close() while an async call waits with timers (a timer of the caller's,
+// here): the call ends with the closed error at once, not when its timer
+// fires, and no timer of its own keeps the event loop alive. For the addon
+// and the WebAssembly build.
+for (const [kind, entry] of [
+  ['addon', '..'],
+  ['wasm', '../wasm'],
+]) {
+  test(`${kind}: close() ends a pending nextIdAsync() or nextIdsAsync()`, async () => {
+    const { Generator: Made, InvalidArgument } = require(entry);
+    for (const [i, call] of [(g) => g.nextIdAsync(), (g) => g.nextIdsAsync(5)].entries()) {
+      const g = new Made({
+        ...TWITTER,
+        node: { datacenter: kind === 'addon' ? 3 : 4, worker: i },
+        rollback: 'wait',
+        maxWait: 10000,
+        guard: kind === 'addon',
+      });
+      g.nextIdAt(g.nowUs() + 3000000n); // the next ID waits 3 s
+      const started = process.hrtime.bigint();
+      const pending = call(g);
+      setTimeout(() => g.close(), 20);
+      await assert.rejects(
+        pending,
+        (e) => e instanceof InvalidArgument && /closed/.test(e.message),
+      );
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      assert.ok(ms < 1500, `the wait ended ${ms} ms in`);
+    }
+  });
+}

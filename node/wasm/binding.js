@@ -306,7 +306,41 @@ function createBinding(instance) {
       this.ptr = ptr;
     }
   }
-  const layouts = new FinalizationRegistry((ptr) => w.layout_free(ptr));
+  // A layout lives in the module's memory until its handle is collected.
+  // A runtime without FinalizationRegistry (Workers before their 2025
+  // compatibility dates) never says when: there, equal layouts share one
+  // copy, kept for the instance's life, so that the memory grows with the
+  // distinct layouts a program uses, never with its calls.
+  const layouts =
+    typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry((ptr) => w.layout_free(ptr))
+      : undefined;
+  const sharedLayouts = new Map(); // `${spec}@${epochMs}` → pointer
+  let keyFacts;
+
+  function layoutHandle(ptr) {
+    if (layouts !== undefined) {
+      const handle = new LayoutHandle(ptr);
+      layouts.register(handle, ptr);
+      return handle;
+    }
+    keyFacts ??= rows(w.layout_fact_name, (i, name) => name).flatMap((name, i) =>
+      name === 'spec' || name === 'epoch_ms' ? [i] : [],
+    );
+    const key = keyFacts
+      .map((i) => {
+        check(w.layout_fact(ptr, i));
+        return String(fromValue(true));
+      })
+      .join('@');
+    const shared = sharedLayouts.get(key);
+    if (shared === undefined) {
+      sharedLayouts.set(key, ptr);
+      return new LayoutHandle(ptr);
+    }
+    w.layout_free(ptr);
+    return new LayoutHandle(shared);
+  }
 
   function getLayout(value) {
     if (!(value instanceof LayoutHandle)) throw invalid('expected a layout handle.');
@@ -330,9 +364,7 @@ function createBinding(instance) {
         ),
       ) >>> 0;
     if (ptr === 0) throw fail(w.error_status());
-    const handle = new LayoutHandle(ptr);
-    layouts.register(handle, ptr);
-    return handle;
+    return layoutHandle(ptr);
   }
 
   function rows(nameAt, fill) {
@@ -562,9 +594,15 @@ function createBinding(instance) {
 
   // ---- Generators ----
 
-  const generators = new FinalizationRegistry((box) => {
-    if (box.gen !== 0) w.generator_free(box.gen);
-  });
+  // close() frees a generator, and so does the collection of its handle
+  // where the runtime has a FinalizationRegistry (elsewhere close() is the
+  // only way).
+  const generators =
+    typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry((box) => {
+          if (box.gen !== 0) w.generator_free(box.gen);
+        })
+      : undefined;
 
   function setNode(given, keep) {
     if (given === undefined || given === null) return;
@@ -608,7 +646,18 @@ function createBinding(instance) {
       }) >>> 0;
     if (gen === 0) throw fail(w.error_status());
 
-    const box = { gen };
+    // JavaScript may run inside a call before it is done with the generator
+    // (the clock imports the core calls, a wait's reads of the clock, a
+    // BigUint64Array subclass's methods, a setter that stats() meets) and
+    // close it there: `calls` counts the calls under way, and while there
+    // are any close() only closes; the last call out frees.
+    const box = { gen, calls: 0, closed: false };
+    const leave = () => {
+      if (--box.calls === 0 && box.closed && box.gen !== 0) {
+        w.generator_free(box.gen);
+        box.gen = 0;
+      }
+    };
     const unitUs = Number(describeUnit(l));
     const syncLimitUs = unitUs > SYNC_WAIT_US ? unitUs : SYNC_WAIT_US;
     const fieldBits = new Map();
@@ -617,7 +666,7 @@ function createBinding(instance) {
     }
 
     const live = () => {
-      check(w.generator_check(box.gen));
+      check(w.generator_check(box.closed ? 0 : box.gen));
       return box.gen;
     };
 
@@ -656,15 +705,30 @@ function createBinding(instance) {
     }
 
     function next() {
-      const g = box.gen;
-      let st = w.next_now(g);
-      while (st !== STATUS.OK) {
-        if (st !== STATUS.WAIT) throw fail(st);
-        const error = syncWait(Number(w.out_wait()));
-        if (error) throw error;
-        st = w.next_now(g);
+      box.calls++;
+      try {
+        const g = box.gen; // 0 once freed, which the core answers "closed"
+        let st = w.next_now(g);
+        while (st !== STATUS.OK) {
+          if (st !== STATUS.WAIT) throw fail(st);
+          const error = syncWait(Number(w.out_wait()));
+          if (error) throw error;
+          st = w.next_now(g);
+        }
+        return u64(w.out_u());
+      } finally {
+        leave();
       }
-      return u64(w.out_u());
+    }
+
+    /** fn() as a call under way. */
+    function held(fn) {
+      box.calls++;
+      try {
+        return fn();
+      } finally {
+        leave();
+      }
     }
 
     // Fills out[offset..] with the core's calls on chunks of a buffer in the
@@ -702,30 +766,34 @@ function createBinding(instance) {
       nextIds(value) {
         live();
         const out = toIdArray(value);
-        let filled = 0;
-        while (filled < out.length) {
-          let got;
-          let st;
-          let waitUs;
-          try {
-            [got, st, waitUs] = fill(out, filled, undefined);
-          } catch (error) {
-            if (typeof error.filled === 'number') error.filled += filled;
-            throw error;
+        held(() => {
+          let filled = 0;
+          while (filled < out.length) {
+            let got;
+            let st;
+            let waitUs;
+            try {
+              [got, st, waitUs] = fill(out, filled, undefined);
+            } catch (error) {
+              if (typeof error.filled === 'number') error.filled += filled;
+              throw error;
+            }
+            filled += got;
+            if (st === STATUS.WAIT) {
+              const error = syncWait(waitUs);
+              if (error) throw withFilled(error, filled);
+            }
           }
-          filled += got;
-          if (st === STATUS.WAIT) {
-            const error = syncWait(waitUs);
-            if (error) throw withFilled(error, filled);
-          }
-        }
+        });
       },
       nextAt(now) {
-        const g = live();
-        const st = now === undefined ? w.next_now(g) : w.next_at(g, toI64(now, 'nowUs'));
-        if (st === STATUS.OK) return u64(w.out_u());
-        if (st === STATUS.WAIT) return Number(w.out_wait());
-        throw fail(st);
+        return held(() => {
+          const g = live();
+          const st = now === undefined ? w.next_now(g) : w.next_at(g, toI64(now, 'nowUs'));
+          if (st === STATUS.OK) return u64(w.out_u());
+          if (st === STATUS.WAIT) return Number(w.out_wait());
+          throw fail(st);
+        });
       },
       fillAt(now, value, offsetValue) {
         live();
@@ -733,43 +801,53 @@ function createBinding(instance) {
         const offset = toU64(offsetValue, 'offset');
         if (offset > BigInt(out.length)) throw invalid('offset is past the end of the array.');
         const at = now === undefined ? undefined : toI64(now, 'nowUs');
-        const [got, st, waitUs] = fill(out, Number(offset), at);
+        const [got, st, waitUs] = held(() => fill(out, Number(offset), at));
         return [got, st === STATUS.WAIT ? waitUs : 0];
       },
       nowUs() {
-        return w.now_us(live());
+        return held(() => w.now_us(live()));
       },
+      // Read whole before any property is set: a setter on Object.prototype
+      // would otherwise run between the reads of the module's result slots,
+      // which another call may overwrite (fromEntries sets none).
       stats() {
-        const g = live();
-        w.stats_read(g);
-        const out = {};
-        rows(w.stats_fact_name, (i, name) => {
-          if (w.stats_fact_type(i) !== TYPE.MAP) {
-            if (w.stats_fact(i) !== STATUS.OK) throw invalid('the stats table is broken.');
-            out[camel(name)] = fromValue(false);
-            return;
-          }
-          const map = {};
-          for (let j = 0; w.stats_entry(i, j) !== 0; j++) {
-            const key = cstring(w.out_key());
-            const index = scoped((keep) => w.layout_field_index(l, keep(key)[0]));
-            map[key] =
-              w.value_type() === TYPE.UINT && index >= 0
-                ? fieldValue(fieldBits.get(index), u64(w.value_u()))
-                : fromValue(false);
-          }
-          out[camel(name)] = map;
+        return held(() => {
+          w.stats_read(live());
+          const entries = rows(w.stats_fact_name, (i, name) => {
+            if (w.stats_fact_type(i) !== TYPE.MAP) {
+              if (w.stats_fact(i) !== STATUS.OK) throw invalid('the stats table is broken.');
+              return [camel(name), fromValue(false)];
+            }
+            const map = [];
+            for (let j = 0; w.stats_entry(i, j) !== 0; j++) {
+              const key = cstring(w.out_key());
+              const index = scoped((keep) => w.layout_field_index(l, keep(key)[0]));
+              map.push([
+                key,
+                w.value_type() === TYPE.UINT && index >= 0
+                  ? fieldValue(fieldBits.get(index), u64(w.value_u()))
+                  : fromValue(false),
+              ]);
+            }
+            return [camel(name), Object.fromEntries(map)];
+          });
+          return Object.fromEntries(entries);
         });
-        return out;
       },
       close() {
-        if (box.gen !== 0) w.generator_free(box.gen);
-        box.gen = 0;
+        if (box.closed) return;
+        box.closed = true;
+        if (box.calls === 0) {
+          w.generator_free(box.gen);
+          box.gen = 0;
+        } else {
+          w.generator_close(box.gen);
+        }
       },
     };
     const warning = cstring(w.generator_warning(gen));
     if (warning !== null) methods.warning = warning;
-    generators.register(methods, box);
+    generators?.register(methods, box);
     return methods;
   }
 

@@ -10,8 +10,17 @@ import createApi from './esm/api.mjs';
 const { imports, createBinding } = bindingModule;
 
 const webHost = {
-  pause(us) {
-    return new Promise((resolve) => setTimeout(resolve, Math.ceil(us / 1000)));
+  pause(us, signal) {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.ceil(us / 1000));
+      if (signal?.aborted) done();
+      else signal?.addEventListener('abort', done);
+    });
   },
   warn(text, type, code) {
     console.warn(`${type} [${code}]: ${text}`);

@@ -1,11 +1,10 @@
-"""The generator: the core's, with Python's buffers, batches and fork hook."""
+"""The generator: the core's, with Python's buffers and batches."""
 
 from __future__ import annotations
 
 import os
 import sys
 import warnings
-import weakref
 from array import array
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -27,8 +26,6 @@ _NATIVE = ("", "@", "=", "<" if sys.byteorder == "little" else ">")
 _UNSIGNED = frozenset(p + c for p in _NATIVE for c in "QLN")
 _SIGNED = frozenset(p + c for p in _NATIVE for c in "qln")
 _BYTES = frozenset(p + c for p in _NATIVE for c in "Bbc")
-
-_live: weakref.WeakSet[Generator] = weakref.WeakSet()
 
 
 def _node_pairs(node: Mapping[str, NodeValue] | NodeValue | None) -> list[tuple[str | None, Any]]:
@@ -73,7 +70,6 @@ class Generator(_c.CoreGenerator):
         given = {k: os.fsencode(v) if isinstance(v, os.PathLike) else v for k, v in options.items()}
         self = _c.generator(cls, found, _node_pairs(node), given)
         self._layout = found
-        _live.add(self)
         warning = self._warning()
         if warning is not None:
             warnings.warn(warning, _c.UnguardedWarning, stacklevel=2)  # at the caller's Generator(...)
@@ -167,16 +163,3 @@ class Generator(_c.CoreGenerator):
 
 
 adopt(Generator)  # the core type's methods as its own: calls at full speed
-
-
-def _after_fork_child() -> None:
-    # A forked child has only the thread that forked: the calls other threads
-    # had in progress in the parent are gone. The core itself notices the
-    # fork: a pool-mode generator takes a fresh worker on its next call, a
-    # static one raises GeneratorForked.
-    for generator in list(_live):
-        generator._after_fork_child()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_child)

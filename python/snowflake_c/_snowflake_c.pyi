@@ -91,15 +91,16 @@ class CoreGenerator:
     def stats(self) -> Stats:
         """The counters and settings, keyed as the core's table names them."""
     def close(self) -> None:
-        """Waits for calls in progress on other threads, writes the state file
-        (with a state_dir) and gives the node value back. Every later call
-        raises InvalidArgument. Idempotent."""
+        """Writes the state file (with a state_dir) and gives the node value
+        back, without waiting: a call in progress (on another thread, or one
+        that a signal handler calling close() interrupted) either issued
+        before it or raises InvalidArgument, as every later call does.
+        Idempotent."""
     @property
     def closed(self) -> bool:
         """Whether close() was called."""
     def _ids(self, n: int, now_us: int | None = None, /) -> Any: ...
     def _warning(self) -> str | None: ...
-    def _after_fork_child(self) -> None: ...
 
 _G = TypeVar("_G", bound=CoreGenerator)
 _L = TypeVar("_L", bound=CoreLayout)

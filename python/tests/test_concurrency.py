@@ -83,7 +83,7 @@ def test_close_while_another_thread_waits() -> None:
     assert len(errors) == 1 and isinstance(errors[0], sfc.InvalidArgument), errors
 
 
-def test_close_waits_for_a_call_in_flight_and_gives_the_value_back() -> None:
+def test_close_ends_a_call_in_flight_and_gives_the_value_back() -> None:
     """close() while another thread is inside a large next_ids (the GIL released): the call
     ends with the closed error, and once close() returns the value is free, every time."""
     # 65,536 IDs per ms: a batch of 2,000,000 takes the clock 30 ms or more.

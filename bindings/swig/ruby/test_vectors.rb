@@ -688,6 +688,37 @@ def waiting
   end
 end
 
+# close() from another thread or from a signal handler (Signal.trap) while
+# next_id or next_ids waits for the clock (an ID 3 s ahead of it, rollback
+# wait): the call ends within a few ms with the closed error.
+def close_while_waiting
+  closers = [
+    ['another thread', ->(g) { Thread.new { sleep 0.1; g.close } }],
+    ['a signal handler', lambda do |g|
+      Signal.trap('USR1') { g.close }
+      Thread.new { sleep 0.1; Process.kill('USR1', Process.pid) }
+    end]
+  ]
+  calls = [['next_id', lambda(&:next_id)], ['next_ids', ->(g) { g.next_ids(10) }]]
+  closers.product(calls).each_with_index do |((who, closer), (name, call)), i|
+    check("close() from #{who} ends a waiting #{name}") do
+      layout = SnowflakeC.layout_parse(WIDE, EPOCH)
+      g = SnowflakeC::Generator.new(layout, node: { worker: 40 + i }, rollback: 'wait', max_wait: 10_000)
+      g.next_at(g.now_us + 3_000_000)
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      helper = closer.call(g)
+      e = expect_error('InvalidArgument') { call.call(g) }
+      helper.join
+      took = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+      raise Mismatch, "the wait ended #{took.round(3)} s in" unless took < 1.0
+
+      expect_eq('message', e.message, 'the generator is closed: create a new one')
+    ensure
+      Signal.trap('USR1', 'DEFAULT')
+    end
+  end
+end
+
 # A process whose threads are waiting must still exit, promptly and without
 # spinning: run one in a child and kill it if it overstays.
 def exit_while_waiting
@@ -796,6 +827,7 @@ compare_with_cli
 generation_smoke
 guard
 waiting
+close_while_waiting
 exit_while_waiting
 string_forms
 bad_input

@@ -3,7 +3,13 @@
 // Workers freeze Date.now() and performance.now() between I/O; the workerd
 // of npm does not, so each request freezes them itself for its checks and
 // answers with what it saw, for the test in Node.js to judge.
-import { ClockMovedBackwards, Generator, decode } from 'snowflake-c/worker.mjs';
+import {
+  ClockMovedBackwards,
+  Generator,
+  InvalidArgument,
+  Layout,
+  decode,
+} from 'snowflake-c/worker.mjs';
 
 /** Runs fn with Date.now() and performance.now() frozen at the present. */
 function frozen(fn) {
@@ -39,7 +45,7 @@ function generate(url) {
     // 1 ms ticks, 4 IDs a tick: the frozen tick runs out at once.
     layout: 'time:41@1ms,worker:10,seq:2',
     epoch: Number(url.searchParams.get('epoch')),
-    node: 7,
+    node: Number(url.searchParams.get('node')),
     rollback: 'borrow',
     maxDrift: Number(url.searchParams.get('maxDrift')),
   });
@@ -71,13 +77,43 @@ function generate(url) {
   });
 }
 
+// close() as the way to release where nothing tells when a generator is
+// collected (no FinalizationRegistry before 2025's compatibility dates): a
+// generator of its own closed, then refused; layouts made again and again.
+function release(url) {
+  const options = {
+    layout: 'time:41@1ms,worker:10,seq:12',
+    epoch: Number(url.searchParams.get('epoch')),
+    node: 8,
+  };
+  const g = new Generator(options);
+  const ids = g.nextIds(100);
+  g.close();
+  let afterClose;
+  try {
+    g.nextId();
+  } catch (e) {
+    afterClose = { name: e.name, isInvalidArgument: e instanceof InvalidArgument };
+  }
+  for (let i = 0; i < 1000; i++) {
+    Layout.parse(options.layout, options.epoch + (i % 100));
+    new Generator({ layout: Layout.parse(options.layout, options.epoch), node: 8 }).close();
+  }
+  return {
+    weakRefs: typeof FinalizationRegistry === 'function' && typeof WeakRef === 'function',
+    issued: ids.length,
+    afterClose,
+  };
+}
+
 export default {
   fetch(request) {
     const url = new URL(request.url);
+    const route = { '/generate': generate, '/release': release }[url.pathname];
     // Any other path answers that the worker is up, and makes no generator.
-    if (url.pathname !== '/generate') return new Response('up');
+    if (route === undefined) return new Response('up');
     try {
-      return Response.json(generate(url));
+      return Response.json(route(url));
     } catch (error) {
       return new Response(String(error && error.stack), { status: 500 });
     }

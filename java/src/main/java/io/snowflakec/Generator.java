@@ -50,7 +50,8 @@ import java.util.function.LongSupplier;
  * <p>{@link #close()} releases the node value at once. A call racing it on another thread either
  * issues before it (and that ID is handed over to the value's next holder) or fails as every call
  * made after it does, with {@link InvalidArgumentException} ("the generator is closed"), the core's
- * answer in every language. The native memory is freed once the generator is unreachable.
+ * answer in every language; a call waiting for the clock ends so within 20 ms. The native memory is
+ * freed once the generator is unreachable.
  */
 public final class Generator implements AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
@@ -62,6 +63,10 @@ public final class Generator implements AutoCloseable {
   private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
   private static final VarHandle CLOSED;
+
+  // The longest pause between two calls of a waiting nextId() or nextIds(): close() on another
+  // thread ends the wait within it (the next call answers that the generator is closed).
+  private static final long MAX_PAUSE_US = 20_000;
 
   // false: every nextId() calls the core, for measuring the calls alone.
   private static final boolean FAST_PATH =
@@ -266,12 +271,14 @@ public final class Generator implements AutoCloseable {
   }
 
   /**
-   * Waits about {@code waitUs} microseconds, the core's way in Java terms: park for all but the
-   * last 200 µs (a parked thread may wake late), then spin and yield to the deadline, so that a
-   * waiting generator wakes on its tick without burning a core. An interrupted thread still waits
-   * (the waits are bounded by the generator's {@code maxWait}) and keeps its interrupt status.
+   * Waits about {@code waitUs} microseconds, at most {@link #MAX_PAUSE_US}, the core's way in Java
+   * terms: park for all but the last 200 µs (a parked thread may wake late), then spin and yield to
+   * the deadline, so that a waiting generator wakes on its tick without burning a core. An
+   * interrupted thread still waits (the waits are bounded by the generator's {@code maxWait}) and
+   * keeps its interrupt status.
    */
   private static void pause(long waitUs) {
+    waitUs = Math.min(waitUs, MAX_PAUSE_US);
     if (Thread.currentThread().isInterrupted()) {
       Native.pause(waitUs);
       return;
