@@ -641,7 +641,7 @@ static jobjectArray n_encoding_row(JNIEnv *env, jclass cls, jint i) {
     return NULL;
   }
   const jint numbers[] = {(jint)row->radix, (jint)row->width};
-  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
+  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
   jintArray jnumbers = (*env)->NewIntArray(env, 2);
   if (out == NULL || jnumbers == NULL) {
     return NULL;
@@ -959,8 +959,8 @@ static jboolean n_may_block(JNIEnv *env, jclass cls, jlong handle) {
 
 /* The core's fast-path rule (sfc_generator_fast_rule), or null where the
  * generator has none: Object[]{long[]{epoch_ms, time_shift, time_max,
- * seq_one, seq_mask, keep_mask}, the state word and the closed ticks'
- * counter as direct buffers of 8 bytes over the core's own memory}. */
+ * seq_one, seq_mask, keep_mask}, the state word, the closed ticks' counter
+ * and the mark as direct buffers of 8 bytes over the core's own memory}. */
 static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
   sfc_fast_rule r;
@@ -971,7 +971,7 @@ static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
                           (jlong)r.time_max, (jlong)r.seq_one,
                           (jlong)r.seq_mask, (jlong)r.keep_mask};
   const jsize count = (jsize)(sizeof values / sizeof values[0]);
-  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
+  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
   jlongArray numbers = (*env)->NewLongArray(env, count);
   if (out == NULL || numbers == NULL) {
     return NULL;
@@ -979,7 +979,8 @@ static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
   (*env)->SetLongArrayRegion(env, numbers, 0, count, values);
   if (!put(env, out, 0, numbers) ||
       !put(env, out, 1, (*env)->NewDirectByteBuffer(env, r.word, 8)) ||
-      !put(env, out, 2, (*env)->NewDirectByteBuffer(env, r.issued_closed, 8))) {
+      !put(env, out, 2, (*env)->NewDirectByteBuffer(env, r.issued_closed, 8)) ||
+      !put(env, out, 3, (*env)->NewDirectByteBuffer(env, r.mark, 8))) {
     return NULL;
   }
   return out;

@@ -67,6 +67,10 @@ static inline bool fast_rule_next(const fast_rule *f, uint64_t *id) {
     next = w + r->seq_one;
   else
     return false;
+  /* Past the mark, the hand-over is written first: the core's to do. */
+  if (tick >
+      atomic_load_explicit((_Atomic int64_t *)r->mark, memory_order_relaxed))
+    return false;
   if (!atomic_compare_exchange_strong_explicit(
           word, &w, next, memory_order_relaxed, memory_order_relaxed))
     return false;

@@ -585,6 +585,8 @@ SFC_API void sfc_generator_free(sfc_generator *gen);
  *       next = (w & keep_mask) | ((uint64_t)tick << time_shift)
  *   else if t == tick and (w & seq_mask) != seq_mask:  next = w + seq_one
  *   else: call the core
+ *   if tick > *mark (atomic load): call the core (the hand-over is written
+ *       ahead of the IDs it covers: it moves the mark)
  *   compare-and-swap *word from w to next; lost: call the core
  *   if t != tick: atomically add (w & seq_mask) / seq_one + 1 to
  *       *issued_closed (the IDs of the tick left, for the stats)
@@ -609,6 +611,8 @@ typedef struct sfc_fast_rule {
   uint64_t seq_one;   /* one step of the sequence, in place */
   uint64_t seq_mask;  /* the sequence bits, in place */
   uint64_t keep_mask; /* what a new tick keeps: clock and node bits */
+  int64_t *mark;      /* 8-byte aligned, read atomically only: no ID's tick
+                         may pass it */
 } sfc_fast_rule;
 SFC_API bool sfc_generator_fast_rule(const sfc_generator *gen,
                                      sfc_fast_rule *out);

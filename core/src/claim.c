@@ -1,59 +1,116 @@
-/* The host-wide claim of a node value.
+/* The host-wide claim of a node value, on the integers.
  *
- * Two live generators on one host that could issue the same ID must never
- * both run. What decides the IDs is the ID space — the epoch, the time
- * unit, the places and widths of the time, clock and sequence fields — and
- * the node bits in it, so that is what is claimed: one name per ID space
- * and node bits, hashed, taken by every generator (guard-only, state_dir
- * and pool alike) whatever its folders, user, environment or field names.
- * The OS holds the name for the holder and lets go of it when the process
- * dies (claim_os_*.c: an abstract socket on Linux, a named section on
- * Windows, a lock file where there is neither). Trouble taking it never
- * lets a generator start unguarded: creation fails and says why.
+ * Two live generators on one host must never both run when some 64-bit
+ * integer could come from both. A generator fixes some bits of every ID it
+ * issues — its node fields, and the zeros above its layout's top — and
+ * leaves the rest free (time, clock, sequence); two generators can meet
+ * exactly when their fixed bits agree wherever both fix one. The claim is
+ * that pattern: "<mask>.<value>", 16 hex digits each. Epochs, time units,
+ * field names and roles, folders, users and environments play no part,
+ * but for one fact of time: a generator's integers grow with its clock,
+ * so from now on it can issue only those from its tick of a day ago (the
+ * largest step back of the clock it may ride out with a clock bump) up to
+ * its layout's largest; two whose ranges do not overlap never meet.
  *
- * A value given back before the wall clock has passed its last ID hands
- * that over: before letting go of the name, the holder writes a record —
- * its last tick, the clock value in force and the per-clock table — into
- * the host-wide records folder (records_dir_open), under a name of its own
- * user; whoever takes the name next reads every record of the key there
- * and starts after them. A record is judged on the wall clock: once the
- * clock has passed every tick in it, it is spent. Each record file is
- * written full-size when its holder takes the name, so that handing over
- * overwrites blocks it already has and cannot fail for want of space. */
+ * Taking it: the pattern's own name (claim_os_*.c: an abstract socket on
+ * Linux, seen across the network namespace; a named section on Windows; a
+ * lock file elsewhere) is exclusive; beside it a second name tells the
+ * range ("<mask>.<value>.<lowest>"); every other live generator that can
+ * meet ours — listed by the OS (Linux: the namespace's abstract names) or
+ * by the records folder — refuses us too.
+ *
+ * The hand-over is a record per pattern and user in the host-wide records
+ * folder (/dev/shm), written ahead: at creation, before any ID, it says
+ * how far the holder may issue (a mark a few ticks ahead, moved by the hot
+ * path's slow path when it gets there; a clock value's table before every
+ * clock bump), so that a holder ended by SIGKILL, SIGTERM, a pipe closed
+ * under it or a crash hands over as a clean close does. The holder keeps
+ * its record locked while it lives — a second holder that cannot see the
+ * claim's name (another network namespace) still finds it live — and a
+ * clean close writes the exact last tick. A successor reads every record
+ * that can meet its pattern, merges them by clock value (saved.c) and
+ * starts after all of them: in tick numbers where the layouts agree on the
+ * places of time, clock and sequence, else above the largest integer the
+ * other may have issued. A record of another user can only make it start
+ * later or refuse. */
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define RECORD_MAGIC "snowflake-c hand-over 1\n"
+#define RECORD_MAGIC "snowflake-c hand-over 2\n"
+#define RECORD_PREFIX "snowflake-c-"
 
-/* What decides the IDs, in words: never names, folders or users. */
-static size_t key_text(const sfc_layout *l, uint64_t bits, char *buf,
-                       size_t cap) {
-  const sfc_field *t = &l->fields[0], *s = &l->fields[l->seq_index];
-  uint64_t mask = 0;
+/* The bits every ID of the layout fixes, given its node bits. */
+static void pattern(const sfc_layout *l, uint64_t bits, uint64_t *mask,
+                    uint64_t *value) {
+  uint64_t m = l->total_bits >= 64 ? 0 : ~UINT64_C(0) << l->total_bits;
   for (unsigned i = 1; i < l->field_count; i++)
     if ((int)i != l->seq_index && (int)i != l->clock_index)
-      mask |= l->fields[i].max << l->fields[i].shift;
-  int n =
-      snprintf(buf, cap, "epoch %lld ms\nunit %lld us\ntime %u@%u\nseq %u@%u\n",
-               (long long)l->epoch_ms, (long long)l->unit_us, t->bits, t->shift,
-               s->bits, s->shift);
-  if (l->clock_index >= 0)
-    n += snprintf(buf + n, cap - (size_t)n, "clock %u@%u\n",
-                  l->fields[l->clock_index].bits,
-                  l->fields[l->clock_index].shift);
-  else
-    n += snprintf(buf + n, cap - (size_t)n, "clock none\n");
-  n += snprintf(buf + n, cap - (size_t)n, "node %016llx %016llx\n",
-                (unsigned long long)mask, (unsigned long long)bits);
-  return (size_t)n;
+      m |= l->fields[i].max << l->fields[i].shift;
+  *mask = m;
+  *value = bits & m;
+}
+
+static bool meets(uint64_t m1, uint64_t v1, uint64_t m2, uint64_t v2) {
+  return ((v1 ^ v2) & m1 & m2) == 0;
+}
+
+/* The largest integer a pattern allows: its top bits fixed at zero (the
+ * time field is first, so no node bit is above it). */
+static uint64_t top_of(uint64_t mask) {
+  unsigned zeros = 0;
+  while (zeros < 64 && (mask >> (63 - zeros) & 1))
+    zeros++;
+  return zeros >= 64 ? 0 : UINT64_MAX >> zeros;
+}
+
+/* The lowest integer the layout can issue from now on: its tick of a day
+ * ago, the sequence and the rest at zero. */
+#define DAY_US INT64_C(86400000000)
+static uint64_t lowest_from_now(const sfc_layout *l) {
+  const int64_t since = sfc_wall_us() - DAY_US - l->epoch_ms * 1000;
+  if (since <= 0) return 0;
+  uint64_t tick = (uint64_t)(since / l->unit_us);
+  if (tick > l->fields[0].max) tick = l->fields[0].max;
+  return tick << l->fields[0].shift;
+}
+
+static bool overlap(uint64_t lo1, uint64_t hi1, uint64_t lo2, uint64_t hi2) {
+  return lo1 <= hi2 && lo2 <= hi1;
+}
+
+/* "<mask>.<value>" or "<mask>.<value>.<lowest>": 16 hex digits each;
+ * false when `hex` is neither. */
+static bool parse_hex(const char *hex, uint64_t *mask, uint64_t *value,
+                      uint64_t *lowest) {
+  const size_t n = strlen(hex);
+  if ((n != 33 && n != 50) || strspn(hex, "0123456789abcdef") != 16 ||
+      hex[16] != '.' || strspn(hex + 17, "0123456789abcdef") != 16 ||
+      (n == 50 &&
+       (hex[33] != '.' || strspn(hex + 34, "0123456789abcdef") != 16)))
+    return false;
+  char m[17], v[17], w[17] = "0";
+  memcpy(m, hex, 16);
+  memcpy(v, hex + 17, 16);
+  m[16] = v[16] = '\0';
+  if (n == 50) {
+    memcpy(w, hex + 34, 16);
+    w[16] = '\0';
+  }
+  *mask = strtoull(m, NULL, 16);
+  *value = strtoull(v, NULL, 16);
+  *lowest = strtoull(w, NULL, 16);
+  return true;
 }
 
 void sfc_claim_init(sfc_claim *c) {
   memset(c, 0, sizeof *c);
   c->name = SFC_NO_FD;
   c->record = SFC_NO_FD;
+  c->record_write = SFC_NO_FD;
+  c->range = SFC_NO_FD;
   c->records.fd = SFC_NO_FD;
 }
 
@@ -61,222 +118,432 @@ bool sfc_claim_held(const sfc_claim *c) {
   return c->name != SFC_NO_FD;
 }
 
-static int64_t wall_tick(const sfc_generator *g) {
-  int64_t since = sfc_wall_us() - g->epoch_us;
-  return since < 0 ? -1 : since / g->unit_us;
-}
-
 static void record_path(const sfc_claim *c, const char *name, char *buf,
                         size_t cap) {
   snprintf(buf, cap, "%s/%s", c->records_path, name);
 }
 
-/* The longest record of the key: the size its file is written at. */
-static size_t record_size(const sfc_claim *c, uint64_t clock_max) {
-  return strlen(RECORD_MAGIC) + c->key_len + 64 + (clock_max + 1) * 21 + 24;
+/* The places of the time, clock and sequence fields: records of the same
+ * shape compare in tick numbers. */
+static size_t shape_text(const sfc_layout *l, char *buf, size_t cap) {
+  const sfc_field *t = &l->fields[0], *s = &l->fields[l->seq_index];
+  const sfc_field *c = l->clock_index >= 0 ? &l->fields[l->clock_index] : NULL;
+  return (size_t)snprintf(buf, cap, "%u@%u %u@%u %u@%u", t->bits, t->shift,
+                          c ? c->bits : 0, c ? c->shift : 0, s->bits, s->shift);
 }
 
-static size_t record_text(const sfc_claim *c, const sfc_saved *s,
-                          uint64_t clock_max, char *buf, size_t cap) {
-  size_t n = (size_t)snprintf(buf, cap, "%s%s", RECORD_MAGIC, c->key);
-  n += sfc_saved_print(s, clock_max, buf + n, cap - n);
-  return n < cap ? sfc_check_append(buf, n, cap) : 0;
+/* The record's text, padded with newlines to the claim's fixed size (a
+ * write over the same blocks cannot fail for want of space). */
+static size_t record_text(const sfc_claim *c, const sfc_generator *g,
+                          const sfc_saved *s, bool closed, char *buf,
+                          size_t cap) {
+  char spec[SFC_SPEC_MAX], shape[64];
+  sfc_layout_spec(&g->layout, spec, sizeof spec);
+  shape_text(&g->layout, shape, sizeof shape);
+  size_t n = (size_t)snprintf(
+      buf, cap, "%slayout %s\nepoch %lld\nshape %s\npid %ld\nstate %s\n",
+      RECORD_MAGIC, spec, (long long)g->layout.epoch_ms, shape, sfc_os_pid(),
+      closed ? "closed" : "open");
+  if (n >= cap) return 0;
+  n += sfc_saved_print(s, g->pack.clock_max, buf + n, cap - n);
+  n = n < cap ? sfc_check_append(buf, n, cap) : 0;
+  if (!n || n > c->size) return 0;
+  memset(buf + n, '\n', c->size - n);
+  return c->size;
 }
 
-/* Reads one record file of the key (every user's), into r->into. */
+/* Room for the longest record of the generator's layout. */
+static size_t record_size(const sfc_generator *g) {
+  char spec[SFC_SPEC_MAX];
+  size_t spec_len = sfc_layout_spec(&g->layout, spec, sizeof spec);
+  size_t n =
+      strlen(RECORD_MAGIC) + spec_len + 256 + (g->pack.clock_max + 1) * 21 + 64;
+  return n < SFC_RECORD_MAX ? n : SFC_RECORD_MAX;
+}
+
+/* --- reading records -------------------------------------------------------
+ */
+
+typedef struct record {
+  char spec[SFC_SPEC_MAX];
+  long long epoch;
+  unsigned shape[6]; /* time, clock, sequence: bits and shift each */
+  long pid;
+  bool open;
+  sfc_saved saved;
+} record;
+
+/* Parses a record's text (modified in place): NULL, or what is wrong. */
+static const char *parse_record(char *buf, size_t n, record *out) {
+  size_t body, end;
+  const char *why = sfc_check_verify(buf, n, &body, &end);
+  if (why) return why;
+  if (strspn(buf + end, "\n") != n - end) return "text after the checksum";
+  if (strncmp(buf, RECORD_MAGIC, strlen(RECORD_MAGIC)) != 0)
+    return "not a snowflake-c hand-over record";
+  buf[body] = '\0';
+  char *p = buf + strlen(RECORD_MAGIC);
+  const char *spec = sfc_text_line(&p, "layout");
+  const char *epoch = spec ? sfc_text_line(&p, "epoch") : NULL;
+  const char *shape = epoch ? sfc_text_line(&p, "shape") : NULL;
+  const char *pid = shape ? sfc_text_line(&p, "pid") : NULL;
+  const char *state = pid ? sfc_text_line(&p, "state") : NULL;
+  long long pid_n;
+  char tail;
+  if (!state || !sfc_text_number(epoch, INT64_MIN, &out->epoch) ||
+      !sfc_text_number(pid, 0, &pid_n) ||
+      sscanf(shape, "%u@%u %u@%u %u@%u%c", &out->shape[0], &out->shape[1],
+             &out->shape[2], &out->shape[3], &out->shape[4], &out->shape[5],
+             &tail) != 6 ||
+      (strcmp(state, "open") != 0 && strcmp(state, "closed") != 0))
+    return "malformed contents";
+  if (out->shape[0] == 0 || out->shape[0] + out->shape[1] > 64 ||
+      out->shape[2] > SFC_MAX_CLOCK_BITS || out->shape[4] > 64 ||
+      out->shape[3] > 63 || out->shape[5] > 63)
+    return "malformed contents";
+  snprintf(out->spec, sizeof out->spec, "%s", spec);
+  out->pid = (long)pid_n;
+  out->open = strcmp(state, "open") == 0;
+  /* Its own clock table's width: another shape may have another. */
+  const uint64_t its_clock_max =
+      out->shape[2] ? (UINT64_C(1) << out->shape[2]) - 1 : 0;
+  const uint64_t time_max =
+      out->shape[0] >= 64 ? UINT64_MAX : (UINT64_C(1) << out->shape[0]) - 1;
+  why = sfc_saved_parse(p, its_clock_max, time_max, &out->saved);
+  if (why) return why;
+  out->saved.unclean = out->open;
+  return NULL;
+}
+
+/* A record's tick in force for clock value c: its mark joins its value. */
+static int64_t bound_of(const sfc_saved *s, uint64_t c) {
+  int64_t t = s->last[c];
+  if (c == s->clock && s->mark > t) t = s->mark;
+  return t;
+}
+
+/* What a record of another layout (another epoch, unit or shape) hands
+ * over, judged on the wall clock: ours starts after the end of its latest
+ * tick, under every clock value. (Layouts that alias one another at
+ * different times are the claim's to keep apart while both live.) */
+static sfc_status merge_other(const sfc_generator *g, const record *r,
+                              sfc_saved *into) {
+  sfc_layout theirs;
+  if (sfc_layout_parse(r->spec, r->epoch, &theirs, NULL) != SFC_OK)
+    return SFC_STATE_ERROR;
+  int64_t latest = SFC_NEVER;
+  for (uint64_t c = 0; c < SFC_CLOCK_VALUES; c++) {
+    const int64_t t = bound_of(&r->saved, c);
+    if (t > latest) latest = t;
+  }
+  if (latest < 0) return SFC_OK;
+  int64_t end_us, ours;
+  if (!sfc_mul_i64(latest + 1, theirs.unit_us, &end_us) ||
+      !sfc_add_i64(end_us, theirs.epoch_ms * 1000 - 1 - g->epoch_us, &end_us))
+    return SFC_STATE_ERROR;
+  if (end_us < 0) return SFC_OK;
+  ours = end_us / g->unit_us;
+  if ((uint64_t)ours > g->pack.time_max) ours = (int64_t)g->pack.time_max;
+  sfc_saved s;
+  sfc_saved_clear(&s);
+  s.unclean = r->open;
+  s.mark = ours;
+  for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
+    s.last[c] = ours;
+  sfc_saved_merge(into, &s);
+  return SFC_OK;
+}
+
+/* Reads every record that can meet our pattern (every user's, every
+ * layout's), into r->into; a live one (locked by its holder) whose
+ * integers from now on can meet ours refuses us. */
 typedef struct reading {
   sfc_claim *claim;
   const sfc_generator *g;
-  int64_t now;
   sfc_saved *into;
-  bool mine_unspent;
+  bool *held;
+  sfc_holder *who;
   sfc_status status;
   sfc_error *err;
 } reading;
 
+/* "snowflake-c-<mask>.<value>.<layout>.<user>": false when `name` is not
+ * a record's (a renewal's new file, a stranger's). */
+static bool record_name_parts(const char *name, uint64_t *mask, uint64_t *value,
+                              const char **tag) {
+  const char *hex = name + strlen(RECORD_PREFIX);
+  char pattern[34];
+  uint64_t unused;
+  if (strlen(hex) < 53 || hex[33] != '.' || hex[50] != '.' ||
+      strspn(hex + 34, "0123456789abcdef") != 16)
+    return false;
+  snprintf(pattern, sizeof pattern, "%.33s", hex);
+  if (!parse_hex(pattern, mask, value, &unused)) return false;
+  *tag = hex + 51;
+  return ((*tag)[0] == 'u' || (*tag)[0] == 's') && (*tag)[1] &&
+         strspn(*tag + 1, "0123456789abcdef") == strlen(*tag + 1);
+}
+
 static void read_record(void *ctx, const char *name) {
   reading *r = ctx;
   sfc_claim *c = r->claim;
-  /* "snowflake-c-<hex>.<user>": a user is "u<uid>" or "s<sid hash>". */
-  const char *tag = name + strlen("snowflake-c-") + 32 + 1;
-  if (r->status != SFC_OK || (tag[0] != 'u' && tag[0] != 's') ||
-      strspn(tag + 1, "0123456789abcdef") != strlen(tag + 1))
+  uint64_t mask, value;
+  const char *tag;
+  if (r->status != SFC_OK || *r->held ||
+      !record_name_parts(name, &mask, &value, &tag) ||
+      !meets(mask, value, c->mask, c->value))
     return;
-  const bool mine = strcmp(tag, c->user) == 0;
-  char buf[SFC_RECORD_MAX + 1], owner[SFC_TAG_MAX], path[160];
-  size_t n, body, end;
-  bool missing;
+  const bool mine = strcmp(name, c->record_name) == 0;
+  char buf[SFC_RECORD_MAX + 1], owner[SFC_TAG_MAX], path[200];
+  size_t n;
+  bool missing = false, live = false;
   record_path(c, name, path, sizeof path);
-  /* Anything in the way (a link, a FIFO, no descriptor left) refuses the
-   * claim: a record not read could be a hand-over lost. */
-  r->status = sfc_file_read_at(&c->records, name, path, buf, sizeof buf, &n,
-                               &missing, owner, r->err);
+  if (mine) {
+    /* Ours: we hold its lock already. */
+    r->status = sfc_file_read_fd(c->record, path, buf, sizeof buf, &n, r->err);
+    snprintf(owner, sizeof owner, "%s", c->user);
+  } else {
+    r->status = sfc_file_lock_held_at(&c->records, name, path, &live, r->err);
+    if (r->status != SFC_OK) return;
+    r->status = sfc_file_read_at(&c->records, name, path, buf, sizeof buf, &n,
+                                 &missing, owner, r->err);
+    if (r->status != SFC_OK || missing) return;
+  }
+  record rec;
+  const char *why = n ? parse_record(buf, n, &rec) : "empty";
+  if (live) {
+    /* A live generator that can meet ours, which the claim's name did not
+     * show (another network namespace, or a pattern the OS does not list)
+     * — unless its integers from now on are not ours. */
+    sfc_layout theirs;
+    if (!why &&
+        sfc_layout_parse(rec.spec, rec.epoch, &theirs, NULL) == SFC_OK &&
+        !overlap(lowest_from_now(&theirs), top_of(mask), c->lowest,
+                 top_of(c->mask)))
+      return;
+    *r->held = true;
+    r->who->pid = why ? 0 : rec.pid;
+    r->who->uid = tag[0] == 'u' ? strtoll(tag + 1, NULL, 10) : -1;
+    snprintf(c->other, sizeof c->other, "%.96s (epoch %lld)",
+             why ? "unknown layout" : rec.spec, why ? 0LL : rec.epoch);
+    return;
+  }
   /* An empty one was created a moment ago, or by a holder that died then. */
-  if (r->status != SFC_OK || missing || n == 0) return;
+  if (r->status != SFC_OK || n == 0) return;
   /* Only the words of the user the name gives count; under our own name,
    * another's words are a squatter's. */
   if (strcmp(owner, "*") != 0 && strcmp(owner, tag) != 0) {
-    if (mine)
+    if (strcmp(tag, c->user) == 0)
       r->status = sfc_fail(r->err, SFC_STATE_ERROR,
                            "hand-over record %s is not this user's (%s): "
                            "another user squats its name; root can remove it",
                            path, owner[0] ? owner : "open to others' writes");
     return;
   }
-  const char *why = sfc_check_verify(buf, n, &body, &end);
-  sfc_saved s;
-  if (!why && strncmp(buf, RECORD_MAGIC, strlen(RECORD_MAGIC)) != 0)
-    why = "not a snowflake-c hand-over record";
-  else if (!why && (body < strlen(RECORD_MAGIC) + c->key_len ||
-                    memcmp(buf + strlen(RECORD_MAGIC), c->key, c->key_len)))
-    why = "another ID space under this name";
-  if (!why) {
-    buf[body] = '\0';
-    why = sfc_saved_parse(buf + strlen(RECORD_MAGIC) + c->key_len,
-                          r->g->pack.clock_max, r->g->pack.time_max, &s);
-  }
   if (why) {
     r->status = sfc_fail(
         r->err, SFC_STATE_ERROR,
         "hand-over record %s is unreadable (%s): it keeps the last IDs of a "
-        "node value given back ahead of the clock; remove it (as its owner "
-        "%s, or root) once the clock has passed them",
+        "node value that can meet this one; remove it (as its owner %s, or "
+        "root) once the clock is surely past them",
         path, why, owner[0] ? owner : "user");
     return;
   }
-  if (sfc_saved_latest(&s) < r->now) return; /* spent */
-  if (mine) r->mine_unspent = true;
-  sfc_saved_merge(r->into, &s);
+  char layout_id[17];
+  snprintf(layout_id, sizeof layout_id, "%.16s",
+           name + strlen(RECORD_PREFIX) + 34);
+  if (strcmp(layout_id, c->layout_id) == 0)
+    sfc_saved_merge(r->into, &rec.saved); /* our layout: tick for tick */
+  else if (merge_other(r->g, &rec, r->into) != SFC_OK)
+    r->status = sfc_fail(r->err, SFC_STATE_ERROR,
+                         "hand-over record %s is unreadable (its layout %.64s "
+                         "is not one): remove it (as its owner, or root)",
+                         path, rec.spec);
 }
 
-/* Our record file, full-size (a spent record until we hand over), and
- * every user's unspent records merged into *handed. */
+/* --- taking and giving back ------------------------------------------------
+ */
+
+/* Another live generator that can meet ours, which the OS lists by its
+ * range name. */
+typedef struct scan {
+  const sfc_claim *claim;
+  char other[51];
+} scan;
+
+static void scan_claim(void *ctx, const char *hex) {
+  scan *s = ctx;
+  const sfc_claim *c = s->claim;
+  uint64_t mask, value, lowest;
+  if (s->other[0] || strlen(hex) != 50 ||
+      !parse_hex(hex, &mask, &value, &lowest) ||
+      (mask == c->mask && value == c->value))
+    return;
+  if (meets(mask, value, c->mask, c->value) &&
+      overlap(lowest, top_of(mask), c->lowest, top_of(c->mask)))
+    snprintf(s->other, sizeof s->other, "%s", hex);
+}
+
+/* Our record file, locked, and every record that can meet ours merged
+ * into *handed; then renewed with what it hands on, as our own. */
 static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
-                               sfc_saved *handed, sfc_error *err) {
+                               sfc_saved *handed, bool *held, sfc_holder *who,
+                               sfc_error *err) {
   sfc_status st = sfc_records_dir_open(&c->records, c->records_path,
                                        sizeof c->records_path, err);
   if (st != SFC_OK) return st;
   sfc_os_user_tag(c->user, sizeof c->user);
-  snprintf(c->record_name, sizeof c->record_name, "snowflake-c-%s.%s", c->hex,
-           c->user);
-  /* Every record of the key, ours among them, before ours is opened (and
-   * created when there is none: the file layer refuses one of another
-   * user's that a squatter slips in meanwhile). */
-  reading r = {c, g, wall_tick(g), handed, false, SFC_OK, err};
-  char prefix[64], path[160];
-  snprintf(prefix, sizeof prefix, "snowflake-c-%s.", c->hex);
-  st = sfc_dir_each(&c->records, prefix, read_record, &r, err);
-  if (st != SFC_OK) return st;
-  if (r.status != SFC_OK) return r.status;
-  c->mine_unspent = r.mine_unspent;
+  /* One record per pattern, layout and user: what it says is in that
+   * layout's ticks. */
+  char spec[SFC_SPEC_MAX];
+  size_t len = sfc_layout_spec(&g->layout, spec, sizeof spec);
+  len += (size_t)snprintf(spec + len, sizeof spec - len, "@%lld",
+                          (long long)g->layout.epoch_ms);
+  snprintf(c->layout_id, sizeof c->layout_id, "%016llx",
+           (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, spec, len));
+  snprintf(c->record_name, sizeof c->record_name, RECORD_PREFIX "%s.%s.%s",
+           c->hex, c->layout_id, c->user);
+  char path[200];
   record_path(c, c->record_name, path, sizeof path);
   st = sfc_file_open_lock(&c->records, c->record_name, path, &c->record, err);
   if (st != SFC_OK) return st;
-  if (c->mine_unspent) return SFC_OK; /* full-size already: keep it */
-  char blank[SFC_RECORD_MAX];
-  sfc_saved none;
-  sfc_saved_clear(&none);
-  size_t len = record_text(c, &none, g->pack.clock_max, blank, sizeof blank);
-  size_t size = record_size(c, g->pack.clock_max);
-  if (size > sizeof blank) size = sizeof blank;
-  memset(blank + len, '\n', size - len);
-  return sfc_file_overwrite(c->record, blank, size, path, err);
+  st = sfc_file_try_lock(c->record, path, held, err);
+  if (st == SFC_OK && *held) {
+    /* A live holder of our user that the name did not show. */
+    char buf[SFC_RECORD_MAX + 1];
+    size_t n;
+    record rec;
+    who->uid = sfc_os_uid();
+    who->pid = 0;
+    if (sfc_file_read_fd(c->record, path, buf, sizeof buf, &n, NULL) ==
+            SFC_OK &&
+        n && parse_record(buf, n, &rec) == NULL) {
+      who->pid = rec.pid;
+      snprintf(c->other, sizeof c->other, "%.96s (epoch %lld)", rec.spec,
+               rec.epoch);
+    }
+  }
+  if (st != SFC_OK || *held) return st;
+  reading r = {c, g, handed, held, who, SFC_OK, err};
+  st = sfc_dir_each(&c->records, RECORD_PREFIX, read_record, &r, err);
+  if (st == SFC_OK) st = r.status;
+  if (st != SFC_OK || *held) return st;
+  c->size = record_size(g);
+  char text[SFC_RECORD_MAX];
+  size_t n = record_text(c, g, handed, false, text, sizeof text);
+  if (!n)
+    return sfc_fail(err, SFC_STATE_ERROR, "hand-over record %s: too large",
+                    path);
+  st = sfc_file_renew_locked(&c->records, c->record_name, path, &c->record,
+                             text, n, err);
+  if (st == SFC_OK && g->shared)
+    st = sfc_file_open_lock(&c->records, c->record_name, path, &c->record_write,
+                            err);
+  return st;
 }
 
 sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
                           sfc_saved *handed, bool *held, sfc_holder *who,
                           sfc_error *err) {
   sfc_claim_init(c);
-  c->key_len = key_text(&g->layout, bits, c->key, sizeof c->key);
-  snprintf(c->hex, sizeof c->hex, "%016llx%016llx",
-           (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, c->key, c->key_len),
-           (unsigned long long)sfc_fnv1a(UINT64_C(0x84222325cbf29ce4), c->key,
-                                         c->key_len));
+  pattern(&g->layout, bits, &c->mask, &c->value);
+  c->lowest = lowest_from_now(&g->layout);
+  snprintf(c->hex, sizeof c->hex, "%016llx.%016llx",
+           (unsigned long long)c->mask, (unsigned long long)c->value);
   who->pid = 0;
   who->uid = -1;
-  sfc_status st = sfc_os_claim_take(c->hex, &c->name, c->where, sizeof c->where,
+  sfc_fd name = SFC_NO_FD;
+  sfc_status st = sfc_os_claim_take(c->hex, &name, c->where, sizeof c->where,
                                     held, who, err);
-  if (st != SFC_OK || *held) {
-    c->name = SFC_NO_FD;
-    return st;
+  if (st != SFC_OK || *held) return st;
+  c->name = name;
+  /* The range beside it, for others' scans: ours alone, since we hold the
+   * pattern. */
+  char range[51], where[160];
+  bool taken;
+  sfc_holder nobody;
+  snprintf(range, sizeof range, "%s.%016llx", c->hex,
+           (unsigned long long)c->lowest);
+  st = sfc_os_claim_take(range, &c->range, where, sizeof where, &taken, &nobody,
+                         err);
+  if (st == SFC_OK && taken) c->range = SFC_NO_FD;
+  scan s = {c, ""};
+  if (st == SFC_OK) sfc_os_claim_each(scan_claim, &s);
+  if (s.other[0]) {
+    *held = true;
+    sfc_os_claim_holder(s.other, who);
+    snprintf(c->other, sizeof c->other, "fixed bits %.33s", s.other);
   }
-  st = open_records(c, g, handed, err);
-  if (st != SFC_OK) sfc_claim_release(c, g, NULL);
+  if (!*held) st = open_records(c, g, handed, held, who, err);
+  if (st != SFC_OK || *held) sfc_claim_release(c, g, NULL);
   return st;
 }
 
-/* Waits out a last tick that the wall clock is about to pass (the common
- * case: given back within the tick of its last ID), 2 ms at most and 2 ms
- * more if the wall clock lags the monotonic one that sfc_pause follows. */
-static bool still_ahead(const sfc_generator *g, int64_t latest) {
-  const int64_t wait_us =
-      g->epoch_us + (latest + 1) * g->unit_us - sfc_wall_us();
-  if (wait_us > 0 && wait_us <= 2000) {
-    const int64_t give_up = sfc_monotonic_us() + wait_us + 2000;
-    sfc_pause(wait_us);
-    while (latest >= wall_tick(g) && sfc_monotonic_us() < give_up)
-      sfc_pause(100);
-  }
-  return latest >= wall_tick(g);
+sfc_status sfc_claim_write(sfc_claim *c, const sfc_generator *g,
+                           const sfc_saved *s, bool closed, sfc_error *err) {
+  char text[SFC_RECORD_MAX];
+  size_t n = record_text(c, g, s, closed, text, sizeof text);
+  sfc_fd fd = c->record_write != SFC_NO_FD ? c->record_write : c->record;
+  if (!n || fd == SFC_NO_FD)
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "the hand-over record of %s cannot be written", c->hex);
+  return sfc_file_overwrite(fd, text, n, c->record_name, err);
 }
 
 void sfc_claim_release(sfc_claim *c, const sfc_generator *g,
                        const sfc_saved *last) {
-  if (c->record != SFC_NO_FD) {
-    /* Not told what was issued (a caller's own times): a record that was
-     * there stays as it was. */
-    bool keep = c->mine_unspent;
-    if (last && still_ahead(g, sfc_saved_latest(last))) {
-      char text[SFC_RECORD_MAX];
-      size_t n = record_text(c, last, g->pack.clock_max, text, sizeof text);
-      /* Written over blocks the file has: it cannot run out of space. Had
-       * it failed, what the file held before is kept. */
-      if (n) sfc_file_overwrite(c->record, text, n, c->record_name, NULL);
-      keep = true;
-    } else if (last) {
-      keep = false;
-    }
-    if (keep)
-      sfc_fd_close(c->record);
-    else
-      sfc_file_close_removing(&c->records, c->record_name, c->record);
-  }
-  sfc_fd_close(c->records.fd);
-  if (c->name != SFC_NO_FD) sfc_os_claim_release(c->hex, c->name);
-  c->name = SFC_NO_FD;
-  c->record = SFC_NO_FD;
-  c->records.fd = SFC_NO_FD;
+  /* Written over blocks the file has: it cannot run out of space. Had it
+   * failed, the record written ahead stands, which covers it. */
+  if (last && c->record != SFC_NO_FD) sfc_claim_write(c, g, last, true, NULL);
+  sfc_claim_drop(c);
 }
 
 void sfc_claim_drop(sfc_claim *c) {
+  sfc_fd_close(c->record_write);
   sfc_fd_close(c->record);
   sfc_fd_close(c->records.fd);
-  sfc_fd_close(c->name);
+  if (c->range != SFC_NO_FD) sfc_os_claim_release(c->hex, c->range);
+  if (c->name != SFC_NO_FD) sfc_os_claim_release(c->hex, c->name);
   c->name = SFC_NO_FD;
+  c->range = SFC_NO_FD;
   c->record = SFC_NO_FD;
+  c->record_write = SFC_NO_FD;
   c->records.fd = SFC_NO_FD;
+}
+
+void sfc_claim_drop_copies(const sfc_claim *c) {
+  sfc_fd_close(c->record);
+  if (c->range != SFC_NO_FD) sfc_os_claim_release(c->hex, c->range);
+  if (c->name != SFC_NO_FD) sfc_os_claim_release(c->hex, c->name);
 }
 
 sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
                             sfc_holder *who, sfc_error *err) {
   /* A holder that has just taken the name says who it is a moment later:
    * look again, 20 ms at most. */
-  for (int i = 0; i < 20 && who->pid <= 0; i++) {
+  for (int i = 0; i < 20 && who->pid <= 0 && !c->other[0]; i++) {
     sfc_pause(1000);
     sfc_os_claim_holder(c->hex, who);
   }
-  char node[SFC_NODE_TEXT_MAX], by[96];
+  char node[SFC_NODE_TEXT_MAX], by[96], what[240] = "";
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
-  if (who->pid <= 0)
+  if (who->pid <= 0 && who->uid >= 0)
+    snprintf(by, sizeof by, "a process of uid %lld that does not answer",
+             who->uid);
+  else if (who->pid <= 0)
     snprintf(by, sizeof by, "another live process (it does not answer)");
   else if (who->uid >= 0 && who->uid != sfc_os_uid())
     snprintf(by, sizeof by, "live process %ld of uid %lld", who->pid, who->uid);
   else
     snprintf(by, sizeof by, "live process %ld", who->pid);
+  if (c->other[0])
+    snprintf(what, sizeof what,
+             ", whose generator of %.160s can issue the same integers",
+             c->other);
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                  "node value %s is held by %s (host-wide claim %s): two "
-                  "live generators of one value issue the same IDs; give each "
-                  "its own, or a pool (auto, with a state_dir), or turn the "
-                  "guard off to share it on purpose",
-                  node, by, c->where);
+                  "node value %s is held by %s%s (host-wide claim %s): two "
+                  "live generators of one value issue the same IDs; give "
+                  "each its own, or a pool (auto, with a state_dir), or turn "
+                  "the guard off to share it on purpose",
+                  node, by, what, c->where);
 }

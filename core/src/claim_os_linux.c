@@ -50,6 +50,24 @@ bool sfc_os_claim_holder(const char *hex, sfc_holder *who) {
   return known;
 }
 
+/* The bound abstract names of the network namespace, as the kernel lists
+ * them (every user's, every mount namespace's). */
+void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx) {
+  if (sfc_claim_by_file) return;
+  FILE *f = fopen("/proc/net/unix", "re");
+  if (!f) return;
+  static const char prefix[] = "@snowflake-c/claim/";
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    char *at = strstr(line, prefix);
+    if (!at) continue;
+    char *hex = at + sizeof prefix - 1;
+    hex[strcspn(hex, " \n")] = '\0';
+    fn(ctx, hex);
+  }
+  fclose(f);
+}
+
 sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,
                              size_t cap, bool *held, sfc_holder *who,
                              sfc_error *err) {

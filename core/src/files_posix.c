@@ -305,6 +305,81 @@ sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
   return SFC_OK;
 }
 
+sfc_status sfc_file_read_fd(sfc_fd fd, const char *path, char *buf, size_t cap,
+                            size_t *len, sfc_error *err) {
+  size_t n = 0;
+  while (n < cap - 1) {
+    ssize_t k = pread((int)fd, buf + n, cap - 1 - n, (off_t)n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return os_error(err, "cannot read", path, errno);
+    if (k == 0) break;
+    n += (size_t)k;
+  }
+  buf[n] = '\0';
+  *len = n;
+  return SFC_OK;
+}
+
+sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
+                                 const char *path, bool *held, sfc_error *err) {
+  *held = false;
+  int fd = openat((int)dir->fd, name,
+                  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return SFC_OK;
+    return open_error(err, (int)dir->fd, name, "cannot open", path, errno);
+  }
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) {
+    const int e = errno;
+    close(fd);
+    return os_error(err, "cannot stat", path, e);
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    close(fd);
+    return not_regular(err, path, sb.st_mode);
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int e = errno;
+    close(fd);
+    if (e == EWOULDBLOCK) {
+      *held = true;
+      return SFC_OK;
+    }
+    return os_error(err, "cannot lock", path, e);
+  }
+  close(fd); /* the test's lock goes with it */
+  return SFC_OK;
+}
+
+sfc_status sfc_file_renew_locked(const sfc_dir *dir, const char *name,
+                                 const char *path, sfc_fd *fd, const char *data,
+                                 size_t len, sfc_error *err) {
+  const int dir_fd = (int)dir->fd;
+  char tmp_name[128];
+  snprintf(tmp_name, sizeof tmp_name, "%s.%ld.new", name, (long)getpid());
+  unlinkat(dir_fd, tmp_name, 0); /* left by a crash of a process of ours */
+  int nfd = openat(dir_fd, tmp_name,
+                   O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (nfd < 0) return os_error(err, "cannot write", path, errno);
+  /* Locked before it is visible: nobody takes it meanwhile. */
+  int e = 0;
+  if (flock(nfd, LOCK_EX | LOCK_NB) != 0)
+    e = errno;
+  else if (pwrite(nfd, data, len, 0) != (ssize_t)len)
+    e = errno ? errno : ENOSPC;
+  else if (renameat(dir_fd, tmp_name, dir_fd, name) != 0)
+    e = errno;
+  if (e) {
+    close(nfd);
+    unlinkat(dir_fd, tmp_name, 0);
+    return os_error(err, "cannot write", path, e);
+  }
+  close((int)*fd);
+  *fd = nfd;
+  return SFC_OK;
+}
+
 sfc_status sfc_file_replace_at(const sfc_dir *dir, const char *name,
                                const char *path, const char *data, size_t len,
                                sfc_file_id *id, sfc_error *err) {

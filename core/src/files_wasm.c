@@ -120,6 +120,33 @@ sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
   return SFC_OK;
 }
 
+sfc_status sfc_file_read_fd(sfc_fd fd, const char *path, char *buf, size_t cap,
+                            size_t *len, sfc_error *err) {
+  (void)fd;
+  if (cap) buf[0] = '\0';
+  *len = 0;
+  return no_files(err, path);
+}
+
+sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
+                                 const char *path, bool *held, sfc_error *err) {
+  (void)dir;
+  (void)name;
+  *held = false;
+  return no_files(err, path);
+}
+
+sfc_status sfc_file_renew_locked(const sfc_dir *dir, const char *name,
+                                 const char *path, sfc_fd *fd, const char *data,
+                                 size_t len, sfc_error *err) {
+  (void)dir;
+  (void)name;
+  (void)fd;
+  (void)data;
+  (void)len;
+  return no_files(err, path);
+}
+
 sfc_status sfc_file_replace_at(const sfc_dir *dir, const char *name,
                                const char *path, const char *data, size_t len,
                                sfc_file_id *id, sfc_error *err) {

@@ -372,6 +372,53 @@ sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
   return st;
 }
 
+sfc_status sfc_file_read_fd(sfc_fd fd, const char *path, char *buf, size_t cap,
+                            size_t *len, sfc_error *err) {
+  HANDLE h = (HANDLE)fd;
+  LARGE_INTEGER zero = {0};
+  size_t n = 0;
+  if (!SetFilePointerEx(h, zero, NULL, FILE_BEGIN))
+    return win_error(err, "cannot read", path, GetLastError());
+  while (n < cap - 1) {
+    DWORD k;
+    if (!ReadFile(h, buf + n, (DWORD)(cap - 1 - n), &k, NULL))
+      return win_error(err, "cannot read", path, GetLastError());
+    if (k == 0) break;
+    n += k;
+  }
+  buf[n] = '\0';
+  *len = n;
+  return SFC_OK;
+}
+
+sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
+                                 const char *path, bool *held, sfc_error *err) {
+  wchar_t w[WPATH_MAX];
+  *held = false;
+  if (!path_in(dir, name, w, WPATH_MAX))
+    return win_error(err, "cannot open", path, GetLastError());
+  HANDLE h =
+      open_w(w, GENERIC_READ, SHARE_ALL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
+  if (h == INVALID_HANDLE_VALUE) {
+    DWORD e = GetLastError();
+    if (e == ERROR_FILE_NOT_FOUND) return SFC_OK;
+    return win_error(err, "cannot open", path, e);
+  }
+  BY_HANDLE_FILE_INFORMATION info;
+  sfc_status st = check_regular(h, path, &info, err);
+  if (st == SFC_OK) st = sfc_file_try_lock((sfc_fd)h, path, held, err);
+  CloseHandle(h); /* the test's lock goes with it */
+  return st;
+}
+
+sfc_status sfc_file_renew_locked(const sfc_dir *dir, const char *name,
+                                 const char *path, sfc_fd *fd, const char *data,
+                                 size_t len, sfc_error *err) {
+  (void)dir;
+  (void)name;
+  return sfc_file_overwrite(*fd, data, len, path, err);
+}
+
 sfc_status sfc_file_replace_at(const sfc_dir *dir, const char *name,
                                const char *path, const char *data, size_t len,
                                sfc_file_id *id, sfc_error *err) {

@@ -15,23 +15,34 @@ static sfc_generator *registry;
 static sfc_once_flag installed = SFC_ONCE_INIT;
 
 /* Every generator's lock is held across fork(), so that no child starts with
- * a lock taken by a thread that does not exist there. */
+ * a lock taken by a thread that does not exist there, and so that what a
+ * generator holds (changed only under that lock, from before it takes
+ * anything until after it let go of everything) is whole in the child. A
+ * shared generator's lock is its processes' and is left alone: what holds
+ * its claim is set once, by its creator. */
 static void prepare(void) {
   sfc_mutex_lock(&registry_lock);
   for (sfc_generator *g = registry; g; g = g->next_registered)
-    sfc_mutex_lock(&g->lock);
+    if (!g->shared) sfc_mutex_lock(&g->lock);
 }
 
 static void parent(void) {
   for (sfc_generator *g = registry; g; g = g->next_registered)
-    sfc_mutex_unlock(&g->lock);
+    if (!g->shared) sfc_mutex_unlock(&g->lock);
   sfc_mutex_unlock(&registry_lock);
 }
 
+/* A child holds nothing of its parent's: a helper process never keeps a
+ * value from its next holder (a shared generator's processes share the
+ * generator, not its claim, which its creator holds). */
 static void child(void) {
   atomic_fetch_add(&sfc_fork_generation, 1);
   for (sfc_generator *g = registry; g; g = g->next_registered) {
     sfc_guard_drop(g);
+    if (g->shared) {
+      sfc_fd_close(g->state.lock_fd);
+      continue;
+    }
     if (g->has_state) sfc_state_after_fork(g);
     sfc_mutex_unlock(&g->lock);
   }

@@ -66,7 +66,14 @@ static void describe_guard(sfc_generator *g) {
 
 /* Lets go of a generator whose creation failed. */
 static sfc_status discard(sfc_generator *g, sfc_status st) {
-  sfc_state_close(g, false);
+  sfc_keeper_stop(g, false);
+  sfc_mutex_lock(&g->lock);
+  if (g->has_state)
+    sfc_state_close(g);
+  else
+    sfc_guard_release(g);
+  sfc_mutex_unlock(&g->lock);
+  sfc_fork_unregister(g);
   sfc_mutex_destroy(&g->lock);
   if (!g->shared) sfc_os_aligned_free(g);
   return st;
@@ -84,6 +91,24 @@ static sfc_status take_node_value(sfc_generator *g, const sfc_options *opts,
                      &held, &who, err);
   if (st == SFC_OK && held) st = sfc_claim_refuse(&g->claim, g, &who, err);
   return st;
+}
+
+/* A holder that may have issued up to its mark and ended without giving
+ * the value back (a crash, a kill, a pipe closed under it): its mark is at
+ * most a reserve ahead, which the start waits out rather than meet it as a
+ * rollback. A mark further ahead (a step of the clock) is the strategy's. */
+static void wait_out_unclean(const sfc_generator *g, const sfc_saved *saved) {
+  if (!saved->unclean) return;
+  const int64_t bound = saved->last[saved->clock];
+  const int64_t limit_us = (g->handover_reserve + 2) * g->unit_us + 2000;
+  const int64_t give_up = sfc_monotonic_us() + limit_us;
+  for (;;) {
+    const int64_t left_us =
+        g->epoch_us + (bound + 1) * g->unit_us - sfc_generator_now_us(g);
+    if (left_us <= 0 || left_us > limit_us || sfc_monotonic_us() >= give_up)
+      return;
+    sfc_pause(left_us);
+  }
 }
 
 static sfc_status check_arguments(const sfc_layout *layout,
@@ -144,16 +169,30 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
                   : SFC_FAST_WALL;
   g->mono_offset_us = sfc_wall_us() - sfc_monotonic_us();
   g->pid = sfc_os_pid();
-  atomic_store(&g->mark, INT64_MAX);
+  /* A crash costs a successor at most this wait: 16 ms of ticks. */
+  g->handover_reserve = 16000 / g->unit_us;
+  atomic_store(&g->state_mark, INT64_MAX);
+  g->handover_mark = INT64_MAX;
+  sfc_mark_update(g);
   atomic_store(&g->forks_seen, atomic_load(&sfc_fork_generation));
 
+  /* Under the lock the fork handlers take: a fork meanwhile finds every
+   * descriptor it must drop in the generator. */
   sfc_saved saved;
   sfc_saved_clear(&saved);
+  sfc_mutex_lock(&g->lock);
   st = take_node_value(g, opts, &saved, err);
+  sfc_mutex_unlock(&g->lock);
   if (st != SFC_OK) return st;
   describe_guard(g);
   sfc_word_set_node(g);
+  sfc_saved_normalize(&saved);
+  wait_out_unclean(g, &saved);
   sfc_word_load(g, &saved);
+  sfc_mutex_lock(&g->lock);
+  st = sfc_guard_start(g, err);
+  sfc_mutex_unlock(&g->lock);
+  if (st != SFC_OK) return st;
   g->started = true;
   return SFC_OK;
 }
@@ -169,10 +208,12 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
                     "out of memory: a generator needs %zu bytes", sizeof *g);
   memset(g, 0, sizeof *g);
   sfc_mutex_init(&g->lock);
+  /* Registered before it holds anything: a fork at any moment of its life
+   * drops in the child what it holds then (fork.c). */
+  sfc_fork_register(g);
   st = start(g, layout, opts, err);
   if (st == SFC_OK && g->has_state) st = sfc_keeper_start(g, err);
   if (st != SFC_OK) return discard(g, st);
-  sfc_fork_register(g);
   *out = g;
   return SFC_OK;
 }
@@ -183,7 +224,9 @@ size_t sfc_generator_shared_size(void) {
 
 /* No keeper thread (a host's processes are forked from the creator, and a
  * thread does not survive a fork): the process that reaches the mark moves
- * it (keeper.c). Not registered for fork handling: its forks share it. */
+ * it (keeper.c). Registered for fork handling only so that its forks hold
+ * none of the descriptors that hold the claim (fork.c): they share the
+ * generator, not the claim. */
 sfc_status sfc_generator_new_shared(void *mem, size_t size,
                                     const sfc_layout *layout,
                                     const sfc_options *opts,
@@ -205,6 +248,7 @@ sfc_status sfc_generator_new_shared(void *mem, size_t size,
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "this system has no lock that processes can share: a "
                     "shared generator is not available here");
+  sfc_fork_register(g);
   st = start(g, layout, opts, err);
   if (st != SFC_OK) return discard(g, st);
   *out = g;
@@ -232,11 +276,16 @@ void sfc_generator_close(sfc_generator *gen) {
   }
   gen->last_word = w;
   sfc_mutex_unlock(&gen->lock);
-  if (!gen->shared) sfc_fork_unregister(gen);
+  sfc_keeper_stop(gen, creator);
+  /* Let go under the lock the fork handlers take, and unregistered only
+   * once nothing is held: a fork meanwhile leaves nothing in the child. */
+  sfc_mutex_lock(&gen->lock);
   if (gen->has_state)
-    sfc_state_close(gen, creator);
+    sfc_state_close(gen);
   else
     sfc_guard_release(gen);
+  sfc_mutex_unlock(&gen->lock);
+  sfc_fork_unregister(gen);
 }
 
 void sfc_generator_free(sfc_generator *gen) {
@@ -341,6 +390,14 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
       if (again >= 0) tick = again;
       continue;
     } else {
+      /* A caller's own time before anything was issued: its timeline
+       * starts from nothing, or from its state files' (word.c). */
+      if (!live && SFC_UNLIKELY(w == g->start_word)) {
+        sfc_status st = sfc_start_caller_timed(g, w, err);
+        if (st != SFC_OK) return st;
+        w = atomic_load_explicit(&g->word, memory_order_relaxed);
+        continue;
+      }
       if (live) now_us = ts_us(&ts);
       sfc_status st = sfc_slow_path(g, now_us, tick, w, &base, wait_us, err);
       if (st == SFC_RETRY) {
@@ -362,10 +419,12 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
     if (want == 1 || n > want) n = want;
     const uint64_t next = base + (n - 1) * p->seq_one;
     const uint64_t next_t = sfc_word_time(p, next);
-    if (SFC_UNLIKELY(g->has_state &&
-                     (int64_t)next_t > atomic_load_explicit(
-                                           &g->mark, memory_order_relaxed))) {
-      sfc_status st = sfc_keeper_mark_reached(g, next_t, wait_us, err);
+    /* A live call's IDs are within the marks written ahead; a caller's own
+     * times only within the state file's (the record leaves them out). */
+    if (SFC_UNLIKELY((int64_t)next_t >
+                     atomic_load_explicit(live ? &g->mark : &g->state_mark,
+                                          memory_order_relaxed))) {
+      sfc_status st = sfc_keeper_mark_reached(g, next_t, live, wait_us, err);
       if (st == SFC_RETRY) continue;
       if (st == SFC_WAIT)
         atomic_fetch_add_explicit(&g->waits, 1, memory_order_relaxed);
@@ -401,12 +460,11 @@ static SFC_ALWAYS_INLINE sfc_status next_one(sfc_generator *gen, int64_t now_us,
   return st;
 }
 
-/* Whether the word `next` may be issued without moving a state_dir's mark:
- * its tick is at most the mark (always, without a state_dir). */
+/* Whether the word `next` may be issued without moving a mark written
+ * ahead (the state file's, the hand-over record's). */
 static inline bool within_mark(const sfc_generator *g, uint64_t next) {
-  return !g->has_state ||
-         (int64_t)(next >> g->pack.time_shift) <=
-             atomic_load_explicit(&g->mark, memory_order_relaxed);
+  return (int64_t)(next >> g->pack.time_shift) <=
+         atomic_load_explicit(&g->mark, memory_order_relaxed);
 }
 
 /* time_source=counter: the next sequence value of the word's tick while
@@ -641,6 +699,7 @@ bool sfc_generator_fast_rule(const sfc_generator *gen, sfc_fast_rule *out) {
   out->seq_one = p->seq_one;
   out->seq_mask = p->seq_max << p->seq_shift;
   out->keep_mask = p->keep_mask;
+  out->mark = (int64_t *)&g->mark;
   return true;
 }
 

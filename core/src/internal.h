@@ -136,15 +136,19 @@ SFC_INTERNAL uint64_t sfc_node_bits(const sfc_layout *layout,
 /* saved.c — what a node value leaves for its next holder: the state file's
  * and the hand-over record's contents. */
 typedef struct sfc_saved {
-  int64_t mark;   /* no ID was issued after this tick */
+  int64_t mark;   /* no ID was issued under `clock` after this tick */
   uint64_t clock; /* clock value in force */
-  int64_t last[SFC_CLOCK_VALUES];
+  int64_t last[SFC_CLOCK_VALUES]; /* each clock value's last tick */
+  bool unclean; /* a holder that may have issued up to its mark ended
+                   without giving the value back */
 } sfc_saved;
 
 /* Nothing saved: mark 0, clock 0, no clock value used. */
 SFC_INTERNAL void sfc_saved_clear(sfc_saved *s);
-/* The later of two: marks and each clock value's last tick, the clock value
- * of the later mark. */
+/* The mark joins the last tick of the clock value in force. */
+SFC_INTERNAL void sfc_saved_normalize(sfc_saved *s);
+/* The later of two, by clock value: each value's last tick (the marks
+ * joined to their values first), the clock value of the later mark. */
 SFC_INTERNAL void sfc_saved_merge(sfc_saved *into, const sfc_saved *from);
 /* The latest tick it names. */
 SFC_INTERNAL int64_t sfc_saved_latest(const sfc_saved *s);
@@ -177,46 +181,59 @@ SFC_INTERNAL sfc_status sfc_options_check(const sfc_options *opts,
 SFC_INTERNAL int64_t sfc_option_ms(const sfc_options *opts, sfc_option option,
                                    sfc_rollback rollback);
 
-/* claim.c — the host-wide claim of one node value in one ID space. */
+/* claim.c — the host-wide claim of the integers a generator can issue, and
+ * its hand-over record, written ahead. */
 #define SFC_RECORD_MAX 8192
 typedef struct sfc_claim {
-  sfc_fd name;       /* the held name (claim_os_*.c), or SFC_NO_FD */
-  sfc_fd record;     /* our hand-over record file, open while held */
-  sfc_dir records;   /* the host-wide folder of records */
-  bool mine_unspent; /* our record file held an unspent record */
-  size_t key_len;
-  char key[256];   /* the ID space and node bits, in words */
-  char hex[33];    /* their hash: the name */
-  char where[160]; /* what the name is, for stats and messages */
+  sfc_fd name;          /* the held name (claim_os_*.c), or SFC_NO_FD */
+  sfc_fd record;        /* our hand-over record, locked while held */
+  sfc_fd record_write;  /* a shared generator's: the same file unlocked,
+                           which its processes write through */
+  sfc_fd range;         /* the name that tells our range to others' scans */
+  sfc_dir records;      /* the host-wide folder of records */
+  uint64_t mask, value; /* the bits every ID fixes: the pattern */
+  uint64_t lowest;      /* the lowest integer it may issue from now on */
+  size_t size;          /* the record's fixed size */
+  char hex[34];         /* "<mask>.<value>": the name */
+  char where[160];      /* what the name is, for stats and messages */
+  char other[160];      /* a refusal's other generator, as far as known */
   char user[SFC_TAG_MAX];
-  char record_name[80];
+  char layout_id[17]; /* the layout's and epoch's hash */
+  char record_name[112];
   char records_path[64];
 } sfc_claim;
 
 struct sfc_generator;
 SFC_INTERNAL void sfc_claim_init(sfc_claim *c);
 SFC_INTERNAL bool sfc_claim_held(const sfc_claim *c);
-/* Takes the claim of `g`'s ID space with node bits `bits`. SFC_OK: taken,
- * the unspent hand-over records merged into *handed; or SFC_OK and *held,
+/* Takes the claim of `g`'s integers with node bits `bits`. SFC_OK: taken,
+ * every record that can meet it merged into *handed; or SFC_OK and *held,
  * *who as far as known (sfc_claim_refuse says so); or SFC_STATE_ERROR. */
 SFC_INTERNAL sfc_status sfc_claim_take(sfc_claim *c,
                                        const struct sfc_generator *g,
                                        uint64_t bits, sfc_saved *handed,
                                        bool *held, sfc_holder *who,
                                        sfc_error *err);
+/* Writes the record: open (how far the holder may issue) or closed (what
+ * it issued). */
+SFC_INTERNAL sfc_status sfc_claim_write(sfc_claim *c,
+                                        const struct sfc_generator *g,
+                                        const sfc_saved *s, bool closed,
+                                        sfc_error *err);
 /* The refusal of a value held elsewhere: SFC_WORKER_UNAVAILABLE naming the
  * holder. */
 SFC_INTERNAL sfc_status sfc_claim_refuse(const sfc_claim *c,
                                          const struct sfc_generator *g,
                                          sfc_holder *who, sfc_error *err);
-/* Lets go; first hands over `last` (what was issued under the value) if
- * the wall clock has not passed it. NULL: issued at times of the caller's
- * own, nothing to judge — a record that was there stays. */
+/* Lets go; first writes `last` (what was issued) as the closed record.
+ * NULL: the record written ahead stands. */
 SFC_INTERNAL void sfc_claim_release(sfc_claim *c, const struct sfc_generator *g,
                                     const sfc_saved *last);
-/* In a forked child: closes this process's copies, the parent's claim
- * stays. */
+/* Closes this process's descriptors of the claim. */
 SFC_INTERNAL void sfc_claim_drop(sfc_claim *c);
+/* In a forked process of a shared generator: closes its copies of what
+ * holds the claim, leaving the struct (shared memory) as it is. */
+SFC_INTERNAL void sfc_claim_drop_copies(const sfc_claim *c);
 
 /* The state_dir's part of a generator (state*.c, pool.c, keeper.c). */
 typedef struct sfc_state {
@@ -243,7 +260,8 @@ typedef struct sfc_state {
   struct {
     sfc_fd lock_fd;
     sfc_claim claim;
-    int64_t mark;
+    int64_t mark;   /* its state file's */
+    int64_t issued; /* the mark the fast path could reach under it */
   } park[SFC_PARKED_MAX];
 } sfc_state;
 
@@ -276,7 +294,11 @@ struct sfc_generator {
   sfc_fast fast;
   uint64_t seed;
   _Atomic uint64_t forks_seen; /* sfc_fork_generation at creation */
-  _Atomic int64_t mark;        /* persisted high-water tick; INT64_MAX: none */
+  /* No ID of a live call is issued past `mark`, the lower of the state
+   * file's mark (state_mark) and the hand-over record's (handover_mark);
+   * INT64_MAX: neither. */
+  _Atomic int64_t mark;
+  _Atomic int64_t state_mark; /* persisted high-water tick; INT64_MAX: none */
   sfc_time_source time_source;
   int64_t mono_offset_us; /* wall - monotonic, read once */
   unsigned counter_shift; /* counts per unit of `until`: 1 << shift */
@@ -294,6 +316,14 @@ struct sfc_generator {
 
   /* The slow path: rollback, fork, state. */
   sfc_mutex lock;
+  int64_t handover_mark; /* the record's, under lock; INT64_MAX: none */
+
+  int64_t handover_reserve; /* ticks the record's mark is moved ahead */
+  /* The word it started with: a call at a caller's own time that finds it
+   * there starts the caller's own timeline instead (the hand-over is for
+   * the clock's IDs): from nothing, or with a state_dir from what its files
+   * said (`known_word`). */
+  uint64_t start_word, known_word;
   int64_t last[SFC_CLOCK_VALUES]; /* last tick issued under each clock value */
   sfc_layout layout;
   sfc_node node;
@@ -354,6 +384,15 @@ static inline uint64_t sfc_seq_start(const struct sfc_generator *g,
 #define SFC_RETRY ((sfc_status)-1)
 #define SFC_TAKEN ((sfc_status)-2)
 
+/* A generator's first ID at a caller's own time (sfc_next_at), `seen` the
+ * word it started with: the caller's timeline starts from nothing — no
+ * tick used, clock value 0 — since the hand-over, judged on the clock,
+ * cannot judge it; with a state_dir, from its files' mark and clock table
+ * (which the keeper goes on writing). SFC_OK (installed, or another thread
+ * was first). */
+SFC_INTERNAL sfc_status sfc_start_caller_timed(struct sfc_generator *g,
+                                               uint64_t seen, sfc_error *err);
+
 /* word.c — the state word outside the hot path. */
 SFC_INTERNAL void sfc_word_pack(const sfc_layout *layout, sfc_packing *out);
 SFC_INTERNAL void sfc_word_set_node(struct sfc_generator *g);
@@ -372,8 +411,25 @@ SFC_INTERNAL sfc_status sfc_guard_take(struct sfc_generator *g, sfc_claim *c,
                                        uint64_t bits, sfc_saved *saved,
                                        bool *held, sfc_holder *who,
                                        sfc_error *err);
+/* The first record written ahead, before any ID (creation, a fresh pool
+ * value). */
+SFC_INTERNAL sfc_status sfc_guard_start(struct sfc_generator *g,
+                                        sfc_error *err);
+/* Moves the record's mark past `tick` (under g->lock): the record written
+ * before the ID that needs it. */
+SFC_INTERNAL sfc_status sfc_guard_advance(struct sfc_generator *g, int64_t tick,
+                                          sfc_error *err);
+/* Writes the record as the slow path is about to leave `old_clock` for the
+ * word's new clock value at `tick` (under g->lock): `old_clock` in use as
+ * far as `limit` (the mark fast paths may still reach under it). */
+SFC_INTERNAL sfc_status sfc_guard_move(struct sfc_generator *g,
+                                       uint64_t old_clock, int64_t limit,
+                                       uint64_t clock, int64_t tick,
+                                       sfc_error *err);
 SFC_INTERNAL void sfc_guard_release(struct sfc_generator *g);
 SFC_INTERNAL void sfc_guard_drop(struct sfc_generator *g);
+/* The hot path's mark: the lower of the state file's and the record's. */
+SFC_INTERNAL void sfc_mark_update(struct sfc_generator *g);
 
 /* state_names.c — a node value's files in the state_dir. */
 typedef struct sfc_file_name {
@@ -438,17 +494,20 @@ SFC_INTERNAL void sfc_keeper_stop(struct sfc_generator *g, bool clean);
  * SFC_OK when none. */
 SFC_INTERNAL sfc_status sfc_keeper_failed(const struct sfc_generator *g,
                                           sfc_error *err);
-/* The hot path needs the mark at `tick`: SFC_RETRY when it is there, else
+/* The hot path needs the marks at `tick` (a live call: the record's too):
+ * SFC_RETRY when they are there (the record's moved now, if need be), else
  * asks the keeper and SFC_WAIT. */
 SFC_INTERNAL sfc_status sfc_keeper_mark_reached(struct sfc_generator *g,
-                                                uint64_t tick, int64_t *wait_us,
+                                                uint64_t tick, bool live,
+                                                int64_t *wait_us,
                                                 sfc_error *err);
 
 /* state.c — the state_dir from creation to the end. */
 SFC_INTERNAL sfc_status sfc_state_open(struct sfc_generator *g,
                                        const sfc_options *opts,
                                        sfc_saved *saved, sfc_error *err);
-SFC_INTERNAL void sfc_state_close(struct sfc_generator *g, bool clean);
+/* Lets go of its values and folder (under g->lock; the keeper stopped). */
+SFC_INTERNAL void sfc_state_close(struct sfc_generator *g);
 /* In a forked child: no keeper there, the parent's files left to it. */
 SFC_INTERNAL void sfc_state_after_fork(struct sfc_generator *g);
 

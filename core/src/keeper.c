@@ -35,7 +35,10 @@ static bool still_ours(const sfc_generator *g) {
   sfc_file_id id;
   if (!sfc_dir_is(sfc_state_dir_path(g), dir->id)) return false;
   sfc_state_file_name(g, ".lock", &f);
-  if (!sfc_file_is_at(dir, f.name, g->state.lock_fd)) return false;
+  /* A shared generator's lock file is its creator's: its other processes
+   * hold no descriptor of it (fork.c). */
+  const bool member = g->shared && g->pid != sfc_os_pid();
+  if (!member && !sfc_file_is_at(dir, f.name, g->state.lock_fd)) return false;
   sfc_state_file_name(g, ".state", &f);
   if (!sfc_file_id_at(dir, f.name, &id)) return false; /* removed: write it */
   return same_id(id, g->state.state_id);
@@ -46,7 +49,8 @@ static bool still_ours(const sfc_generator *g) {
 static sfc_status lost(sfc_generator *g, const char *why, sfc_error *err) {
   char text[SFC_NODE_TEXT_MAX];
   sfc_node_text(&g->layout, &g->node, text, sizeof text);
-  atomic_store(&g->mark, -1);
+  atomic_store(&g->state_mark, -1);
+  sfc_mark_update(g);
   g->state.lost = true;
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
                   "node value %s was lost: its lock file %s.lock was removed "
@@ -137,7 +141,7 @@ static void keep(sfc_generator *g) {
   int64_t base = sfc_state_now_tick(g);
   int64_t wanted = atomic_load(&g->wanted_mark);
   if (wanted > base) base = wanted;
-  int64_t mark = atomic_load(&g->mark), next = mark;
+  int64_t mark = atomic_load(&g->state_mark), next = mark;
   if (mark - base < reserve / 2 && mark < (int64_t)g->pack.time_max) {
     next = base + reserve;
     if ((uint64_t)next > g->pack.time_max) next = (int64_t)g->pack.time_max;
@@ -148,7 +152,10 @@ static void keep(sfc_generator *g) {
   if (!still_ours(g)) st = retake(g, next, clock, &e);
   if (st == SFC_RETRY) return; /* contended: look again next cycle */
   if (st == SFC_OK) {
-    if (next != mark) atomic_store(&g->mark, next);
+    if (next != mark) {
+      atomic_store(&g->state_mark, next);
+      sfc_mark_update(g);
+    }
     g->state.error_status = 0;
   } else {
     g->state.error_status = e.status;
@@ -215,22 +222,26 @@ static sfc_status keep_now(sfc_generator *g, uint64_t tick, sfc_error *err) {
   uint64_t clock = sfc_word_clock(&g->pack, atomic_load(&g->word));
   sfc_status st = sfc_state_file_write(g, next, clock, err);
   if (st != SFC_OK) return st;
-  atomic_store(&g->mark, next);
+  atomic_store(&g->state_mark, next);
+  sfc_mark_update(g);
   return SFC_RETRY;
 }
 
-sfc_status sfc_keeper_mark_reached(sfc_generator *g, uint64_t tick,
+sfc_status sfc_keeper_mark_reached(sfc_generator *g, uint64_t tick, bool live,
                                    int64_t *wait_us, sfc_error *err) {
   sfc_mutex_lock(&g->lock);
   if (sfc_closed(g)) {
     sfc_mutex_unlock(&g->lock);
     return sfc_fail_closed(err);
   }
-  if ((int64_t)tick <= atomic_load(&g->mark)) {
+  /* The record's mark is moved here, by the call that needs it: a write
+   * to the records folder's memory, no keeper needed. */
+  sfc_status st = live ? sfc_guard_advance(g, (int64_t)tick, err) : SFC_OK;
+  if (st == SFC_OK && (int64_t)tick <= atomic_load(&g->state_mark)) {
     sfc_mutex_unlock(&g->lock);
     return SFC_RETRY;
   }
-  sfc_status st = sfc_keeper_failed(g, err);
+  if (st == SFC_OK) st = sfc_keeper_failed(g, err);
   if (st == SFC_OK && g->shared) st = keep_now(g, tick, err);
   if (st != SFC_OK) {
     sfc_mutex_unlock(&g->lock);

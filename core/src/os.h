@@ -25,7 +25,8 @@ typedef struct sfc_cond {
 } sfc_cond;
 typedef int64_t sfc_thread;
 typedef int sfc_once_flag;
-#define SFC_MUTEX_INIT {0}
+#define SFC_MUTEX_INIT                                                         \
+  { 0 }
 #define SFC_ONCE_INIT 0
 SFC_INTERNAL void sfc_mutex_init(sfc_mutex *m);
 SFC_INTERNAL bool sfc_mutex_init_shared(sfc_mutex *m);
@@ -252,6 +253,28 @@ SFC_INTERNAL sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
                                          const char *path, char *buf,
                                          size_t cap, size_t *len, bool *missing,
                                          char *owner, sfc_error *err);
+/* Reads the open file `fd` from its start: its first cap - 1 bytes and a
+ * NUL, their number in *len. */
+SFC_INTERNAL sfc_status sfc_file_read_fd(sfc_fd fd, const char *path, char *buf,
+                                         size_t cap, size_t *len,
+                                         sfc_error *err);
+/* Whether another open of the regular file `name` holds its lock (false
+ * when there is no such file): *held. A file in the way that is not a
+ * regular file is an error. */
+SFC_INTERNAL sfc_status sfc_file_lock_held_at(const sfc_dir *dir,
+                                              const char *name,
+                                              const char *path, bool *held,
+                                              sfc_error *err);
+/* Gives the file `name`, whose open descriptor *fd is held locked, the
+ * contents `data` in a way that no other descriptor of the old file (a
+ * forked process's copy) can write into what a successor reads: POSIX
+ * writes a new file, locks it and renames it over the old one (*fd is then
+ * the new file's); Windows, which has no fork, writes in place. */
+SFC_INTERNAL sfc_status sfc_file_renew_locked(const sfc_dir *dir,
+                                              const char *name,
+                                              const char *path, sfc_fd *fd,
+                                              const char *data, size_t len,
+                                              sfc_error *err);
 /* Replaces `name` with `len` bytes atomically: written to a new file
  * "<name>.tmp", synced, renamed over `name`, the folder synced — a crash
  * leaves the old contents or the new, never a mix. *id: the new file. */
@@ -280,6 +303,11 @@ typedef struct sfc_holder {
   long pid;      /* 0: unknown */
   long long uid; /* -1: unknown */
 } sfc_holder;
+/* Calls fn with the hex of every claim held in this host's scope that the
+ * records folder cannot show (Linux: the abstract names of the network
+ * namespace, other mount namespaces' among them); nothing elsewhere. */
+SFC_INTERNAL void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex),
+                                    void *ctx);
 SFC_INTERNAL sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out,
                                           char *where, size_t cap, bool *held,
                                           sfc_holder *who, sfc_error *err);

@@ -7,12 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What a parked value hands over: its mark under every clock value (its
- * own clock table went with the switch). */
+/* What a parked value hands over: the mark the fast path could reach under
+ * it when it was left, under every clock value (its own clock table went
+ * with the switch). */
 static void let_go_parked(sfc_generator *g, unsigned i) {
   sfc_saved s;
   sfc_saved_clear(&s);
-  s.mark = g->state.park[i].mark;
+  s.mark = g->state.park[i].issued;
   for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
     s.last[c] = s.mark;
   sfc_fd_close(g->state.park[i].lock_fd);
@@ -182,7 +183,8 @@ sfc_status sfc_pool_acquire(sfc_generator *g, sfc_saved *saved,
   const int64_t mark = mark_from(g, sfc_state_now_tick(g), saved->mark);
   st = sfc_state_file_write(g, mark, saved->clock, err);
   if (st != SFC_OK) return st;
-  atomic_store(&g->mark, mark);
+  atomic_store(&g->state_mark, mark);
+  sfc_mark_update(g);
   atomic_store(&g->wanted_mark, 0);
   g->state.error_status = 0;
   return SFC_OK;
@@ -203,7 +205,7 @@ sfc_status sfc_pool_switch(sfc_generator *g, int64_t tick, sfc_saved *saved,
   const sfc_fd old_lock = s->lock_fd;
   const sfc_claim old_claim = g->claim;
   const uint64_t old_value = g->node.value[g->node.auto_slot];
-  const int64_t old_mark = atomic_load(&g->mark);
+  const int64_t old_mark = atomic_load(&g->state_mark);
   const sfc_file_id old_state = s->state_id;
   s->lock_fd = SFC_NO_FD;
   sfc_claim_init(&g->claim);
@@ -234,6 +236,7 @@ sfc_status sfc_pool_switch(sfc_generator *g, int64_t tick, sfc_saved *saved,
   s->park[s->parked].lock_fd = old_lock;
   s->park[s->parked].claim = old_claim;
   s->park[s->parked].mark = old_mark;
+  s->park[s->parked].issued = atomic_load(&g->mark);
   s->parked++;
   return SFC_OK;
 }

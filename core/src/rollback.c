@@ -68,19 +68,21 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
       sfc_mutex_unlock(&g->lock);
       return st;
     }
-    if (g->has_state) {
-      /* Until the word switches, threads on the fast path may still issue
-       * under c, up to the mark (which cannot move while we hold the lock):
-       * the file says c is in use that far, so a crash in between cannot
-       * leave c looking free below an ID issued under it. */
-      int64_t exact = g->last[c], mark = atomic_load(&g->mark);
+    /* Until the word switches, threads on the fast path may still issue
+     * under c, up to the marks (which cannot move while we hold the lock):
+     * the files say c is in use that far, so a crash in between cannot
+     * leave c looking free below an ID issued under it. */
+    sfc_status st =
+        sfc_guard_move(g, c, atomic_load(&g->mark), next, tick, err);
+    if (st == SFC_OK && g->has_state) {
+      int64_t exact = g->last[c], mark = atomic_load(&g->state_mark);
       if (g->last[c] < mark) g->last[c] = mark;
-      sfc_status st = sfc_state_file_write(g, mark, next, err);
+      st = sfc_state_file_write(g, mark, next, err);
       g->last[c] = exact;
-      if (st != SFC_OK) {
-        sfc_mutex_unlock(&g->lock);
-        return st;
-      }
+    }
+    if (st != SFC_OK) {
+      sfc_mutex_unlock(&g->lock);
+      return st;
     }
     if (sfc_test_hook) sfc_test_hook("bump_clock: written, word not switched");
     const uint64_t id =
@@ -89,6 +91,7 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
      * switches under this lock): keep c's last tick exact. */
     t = (int64_t)sfc_word_time(p, sfc_word_install(g, w, id));
     if (g->last[c] < t) g->last[c] = t;
+    sfc_mark_update(g);
     atomic_fetch_add_explicit(&g->clock_bumps, 1, memory_order_relaxed);
     sfc_mutex_unlock(&g->lock);
     *first = id;
@@ -134,11 +137,26 @@ static sfc_status switch_value(sfc_generator *g, int64_t now_us, int64_t tick,
     snprintf(why, sizeof why, "%.150s", err ? err->message : "");
     return refuse(g, now_us, last, why, err);
   }
+  /* The new value's record, written ahead of its first ID. */
+  st = sfc_guard_move(g, saved.clock, SFC_NEVER, saved.clock, tick, err);
+  if (st != SFC_OK) {
+    /* Half switched: the generator stops for good rather than issue under
+     * a value its record does not cover. */
+    g->state.lost = true;
+    g->state.error_status = st;
+    snprintf(g->state.error_message, sizeof g->state.error_message, "%s",
+             err ? err->message : "the hand-over record cannot be written");
+    atomic_store(&g->state_mark, -1);
+    sfc_mark_update(g);
+    sfc_mutex_unlock(&g->lock);
+    return st;
+  }
   sfc_word_set_node(g);
   const uint64_t id = sfc_word(p, (uint64_t)tick, saved.clock,
                                sfc_seq_start(g, (uint64_t)tick));
   sfc_word_install(g, w, id);
-  atomic_store(&g->mark, mark);
+  atomic_store(&g->state_mark, mark);
+  sfc_mark_update(g);
   atomic_fetch_add_explicit(&g->node_switches, 1, memory_order_relaxed);
   sfc_mutex_unlock(&g->lock);
   *first = id;

@@ -11,17 +11,29 @@
 void sfc_saved_clear(sfc_saved *s) {
   s->mark = 0;
   s->clock = 0;
+  s->unclean = false;
   for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
     s->last[c] = SFC_NEVER;
 }
 
+void sfc_saved_normalize(sfc_saved *s) {
+  if (s->last[s->clock] < s->mark) s->last[s->clock] = s->mark;
+}
+
+/* By clock value: the mark bounds the clock value in force, so it joins
+ * that value's last tick before the tables are merged; a record whose
+ * clock value was moved past by another keeps what it says of each. */
 void sfc_saved_merge(sfc_saved *into, const sfc_saved *from) {
-  if (from->mark > into->mark) {
-    into->mark = from->mark;
-    into->clock = from->clock;
+  sfc_saved f = *from;
+  sfc_saved_normalize(&f);
+  sfc_saved_normalize(into);
+  if (f.mark > into->mark) {
+    into->mark = f.mark;
+    into->clock = f.clock;
   }
   for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
-    if (from->last[c] > into->last[c]) into->last[c] = from->last[c];
+    if (f.last[c] > into->last[c]) into->last[c] = f.last[c];
+  into->unclean = into->unclean || f.unclean;
 }
 
 int64_t sfc_saved_latest(const sfc_saved *s) {

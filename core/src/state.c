@@ -29,8 +29,7 @@ sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
   return sfc_pool_acquire(g, saved, err);
 }
 
-void sfc_state_close(sfc_generator *g, bool clean) {
-  sfc_keeper_stop(g, clean);
+void sfc_state_close(sfc_generator *g) {
   sfc_pool_release(g);
   sfc_fd_close(g->state.folder.fd);
   g->state.folder.fd = SFC_NO_FD;

@@ -24,13 +24,27 @@ void sfc_word_set_node(sfc_generator *g) {
   g->pack.node_bits = sfc_node_bits(&g->layout, &g->node);
 }
 
-/* Starts from persisted (or fresh) state: the mark's tick counts as used up,
- * so the next ID is later than anything a previous run could have issued. */
+/* Starts after everything a previous holder may have issued under the
+ * clock value in force (its mark, and that value's last tick: the records
+ * merged by clock value), and after the tick the clock is in now: a holder
+ * nobody knows of (another mount namespace, the guard off, a reboot) may
+ * have issued in it. The start's tick counts as used up, so the next ID is
+ * later. */
 void sfc_word_load(sfc_generator *g, const sfc_saved *saved) {
   memcpy(g->last, saved->last, sizeof g->last);
-  uint64_t t = (uint64_t)saved->mark;
-  atomic_store(&g->word, sfc_word(&g->pack, t, saved->clock, g->pack.seq_max));
-  g->phantom = g->pack.seq_max - sfc_seq_start(g, t) + 1;
+  int64_t t = saved->mark;
+  if (saved->last[saved->clock] > t) t = saved->last[saved->clock];
+  if (t < 0) t = 0;
+  g->known_word =
+      sfc_word(&g->pack, (uint64_t)t, saved->clock, g->pack.seq_max);
+  const int64_t since = sfc_generator_now_us(g) - g->epoch_us;
+  const int64_t now = since < 0 ? -1 : since / g->unit_us;
+  if (now > t && (uint64_t)now <= g->pack.time_max) t = now;
+  const uint64_t w =
+      sfc_word(&g->pack, (uint64_t)t, saved->clock, g->pack.seq_max);
+  g->start_word = w;
+  atomic_store(&g->word, w);
+  g->phantom = g->pack.seq_max - sfc_seq_start(g, (uint64_t)t) + 1;
   atomic_store(&g->issued_closed, 0);
   atomic_store(&g->rollback_seen, -1);
 }
@@ -45,4 +59,25 @@ uint64_t sfc_word_install(sfc_generator *g, uint64_t seen, uint64_t id) {
       &g->issued_closed, sfc_word_seq(&g->pack, seen) - sfc_seq_start(g, t) + 1,
       memory_order_relaxed);
   return seen;
+}
+
+sfc_status sfc_start_caller_timed(sfc_generator *g, uint64_t seen,
+                                  sfc_error *err) {
+  sfc_mutex_lock(&g->lock);
+  if (sfc_closed(g)) {
+    sfc_mutex_unlock(&g->lock);
+    return sfc_fail_closed(err);
+  }
+  const uint64_t fresh =
+      g->has_state ? g->known_word : sfc_word(&g->pack, 0, 0, g->pack.seq_max);
+  if (atomic_compare_exchange_strong(&g->word, &seen, fresh)) {
+    if (!g->has_state)
+      for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
+        g->last[c] = SFC_NEVER;
+    g->phantom =
+        g->pack.seq_max - sfc_seq_start(g, sfc_word_time(&g->pack, fresh)) + 1;
+  }
+  g->start_word = 0;
+  sfc_mutex_unlock(&g->lock);
+  return SFC_OK;
 }

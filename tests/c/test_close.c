@@ -51,6 +51,8 @@ static sfc_status next_by_rule(sfc_generator *g, const sfc_fast_rule *r,
     next = w + r->seq_one;
   else
     return sfc_next(g, id, err);
+  if (tick > atomic_load((_Atomic int64_t *)r->mark))
+    return sfc_next(g, id, err); /* the hand-over is written first */
   if (!atomic_compare_exchange_strong(word, &w, next))
     return sfc_next(g, id, err);
   if (t != tick)

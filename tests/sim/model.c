@@ -27,6 +27,9 @@
 #include "proto.h"
 
 #include <stdarg.h>
+
+/* Descriptions are cut where they run out of room. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +65,9 @@ typedef struct mgen {
   uint64_t created, ended;
   long ended_boot;
   int copy_of;
+  int end_how;       /* 0 closed; else SIM_END_* */
+  bool caller_timed; /* issued IDs at a caller's times */
+  uint64_t clocks;   /* the clock values its IDs carried, as bits */
   char spec[SIM_STR_MAX], options[SIM_STR_MAX];
 } mgen;
 
@@ -101,7 +107,7 @@ static mcmd cmds[64];
 static idrec *table;
 static size_t table_cap, table_used;
 static mark marks[MAX_MARKS];
-static char failure[2048];
+static char failure[4096];
 static sim_counts counts;
 static bool records_link_live;
 static long last_child_of[2][64];
@@ -238,8 +244,9 @@ void sim_model_spawned(long pid, long netns, long mntns, long uid) {
     }
 }
 
-static void end_gen(mgen *g) {
+static void end_gen(mgen *g, int how) {
   if (g->life == 2) return;
+  g->end_how = how;
   g->life = 2;
   g->ended = k_steps();
   g->ended_boot = k_boots();
@@ -266,12 +273,12 @@ void sim_model_ended(long pid, int how) {
     if (gi < 0) continue;
     /* A shared generator's creator ends it; its forks do not. */
     if (gens[gi].shared && gens[gi].pid != pid && still_used(gi, pid)) continue;
-    end_gen(&gens[gi]);
+    end_gen(&gens[gi], how);
   }
-  (void)how;
   for (int i = 0; i < 64; i++)
     if (cmds[i].used && cmds[i].pid == pid) {
-      if (cmds[i].gen) end_gen(&gens[cmds[i].gen - 1]); /* died making it */
+      if (cmds[i].gen)
+        end_gen(&gens[cmds[i].gen - 1], how); /* died making it */
       cmds[i].used = false;
     }
 }
@@ -378,20 +385,29 @@ static bool linked_after(const mgen *a, const mgen *b) {
 }
 
 static const char *describe(const mgen *g, char *buf, size_t cap) {
-  snprintf(buf, cap,
-           "generator %d (pid %ld%s, %s, epoch %lld, pattern %016llx/%016llx, "
-           "options %s, netns %ld, mntns %ld, %s)",
-           g->id, g->pid, g->copy_of ? ", a fork's copy" : "", g->spec,
-           (long long)g->L.epoch_ms, (unsigned long long)g->mask,
-           (unsigned long long)g->value, g->options, g->netns, g->mntns,
-           g->life == 2 ? "ended" : "live");
+  static const char *const hows[] = {"closed", "killed", "exited", "exec'd",
+                                     "rebooted"};
+  char clocks[64] = "";
+  for (int c = 0, k = 0; c < 64; c++)
+    if (g->clocks >> c & 1)
+      k += snprintf(clocks + k, sizeof clocks - (size_t)k, "%s%d", k ? "," : "",
+                    c);
+  snprintf(
+      buf, cap,
+      "generator %d (pid %ld%s, %s, epoch %lld, pattern %016llx/%016llx, "
+      "options %s, netns %ld, mntns %ld, clock values %s%s, %s%s)",
+      g->id, g->pid, g->copy_of ? ", a fork's copy" : "", g->spec,
+      (long long)g->L.epoch_ms, (unsigned long long)g->mask,
+      (unsigned long long)g->value, g->options, g->netns, g->mntns,
+      clocks[0] ? clocks : "-", g->caller_timed ? ", caller-timed IDs too" : "",
+      g->life == 2 ? "ended: " : "live", g->life == 2 ? hows[g->end_how] : "");
   return buf;
 }
 
 /* An integer reported by two generators, or twice by one. */
 static void duplicate(const idrec *first, int gi, bool caller_timed) {
   mgen *a = &gens[first->gen], *b = &gens[gi];
-  char da[512], db[512];
+  char da[1024], db[1024];
   if (first->gen == gi && !a->shared) {
     fail("%llu issued twice by %s", (unsigned long long)first->id,
          describe(a, da, sizeof da));
@@ -476,7 +492,7 @@ static void check_order(int gi, long pid, int64_t tid, uint64_t id) {
         field_of(&g->L, F_CLOCK, id) != field_of(&g->L, F_CLOCK, m->last) ||
         (id & g->mask) != (m->last & g->mask);
     if (id <= m->last && !moved) {
-      char d[512];
+      char d[1024];
       fail("%llu after %llu from one thread of %s: not increasing",
            (unsigned long long)id, (unsigned long long)m->last,
            describe(g, d, sizeof d));
@@ -560,7 +576,7 @@ static void set_node(mgen *g, const uint64_t *values, size_t n) {
 }
 
 static void created(mgen *g) {
-  char da[512], db[512];
+  char da[1024], db[1024];
   g->life = 1;
   counts.generators++;
   for (int i = 0; i < gen_count; i++) {
@@ -587,7 +603,7 @@ static void refused(mgen *g, const char *message) {
     if (o == g || o->life == 2 || o->copy_of || !can_meet(o, g)) continue;
     if (linked_live(o, g)) return;
   }
-  char d[512];
+  char d[1024];
   fail("%s refused although no live generator that can meet it is linked to "
        "it: %s",
        describe(g, d, sizeof d), message);
@@ -620,7 +636,7 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
   if ((c->kind == CMD_CLOSE || c->kind == CMD_FREE) && final) {
     int gi = p->slot[c->slot] - 1;
     if (gi >= 0 && (!gens[gi].shared || gens[gi].pid == pid))
-      end_gen(&gens[gi]);
+      end_gen(&gens[gi], 0);
     if (c->kind == CMD_FREE) p->slot[c->slot] = 0;
     return;
   }
@@ -634,11 +650,13 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
   for (size_t i = 0; i < n; i++) {
     counts.ids++;
     if (!g->pool && (ids[i] & g->mask) != g->value) {
-      char d[512];
+      char d[1024];
       fail("%llu does not carry the node bits of %s",
            (unsigned long long)ids[i], describe(g, d, sizeof d));
     }
     record_id(ids[i], gi, kind == REPORT_CALLER_TIMED);
+    if (kind == REPORT_CALLER_TIMED) g->caller_timed = true;
+    g->clocks |= UINT64_C(1) << (field_of(&g->L, F_CLOCK, ids[i]) & 63);
     if (kind != REPORT_CALLER_TIMED) check_order(gi, pid, tid, ids[i]);
   }
 }

@@ -449,6 +449,68 @@ sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
   return SFC_OK;
 }
 
+sfc_status sfc_file_read_fd(sfc_fd fd, const char *path, char *buf, size_t cap,
+                            size_t *len, sfc_error *err) {
+  sim_request req;
+  sim_request_init(&req, SYS_PREAD);
+  req.a[0] = fd;
+  req.a[2] = (int64_t)(cap - 1);
+  const sim_reply *r = sim_call(&req);
+  if (r->ret < 0) return os_error(err, "cannot read", path, (int)-r->ret);
+  size_t n = (size_t)r->ret;
+  if (n > cap - 1) n = cap - 1;
+  memcpy(buf, r->data, n);
+  buf[n] = '\0';
+  *len = n;
+  return SFC_OK;
+}
+
+sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
+                                 const char *path, bool *held, sfc_error *err) {
+  *held = false;
+  int64_t fd = sys_open(dir->fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
+  if (fd == -ENOENT) return SFC_OK;
+  if (fd < 0) return os_error(err, "cannot open", path, (int)-fd);
+  sim_stat sb = {0};
+  if (sys_stat(fd, NULL, &sb) != 0 || !S_ISREG(sb.mode)) {
+    sfc_fd_close(fd);
+    return not_regular(err, path);
+  }
+  int64_t e = sys_fd_op(SYS_FLOCK, fd, 1);
+  sfc_fd_close(fd);
+  if (e == -EWOULDBLOCK)
+    *held = true;
+  else if (e != 0)
+    return os_error(err, "cannot lock", path, (int)-e);
+  return SFC_OK;
+}
+
+sfc_status sfc_file_renew_locked(const sfc_dir *dir, const char *name,
+                                 const char *path, sfc_fd *fd, const char *data,
+                                 size_t len, sfc_error *err) {
+  char tmp_name[SIM_STR_MAX];
+  snprintf(tmp_name, sizeof tmp_name, "%s.%ld.new", name, sim_pid);
+  sys_name_op(SYS_UNLINK, dir->fd, tmp_name, NULL);
+  int64_t nfd =
+      sys_open(dir->fd, tmp_name,
+               O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (nfd < 0) return os_error(err, "cannot write", path, (int)-nfd);
+  int64_t e = sys_fd_op(SYS_FLOCK, nfd, 1);
+  if (e == 0) {
+    int64_t n = sys_write(nfd, 0, data, len);
+    e = n == (int64_t)len ? 0 : -ENOSPC;
+  }
+  if (e == 0) e = sys_name_op(SYS_RENAME, dir->fd, tmp_name, name);
+  if (e != 0) {
+    sfc_fd_close(nfd);
+    sys_name_op(SYS_UNLINK, dir->fd, tmp_name, NULL);
+    return os_error(err, "cannot write", path, (int)-e);
+  }
+  sfc_fd_close(*fd);
+  *fd = nfd;
+  return SFC_OK;
+}
+
 sfc_status sfc_file_replace_at(const sfc_dir *dir, const char *name,
                                const char *path, const char *data, size_t len,
                                sfc_file_id *id, sfc_error *err) {
@@ -506,6 +568,25 @@ bool sfc_os_claim_holder(const char *hex, sfc_holder *who) {
   who->pid = (long)r->v[0];
   who->uid = (long long)r->v[1];
   return true;
+}
+
+void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx) {
+  sim_request req;
+  sim_request_init(&req, SYS_UNIX_LIST);
+  const sim_reply *r = sim_call(&req);
+  /* fn makes calls of its own, which overwrite the reply: a copy. */
+  uint32_t len = r->len;
+  char *names = malloc(len + 1);
+  if (!names) return;
+  memcpy(names, r->data, len);
+  static const char prefix[] = "snowflake-c/claim/";
+  for (uint32_t at = 0; at < len;) {
+    const char *name = names + at;
+    at += (uint32_t)strlen(name) + 1;
+    if (strncmp(name, prefix, sizeof prefix - 1) == 0)
+      fn(ctx, name + sizeof prefix - 1);
+  }
+  free(names);
 }
 
 sfc_status sfc_claim_os_error(sfc_error *err, const char *where,

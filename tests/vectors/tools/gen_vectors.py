@@ -2037,38 +2037,55 @@ def contract_cases():
 # --------------------------------------------------------------------------
 
 
-def claim_key(lay: Layout, node: dict):
-    """What decides the IDs: the epoch, the time unit, the places and widths
-    of the time, seq and clock fields, and the node bits (mask and value) —
-    never the field names."""
+# The day these cases were decided: a generator's integers grow with its
+# clock, so two whose ranges do not overlap today never will.
+CLAIMS_DECIDED_MS = 1795910400000  # 2026-11-29T00:00:00Z
+DAY_MS = 86400000
 
-    def place(kind):
-        for name, k, bits in lay.fields:
-            if k == kind:
-                return (bits, lay.shifts[name])
-        return None
 
-    mask = bits = 0
+def fixed_bits(lay: Layout, node: dict):
+    """The bits every ID of the generator fixes: its node fields' values and
+    the zeros above its top (the time field is first, never a node field
+    above it)."""
+    mask = ((1 << 64) - 1) ^ ((1 << lay.total_bits) - 1)
+    value = 0
     for name, kind, width in lay.fields:
         if kind == "node":
             mask |= ((1 << width) - 1) << lay.shifts[name]
-            bits |= node[name] << lay.shifts[name]
-    return (lay.epoch_ms, lay.unit_us, place("time"), place("seq"), place("clock"), mask, bits)
+            value |= node[name] << lay.shifts[name]
+    return mask, value
+
+
+def integers_from_now(lay: Layout):
+    """The integers the layout can issue from the day the cases were decided
+    on: from its tick of a day before (the largest step back the claim
+    allows for), every other field at zero, up to its largest."""
+    tick = (CLAIMS_DECIDED_MS - DAY_MS - lay.epoch_ms) * 1000 // lay.unit_us
+    tick = max(0, min(tick, lay.time_max))
+    return tick << lay.shifts[lay.fields[0][0]], (1 << lay.total_bits) - 1
+
+
+def can_meet(a: dict, b: dict) -> bool:
+    """Whether some integer could come from both: their fixed bits agree
+    wherever both fix one, and their ranges from now on overlap."""
+    (la, na), (lb, nb) = [(resolve(x["layout"]), x["node"]) for x in (a, b)]
+    (ma, va), (mb, vb) = fixed_bits(la, na), fixed_bits(lb, nb)
+    (loa, hia), (lob, hib) = integers_from_now(la), integers_from_now(lb)
+    return (va ^ vb) & ma & mb == 0 and loa <= hib and lob <= hia
 
 
 def claims_cases():
     out = []
-    E = "1700000000123"  # an epoch no preset has: no live generator of the machine shares these claims
+    E = "1700000000123"  # an epoch no preset has
 
     def side(spec, node, guard=True, epoch=E):
         return {"layout": {"spec": spec, "epoch": epoch}, "node": node, "guard": guard}
 
-    def case(desc, first, second):
-        keys = [claim_key(resolve(x["layout"]), x["node"]) for x in (first, second)]
-        starts = not (first["guard"] and second["guard"] and keys[0] == keys[1])
+    def case(desc, first, second, message=None):
+        starts = not (first["guard"] and second["guard"] and can_meet(first, second))
         c = {"description": desc, "first": first, "second": second, "second_starts": starts}
         if not starts:
-            c["message"] = [
+            c["message"] = message or [
                 ",".join(f"{k}={v}" for k, v in second["node"].items()),
                 "held by live process",
                 "host-wide claim",
@@ -2085,12 +2102,13 @@ def claims_cases():
          side(whole, {"worker": 517}), side(split, {"datacenter": 16, "worker": 5}))
     case("claim: other node bits are another claim",
          side(split, {"datacenter": 16, "worker": 5}), side(whole, {"worker": 518}))
-    case("claim: another epoch is another ID space",
+    case("claim: another epoch is the same integers, 1 ms later",
          side(whole, {"worker": 517}), side(whole, {"worker": 517}, epoch="1700000000124"))
-    case("claim: another time unit is another ID space",
+    case("claim: another time unit is the same integers at other times",
          side(whole, {"worker": 517}), side("time:41@10ms,worker:10,seq:12", {"worker": 517}))
-    case("claim: a clock field makes another ID space, though the node bits are the same",
-         side(whole, {"worker": 5}), side("time:41@1ms,clock:3,worker:7,seq:12", {"worker": 5}))
+    case("claim: a clock field where the other has a node field: its IDs of clock value 0 are the other's",
+         side(whole, {"worker": 5}), side("time:41@1ms,clock:3,worker:7,seq:12", {"worker": 5}),
+         message=["held by live process", "can issue the same integers", "host-wide claim"])
     case("claim: the node field moved below the sequence is another ID space",
          side("time:39@10ms,seq:8,machine:16", {"machine": 517}),
          side("time:39@10ms,machine:16,seq:8", {"machine": 517}))
@@ -2098,6 +2116,10 @@ def claims_cases():
          side(whole, {"worker": 517}), side(whole, {"worker": 517}, guard=False))
     case("claim: a guarded one starts beside one with the guard off",
          side(whole, {"worker": 517}, guard=False), side(whole, {"worker": 517}))
+    case("claim: layouts whose integers cannot meet from now on both run (the second's all lie below the first's of a day ago)",
+         side(whole, {"worker": 517}), side("time:31@1s,worker:10,seq:12", {"worker": 517}))
+    case("claim: fixed bits that differ where both fix them never meet",
+         side(whole, {"worker": 517}), side("time:41@1ms,clock:3,worker:7,seq:12", {"worker": 6}))
     return out
 
 

@@ -23,6 +23,7 @@ final class FastPath {
 
   private final ByteBuffer word;
   private final ByteBuffer closedTicks;
+  private final ByteBuffer mark;
   private final long epochMs;
   private final int timeShift;
   private final long timeMax;
@@ -31,9 +32,10 @@ final class FastPath {
   private final long seqMask;
   private final long keepMask;
 
-  private FastPath(long[] rule, ByteBuffer word, ByteBuffer closedTicks) {
+  private FastPath(long[] rule, ByteBuffer word, ByteBuffer closedTicks, ByteBuffer mark) {
     this.word = word;
     this.closedTicks = closedTicks;
+    this.mark = mark;
     this.epochMs = rule[0];
     this.timeShift = (int) rule[1];
     this.timeMax = rule[2];
@@ -48,10 +50,11 @@ final class FastPath {
     Object[] rule = Native.fastRule(handle);
     if (rule == null
         || !(rule[1] instanceof ByteBuffer word)
-        || !(rule[2] instanceof ByteBuffer closedTicks)) {
+        || !(rule[2] instanceof ByteBuffer closedTicks)
+        || !(rule[3] instanceof ByteBuffer mark)) {
       return null;
     }
-    return new FastPath((long[]) rule[0], word, closedTicks);
+    return new FastPath((long[]) rule[0], word, closedTicks, mark);
   }
 
   /**
@@ -67,6 +70,10 @@ final class FastPath {
     } else if (t == tick && (w & seqMask) != seqMask) {
       next = w + seqOne;
     } else {
+      return -1;
+    }
+    // Past the mark the hand-over is written first: the core's to do.
+    if (tick > (long) LONG.getVolatile(mark, 0)) {
       return -1;
     }
     // An ID beyond Long.MAX_VALUE is the core's to refuse.
