@@ -479,6 +479,24 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   return st;
 }
 
+/* A shared generator's forked process writes the record only while its
+ * creator holds it: the creator's death let go of the claim, and a new
+ * holder may already have started after the record's mark. */
+static sfc_status creator_alive(const sfc_claim *c, const sfc_generator *g,
+                                sfc_error *err) {
+  if (!g->shared || g->pid == sfc_os_pid()) return SFC_OK;
+  bool held;
+  sfc_status st =
+      sfc_file_try_lock(c->record_write, c->record_name, &held, err);
+  if (st != SFC_OK || held) return st;
+  sfc_file_unlock(c->record_write);
+  return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                  "the shared generator's creator, process %ld, is gone, and "
+                  "its claim of the node value with it: this process issues "
+                  "no more IDs from it",
+                  g->pid);
+}
+
 sfc_status sfc_claim_write(sfc_claim *c, const sfc_generator *g,
                            const sfc_saved *s, bool closed, sfc_error *err) {
   char text[SFC_RECORD_MAX];
@@ -487,6 +505,8 @@ sfc_status sfc_claim_write(sfc_claim *c, const sfc_generator *g,
   if (!n || fd == SFC_NO_FD)
     return sfc_fail(err, SFC_STATE_ERROR,
                     "the hand-over record of %s cannot be written", c->hex);
+  sfc_status st = creator_alive(c, g, err);
+  if (st != SFC_OK) return st;
   return sfc_file_overwrite(fd, text, n, c->record_name, err);
 }
 

@@ -223,6 +223,10 @@ sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
   return os_error(err, "cannot lock", path, errno);
 }
 
+void sfc_file_unlock(sfc_fd fd) {
+  flock((int)fd, LOCK_UN);
+}
+
 /* Written first, cut to length after: a holder killed in between leaves
  * the whole new text, and its readers stop at its end. */
 bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
@@ -323,33 +327,43 @@ sfc_status sfc_file_read_fd(sfc_fd fd, const char *path, char *buf, size_t cap,
 sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
                                  const char *path, bool *held, sfc_error *err) {
   *held = false;
-  int fd = openat((int)dir->fd, name,
-                  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return SFC_OK;
-    return open_error(err, (int)dir->fd, name, "cannot open", path, errno);
-  }
-  struct stat sb;
-  if (fstat(fd, &sb) != 0) {
-    const int e = errno;
-    close(fd);
-    return os_error(err, "cannot stat", path, e);
-  }
-  if (!S_ISREG(sb.st_mode)) {
-    close(fd);
-    return not_regular(err, path, sb.st_mode);
-  }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int e = errno;
-    close(fd);
-    if (e == EWOULDBLOCK) {
-      *held = true;
-      return SFC_OK;
+  /* A holder that renews the file (sfc_file_renew_locked) lets go of the
+   * old one's lock once the new one, locked, is in its place: a lock found
+   * free on a file no longer at the name says nothing — look again. */
+  for (int attempt = 0; attempt < 16; attempt++) {
+    int fd = openat((int)dir->fd, name,
+                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+      if (errno == ENOENT) return SFC_OK;
+      return open_error(err, (int)dir->fd, name, "cannot open", path, errno);
     }
-    return os_error(err, "cannot lock", path, e);
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+      const int e = errno;
+      close(fd);
+      return os_error(err, "cannot stat", path, e);
+    }
+    if (!S_ISREG(sb.st_mode)) {
+      close(fd);
+      return not_regular(err, path, sb.st_mode);
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int e = errno;
+      close(fd);
+      if (e == EWOULDBLOCK) {
+        *held = true;
+        return SFC_OK;
+      }
+      return os_error(err, "cannot lock", path, e);
+    }
+    const bool still = sfc_file_is_at(dir, name, (sfc_fd)fd);
+    close(fd); /* the test's lock goes with it */
+    if (still) return SFC_OK;
   }
-  close(fd); /* the test's lock goes with it */
-  return SFC_OK;
+  return sfc_fail(err, SFC_STATE_ERROR,
+                  "%s keeps being replaced while it is read: something "
+                  "else writes in the records folder",
+                  path);
 }
 
 sfc_status sfc_file_renew_locked(const sfc_dir *dir, const char *name,

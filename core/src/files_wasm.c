@@ -70,6 +70,10 @@ sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
   return no_files(err, path);
 }
 
+void sfc_file_unlock(sfc_fd fd) {
+  (void)fd;
+}
+
 bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
   (void)fd;
   (void)text;

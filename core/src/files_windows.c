@@ -284,6 +284,12 @@ sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
   return win_error(err, "cannot lock", path, e);
 }
 
+void sfc_file_unlock(sfc_fd fd) {
+  OVERLAPPED at = {0};
+  at.OffsetHigh = 0x7fffffff;
+  UnlockFileEx((HANDLE)fd, 0, 1, 0, &at);
+}
+
 bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
   HANDLE h = (HANDLE)fd;
   LARGE_INTEGER zero = {0};

@@ -226,6 +226,8 @@ SFC_INTERNAL sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
  * the lock when the file is closed or the process dies. */
 SFC_INTERNAL sfc_status sfc_file_try_lock(sfc_fd fd, const char *path,
                                           bool *held, sfc_error *err);
+/* Lets go of the open file's lock (sfc_file_try_lock's). */
+SFC_INTERNAL void sfc_file_unlock(sfc_fd fd);
 /* Replaces the contents of the open lock file `fd` (the holder's pid, for
  * the messages of those refused); false on failure. */
 SFC_INTERNAL bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len);

@@ -8,6 +8,7 @@
 
 #include "runtime.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,24 @@
 
 #define SLOTS 8
 static sfc_generator *gens[SLOTS];
+/* Calls under way on each slot's generator, and a free asked for while
+ * there were some: the last call frees it, as a binding keeps a generator
+ * alive for the calls that hold it (the core's contract for
+ * sfc_generator_free). */
+static int users[SLOTS];
+static bool free_pending[SLOTS];
+
+static void hold(int slot) {
+  users[slot]++;
+}
+
+static void let_go(int slot) {
+  if (--users[slot] == 0 && free_pending[slot]) {
+    sfc_generator_free(gens[slot]);
+    gens[slot] = NULL;
+    free_pending[slot] = false;
+  }
+}
 
 static void report(int64_t status, const uint64_t *ids, size_t n, int final,
                    int caller_timed, const char *message) {
@@ -84,7 +103,7 @@ static int create(int slot, int shared, char *text, sfc_error *err) {
   opts.node = values;
   opts.node_count = count;
 
-  if (gens[slot]) return SFC_INVALID_ARGUMENT; /* the kernel never asks */
+  if (gens[slot] || free_pending[slot]) return SFC_INVALID_ARGUMENT;
   if (shared) {
     /* Memory its forks share, as PostgreSQL's or a pre-forking server's. */
     size_t size = sfc_generator_shared_size();
@@ -137,8 +156,17 @@ static void next_at(int slot, int64_t now_us) {
 void sim_driver_handler(int64_t which, int64_t slot) {
   /* A handler may only close: the memory stays valid for the call it
    * interrupts (the core's contract for sfc_generator_free). */
-  if (which == HANDLER_CLOSE && slot >= 0 && slot < SLOTS)
+  if (which == HANDLER_CLOSE && slot >= 0 && slot < SLOTS) {
     sfc_generator_close(gens[slot]);
+    sim_request req;
+    sim_request_init(&req, SYS_REPORT);
+    req.a[2] = 0;
+    req.a[3] = 3; /* REPORT_CLOSED */
+    req.a[4] = slot;
+    req.len = 1;
+    req.data[0] = '\0';
+    sim_call(&req);
+  }
 }
 
 void *sim_driver_thread(void *arg) {
@@ -169,21 +197,32 @@ void *sim_driver_thread(void *arg) {
     }
     case CMD_NEXT:
     case CMD_NEXT_NOW:
+      hold((int)slot);
       next_each((int)slot, n, kind == CMD_NEXT_NOW);
+      let_go((int)slot);
       break;
     case CMD_BATCH:
+      hold((int)slot);
       batch((int)slot, n);
+      let_go((int)slot);
       break;
     case CMD_NEXT_AT:
+      hold((int)slot);
       next_at((int)slot, n);
+      let_go((int)slot);
       break;
     case CMD_CLOSE:
       sfc_generator_close(gens[slot]);
       report(SFC_OK, NULL, 0, 1, 0, NULL);
       break;
     case CMD_FREE:
-      sfc_generator_free(gens[slot]);
-      gens[slot] = NULL;
+      if (users[slot]) {
+        sfc_generator_close(gens[slot]);
+        free_pending[slot] = true;
+      } else {
+        sfc_generator_free(gens[slot]);
+      }
+      gens[slot] = users[slot] ? gens[slot] : NULL;
       report(SFC_OK, NULL, 0, 1, 0, NULL);
       break;
     case CMD_FORK: {

@@ -675,6 +675,7 @@ bool k_signal(long pid, int64_t handler, int64_t slot) {
   t->reply.directive = RUN_HANDLER;
   t->reply.v[0] = handler;
   t->reply.v[1] = slot;
+  if (handler == HANDLER_CLOSE) sim_model_closing(pid, slot);
   return true;
 }
 

@@ -31,7 +31,7 @@ static double now_s(void) {
 static int usage(void) {
   fprintf(stderr, "usage: sim [--seconds T | --hours H | --seeds N [--first S] "
                   "| --seed S [--print] | --replay FILE] [--trace] "
-                  "[--no-shrink] [--keep DIR] [--records-link-live] "
+                  "[--no-shrink] [--keep DIR] [--no-records-link-live] "
                   "[--max-failures N]\n");
   return 2;
 }
@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   double seconds = 0;
   uint64_t seeds = 0, first = 1, one = 0;
   bool have_one = false, trace = false, shrink = true, print = false;
-  bool link_live = false, determinism = false;
+  bool link_live = true, determinism = false;
   const char *replay = NULL, *keep = NULL;
   int max_failures = 1, repeat = 1;
   uint64_t warm = 0;

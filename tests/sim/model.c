@@ -9,7 +9,9 @@
  *     the guard on in both), nor a hand-over record (one /dev/shm, no
  *     reboot between), nor one state folder — and even then a fresh
  *     generator never repeats an integer whose tick is not ahead of its
- *     own start;
+ *     own start; a successor of another layout (epoch, unit, shape) is
+ *     judged on the wall clock: it never issues an integer whose time in
+ *     its own layout is not after its predecessor's last ID's;
  *   - IDs that do not increase per thread of a generator (but across a
  *     change of the clock field or the node bits);
  *   - an ID whose node bits are not its generator's;
@@ -19,7 +21,10 @@
  *     is linked to it.
  *
  * IDs issued at a caller's own times (sfc_next_at) are the caller's to
- * keep apart, as the README says: they count for nothing here. */
+ * keep apart, as the README says: they count for nothing here, and nor
+ * does a generator whose first ID was one (its timeline starts from
+ * nothing). Two generators "can meet" when their fixed bits agree and
+ * their integers from a day ago on overlap. */
 #define _GNU_SOURCE
 #include "sim.h"
 
@@ -65,10 +70,14 @@ typedef struct mgen {
   uint64_t created, ended;
   long ended_boot;
   int copy_of;
-  int end_how;       /* 0 closed; else SIM_END_* */
-  bool caller_timed; /* issued IDs at a caller's times */
-  uint64_t clocks;   /* the clock values its IDs carried, as bits */
-  char spec[SIM_STR_MAX], options[SIM_STR_MAX];
+  int end_how;        /* 0 closed; else SIM_END_* */
+  bool caller_timed;  /* issued IDs at a caller's times */
+  bool outside;       /* its first ID was at a caller's time */
+  bool closing;       /* a close has begun: what it holds may be let go */
+  bool issued;        /* issued any ID */
+  int64_t max_end_ns; /* the wall end of the latest tick it issued in */
+  uint64_t clocks;    /* the clock values its IDs carried, as bits */
+  char spec[SIM_STR_MAX], options[SIM_STR_MAX], node[SIM_STR_MAX];
 } mgen;
 
 typedef struct mproc {
@@ -82,7 +91,9 @@ typedef struct mcmd {
   int64_t tid, kind, slot, flag;
   char text[SIM_DATA_MAX];
   int64_t wall_ns;
-  int gen; /* CMD_CREATE: the generator being made, + 1 */
+  int gen;          /* CMD_CREATE: the generator being made, + 1 */
+  uint64_t started; /* the step it began at */
+  int slot_gen;     /* the slot's generator when the command began, + 1 */
   bool used;
 } mcmd;
 
@@ -208,9 +219,36 @@ static uint64_t fixed_mask(const mlayout *L) {
   return m;
 }
 
+/* The integers g can issue from now on: from its tick of a day ago. */
+static uint64_t lowest_now(const mgen *g) {
+  int64_t us = k_wall_ns() / 1000 - 86400000000LL - g->L.epoch_ms * 1000;
+  if (us <= 0) return 0;
+  uint64_t tick = (uint64_t)(us / g->L.unit_us);
+  uint64_t max =
+      g->L.f[0].bits >= 64 ? UINT64_MAX : (UINT64_C(1) << g->L.f[0].bits) - 1;
+  if (tick > max) tick = max;
+  return tick << g->L.f[0].shift;
+}
+
+static uint64_t highest(const mgen *g) {
+  return g->L.total >= 64 ? UINT64_MAX : (UINT64_C(1) << g->L.total) - 1;
+}
+
 static bool can_meet(const mgen *a, const mgen *b) {
   const uint64_t both = a->mask & b->mask;
-  return ((a->value ^ b->value) & both) == 0;
+  return ((a->value ^ b->value) & both) == 0 && lowest_now(a) <= highest(b) &&
+         lowest_now(b) <= highest(a);
+}
+
+static bool same_layout(const mgen *a, const mgen *b) {
+  return strcmp(a->spec, b->spec) == 0 && a->L.epoch_ms == b->L.epoch_ms;
+}
+
+/* The wall time (ns) at which `id`'s tick in g's layout starts. */
+static int64_t wall_of(const mgen *g, uint64_t id) {
+  return (g->L.epoch_ms * 1000 +
+          (int64_t)(id >> g->L.f[0].shift) * g->L.unit_us) *
+         1000;
 }
 
 /* The tick of `id` read in g's layout, and g's tick at wall time ns. */
@@ -355,7 +393,11 @@ void sim_model_command(long pid, int64_t tid, int64_t kind, int64_t slot,
   c->wall_ns = k_wall_ns();
   snprintf(c->text, sizeof c->text, "%s", text ? text : "");
   c->gen = 0;
+  c->started = k_steps();
   mproc *p = proc_of(pid);
+  c->slot_gen = p && slot >= 0 && slot < 8 ? p->slot[slot] : 0;
+  if ((kind == CMD_CLOSE || kind == CMD_FREE) && c->slot_gen)
+    gens[c->slot_gen - 1].closing = true;
   if (kind == CMD_CREATE && p) c->gen = gen_from(c, p) + 1;
 }
 
@@ -418,7 +460,7 @@ static void duplicate(const idrec *first, int gi, bool caller_timed) {
          describe(a, da, sizeof da));
     return;
   }
-  if (first->caller_timed || caller_timed) {
+  if (first->caller_timed || caller_timed || a->outside || b->outside) {
     counts.duplicates_excluded++;
     return;
   }
@@ -431,6 +473,14 @@ static void duplicate(const idrec *first, int gi, bool caller_timed) {
     fail("%llu issued by two live generators that a claim links: %s and %s",
          (unsigned long long)first->id, describe(a, da, sizeof da),
          describe(b, db, sizeof db));
+    return;
+  }
+  /* Another layout's record is judged on the wall clock: the integer's
+   * time in b's layout after a's last tick ended aliases a's IDs at
+   * another time (the claim's to keep apart while both live). */
+  if (linked_after(a, b) && !same_layout(a, b) &&
+      wall_of(b, first->id) >= a->max_end_ns) {
+    counts.duplicates_excluded++;
     return;
   }
   if (linked_after(a, b)) {
@@ -543,6 +593,7 @@ static int gen_from(const mcmd *c, const mproc *p) {
   parse_layout(spec, strtoll(epoch, NULL, 10), &g->L);
   snprintf(g->spec, sizeof g->spec, "%s", spec);
   snprintf(g->options, sizeof g->options, "%s", options);
+  snprintf(g->node, sizeof g->node, "%s", node);
   g->pid = p->pid;
   g->shared = c->flag != 0;
   g->netns = p->netns;
@@ -581,7 +632,8 @@ static void created(mgen *g) {
   counts.generators++;
   for (int i = 0; i < gen_count; i++) {
     mgen *o = &gens[i];
-    if (o == g || o->life != 1 || o->copy_of || !can_meet(o, g)) continue;
+    if (o == g || o->life != 1 || o->closing || o->copy_of || !can_meet(o, g))
+      continue;
     if (o->shared && g->shared && o->id == g->id) continue;
     if (linked_live(o, g))
       fail("%s started while %s, which can issue the same integers, is live "
@@ -593,20 +645,38 @@ static void created(mgen *g) {
 /* A refusal is avoidable when no live generator that can meet g is linked
  * to it (a fork's child between fork and its handlers may still hold what
  * it inherited). */
-static void refused(mgen *g, const char *message) {
+static void refused(mgen *g, const char *message, uint64_t since) {
   counts.refusals++;
   if (g->pool) return; /* the pool's other values: the model keeps no count */
   for (int i = 0; i < MAX_PIDS; i++)
     if (procs[i].used && procs[i].alive && procs[i].forking) return;
   for (int i = 0; i < gen_count; i++) {
     mgen *o = &gens[i];
-    if (o == g || o->life == 2 || o->copy_of || !can_meet(o, g)) continue;
-    if (linked_live(o, g)) return;
+    /* Live at some moment while it was being made. */
+    if (o == g || (o->life == 2 && o->ended < since) || o->copy_of) continue;
+    /* One state folder names a value's files by the node text alone: its
+     * lock keeps other layouts of that text out too (the README: a layout
+     * a state_dir of its own). */
+    if (same_state(o, g) && strcmp(o->node, g->node) == 0) return;
+    if (can_meet(o, g) && linked_live(o, g)) return;
   }
   char d[1024];
   fail("%s refused although no live generator that can meet it is linked to "
        "it: %s",
        describe(g, d, sizeof d), message);
+}
+
+void sim_model_closing(long pid, int64_t slot) {
+  mproc *p = proc_of(pid);
+  if (p && slot >= 0 && slot < 8 && p->slot[slot])
+    gens[p->slot[slot] - 1].closing = true;
+}
+
+void sim_model_closed(long pid, int64_t slot) {
+  mproc *p = proc_of(pid);
+  if (!p || slot < 0 || slot >= 8 || !p->slot[slot]) return;
+  mgen *g = &gens[p->slot[slot] - 1];
+  if (!g->shared || g->pid == pid) end_gen(g, 0);
 }
 
 void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
@@ -627,7 +697,8 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
       created(g);
     } else {
       g->life = 2;
-      if (status == 6 /* SFC_WORKER_UNAVAILABLE */) refused(g, message);
+      if (status == 6 /* SFC_WORKER_UNAVAILABLE */)
+        refused(g, message, c->started);
     }
     return;
   }
@@ -641,7 +712,9 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
     return;
   }
   if (kind == REPORT_NODE || n == 0) return;
-  int gi = p->slot[c->slot] - 1;
+  /* A create on another thread may have filled the slot meanwhile. */
+  if (!c->slot_gen) c->slot_gen = p->slot[c->slot];
+  int gi = c->slot_gen - 1;
   if (gi < 0) {
     fail("process %ld reported IDs from an empty slot", pid);
     return;
@@ -654,6 +727,10 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
       fail("%llu does not carry the node bits of %s",
            (unsigned long long)ids[i], describe(g, d, sizeof d));
     }
+    if (!g->issued && kind == REPORT_CALLER_TIMED) g->outside = true;
+    g->issued = true;
+    const int64_t end = wall_of(g, ids[i]) + g->L.unit_us * 1000;
+    if (end > g->max_end_ns) g->max_end_ns = end;
     record_id(ids[i], gi, kind == REPORT_CALLER_TIMED);
     if (kind == REPORT_CALLER_TIMED) g->caller_timed = true;
     g->clocks |= UINT64_C(1) << (field_of(&g->L, F_CLOCK, ids[i]) & 63);

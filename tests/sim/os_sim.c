@@ -384,6 +384,10 @@ sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
   return os_error(err, "cannot lock", path, (int)-e);
 }
 
+void sfc_file_unlock(sfc_fd fd) {
+  sys_fd_op(SYS_FLOCK, fd, 0);
+}
+
 bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
   return sys_write(fd, 0, text, len) == (int64_t)len &&
          sys_fd_op(SYS_TRUNCATE, fd, (int64_t)len) == 0;
@@ -422,7 +426,8 @@ sfc_status sfc_file_read_at(const sfc_dir *dir, const char *name,
   *missing = false;
   *len = 0;
   if (owner) owner[0] = '\0';
-  int64_t fd = sys_open(dir->fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
+  int64_t fd = sys_open(dir->fd, name,
+                        O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
   if (fd == -ENOENT) {
     *missing = true;
     return SFC_OK;
@@ -468,21 +473,31 @@ sfc_status sfc_file_read_fd(sfc_fd fd, const char *path, char *buf, size_t cap,
 sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
                                  const char *path, bool *held, sfc_error *err) {
   *held = false;
-  int64_t fd = sys_open(dir->fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
-  if (fd == -ENOENT) return SFC_OK;
-  if (fd < 0) return os_error(err, "cannot open", path, (int)-fd);
-  sim_stat sb = {0};
-  if (sys_stat(fd, NULL, &sb) != 0 || !S_ISREG(sb.mode)) {
+  for (int attempt = 0; attempt < 16; attempt++) {
+    int64_t fd = sys_open(dir->fd, name,
+                          O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+    if (fd == -ENOENT) return SFC_OK;
+    if (fd < 0) return os_error(err, "cannot open", path, (int)-fd);
+    sim_stat sb = {0};
+    if (sys_stat(fd, NULL, &sb) != 0 || !S_ISREG(sb.mode)) {
+      sfc_fd_close(fd);
+      return not_regular(err, path);
+    }
+    int64_t e = sys_fd_op(SYS_FLOCK, fd, 1);
+    if (e == -EWOULDBLOCK) {
+      sfc_fd_close(fd);
+      *held = true;
+      return SFC_OK;
+    }
+    if (e != 0) {
+      sfc_fd_close(fd);
+      return os_error(err, "cannot lock", path, (int)-e);
+    }
+    const bool still = sfc_file_is_at(dir, name, fd);
     sfc_fd_close(fd);
-    return not_regular(err, path);
+    if (still) return SFC_OK;
   }
-  int64_t e = sys_fd_op(SYS_FLOCK, fd, 1);
-  sfc_fd_close(fd);
-  if (e == -EWOULDBLOCK)
-    *held = true;
-  else if (e != 0)
-    return os_error(err, "cannot lock", path, (int)-e);
-  return SFC_OK;
+  return sfc_fail(err, SFC_STATE_ERROR, "%s keeps being replaced", path);
 }
 
 sfc_status sfc_file_renew_locked(const sfc_dir *dir, const char *name,

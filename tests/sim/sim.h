@@ -10,13 +10,22 @@
 enum { SIM_END_KILL = 1, SIM_END_EXIT, SIM_END_EXEC, SIM_END_REBOOT };
 
 /* A report's kind (SYS_REPORT a[3]). */
-enum { REPORT_WALL = 0, REPORT_CALLER_TIMED = 1, REPORT_NODE = 2 };
+enum {
+  REPORT_WALL = 0,
+  REPORT_CALLER_TIMED = 1,
+  REPORT_NODE = 2,
+  REPORT_CLOSED = 3 /* a signal handler closed the generator of slot a[4] */
+};
 
 void sim_model_spawned(long pid, long netns, long mntns, long uid);
 void sim_model_ended(long pid, int how);
 void sim_model_forked(long parent, long child);
 void sim_model_command(long pid, int64_t tid, int64_t kind, int64_t slot,
                        int64_t n, int64_t flag, const char *text);
+/* A signal handler of `pid` is about to close the generator of `slot`,
+ * and has closed it. */
+void sim_model_closing(long pid, int64_t slot);
+void sim_model_closed(long pid, int64_t slot);
 void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
                       const uint64_t *ids, size_t n, bool final,
                       const char *message, int64_t wall_ns);
