@@ -222,15 +222,23 @@ static int64_t bound_of(const sfc_saved *s, uint64_t c) {
   return t;
 }
 
-/* What a record of another layout (another epoch, unit or shape) hands
- * over, judged on the wall clock: ours starts after the end of its latest
- * tick, under every clock value. (Layouts that alias one another at
- * different times are the claim's to keep apart while both live.) */
+/* What a record of another layout hands over. Where its integers and ours
+ * meet at the same moments — one epoch, one time unit, the time field in
+ * one place (the rest may differ: a clock field where ours has a node
+ * field) — ours starts after the end of its latest tick, under every clock
+ * value. A layout that meets ours at other moments (another epoch or unit)
+ * would repeat its IDs whatever it was handed: the claim keeps the two
+ * from running at once, and their use one after the other is the
+ * operator's (the README says so). */
 static sfc_status merge_other(const sfc_generator *g, const record *r,
                               sfc_saved *into) {
   sfc_layout theirs;
   if (sfc_layout_parse(r->spec, r->epoch, &theirs, NULL) != SFC_OK)
     return SFC_STATE_ERROR;
+  if (theirs.epoch_ms != g->layout.epoch_ms ||
+      theirs.unit_us != g->layout.unit_us ||
+      theirs.fields[0].shift != g->layout.fields[0].shift)
+    return SFC_OK;
   int64_t latest = SFC_NEVER;
   for (uint64_t c = 0; c < SFC_CLOCK_VALUES; c++) {
     const int64_t t = bound_of(&r->saved, c);
@@ -468,13 +476,13 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
                          err);
   if (st == SFC_OK && taken) c->range = SFC_NO_FD;
   scan s = {c, ""};
-  if (st == SFC_OK) sfc_os_claim_each(scan_claim, &s);
+  if (st == SFC_OK) st = sfc_os_claim_each(scan_claim, &s, err);
   if (s.other[0]) {
     *held = true;
     sfc_os_claim_holder(s.other, who);
     snprintf(c->other, sizeof c->other, "fixed bits %.33s", s.other);
   }
-  if (!*held) st = open_records(c, g, handed, held, who, err);
+  if (st == SFC_OK && !*held) st = open_records(c, g, handed, held, who, err);
   if (st != SFC_OK || *held) sfc_claim_release(c, g, NULL);
   return st;
 }

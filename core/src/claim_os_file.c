@@ -170,9 +170,12 @@ void sfc_file_claim_release(const char *hex, sfc_fd fd) {
 #if !defined(__linux__)
 /* Every claim file lives beside the hand-over records, which the records
  * folder shows. */
-void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx) {
+sfc_status sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx,
+                             sfc_error *err) {
   (void)fn;
   (void)ctx;
+  (void)err;
+  return SFC_OK;
 }
 
 sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,

@@ -52,10 +52,13 @@ bool sfc_os_claim_holder(const char *hex, sfc_holder *who) {
 
 /* The bound abstract names of the network namespace, as the kernel lists
  * them (every user's, every mount namespace's). */
-void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx) {
-  if (sfc_claim_by_file) return;
+sfc_status sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx,
+                             sfc_error *err) {
+  if (sfc_claim_by_file) return SFC_OK;
   FILE *f = fopen("/proc/net/unix", "re");
-  if (!f) return;
+  if (!f)
+    return sfc_claim_os_error(err, "@snowflake-c/claim/…",
+                              "read /proc/net/unix", errno);
   static const char prefix[] = "@snowflake-c/claim/";
   char line[512];
   while (fgets(line, sizeof line, f)) {
@@ -66,6 +69,7 @@ void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx) {
     fn(ctx, hex);
   }
   fclose(f);
+  return SFC_OK;
 }
 
 sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,

@@ -85,9 +85,12 @@ static int create(const wchar_t *name, HANDLE *out, sfc_holder *who,
 
 /* Every claim of this system lives beside its hand-over record, which
  * the records folder shows. */
-void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx) {
+sfc_status sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx,
+                             sfc_error *err) {
   (void)fn;
   (void)ctx;
+  (void)err;
+  return SFC_OK;
 }
 
 sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,

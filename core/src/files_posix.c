@@ -18,7 +18,10 @@
 
 static sfc_status os_error(sfc_error *err, const char *what, const char *path,
                            int e) {
-  return sfc_fail(err, SFC_STATE_ERROR, "%s %s: %s", what, path, strerror(e));
+  return sfc_fail(err, SFC_STATE_ERROR, "%s %s: %s%s", what, path, strerror(e),
+                  e == EMFILE || e == ENFILE
+                      ? ": raise the limit on open files (ulimit -n)"
+                      : "");
 }
 
 static sfc_file_id id_of(const struct stat *sb) {

@@ -307,9 +307,12 @@ typedef struct sfc_holder {
 } sfc_holder;
 /* Calls fn with the hex of every claim held in this host's scope that the
  * records folder cannot show (Linux: the abstract names of the network
- * namespace, other mount namespaces' among them); nothing elsewhere. */
-SFC_INTERNAL void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex),
-                                    void *ctx);
+ * namespace, other mount namespaces' among them); nothing elsewhere.
+ * SFC_STATE_ERROR when the list cannot be read: a claim never starts
+ * without it. */
+SFC_INTERNAL sfc_status sfc_os_claim_each(void (*fn)(void *ctx,
+                                                     const char *hex),
+                                          void *ctx, sfc_error *err);
 SFC_INTERNAL sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out,
                                           char *where, size_t cap, bool *held,
                                           sfc_holder *who, sfc_error *err);

@@ -475,11 +475,15 @@ static void duplicate(const idrec *first, int gi, bool caller_timed) {
          describe(b, db, sizeof db));
     return;
   }
-  /* Another layout's record is judged on the wall clock: the integer's
-   * time in b's layout after a's last tick ended aliases a's IDs at
-   * another time (the claim's to keep apart while both live). */
+  /* Another layout's record counts where the two meet at the same
+   * moments (one epoch, unit and place of the time field), judged on the
+   * wall clock; layouts that alias each other at other moments, one after
+   * the other, are the operator's to keep apart (the README). */
+  const bool same_moments = a->L.epoch_ms == b->L.epoch_ms &&
+                            a->L.unit_us == b->L.unit_us &&
+                            a->L.f[0].shift == b->L.f[0].shift;
   if (linked_after(a, b) && !same_layout(a, b) &&
-      wall_of(b, first->id) >= a->max_end_ns) {
+      (!same_moments || wall_of(b, first->id) >= a->max_end_ns)) {
     counts.duplicates_excluded++;
     return;
   }

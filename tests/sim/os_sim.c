@@ -585,14 +585,16 @@ bool sfc_os_claim_holder(const char *hex, sfc_holder *who) {
   return true;
 }
 
-void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx) {
+sfc_status sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx,
+                             sfc_error *err) {
+  (void)err;
   sim_request req;
   sim_request_init(&req, SYS_UNIX_LIST);
   const sim_reply *r = sim_call(&req);
   /* fn makes calls of its own, which overwrite the reply: a copy. */
   uint32_t len = r->len;
   char *names = malloc(len + 1);
-  if (!names) return;
+  if (!names) return sfc_fail(err, SFC_OUT_OF_MEMORY, "out of memory");
   memcpy(names, r->data, len);
   static const char prefix[] = "snowflake-c/claim/";
   for (uint32_t at = 0; at < len;) {
@@ -602,6 +604,7 @@ void sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx) {
       fn(ctx, name + sizeof prefix - 1);
   }
   free(names);
+  return SFC_OK;
 }
 
 sfc_status sfc_claim_os_error(sfc_error *err, const char *where,
