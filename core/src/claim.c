@@ -413,9 +413,23 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
            c->hex, c->layout_id, c->user);
   char path[200];
   record_path(c, c->record_name, path, sizeof path);
-  st = sfc_file_open_lock(&c->records, c->record_name, path, &c->record, err);
-  if (st != SFC_OK) return st;
-  st = sfc_file_try_lock(c->record, path, held, err);
+  /* A lock taken on a file renewed meanwhile (a holder that put a new one
+   * in its place, then let go of the old) guards nothing: take it again. */
+  for (int attempt = 0;; attempt++) {
+    st = sfc_file_open_lock(&c->records, c->record_name, path, &c->record, err);
+    if (st != SFC_OK) return st;
+    st = sfc_file_try_lock(c->record, path, held, err);
+    if (st != SFC_OK || *held ||
+        sfc_file_is_at(&c->records, c->record_name, c->record))
+      break;
+    sfc_fd_close(c->record);
+    c->record = SFC_NO_FD;
+    if (attempt == 16)
+      return sfc_fail(err, SFC_STATE_ERROR,
+                      "hand-over record %s keeps being replaced while it is "
+                      "taken",
+                      path);
+  }
   if (st == SFC_OK && *held) {
     /* A live holder of our user that the name did not show. */
     char buf[SFC_RECORD_MAX + 1];

@@ -220,9 +220,12 @@ void *sim_driver_thread(void *arg) {
         sfc_generator_close(gens[slot]);
         free_pending[slot] = true;
       } else {
-        sfc_generator_free(gens[slot]);
+        /* Out of the slot first: a call that starts meanwhile (this one
+         * yields in the kernel) finds none, as a binding's would. */
+        sfc_generator *g = gens[slot];
+        gens[slot] = NULL;
+        sfc_generator_free(g);
       }
-      gens[slot] = users[slot] ? gens[slot] : NULL;
       report(SFC_OK, NULL, 0, 1, 0, NULL);
       break;
     case CMD_FORK: {

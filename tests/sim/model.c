@@ -633,6 +633,10 @@ static void set_node(mgen *g, const uint64_t *values, size_t n) {
 static void created(mgen *g) {
   char da[1024], db[1024];
   g->life = 1;
+  /* Its start is after the tick of a clock reading made while it was being
+   * made: the earliest the model knows of, should the clock have stepped
+   * back meanwhile. */
+  if (k_wall_ns() < g->start_wall_ns) g->start_wall_ns = k_wall_ns();
   counts.generators++;
   for (int i = 0; i < gen_count; i++) {
     mgen *o = &gens[i];
