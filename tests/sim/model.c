@@ -404,8 +404,26 @@ void sim_model_command(long pid, int64_t tid, int64_t kind, int64_t slot,
 /* --- what links two generators
  * --------------------------------------------------- */
 
+/* A value's files in a state folder are named by its node fields' names
+ * and values ("worker-5"; a pool's value is its current one). */
+static void state_name(const mgen *g, char *buf, size_t cap) {
+  size_t k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < g->L.n && k < cap; i++)
+    if (g->L.f[i].kind == F_NODE)
+      k += (size_t)snprintf(
+          buf + k, cap - k, "%s=%llu,", g->L.f[i].name,
+          (unsigned long long)((g->value & field_mask(&g->L, i)) >>
+                               g->L.f[i].shift));
+}
+
+/* One state folder links two generators through one value's files. */
 static bool same_state(const mgen *a, const mgen *b) {
-  return a->state_ino && a->state_ino == b->state_ino;
+  if (!a->state_ino || a->state_ino != b->state_ino) return false;
+  char na[SIM_STR_MAX], nb[SIM_STR_MAX];
+  state_name(a, na, sizeof na);
+  state_name(b, nb, sizeof nb);
+  return strcmp(na, nb) == 0;
 }
 
 /* Both live: a claim sees both (one network namespace, both guarded), a
@@ -665,7 +683,7 @@ static void refused(mgen *g, const char *message, uint64_t since) {
     /* One state folder names a value's files by the node text alone: its
      * lock keeps other layouts of that text out too (the README: a layout
      * a state_dir of its own). */
-    if (same_state(o, g) && strcmp(o->node, g->node) == 0) return;
+    if (same_state(o, g)) return;
     if (can_meet(o, g) && linked_live(o, g)) return;
   }
   char d[1024];
@@ -730,6 +748,9 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
   mgen *g = &gens[gi];
   for (size_t i = 0; i < n; i++) {
     counts.ids++;
+    /* A pool's generator may switch values (rollback=switch): its pattern
+     * is its latest ID's. */
+    if (g->pool) g->value = ids[i] & g->mask;
     if (!g->pool && (ids[i] & g->mask) != g->value) {
       char d[1024];
       fail("%llu does not carry the node bits of %s",
