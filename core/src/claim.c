@@ -272,6 +272,7 @@ typedef struct reading {
   bool *held;
   sfc_holder *who;
   sfc_status status;
+  bool mine_read; /* ours was read first */
   sfc_error *err;
 } reading;
 
@@ -302,6 +303,7 @@ static void read_record(void *ctx, const char *name) {
       !meets(mask, value, c->mask, c->value))
     return;
   const bool mine = strcmp(name, c->record_name) == 0;
+  if (mine && r->mine_read) return;
   char buf[SFC_RECORD_MAX + 1], owner[SFC_TAG_MAX], path[200];
   size_t n;
   bool missing = false, live = false;
@@ -319,6 +321,16 @@ static void read_record(void *ctx, const char *name) {
   }
   record rec;
   const char *why = n ? parse_record(buf, n, &rec) : "empty";
+  /* A live holder that has just taken its record writes it a moment
+   * later: read it again, 20 ms at most, to learn its layout. */
+  for (int i = 0; live && why && i < 20; i++) {
+    sfc_pause(1000);
+    if (sfc_file_read_at(&c->records, name, path, buf, sizeof buf, &n, &missing,
+                         owner, r->err) != SFC_OK ||
+        missing)
+      break;
+    why = n ? parse_record(buf, n, &rec) : "empty";
+  }
   if (live) {
     /* A live generator that can meet ours, which the claim's name did not
      * show (another network namespace, or a pattern the OS does not list)
@@ -446,16 +458,25 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
     }
   }
   if (st != SFC_OK || *held) return st;
-  reading r = {c, g, handed, held, who, SFC_OK, err};
-  st = sfc_dir_each(&c->records, RECORD_PREFIX, read_record, &r, err);
-  if (st == SFC_OK) st = r.status;
-  if (st != SFC_OK || *held) return st;
   c->size = record_size(g);
   char text[SFC_RECORD_MAX];
-  size_t n = record_text(c, g, handed, false, text, sizeof text);
+  size_t n;
+  /* Ours first, and what we are written in it before we look at others':
+   * two that take records at once each learn the other's layout. */
+  reading r = {c, g, handed, held, who, SFC_OK, false, err};
+  read_record(&r, c->record_name);
+  if (r.status != SFC_OK) return r.status;
+  r.mine_read = true;
+  n = record_text(c, g, handed, false, text, sizeof text);
   if (!n)
     return sfc_fail(err, SFC_STATE_ERROR, "hand-over record %s: too large",
                     path);
+  st = sfc_file_overwrite(c->record, text, n, path, err);
+  if (st == SFC_OK)
+    st = sfc_dir_each(&c->records, RECORD_PREFIX, read_record, &r, err);
+  if (st == SFC_OK) st = r.status;
+  if (st != SFC_OK || *held) return st;
+  n = record_text(c, g, handed, false, text, sizeof text);
   st = sfc_file_renew_locked(&c->records, c->record_name, path, &c->record,
                              text, n, err);
   if (st == SFC_OK && g->shared)

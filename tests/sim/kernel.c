@@ -822,6 +822,16 @@ static void sys_flock(proc *p, thread *t, const sim_request *r) {
     }
   }
   if (n->lock_ofd >= 0 && n->lock_ofd != o) {
+    if (getenv("SIM_DEBUG_LOCKS")) {
+      fprintf(stderr, "flock busy: ino %d held by ofd %d (refs %d):", f->ino,
+              n->lock_ofd, ofds[n->lock_ofd].refs);
+      for (int i = 0; i < MAX_PROCS; i++)
+        for (int fd = 0; procs[i].used && fd < MAX_FDS; fd++)
+          if (procs[i].fd[fd] == n->lock_ofd + 1)
+            fprintf(stderr, " pid %ld fd %d%s", procs[i].pid, fd,
+                    procs[i].alive ? "" : " (dead)");
+      fprintf(stderr, "\n");
+    }
     ready(t, -EWOULDBLOCK);
     return;
   }

@@ -304,7 +304,8 @@ static bool still_used(int gi, long except) {
 void sim_model_ended(long pid, int how) {
   mproc *p = proc_of(pid);
   if (!p) return;
-  p->alive = false;
+  /* execve: the process goes on, with a program that holds nothing. */
+  p->alive = how == SIM_END_EXEC;
   for (int s = 0; s < 8; s++) {
     int gi = p->slot[s] - 1;
     p->slot[s] = 0;

@@ -473,7 +473,8 @@ sfc_status sfc_file_read_fd(sfc_fd fd, const char *path, char *buf, size_t cap,
 sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
                                  const char *path, bool *held, sfc_error *err) {
   *held = false;
-  for (int attempt = 0; attempt < 16; attempt++) {
+  int busy = 0;
+  for (int attempt = 0; attempt < 16 + 5; attempt++) {
     int64_t fd = sys_open(dir->fd, name,
                           O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
     if (fd == -ENOENT) return SFC_OK;
@@ -486,8 +487,12 @@ sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
     int64_t e = sys_fd_op(SYS_FLOCK, fd, 1);
     if (e == -EWOULDBLOCK) {
       sfc_fd_close(fd);
-      *held = true;
-      return SFC_OK;
+      if (++busy == 5) {
+        *held = true;
+        return SFC_OK;
+      }
+      sfc_pause(1000);
+      continue;
     }
     if (e != 0) {
       sfc_fd_close(fd);
