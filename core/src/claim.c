@@ -522,17 +522,15 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   return st;
 }
 
-/* A shared generator's forked process writes the record only while its
- * creator holds it: the creator's death let go of the claim, and a new
- * holder may already have started after the record's mark. */
-static sfc_status creator_alive(const sfc_claim *c, const sfc_generator *g,
-                                sfc_error *err) {
-  if (!g->shared || g->pid == sfc_os_pid()) return SFC_OK;
-  bool held;
-  sfc_status st =
-      sfc_file_try_lock(c->record_write, c->record_name, &held, err);
-  if (st != SFC_OK || held) return st;
-  sfc_file_unlock(c->record_write);
+/* A shared generator's forked process moves the record only while its
+ * creator, which alone holds the claim, lives: once it is gone a new holder
+ * may start after the record's mark. Asked before the write and after it
+ * (a creator that died meanwhile may have been followed by a holder that
+ * read the record before the write). */
+static sfc_status creator_alive(const sfc_generator *g, sfc_error *err) {
+  if (!g->shared || g->pid == sfc_os_pid() ||
+      sfc_os_process_token(g->pid) == g->creator_token)
+    return SFC_OK;
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
                   "the shared generator's creator, process %ld, is gone, and "
                   "its claim of the node value with it: this process issues "
@@ -548,9 +546,10 @@ sfc_status sfc_claim_write(sfc_claim *c, const sfc_generator *g,
   if (!n || fd == SFC_NO_FD)
     return sfc_fail(err, SFC_STATE_ERROR,
                     "the hand-over record of %s cannot be written", c->hex);
-  sfc_status st = creator_alive(c, g, err);
+  sfc_status st = creator_alive(g, err);
   if (st != SFC_OK) return st;
-  return sfc_file_overwrite(fd, text, n, c->record_name, err);
+  st = sfc_file_overwrite(fd, text, n, c->record_name, err);
+  return st == SFC_OK ? creator_alive(g, err) : st;
 }
 
 void sfc_claim_release(sfc_claim *c, const sfc_generator *g,

@@ -169,6 +169,7 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
                   : SFC_FAST_WALL;
   g->mono_offset_us = sfc_wall_us() - sfc_monotonic_us();
   g->pid = sfc_os_pid();
+  g->creator_token = g->shared ? sfc_os_process_token(g->pid) : 0;
   /* A crash costs a successor at most this wait: 16 ms of ticks. */
   g->handover_reserve = 16000 / g->unit_us;
   atomic_store(&g->state_mark, INT64_MAX);

@@ -341,6 +341,7 @@ struct sfc_generator {
   char warning[SFC_MESSAGE_MAX]; /* sfc_generator_warning, or "" */
   sfc_state state;
   long pid;
+  uint64_t creator_token; /* sfc_os_process_token of pid, at creation */
   struct sfc_generator *next_registered;
 };
 

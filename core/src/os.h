@@ -166,6 +166,9 @@ SFC_INTERNAL bool sfc_os_random(void *buf, size_t n);
  * source (Linux's sysfs; a test's stand-in), NULL for the system's. */
 SFC_INTERNAL bool sfc_os_counter_trusted(const char *source);
 SFC_INTERNAL long sfc_os_pid(void);
+/* A token of process `pid` that changes when the pid is reused (Linux: its
+ * start time), or 0 when it is not alive or the system cannot tell. */
+SFC_INTERNAL uint64_t sfc_os_process_token(long pid);
 /* The effective uid, or -1 where users are not numbers (Windows). */
 SFC_INTERNAL long long sfc_os_uid(void);
 /* The host name, NUL-terminated; false if it cannot be read. */

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -87,6 +89,30 @@ bool sfc_os_counter_trusted(const char *source) {
 
 long sfc_os_pid(void) {
   return (long)getpid();
+}
+
+uint64_t sfc_os_process_token(long pid) {
+#if defined(__linux__)
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  /* Field 22, the start time, counted after the command's closing
+   * parenthesis (the command may hold spaces). */
+  char *p = strrchr(buf, ')');
+  if (!p) return 0;
+  unsigned long long start = 0;
+  for (int field = 2; p && field < 22; field++) p = strchr(p + 1, ' ');
+  if (!p || sscanf(p + 1, "%llu", &start) != 1) return 0;
+  return start + 1;
+#else
+  /* Alive, as kill(2) tells; no start time to tell a reused pid by. */
+  return kill((pid_t)pid, 0) == 0 || errno == EPERM ? 1 : 0;
+#endif
 }
 
 long long sfc_os_uid(void) {

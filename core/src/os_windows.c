@@ -51,6 +51,11 @@ bool sfc_os_random(void *buf, size_t n) {
                          BCRYPT_USE_SYSTEM_PREFERRED_RNG) == 0;
 }
 
+uint64_t sfc_os_process_token(long pid) {
+  (void)pid;
+  return 0; /* no shared generators here */
+}
+
 long sfc_os_pid(void) {
   return (long)GetCurrentProcessId();
 }

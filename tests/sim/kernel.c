@@ -131,6 +131,7 @@ typedef struct proc {
   pid_t real;
   int sock;
   long netns, mntns, uid;
+  int64_t started; /* a token of this program: changes with execve */
   char hostname[64];
   int fd[MAX_FDS]; /* ofd index + 1; 0 free */
   bool cloexec[MAX_FDS];
@@ -151,7 +152,7 @@ static dirent dirents[MAX_DIRENTS];
 static bound names[MAX_NAMES];
 static path_entry paths[MAX_PATHS];
 static mutex mutexes[MAX_MUTEXES];
-static long next_pid, next_tid, next_shared_mutex;
+static long next_pid, next_tid, next_shared_mutex, programs;
 static int listen_fd = -1;
 static char listen_name[64];
 static int64_t mono_ns, wall_ns, boot;
@@ -525,6 +526,7 @@ static proc *new_proc(long netns, long mntns, long uid, const char *hostname) {
  * it. SIM_VALGRIND runs it under valgrind's memcheck. */
 static void run_program(proc *p, thread *t) {
   int sv[2];
+  p->started = (int64_t)++programs;
   if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) != 0) {
     fail("kernel: socketpair: %s", strerror(errno));
     return;
@@ -1099,6 +1101,7 @@ static void sys_fork(proc *p, thread *t) {
     return;
   }
   c->alive = true;
+  c->started = (int64_t)++programs;
   ready(t, c->pid);
   ready(ct, 0);
   sim_model_forked(p->pid, c->pid);
@@ -1273,6 +1276,11 @@ static void handle(proc *p, thread *t, const sim_request *r) {
     t->reply = t->saved_reply;
     if (t->state == T_SLEEP && t->deadline <= mono_ns) ready(t, 0);
     break;
+  case SYS_PROC_TOKEN: {
+    proc *q = proc_of(r->a[0]);
+    ready(t, q && q->alive ? q->started : 0);
+    break;
+  }
   case SYS_EXIT:
     p->alive = false;
     reap(p);

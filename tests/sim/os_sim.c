@@ -65,6 +65,10 @@ long sfc_os_pid(void) {
   return sim_pid;
 }
 
+uint64_t sfc_os_process_token(long pid) {
+  return (uint64_t)sim_call1(SYS_PROC_TOKEN, pid)->ret;
+}
+
 long long sfc_os_uid(void) {
   return sim_uid;
 }

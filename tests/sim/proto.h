@@ -55,7 +55,8 @@ typedef enum sim_op {
   SYS_CHILD,   /* the child of a fork says it runs: a[0] its real pid */
   SYS_HANDLER_DONE,
   SYS_EXIT,
-  SYS_NOTE, /* s[0]: a line for the trace */
+  SYS_NOTE,       /* s[0]: a line for the trace */
+  SYS_PROC_TOKEN, /* a[0] pid -> ret: a token of it, 0 if not alive */
 } sim_op;
 
 typedef struct sim_request {
