@@ -188,11 +188,15 @@ void *sim_driver_thread(void *arg) {
         report(st, NULL, 0, 1, 0, err.message);
         break;
       }
-      /* The node values it took (a pool's among them), for the model. */
+      /* The node values it took (a pool's among them) and the clock value
+       * it starts on, for the model. */
       sfc_stats s;
       sfc_generator_stats(gens[slot], &s);
+      uint64_t values[SFC_MAX_FIELDS + 1];
+      memcpy(values, s.node_values, s.node_count * sizeof *values);
+      values[s.node_count] = s.clock;
       const char *warning = sfc_generator_warning(gens[slot]);
-      report(st, s.node_values, s.node_count, 1, 2, warning);
+      report(st, values, s.node_count + 1, 1, 2, warning);
       break;
     }
     case CMD_NEXT:

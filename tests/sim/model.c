@@ -77,6 +77,7 @@ typedef struct mgen {
   bool issued;        /* issued any ID */
   int64_t max_end_ns; /* the wall end of the latest tick it issued in */
   uint64_t clocks;    /* the clock values its IDs carried, as bits */
+  uint64_t start_clock; /* the clock value it started on */
   char spec[SIM_STR_MAX], options[SIM_STR_MAX], node[SIM_STR_MAX];
 } mgen;
 
@@ -512,8 +513,12 @@ static void duplicate(const idrec *first, int gi, bool caller_timed) {
          describe(b, db, sizeof db));
     return;
   }
-  /* Unlinked: only an integer ahead of b's start could not be known. */
-  if (tick_of_id(b, first->id) > tick_at(b, b->start_wall_ns)) {
+  /* Unlinked: only an integer ahead of b's start could not be known; and
+   * b meets one at or before its start only under a clock value it moved
+   * to, back across time no record it could read covers (the README: a
+   * bump after a restart nothing links can meet the predecessor's own). */
+  if (tick_of_id(b, first->id) > tick_at(b, b->start_wall_ns) ||
+      field_of(&b->L, F_CLOCK, first->id) != b->start_clock) {
     counts.duplicates_excluded++;
     return;
   }
@@ -719,7 +724,9 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
     mgen *g = &gens[gi];
     c->gen = 0;
     if (status == 0) {
-      set_node(g, ids, n);
+      /* The node values, then the clock value it starts on. */
+      set_node(g, ids, n - 1);
+      g->start_clock = ids[n - 1];
       p->slot[c->slot] = gi + 1;
       created(g);
     } else {
