@@ -278,21 +278,23 @@ void sfc_generator_close(sfc_generator *gen) {
   gen->last_word = w;
   sfc_mutex_unlock(&gen->lock);
   sfc_keeper_stop(gen, creator);
-  /* Let go under the lock the fork handlers take, and unregistered only
-   * once nothing is held: a fork meanwhile leaves nothing in the child. */
+  /* Let go under the lock the fork handlers take: a fork meanwhile leaves
+   * nothing in the child. */
   sfc_mutex_lock(&gen->lock);
   if (gen->has_state)
     sfc_state_close(gen);
   else
     sfc_guard_release(gen);
   sfc_mutex_unlock(&gen->lock);
-  sfc_fork_unregister(gen);
 }
 
 void sfc_generator_free(sfc_generator *gen) {
   if (!gen) return;
   if (gen->shared && gen->pid != sfc_os_pid()) return;
   sfc_generator_close(gen);
+  /* Registered until now: a closed generator's calls still take its lock,
+   * which a fork must not leave held in the child. */
+  sfc_fork_unregister(gen);
   sfc_mutex_destroy(&gen->lock);
   if (!gen->shared) sfc_os_aligned_free(gen);
 }
