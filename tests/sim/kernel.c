@@ -1496,6 +1496,7 @@ void k_init(const k_config *config) {
   next_pid = 100;
   next_tid = 1000;
   next_shared_mutex = 0;
+  programs = 0;
   failure[0] = '\0';
   steps = 0;
   trace_hash = UINT64_C(0xcbf29ce484222325);
