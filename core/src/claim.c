@@ -495,6 +495,7 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
            (unsigned long long)c->mask, (unsigned long long)c->value);
   who->pid = 0;
   who->uid = -1;
+  who->find = NULL;
   sfc_fd name = SFC_NO_FD;
   sfc_status st = sfc_os_claim_take(c->hex, &name, c->where, sizeof c->where,
                                     held, who, err);
@@ -587,13 +588,16 @@ sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
     sfc_pause(1000);
     sfc_os_claim_holder(c->hex, who);
   }
-  char node[SFC_NODE_TEXT_MAX], by[96], what[240] = "";
+  char node[SFC_NODE_TEXT_MAX], by[160], what[240] = "", find[80] = "";
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
+  if (who->pid <= 0 && who->find)
+    snprintf(find, sizeof find, "; %s shows which", who->find);
   if (who->pid <= 0 && who->uid >= 0)
-    snprintf(by, sizeof by, "a process of uid %lld that does not answer",
-             who->uid);
+    snprintf(by, sizeof by, "a process of uid %lld that does not answer%s",
+             who->uid, find);
   else if (who->pid <= 0)
-    snprintf(by, sizeof by, "another live process (it does not answer)");
+    snprintf(by, sizeof by, "another live process (it does not answer%s)",
+             find);
   else if (who->uid >= 0 && who->uid != sfc_os_uid())
     snprintf(by, sizeof by, "live process %ld of uid %lld", who->pid, who->uid);
   else

@@ -8,13 +8,21 @@
  * names have no permissions, so a name taken by another user is refused
  * too, naming that user, never ignored. A contender learns who holds it by
  * connecting (SO_PEERCRED); a holder never accepts, so after SOMAXCONN
- * refusals its queue is full and it no longer answers — it still holds. */
+ * refusals its queue is full and it no longer answers — it still holds.
+ * One that does not answer (a full queue, or a name bound and never
+ * listened on) is named by its owner's uid from the kernel's socket table
+ * (sock_diag, Linux 5.3 and later). */
 #include "internal.h"
 
 #if defined(__linux__) && !defined(SFC_SIM)
 
 #include <errno.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -29,6 +37,67 @@ static socklen_t name_of(const char *hex, struct sockaddr_un *addr) {
   int n = snprintf(addr->sun_path + 1, sizeof addr->sun_path - 1,
                    "snowflake-c/claim/%s", hex);
   return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+}
+
+/* The uid of the socket bound to `name` (`len` bytes of sun_path), from a
+ * dump of the network namespace's UNIX sockets; false when the kernel does
+ * not say. */
+static bool owner_of(const char *name, size_t len, long long *uid) {
+  int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+  if (fd < 0) return false;
+  struct {
+    struct nlmsghdr h;
+    struct unix_diag_req r;
+  } ask;
+  memset(&ask, 0, sizeof ask);
+  ask.h.nlmsg_len = sizeof ask;
+  ask.h.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+  ask.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+  ask.r.sdiag_family = AF_UNIX;
+  ask.r.udiag_states = UINT32_MAX;
+  ask.r.udiag_show = UDIAG_SHOW_NAME | UDIAG_SHOW_UID;
+  struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+  bool found = false, done = false;
+  if (sendto(fd, &ask, sizeof ask, 0, (struct sockaddr *)&kernel,
+             sizeof kernel) != (ssize_t)sizeof ask)
+    done = true;
+  /* The kernel sizes a dump's datagrams to a page at first, and to the
+   * reader's buffer after: 8 KiB, as libmnl reads them. */
+  union {
+    struct nlmsghdr h;
+    char bytes[8192];
+  } buf;
+  while (!done) {
+    ssize_t n = recv(fd, buf.bytes, sizeof buf.bytes, 0);
+    if (n <= 0) break;
+    int left = (int)n;
+    for (struct nlmsghdr *h = &buf.h; NLMSG_OK(h, left);
+         h = NLMSG_NEXT(h, left)) {
+      if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+        done = true;
+        break;
+      }
+      const struct unix_diag_msg *m = NLMSG_DATA(h);
+      int size = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof *m);
+      bool named = false, owned = false;
+      uint32_t u = 0;
+      for (struct rtattr *a = (struct rtattr *)(void *)(m + 1); RTA_OK(a, size);
+           a = RTA_NEXT(a, size)) {
+        if (a->rta_type == UNIX_DIAG_NAME)
+          named = RTA_PAYLOAD(a) == len && !memcmp(RTA_DATA(a), name, len);
+        else if (a->rta_type == UNIX_DIAG_UID && RTA_PAYLOAD(a) >= sizeof u) {
+          memcpy(&u, RTA_DATA(a), sizeof u);
+          owned = true;
+        }
+      }
+      if (named && owned) {
+        *uid = (long long)u;
+        found = true;
+      }
+    }
+  }
+  close(fd);
+  return found;
 }
 
 bool sfc_os_claim_holder(const char *hex, sfc_holder *who) {
@@ -46,8 +115,11 @@ bool sfc_os_claim_holder(const char *hex, sfc_holder *who) {
   if (known) {
     who->pid = (long)cred.pid;
     who->uid = (long long)cred.uid;
+    return true;
   }
-  return known;
+  who->find = "ss -xlp | grep snowflake-c/claim";
+  return owner_of(addr.sun_path, size - offsetof(struct sockaddr_un, sun_path),
+                  &who->uid);
 }
 
 /* The bound abstract names of the network namespace, as the kernel lists

@@ -305,8 +305,9 @@ static inline const char *sfc_os_no_claim(void) {
  * far as it tells; else SFC_STATE_ERROR (never a silent start without
  * it). `where` says what the name is, either way. */
 typedef struct sfc_holder {
-  long pid;      /* 0: unknown */
-  long long uid; /* -1: unknown */
+  long pid;         /* 0: unknown */
+  long long uid;    /* -1: unknown */
+  const char *find; /* how to find it when it does not answer, or NULL */
 } sfc_holder;
 /* Calls fn with the hex of every claim held in this host's scope that the
  * records folder cannot show (Linux: the abstract names of the network
