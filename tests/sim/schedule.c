@@ -69,6 +69,72 @@ static void options_for(char *buf, size_t cap, bool pool, bool shared) {
              (int[]){1, 20, 500}[rnd(3)]);
 }
 
+static action *add(schedule *out, int kind, int proc, int steps) {
+  action *a = &out->actions[out->count++];
+  memset(a, 0, sizeof *a);
+  a->kind = kind;
+  a->proc = proc;
+  a->steps = steps;
+  return a;
+}
+
+static void add_ids(schedule *out, int proc, int steps) {
+  action *a = add(out, A_NEXT + (int)rnd(3), proc, steps);
+  a->n = 1 + (int64_t)rnd(a->kind == A_BATCH ? 200 : 30);
+}
+
+/* Holder after holder of one value, each ended one of the ways a process
+ * ends and followed at once by its successor, with the clock's steps,
+ * stops and jumps between: dense where a hand-over can lose what it must
+ * carry. */
+static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
+  static const int64_t steps_back[] = {-1000,  -3000,    -20000,
+                                       -50000, -2000000, -3000000};
+  static const int ends[] = {A_CLOSE, A_FREE, A_KILL,   A_KILL,  A_EXIT,
+                             A_EXEC,  A_EXEC, A_SIGNAL, A_REBOOT};
+  int procs = 0, holder = -1;
+  /* Where successors run: mostly beside the holder; sometimes another
+   * mount or network namespace, or another user. */
+  const int place = (int)rnd(6);
+  while (out->count + 16 < cap && procs < PROCS - 1) {
+    if (holder < 0) {
+      action *a = add(out, A_SPAWN, procs, 0);
+      const bool apart = procs > 0 && place >= 3 && rnd(2);
+      a->n = apart && place == 3;                 /* netns */
+      a->slot = apart && place == 4;              /* mntns */
+      a->flag = apart && place == 5 && rnd(2);    /* another uid */
+      holder = procs++;
+    }
+    action *c = add(out, A_CREATE, holder, (int)rnd(3));
+    char opts[96];
+    options_for(opts, sizeof opts, false, false);
+    const int l = rnd(8) ? family : (int)rnd(LAYOUTS);
+    snprintf(c->text, sizeof c->text, "%s\n%lld\n%s\n%s", layouts[l].spec,
+             (long long)epoch, layouts[l].node, opts);
+    add_ids(out, holder, (int)rnd(4));
+    if (rnd(3)) {
+      action *a = add(out, A_STEP_CLOCK, holder, (int)rnd(3));
+      a->n = rnd(6) ? steps_back[rnd(6)] : 2000;
+      add_ids(out, holder, (int)rnd(4));
+    }
+    if (rnd(6) == 0) {
+      add(out, A_FREEZE, holder, (int)rnd(20))->n = 1;
+      add_ids(out, holder, (int)rnd(3));
+      add(out, A_FREEZE, holder, 0)->n = 0;
+    }
+    if (rnd(4) == 0) add(out, A_ADVANCE, holder, 0)->n = 1000 * (1 + rnd(20));
+    const int end = ends[rnd(sizeof ends / sizeof ends[0])];
+    action *e = add(out, end, holder, (int)rnd(3));
+    if (end == A_REBOOT && rnd(2)) e->kind = A_KILL; /* rarer */
+    if (e->kind == A_KILL || e->kind == A_EXIT || e->kind == A_REBOOT)
+      holder = -1;
+    else if (e->kind == A_CLOSE || e->kind == A_SIGNAL)
+      add(out, A_FREE, holder, 0); /* the slot for the successor */
+    /* A record of another user between them, now and then. */
+    if (rnd(10) == 0 && holder >= 0) add(out, A_FORGE, holder, 0)->n = 1;
+  }
+}
+
 void schedule_make(uint64_t seed, schedule *out) {
   gen_state = seed ^ UINT64_C(0x5EED5EED5EED5EED);
   memset(out, 0, sizeof *out);
@@ -79,6 +145,11 @@ void schedule_make(uint64_t seed, schedule *out) {
   /* One ID space, mostly: an epoch of the run's own, or aliases of it. */
   const int64_t epoch = 1704067200000LL + (int64_t)rnd(86400000);
   const int family = (int)rnd(LAYOUTS);
+  /* Every third seed a chain of hand-overs; the others free-form. */
+  if (rnd(3) == 0) {
+    make_chain(out, cap, epoch, family);
+    return;
+  }
   /* Most runs keep to one layout; some mix layouts that alias it. */
   const bool aliasing = rnd(10) < 3;
   int procs = 0;
