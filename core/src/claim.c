@@ -141,9 +141,11 @@ static size_t record_text(const sfc_claim *c, const sfc_generator *g,
   sfc_layout_spec(&g->layout, spec, sizeof spec);
   shape_text(&g->layout, shape, sizeof shape);
   size_t n = (size_t)snprintf(
-      buf, cap, "%slayout %s\nepoch %lld\nshape %s\npid %ld\nstate %s\n",
+      buf, cap,
+      "%slayout %s\nepoch %lld\nshape %s\npid %ld\nstate %s\ntaking "
+      "%016llx\n",
       RECORD_MAGIC, spec, (long long)g->layout.epoch_ms, shape, sfc_os_pid(),
-      closed ? "closed" : "open");
+      closed ? "closed" : "open", (unsigned long long)c->taking);
   if (n >= cap) return 0;
   n += sfc_saved_print(s, g->pack.clock_max, buf + n, cap - n);
   n = n < cap ? sfc_check_append(buf, n, cap) : 0;
@@ -170,6 +172,7 @@ typedef struct record {
   unsigned shape[6]; /* time, clock, sequence: bits and shift each */
   long pid;
   bool open;
+  uint64_t taking; /* its holder is taking it, at this rank; 0 settled */
   sfc_saved saved;
 } record;
 
@@ -188,9 +191,13 @@ static const char *parse_record(char *buf, size_t n, record *out) {
   const char *shape = epoch ? sfc_text_line(&p, "shape") : NULL;
   const char *pid = shape ? sfc_text_line(&p, "pid") : NULL;
   const char *state = pid ? sfc_text_line(&p, "state") : NULL;
+  /* "taking": not in the records of the first builds, which are settled. */
+  const char *taking = state ? sfc_text_line(&p, "taking") : NULL;
   long long pid_n;
   char tail;
-  if (!state || !sfc_text_number(epoch, INT64_MIN, &out->epoch) ||
+  if ((taking &&
+       (strlen(taking) != 16 || strspn(taking, "0123456789abcdef") != 16)) ||
+      !sfc_text_number(epoch, INT64_MIN, &out->epoch) ||
       !sfc_text_number(pid, 0, &pid_n) ||
       sscanf(shape, "%u@%u %u@%u %u@%u%c", &out->shape[0], &out->shape[1],
              &out->shape[2], &out->shape[3], &out->shape[4], &out->shape[5],
@@ -204,6 +211,7 @@ static const char *parse_record(char *buf, size_t n, record *out) {
   snprintf(out->spec, sizeof out->spec, "%s", spec);
   out->pid = (long)pid_n;
   out->open = strcmp(state, "open") == 0;
+  out->taking = taking ? strtoull(taking, NULL, 16) : 0;
   /* Its own clock table's width: another shape may have another. */
   const uint64_t its_clock_max =
       out->shape[2] ? (UINT64_C(1) << out->shape[2]) - 1 : 0;
@@ -293,6 +301,39 @@ static bool record_name_parts(const char *name, uint64_t *mask, uint64_t *value,
          strspn(*tag + 1, "0123456789abcdef") == strlen(*tag + 1);
 }
 
+/* Two that take records at once, in namespaces whose claims do not see
+ * each other, each write theirs (ranked at random) before they read the
+ * folder, so at least one finds the other: one that finds another taking
+ * it, ranked before it, gives way; one that finds one ranked after it
+ * waits, 200 ms at most, until that one has given way (its lock let go:
+ * true, *live false) or has finished taking (true, *live still true). The
+ * record as it is then, in buf. False: still taking; it is held. */
+static bool settled(sfc_claim *c, const char *name, const char *path, char *buf,
+                    size_t cap, size_t *n, bool *live, char *owner,
+                    sfc_error *err) {
+  for (int i = 0; i < 200; i++) {
+    sfc_pause(1000);
+    bool missing = false;
+    record rec;
+    if (sfc_file_lock_held_at(&c->records, name, path, live, err) != SFC_OK ||
+        sfc_file_read_at(&c->records, name, path, buf, cap, n, &missing, owner,
+                         err) != SFC_OK)
+      return false;
+    if (missing) {
+      *live = false;
+      *n = 0;
+      return true;
+    }
+    if (!*live || (*n && !parse_record(buf, *n, &rec) && !rec.taking)) {
+      /* parse_record wrote in buf: read it again for the caller. */
+      return sfc_file_read_at(&c->records, name, path, buf, cap, n, &missing,
+                              owner, err) == SFC_OK &&
+             !missing;
+    }
+  }
+  return false;
+}
+
 static void read_record(void *ctx, const char *name) {
   reading *r = ctx;
   sfc_claim *c = r->claim;
@@ -330,6 +371,14 @@ static void read_record(void *ctx, const char *name) {
         missing)
       break;
     why = n ? parse_record(buf, n, &rec) : "empty";
+  }
+  /* One taking it beside us that ranks after us defers to us, unless it
+   * read the folder before our record was there: wait until it has made
+   * up its mind. */
+  if (live && !why && rec.taking > c->taking &&
+      settled(c, name, path, buf, sizeof buf, &n, &live, owner, r->err)) {
+    why = n ? parse_record(buf, n, &rec) : "empty";
+    if (!live && n == 0) return;
   }
   if (live) {
     /* A live generator that can meet ours, which the claim's name did not
@@ -459,6 +508,10 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
   }
   if (st != SFC_OK || *held) return st;
   c->size = record_size(g);
+  if (!sfc_os_random(&c->taking, sizeof c->taking))
+    c->taking =
+        sfc_splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
+  c->taking |= 1; /* never 0, which says settled */
   char text[SFC_RECORD_MAX];
   size_t n;
   /* Ours first, and what we are written in it before we look at others':
@@ -476,6 +529,7 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
     st = sfc_dir_each(&c->records, RECORD_PREFIX, read_record, &r, err);
   if (st == SFC_OK) st = r.status;
   if (st != SFC_OK || *held) return st;
+  c->taking = 0;
   n = record_text(c, g, handed, false, text, sizeof text);
   st = sfc_file_renew_locked(&c->records, c->record_name, path, &c->record,
                              text, n, err);
