@@ -67,7 +67,8 @@ typedef struct mgen {
   long netns, mntns, boot;
   int life; /* 0 creating, 1 live, 2 ended */
   int64_t start_wall_ns;
-  uint64_t created, ended;
+  uint64_t created, ended; /* the steps its create began at, and its end */
+  uint64_t live;           /* the step its create returned at */
   long ended_boot;
   int copy_of;
   int end_how;        /* 0 closed; else SIM_END_* */
@@ -484,7 +485,9 @@ static void duplicate(const idrec *first, int gi, bool caller_timed) {
     counts.duplicates_excluded++;
     return;
   }
-  const bool concurrent = a->life != 2 || a->ended > b->created;
+  /* Both issuing at once: a lived on after b's create returned. One that
+   * ended while b was being made handed over to it (or failed to). */
+  const bool concurrent = a->life != 2 || a->ended > b->live;
   if (concurrent) {
     if (!linked_live(a, b)) {
       counts.duplicates_excluded++;
@@ -657,6 +660,7 @@ static void set_node(mgen *g, const uint64_t *values, size_t n) {
 static void created(mgen *g) {
   char da[1024], db[1024];
   g->life = 1;
+  g->live = k_steps();
   /* Its start is after the tick of a clock reading made while it was being
    * made: the earliest the model knows of, should the clock have stepped
    * back meanwhile. */
