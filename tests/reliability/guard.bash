@@ -634,6 +634,9 @@ guard_field_names() {
 # The generator closes; a new process takes the value while the wall clock
 # is still behind and generates long enough to reach every tick the first
 # one used.
+# Each run proves its fault happened (the driver measures every step of
+# the wall clock it makes; the successor must start more than a second
+# behind the first one's last tick), so a run without libfaketime fails.
 guard_handover() { # table|monotonic
   local d=$work/handover-$1 out ms rc
   ms=$(q 150 500)
@@ -646,7 +649,8 @@ guard_handover() { # table|monotonic
   add_result "first" "$out" "$rc"
   [[ $out = *RESULT* ]] || tail -3 "$d/first.err" >&2
   local first=${out#* note=}
-  out=$("${run[@]}" "$bin/handover" "$1" next $((2200 + 2 * ms)) "$d/next.ids" 2>"$d/next.err")
+  out=$("${run[@]}" "$bin/handover" "$1" next $((2200 + 2 * ms)) "$d/next.ids" \
+    "$d/first.ids" 2>"$d/next.err")
   rc=$?
   add_result "next" "$out" "$rc"
   [[ $out = *RESULT* ]] || tail -3 "$d/next.err" >&2
