@@ -72,35 +72,31 @@ check "no duplicates across the restart" \
 # monotonic clock is left alone, as a real step of the wall clock leaves it.
 stepped=(LD_PRELOAD="$lib" FAKETIME_TIMESTAMP_FILE="$work/offset" FAKETIME_NO_CACHE=1
   FAKETIME_DONT_FAKE_MONOTONIC=1 FAKETIME_DONT_RESET=1)
-# The wall clock as the CLI reads it under the offset file, against the
-# real one, in ms: one ID of a node value of its own (unguarded: it hands
-# nothing over), decoded, less the real time right after.
-probe=0
+# The wall clock under the offset file (what the CLI reads), less the
+# monotonic clock (which libfaketime leaves alone), in ms: both read by one
+# process, so that a step is the change of this value.
 clock_offset() {
-  local id
-  probe=$((probe + 1))
-  id=$(env "${stepped[@]}" "$cli" gen --no-guard "${twitter[@]}" \
-    --node "datacenter=2,worker=$probe" 2>/dev/null) || return 1
-  echo $(($("$cli" decode "${twitter[@]}" --json "$id" |
-    sed -n 's/.*"time_ms":\([0-9]*\).*/\1/p') - $(date +%s%3N)))
+  env "${stepped[@]}" python3 -c \
+    'import time; print((time.time_ns() - time.monotonic_ns()) // 1000000)'
 }
 # Runs the CLI while the wall clock steps 2 s back under it, 0.3 s after
-# its start. The step is measured (the clock the CLI reads, before and
-# after) into $work/step, and $work/during says whether the CLI was still
-# running when it was made: a run without libfaketime, or one that ended
-# before the step, proves nothing. With $slow set, the IDs go through a
-# reader that takes about 1,500 a millisecond: the CLI then waits on its
-# output, never on a tick's sequence (4,096), and a generator that may
-# borrow ticks does not run ahead of the clock before the step.
+# its start. The step is measured (clock_offset before and after) into
+# $work/step, and $work/during says whether the CLI was still running when
+# it was about to be made (a refusal ends the CLI at once: the mark goes
+# first): a run without libfaketime, or one that ended before the step,
+# proves nothing. With $slow set, the IDs go through a reader that takes
+# about 1,500 a millisecond: the CLI then waits on its output, never on a
+# tick's sequence (4,096), and a generator that may borrow ticks does not
+# run ahead of the clock before the step.
 slow=""
 run_stepping() { # extra CLI arguments...
   echo "+2s" >"$work/offset"
-  rm -f "$work/stepped" "$work/step" "$work/during"
+  rm -f "$work/stepping" "$work/step" "$work/during"
   (
     sleep 0.3
     before=$(clock_offset)
+    : >"$work/stepping"
     echo "+0" >"$work/offset"
-    : >"$work/stepped"
     after=$(clock_offset)
     echo $((before - after)) >"$work/step"
   ) &
@@ -116,11 +112,11 @@ while chunk := sys.stdin.buffer.read1(32768):
     env "${stepped[@]}" "$cli" gen --stats "$@" >"$work/ids" 2>"$work/stats"
     rc=$?
   fi
-  [[ -e $work/stepped ]] && : >"$work/during"
+  [[ -e $work/stepping ]] && : >"$work/during"
   wait
   return "$rc"
 }
-# The step the CLI's clock made, within 2 % of 2 s, while it ran.
+# The step made while the CLI ran, within 2 % of 2 s.
 stepped_while_running() {
   local ms
   ms=$(cat "$work/step" 2>/dev/null)
