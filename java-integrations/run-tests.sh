@@ -9,12 +9,17 @@
 #      processes at once, the test of the starter's jar (its configuration metadata), and
 #      the format check,
 #   3. checks that the examples of docs/integrations/java-*.md are the tested sources.
+# The tests JUnit skips (no PostgreSQL here) are recorded through tests/skip, and fail the run
+# under SNOWFLAKE_C_NO_SKIP=1.
 # Exits non-zero on any failure.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 build="${SNOWFLAKEC_INTEGRATIONS_BUILD:-$root/build/java-integrations}"
+
+# tests/skip's settings, kept before the SNOWFLAKE_* variables go.
+skips="${SNOWFLAKE_C_SKIPS:-}" no_skip="${SNOWFLAKE_C_NO_SKIP:-}" status=0
 
 # The generators of the tests take their node values from their properties only.
 while IFS='=' read -r name _; do
@@ -33,6 +38,12 @@ for profile in boot4 boot3; do
   echo "--- $profile"
   python3 "$here/with_postgres.py" \
     mvn -B -f "$here/pom.xml" -P"$profile" "-Dsnowflakec.version=$version" clean verify
+  # The tests JUnit skipped: the reports of this profile's clean build.
+  while IFS=$'\t' read -r test why; do
+    SNOWFLAKE_C_SKIPS="$skips" SNOWFLAKE_C_NO_SKIP="$no_skip" \
+      "$root/tests/skip" java-integrations "$profile: $test" "$why" || status=1
+  done < <(find "$here" -path '*/target/surefire-reports/TEST-*.xml' -exec "$root/tests/junit-skips" {} +)
 done
 
 python3 "$here/check_docs.py"
+exit "$status"

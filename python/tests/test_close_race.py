@@ -37,7 +37,6 @@ def close_now(*_):
 
 def outcome(call):
     global in_call
-    start = time.monotonic()
     in_call = True
     try:
         result = call()
@@ -45,7 +44,6 @@ def outcome(call):
     except sfc.SnowflakeError as e:
         out["result"] = f"{type(e).__name__}: {e}"
     in_call = False
-    out["seconds"] = time.monotonic() - start
 
 if case == "stats-finalizer":
     # A collection at an allocation inside stats(), whose callback closes. The
@@ -101,8 +99,8 @@ def check(case: str, node: int, out: dict[str, object]) -> None:
     if case == "stats-finalizer":
         assert out["result"] == {"node": {"worker": node}, "guard": "held:"}, out
     else:
+        # The closed error, not the IDs the 3 s wait would have ended with.
         assert out["result"] == CLOSED, out
-        assert 0.25 < float(str(out["seconds"])) < 2.5, f"the wait ended at close(): {out}"
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from barrier import meet
 
 import snowflake_c as sfc
 from conftest import OWN_EPOCH, own
@@ -76,10 +77,12 @@ def test_close_while_another_thread_waits() -> None:
 
     t = threading.Thread(target=waiter)
     t.start()
-    time.sleep(0.2)
+    while g.stats()["waits"] == 0:  # until the call waits for its tick
+        time.sleep(0.001)
     g.close()
-    t.join(timeout=5)
-    assert not t.is_alive(), "close() wakes a waiting call"
+    t.join()
+    # Woken by close(): the closed error, not the ID the tick (10 s or more
+    # away) would have brought.
     assert len(errors) == 1 and isinstance(errors[0], sfc.InvalidArgument), errors
 
 
@@ -141,7 +144,6 @@ def test_wait_releases_the_gil_and_ctrl_c_interrupts_it() -> None:
     counter.start()
     killer = threading.Thread(target=interrupt)
     killer.start()
-    start = time.monotonic()
     try:
         with pytest.raises(KeyboardInterrupt):
             waiting.set()
@@ -150,7 +152,8 @@ def test_wait_releases_the_gil_and_ctrl_c_interrupts_it() -> None:
         stop.set()
         counter.join()
         killer.join()
-    assert time.monotonic() - start < 9.5, "Ctrl-C interrupted the wait"
+    # Ctrl-C ended the wait, not the tick: the clock is still short of it.
+    assert g.next_id_at(g.now_us())[0] is None, "the wait ran to its tick"
     assert ticks > 20, "another thread ran while next_id() waited"
     g.close()
 
@@ -208,12 +211,19 @@ def _init_pool(state_dir: str) -> None:
     _pool_gen = sfc.Generator(preset="default", node={"worker": "auto"}, state_dir=state_dir)
 
 
-def _pool_task(n: int) -> tuple[int, list[int]]:
+_met = False
+
+
+def _pool_task(task: tuple[int, str]) -> tuple[int, list[int]]:
+    n, barrier = task
     g = _pool_gen if _pool_gen is not None else _inherited
     assert g is not None
-    # Long enough that the workers started last get tasks too: the first one
-    # up would otherwise take all of them on a busy machine.
-    time.sleep(0.05)
+    global _met
+    if not _met:
+        # A worker's first task waits until another worker has taken one:
+        # the first one up cannot take them all, however busy the machine.
+        meet(barrier, 2)
+        _met = True
     return os.getpid(), g.next_ids(n)
 
 
@@ -237,7 +247,7 @@ def test_process_pool_with_auto_workers(tmp_path: Path, method: str) -> None:
         pytest.skip(f"no {method} start method here")
     ctx = mp.get_context(method)
     with ctx.Pool(4, initializer=_init_pool, initargs=(str(tmp_path),)) as pool:
-        results = pool.map(_pool_task, [20_000] * 16, chunksize=1)
+        results = pool.map(_pool_task, [(20_000, str(tmp_path / "barrier"))] * 16, chunksize=1)
     _check_pool_results(results, sfc.Layout.preset("default"))
     assert len({pid for pid, _ in results}) >= 2
 
@@ -249,7 +259,7 @@ def test_fork_pool_sharing_the_parents_generator(tmp_path: Path) -> None:
     try:
         parent = _inherited.next_ids(1000)
         with mp.get_context("fork").Pool(4) as pool:
-            results = pool.map(_pool_task, [20_000] * 16, chunksize=1)
+            results = pool.map(_pool_task, [(20_000, str(tmp_path / "barrier"))] * 16, chunksize=1)
         results.append((os.getpid(), parent + _inherited.next_ids(1000)))
         _check_pool_results(results, _inherited.layout)
     finally:

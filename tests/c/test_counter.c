@@ -15,8 +15,9 @@ extern const char *sfc_counter_source; /* counter.c */
 extern bool sfc_counter_on(const sfc_generator *g);
 
 #define SPEC "time:41@1ms,worker:4,seq:18"
-enum { TIME_SHIFT = 22, MAX_IDS = 3000000 };
-static const double RUN_S = 0.4;
+/* IDs per thread: a count, not a time, so that a slow machine checks as
+ * much as a fast one. Two threads' worth spans at least 4 ticks of 2^18. */
+enum { TIME_SHIFT = 22, PER_THREAD = 500000, MOVE_EVERY = 2000 };
 
 static int64_t wall_us(void) {
   struct timespec ts;
@@ -75,10 +76,9 @@ typedef struct job {
 static void *work(void *arg) {
   job *j = arg;
   sfc_error err;
-  const int64_t end = wall_us() + (int64_t)(RUN_S * 1e6);
   int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), cpu = 0;
-  while (j->n < MAX_IDS) {
-    if (j->migrate && cpus > 1 && j->n % 2000 == 0) {
+  while (j->n < PER_THREAD) {
+    if (j->migrate && cpus > 1 && j->n % MOVE_EVERY == 0) {
 #if defined(__linux__) /* elsewhere the scheduler moves threads alone */
       cpu_set_t set;
       CPU_ZERO(&set);
@@ -105,7 +105,6 @@ static void *work(void *arg) {
     j->ahead += t > hi;
     j->unordered += j->n && id <= j->ids[j->n - 1];
     j->ids[j->n++] = id;
-    if (after >= end) break;
   }
   return NULL;
 }
@@ -118,7 +117,7 @@ static void bound(const char *what, unsigned worker, bool migrate) {
   check_thread tid[THREADS];
   for (int i = 0; i < THREADS; i++) {
     jobs[i] = (job){.g = g, .epoch_ms = check_run_epoch(), .migrate = migrate};
-    jobs[i].ids = malloc(sizeof(uint64_t) * MAX_IDS);
+    jobs[i].ids = malloc(sizeof(uint64_t) * PER_THREAD);
     check_thread_start(&tid[i], work, &jobs[i]);
   }
   size_t total = 0, behind = 0, ahead = 0, unordered = 0, errors = 0, moves = 0;
@@ -140,7 +139,8 @@ static void bound(const char *what, unsigned worker, bool migrate) {
     k += jobs[i].n;
     free(jobs[i].ids);
   }
-  CHECK(total > 10000, "%s: %zu IDs", what, total);
+  CHECK(total == THREADS * PER_THREAD, "%s: %zu IDs of %d", what, total,
+        THREADS * PER_THREAD);
   CHECK(errors == 0, "%s: %zu errors", what, errors);
   CHECK(behind == 0,
         "%s: %zu of %zu IDs behind the clock read before the call (the "
@@ -153,7 +153,9 @@ static void bound(const char *what, unsigned worker, bool migrate) {
   CHECK(check_duplicates(all, total) == 0, "%s: duplicates", what);
 #if defined(__linux__)
   if (migrate && sysconf(_SC_NPROCESSORS_ONLN) > 1)
-    CHECK(moves > 100, "%s: only %zu moves between processors", what, moves);
+    CHECK(moves == THREADS * PER_THREAD / MOVE_EVERY,
+          "%s: %zu moves between processors of %d", what, moves,
+          THREADS * PER_THREAD / MOVE_EVERY);
 #endif
   sfc_stats s;
   sfc_generator_stats(g, &s);

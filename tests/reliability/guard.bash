@@ -53,18 +53,18 @@ guard_started() { # ids file, pid, [seconds]
   return 1
 }
 
-# The second process must be refused: exit non-zero, WorkerUnavailable
-# naming the holder's pid (any live process when no pid is given) and
-# `what`, no ID.
+# The second process must be refused: exit 1 (an error told: not a
+# crash), WorkerUnavailable naming the holder's pid (any live process when
+# no pid is given) and `what`, no ID.
 guard_expect_refused() { # label, rc, ids file, err file, holder pid, what
   local by="live process $5 "
   [[ -n $5 ]] || by="live process"
   r_faults=$((r_faults + 1))
-  if [[ $2 != 0 && ! -s $3 ]] && grep -q WorkerUnavailable "$4" &&
+  if [[ $2 = 1 && ! -s $3 ]] && grep -q WorkerUnavailable "$4" &&
     grep -qF "$by" "$4" && grep -qF "$6" "$4"; then
     r_exp=$((r_exp + 1))
   else
-    bad "$1: exit $2, $(count_ids "$3") IDs, $(head -c 300 "$4")"
+    bad "$1: $(ended "$2"), $(count_ids "$3") IDs, $(head -c 300 "$4")"
   fi
 }
 
@@ -79,14 +79,20 @@ guard_no_warning() { # label, err file
 }
 
 # The holder must still be running (the refusal did not disturb it); it is
-# then stopped.
+# then stopped, and must end by that SIGTERM (exit 143), not otherwise.
 guard_stop_holder() { # label, pid, err file
+  local rc
   if ! kill -0 "$2" 2>/dev/null; then
     r_unexp=$((r_unexp + 1))
     bad "$1: the holder stopped: $(head -c 200 "$3")"
   fi
   kill -TERM "$2" 2>/dev/null
   wait "$2" 2>/dev/null
+  rc=$?
+  if [[ $rc != 143 ]]; then
+    r_unexp=$((r_unexp + 1))
+    bad "$1: the holder: $(ended "$rc"), not ended by SIGTERM: $(head -c 200 "$3")"
+  fi
 }
 
 # A holder (the command in the array `holder`) and, while it generates, a
@@ -126,7 +132,11 @@ guard_count() { # dir
 guard_same_value() {
   local d=$work/guard-same pair i=0 pid rc
   local -a pairs=(cli:cli)
-  [[ -n $py ]] && pairs+=(cli:py py:cli)
+  if [[ -n $py ]]; then
+    pairs+=(cli:py py:cli)
+  else
+    skip_part "the CLI-Python pairs" "binding not built: run python/run-tests.sh first"
+  fi
   mkdir -p "$d"
   for pair in "${pairs[@]}"; do
     i=$((i + 1))
@@ -179,21 +189,22 @@ guard_pod_host() {
 # The recipe for several processes per pod: a host field and a pool field
 # (pod=host,proc=auto with a state_dir), 4 processes together.
 guard_pod_recipe() {
-  local d=$work/guard-recipe i rc pids=() procs pods
+  local d=$work/guard-recipe i rc pids=() procs pods n
   local args=(--layout time:41@1ms,pod:8,proc:4,seq:4 --epoch "$row_epoch"
     --node pod=host,proc=auto --state-dir "$d/state" --stats)
+  n=$(q 16000 48000)
   mkdir -p "$d"
   for i in 1 2 3 4; do
-    (guard_pod "$cli" gen -n "$(q 16000 48000)" "${args[@]}") >"$d/ids.$i" \
-      2>"$d/err.$i" &
+    (guard_pod "$cli" gen -n "$n" "${args[@]}") >"$d/ids.$i" 2>"$d/err.$i" &
     pids+=($!)
   done
   for i in 1 2 3 4; do
     wait "${pids[$((i - 1))]}"
     rc=$?
-    if [[ $rc != 0 ]] || grep -v '^ids_issued=' "$d/err.$i" | grep -q .; then
+    if [[ $rc != 0 || $(count_ids "$d/ids.$i") != "$n" ]] ||
+      grep -v '^ids_issued=' "$d/err.$i" | grep -q .; then
       r_unexp=$((r_unexp + 1))
-      bad "process $i: exit $rc, $(head -c 200 "$d/err.$i")"
+      bad "process $i: $(ended "$rc"), $(count_ids "$d/ids.$i") of $n IDs, $(head -c 200 "$d/err.$i")"
     fi
   done
   procs=$(grep -ho 'proc=[0-9]*(pool)' "$d"/err.* | sort -u | wc -l)
@@ -209,11 +220,12 @@ guard_pod_recipe() {
 # guarded, and leaves no hand-over record behind unless it gave its value
 # back ahead of the clock.
 guard_distinct() {
-  local d=$work/guard-distinct n=100 i rc pids=() held
+  local d=$work/guard-distinct n=100 i rc pids=() held count
   local args=(--layout "$guard_layout" --epoch "$row_epoch" --stats)
+  count=$(q 8000 32000)
   mkdir -p "$d"
   for ((i = 0; i < n; i++)); do
-    "$cli" gen -n "$(q 8000 32000)" "${args[@]}" --node "worker=$i" \
+    "$cli" gen -n "$count" "${args[@]}" --node "worker=$i" \
       >"$d/ids.$i" 2>"$d/err.$i" &
     pids+=($!)
   done
@@ -224,10 +236,11 @@ guard_distinct() {
   for ((i = 0; i < n; i++)); do
     wait "${pids[$i]}"
     rc=$?
-    if [[ $rc != 0 ]] || grep -v '^ids_issued=' "$d/err.$i" | grep -q . ||
+    if [[ $rc != 0 || $(count_ids "$d/ids.$i") != "$count" ]] ||
+      grep -v '^ids_issued=' "$d/err.$i" | grep -q . ||
       ! grep -q 'guard="held: ' "$d/err.$i"; then
       r_unexp=$((r_unexp + 1))
-      bad "worker $i: exit $rc, $(head -c 200 "$d/err.$i")"
+      bad "worker $i: $(ended "$rc"), $(count_ids "$d/ids.$i") of $count IDs, $(head -c 200 "$d/err.$i")"
     fi
   done
   # A holder that leaves while the clock is not yet past its last tick (the
@@ -244,10 +257,11 @@ guard_distinct() {
   note "$n processes started, $held record files at once, none left ($kept handed a last tick over)"
 }
 
-# A holder killed with SIGKILL: a new process with its value starts at once
-# (the kernel let go of its claim).
+# A holder killed with SIGKILL: a new process with its value starts (the
+# kernel let go of the claim: no retry, no wait for it) and issues all its
+# IDs.
 guard_killed() {
-  local d=$work/guard-killed i rounds pid rc t0 ms worst=0
+  local d=$work/guard-killed i rounds pid rc
   local args=(--layout "$guard_layout" --epoch "$row_epoch" --node worker=9)
   rounds=$(q 5 20)
   mkdir -p "$d"
@@ -258,22 +272,19 @@ guard_killed() {
       bad "round $i: the holder did not start: $(head -c 200 "$d/err.$i")"
     kill -KILL "$pid"
     wait "$pid" 2>/dev/null
-    r_faults=$((r_faults + 1))
-    t0=$(date +%s%N)
-    timeout 10 "$cli" gen -n 2000 "${args[@]}" >"$d/next.$i" 2>"$d/next-err.$i"
     rc=$?
-    ms=$((($(date +%s%N) - t0) / 1000000))
-    ((ms > worst)) && worst=$ms
-    if [[ $rc != 0 ]]; then
+    [[ $rc = 137 ]] || bad "round $i: the holder: $(ended "$rc") before the kill"
+    r_faults=$((r_faults + 1))
+    "$cli" gen -n 2000 "${args[@]}" >"$d/next.$i" 2>"$d/next-err.$i"
+    rc=$?
+    if [[ $rc != 0 || $(count_ids "$d/next.$i") != 2000 ]]; then
       r_unexp=$((r_unexp + 1))
-      bad "round $i: the next holder: exit $rc, $(head -c 200 "$d/next-err.$i")"
+      bad "round $i: the next holder: $(ended "$rc"), $(count_ids "$d/next.$i") of 2000 IDs, $(head -c 200 "$d/next-err.$i")"
     fi
   done
-  # 2000 IDs at 16 per ms take 125 ms: anything near a second waited.
-  ((worst < 1000)) || bad "a restart took $worst ms"
   r_ids=$(complete_lines "$d"/ids.* "$d"/next.* | wc -l)
   r_dups=$(dup_count "$d"/ids.* "$d"/next.*)
-  note "$rounds holders killed, each value taken again at once (slowest run $worst ms)"
+  note "$rounds holders killed, each value taken again with no refusal"
 }
 
 # No folder for hand-over records: /dev/shm and /tmp replaced, in a mount
@@ -294,11 +305,11 @@ guard_records_unusable() {
     >"$d/none.ids" 2>"$d/none.err"
   rc=$?
   r_faults=$((r_faults + 1))
-  if [[ $rc != 0 && ! -s $d/none.ids ]] && grep -q 'StateError.*hand-over records' "$d/none.err" &&
+  if [[ $rc = 1 && ! -s $d/none.ids ]] && grep -q 'StateError.*hand-over records' "$d/none.err" &&
     ! grep -qi warning "$d/none.err"; then
     r_exp=$((r_exp + 1))
   else
-    bad "no usable folder: exit $rc, $(count_ids "$d/none.ids") IDs, $(head -c 200 "$d/none.err")"
+    bad "no usable folder: $(ended "$rc"), $(count_ids "$d/none.ids") IDs, $(head -c 200 "$d/none.err")"
   fi
   # shellcheck disable=SC2016 # for the inner shell
   unshare -m bash -c 'exec 3<"$1" && shift && mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
@@ -311,7 +322,7 @@ guard_records_unusable() {
     r_exp=$((r_exp + 1))
   else
     r_unexp=$((r_unexp + 1))
-    bad "/dev/shm another user's: exit $rc, $(head -c 200 "$d/tmp.err")"
+    bad "/dev/shm another user's: $(ended "$rc"), $(head -c 200 "$d/tmp.err")"
   fi
   guard_count "$d"
   note "no usable folder: StateError; /dev/shm another user's: guarded (records in /tmp)"
@@ -319,9 +330,10 @@ guard_records_unusable() {
 
 # A forked child of a guarded generator (drivers/guardfork.c).
 guard_fork() {
-  local out
+  local out rc
   out=$("$bin/guardfork" children 2>"$work/guard-fork.err")
-  add_result "guard fork" "$out"
+  rc=$?
+  add_result "guard fork" "$out" "$rc"
   [[ $out = *RESULT* ]] || tail -5 "$work/guard-fork.err" >&2
   note "${out#* note=}"
 }
@@ -419,11 +431,12 @@ guard_windows() {
   fi
   wait "$pid"
   rc=$?
-  [[ $rc = 0 ]] || bad "the holder: exit $rc, $(head -c 200 "$d/1.h.err")"
-  guard_no_warning "the holder" "$d/1.h.err"
   holder_named=()
   # Under wine the lines end in CRLF.
   sed -i 's/\r$//' "$d"/*.ids
+  [[ $rc = 0 && $(count_ids "$d/1.h.ids") = 48000 ]] ||
+    bad "the holder: $(ended "$rc"), $(count_ids "$d/1.h.ids") of 48000 IDs, $(head -c 200 "$d/1.h.err")"
+  guard_no_warning "the holder" "$d/1.h.err"
   guard_count "$d"
   note "the second refused: $(grep -o 'host-wide claim [^)]*' "$d/1.c.err" | head -1)"
 }
@@ -479,10 +492,10 @@ guard_pool() {
   rc=$?
   took=$(grep -o 'worker=[0-9]*(pool)' "$d/p1.err")
   r_faults=$((r_faults + 1))
-  if [[ $rc = 0 && $took = "worker=3(pool)" ]]; then
+  if [[ $rc = 0 && $took = "worker=3(pool)" && $(count_ids "$d/p1.ids") = 8000 ]]; then
     r_exp=$((r_exp + 1))
   else
-    bad "the pool process: exit $rc, took ${took:-nothing}: $(head -c 200 "$d/p1.err")"
+    bad "the pool process: $(ended "$rc"), $(count_ids "$d/p1.ids") of 8000 IDs, took ${took:-nothing}: $(head -c 200 "$d/p1.err")"
   fi
   guard_no_warning "the pool process" "$d/p1.err"
   for i in 0 1 2; do
@@ -563,15 +576,23 @@ guard_squat() {
     pid=$!
     guard_started "$d/2.a.ids" "$pid" 2
     "${as_user[@]}" "${gen[@]}" -n 4000 >"$d/2.b.ids" 2>"$d/2.b.err"
+    local -A rcs=([b]=$?)
     kill -TERM "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
+    rcs[a]=$?
     if [[ -s $d/2.a.ids && -s $d/2.b.ids ]]; then
       bad "the record's name squatted: both ran"
     fi
+    # Each ran (a until its SIGTERM, b to its 4000th ID) or was refused.
+    local -A ran=([a]=143 [b]=0)
     for i in a b; do
       if [[ -s $d/2.$i.ids ]]; then
         guard_no_warning "the record's name squatted, process $i" "$d/2.$i.err"
-      elif grep -qE 'StateError|WorkerUnavailable' "$d/2.$i.err"; then
+        [[ ${rcs[$i]} = "${ran[$i]}" ]] ||
+          bad "the record's name squatted, process $i: $(ended "${rcs[$i]}") after $(count_ids "$d/2.$i.ids") IDs"
+        [[ $i = a || $(count_ids "$d/2.b.ids") = 4000 ]] ||
+          bad "the record's name squatted, process b: $(count_ids "$d/2.b.ids") of 4000 IDs"
+      elif [[ ${rcs[$i]} = 1 ]] && grep -qE 'StateError|WorkerUnavailable' "$d/2.$i.err"; then
         r_exp=$((r_exp + 1))
       else
         r_unexp=$((r_unexp + 1))
@@ -613,19 +634,25 @@ guard_field_names() {
 # The generator closes; a new process takes the value while the wall clock
 # is still behind and generates long enough to reach every tick the first
 # one used.
+# Each run proves its fault happened (the driver measures every step of
+# the wall clock it makes; the successor must start more than a second
+# behind the first one's last tick), so a run without libfaketime fails.
 guard_handover() { # table|monotonic
-  local d=$work/handover-$1 out ms
+  local d=$work/handover-$1 out ms rc
   ms=$(q 150 500)
   mkdir -p "$d"
   echo "+0" >"$d/offset"
   local run=(env LD_PRELOAD="$faketime_lib" FAKETIME_TIMESTAMP_FILE="$d/offset"
     FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1)
   out=$("${run[@]}" "$bin/handover" "$1" first "$ms" "$d/first.ids" 2>"$d/first.err")
-  add_result "first" "$out"
+  rc=$?
+  add_result "first" "$out" "$rc"
   [[ $out = *RESULT* ]] || tail -3 "$d/first.err" >&2
   local first=${out#* note=}
-  out=$("${run[@]}" "$bin/handover" "$1" next $((2200 + 2 * ms)) "$d/next.ids" 2>"$d/next.err")
-  add_result "next" "$out"
+  out=$("${run[@]}" "$bin/handover" "$1" next $((2200 + 2 * ms)) "$d/next.ids" \
+    "$d/first.ids" 2>"$d/next.err")
+  rc=$?
+  add_result "next" "$out" "$rc"
   [[ $out = *RESULT* ]] || tail -3 "$d/next.err" >&2
   guard_count "$d"
   note "$first; ${out#* note=}"
@@ -662,11 +689,16 @@ guard_refusals() {
     seq 1 "$n" | D=$d/$kind xargs -P 4 -I{} sh -c \
       '"$@" -n 4000 >"$D/{}.ids" 2>"$D/{}.err"; echo $? >"$D/{}.rc"' refusal \
       "${gen[@]}" "${extra[@]}"
-    refused=$(grep -l WorkerUnavailable "$d/$kind"/*.err | wc -l)
+    # Refused: exit 1 (an error told), WorkerUnavailable, no ID.
+    refused=0
+    for i in $(seq 1 "$n"); do
+      [[ $(cat "$d/$kind/$i.rc") = 1 && ! -s $d/$kind/$i.ids ]] &&
+        grep -q WorkerUnavailable "$d/$kind/$i.err" && refused=$((refused + 1))
+    done
     r_faults=$((r_faults + n))
     r_exp=$((r_exp + refused))
     ((refused == n)) || bad "$kind: $((n - refused)) of $n starts not refused: $(
-      grep -L WorkerUnavailable "$d/$kind"/*.err | head -1 | xargs head -c 200)"
+      grep -L WorkerUnavailable "$d/$kind"/*.err | head -1 | xargs -r head -c 200)"
     # A temp-folder cleaner.
     if [[ $kind = guard-only ]]; then
       rm -rf "${d:?}/xdg/"*
@@ -710,8 +742,9 @@ guard_nofile() {
   done
   touch "$d/stop"
   wait "$pid"
+  rc=$?
   out=$(cat "$d/python.out")
-  add_result "python" "$out"
+  add_result "python" "$out" "$rc"
   [[ $out = *RESULT* ]] || tail -3 "$d/python.err" >&2
   [[ -n $held ]] || bad "no generator started"
   guard_count "$d"
@@ -738,10 +771,11 @@ guard_long_names() {
     "${gen[@]}" "${extra[@]}" -n 100 --stats >"$d/$kind.s.ids" 2>"$d/$kind.s.err"
     rc=$?
     r_faults=$((r_faults + 1))
-    if [[ $rc = 0 ]] && grep -q 'guard="held: ' "$d/$kind.s.err" && ! grep -qi warning "$d/$kind.s.err"; then
+    if [[ $rc = 0 && $(count_ids "$d/$kind.s.ids") = 100 ]] &&
+      grep -q 'guard="held: ' "$d/$kind.s.err" && ! grep -qi warning "$d/$kind.s.err"; then
       r_exp=$((r_exp + 1))
     else
-      bad "$kind: not guarded: exit $rc, $(head -c 200 "$d/$kind.s.err")"
+      bad "$kind: not guarded: $(ended "$rc"), $(count_ids "$d/$kind.s.ids") of 100 IDs, $(head -c 200 "$d/$kind.s.err")"
     fi
     holder=("${gen[@]}" "${extra[@]}" -n 1000000000)
     contender=("${gen[@]}" "${extra[@]}" -n 4000)
@@ -755,34 +789,35 @@ guard_long_names() {
 # helper): the parent frees its generator and exits while the helper
 # lives; the value is taken again at once. Without and with a state_dir.
 guard_fork_helper() {
-  local d=$work/guard-helper kind out helper rc t0 ms
+  local d=$work/guard-helper kind out helper rc
   mkdir -p "$d"
   for kind in guard-only state_dir; do
     local extra=()
     [[ $kind = state_dir ]] && extra=(--state-dir "$d/state")
     out=$("$bin/guardfork" helper "$d/$kind.parent.ids" "${extra[@]:1}" 2>"$d/$kind.err")
-    add_result "$kind: parent" "$out"
+    rc=$?
+    add_result "$kind: parent" "$out" "$rc"
     helper=$(sed -n 's/^HELPER //p' <<<"$out")
-    t0=$(date +%s%N)
-    timeout 10 "$cli" gen -n 2000 --layout "$default_fields" --epoch "$row_epoch" \
+    "$cli" gen -n 2000 --layout "$default_fields" --epoch "$row_epoch" \
       --node worker=21 "${extra[@]}" --stats >"$d/$kind.next.ids" 2>"$d/$kind.next.err"
     rc=$?
-    ms=$((($(date +%s%N) - t0) / 1000000))
     r_faults=$((r_faults + 1))
+    # Still alive once the restart is over (it sleeps 30 s): the restart
+    # did not wait for the helper to end.
     if [[ -z $helper ]] || ! kill -0 "$helper" 2>/dev/null; then
-      bad "$kind: the helper was not alive at the restart"
+      bad "$kind: the helper was not alive after the restart"
     fi
-    if [[ $rc = 0 ]] && ((ms < 1000)); then
+    if [[ $rc = 0 && $(count_ids "$d/$kind.next.ids") = 2000 ]]; then
       r_exp=$((r_exp + 1))
       guard_no_warning "$kind: the restart" "$d/$kind.next.err"
     else
       r_unexp=$((r_unexp + 1))
-      bad "$kind: the restart: exit $rc after $ms ms, $(head -c 200 "$d/$kind.next.err")"
+      bad "$kind: the restart: $(ended "$rc"), $(count_ids "$d/$kind.next.ids") of 2000 IDs, $(head -c 200 "$d/$kind.next.err")"
     fi
     [[ -n $helper ]] && kill "$helper" 2>/dev/null
   done
   guard_count "$d"
-  note "the value taken again at once beside the live helper, without and with a state_dir"
+  note "the value taken again beside the live helper, without and with a state_dir"
 }
 
 guard_scenarios() {

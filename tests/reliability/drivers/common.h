@@ -80,6 +80,25 @@ static inline int64_t wall_us(void) {
   return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+/* The wall clock's offset from the monotonic clock (which libfaketime
+ * leaves alone), us: a step of the wall clock is the change of this value.
+ * A reading interrupted for more than 50 us is made again, its offset
+ * being uncertain by that much. */
+static inline int64_t wall_offset_us(void) {
+  int64_t m0, w, m1;
+  int tries = 0;
+  do {
+    m0 = mono_us(), w = wall_us(), m1 = mono_us();
+  } while (m1 - m0 > 50 && ++tries < 20);
+  return w - m0 - (m1 - m0) / 2;
+}
+
+/* A step of `want_ms` measured as `got_ms`, within the tolerance of the
+ * clock-step rows (2 %, and 0.1 ms for the readings). */
+static inline bool step_measured(double got_ms, double want_ms) {
+  return got_ms >= want_ms * 0.98 - 0.1 && got_ms <= want_ms * 1.02 + 0.1;
+}
+
 static inline void print_stats(const char *who, const sfc_generator *g) {
   sfc_stats s;
   sfc_generator_stats(g, &s);

@@ -10,7 +10,8 @@
  * each millisecond, so that two generators issuing in one tick under one
  * clock value issue the same IDs.
  *
- * Usage: handover table|monotonic first|next MS IDS_FILE
+ * Usage: handover table|monotonic first MS IDS_FILE
+ *        handover table|monotonic next MS IDS_FILE FIRST_IDS_FILE
  *   table first      MS ms of IDs; the wall clock 10 s back (the clock
  *                    field bumped), MS ms; 2 s further back (bumped
  *                    again), MS ms; freed, its last ticks far ahead of the
@@ -20,6 +21,12 @@
  *                    last tick 2 s ahead of the wall clock: handed over.
  *   next             a new generator of the value (monotonic for
  *                    `monotonic`), the wall clock still behind, MS ms.
+ * Each run proves that its fault happened, so that a run without
+ * libfaketime (no step at all) fails: `first` measures every step of the
+ * wall clock it makes, as the clock-step rows do (within 2 %), and `table`
+ * counts a clock bump for each; `next` reads the first's IDs
+ * (FIRST_IDS_FILE) and must start with the wall clock more than a second
+ * behind the last tick the first one issued.
  * Writes the IDs to IDS_FILE, one per line; prints the counters and the
  * RESULT line of tests/reliability/run. */
 #include "common.h"
@@ -43,10 +50,31 @@ static sfc_status run(sfc_generator *g, int64_t ms, ids *out, sfc_error *err) {
   return SFC_OK;
 }
 
+/* The latest tick of the IDs in `path` (one decimal ID per line), or -1. */
+static int64_t last_tick_of(const char *path, const sfc_layout *layout) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    perror(path);
+    exit(2);
+  }
+  int64_t last = -1;
+  char line[64];
+  while (fgets(line, sizeof line, f)) {
+    const int64_t tick =
+        (int64_t)(strtoull(line, NULL, 10) >> layout->fields[0].shift);
+    if (tick > last) last = tick;
+  }
+  fclose(f);
+  return last;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 5 || (strcmp(argv[1], "table") && strcmp(argv[1], "monotonic")) ||
-      (strcmp(argv[2], "first") && strcmp(argv[2], "next"))) {
-    fprintf(stderr, "usage: handover table|monotonic first|next MS IDS_FILE\n");
+  const bool usage_ok = (argc == 5 && !strcmp(argv[2], "first")) ||
+                        (argc == 6 && !strcmp(argv[2], "next"));
+  if (!usage_ok || (strcmp(argv[1], "table") && strcmp(argv[1], "monotonic"))) {
+    fprintf(stderr, "usage: handover table|monotonic first MS IDS_FILE\n"
+                    "       handover table|monotonic next MS IDS_FILE "
+                    "FIRST_IDS_FILE\n");
     return 2;
   }
   const char *file = getenv("FAKETIME_TIMESTAMP_FILE");
@@ -71,17 +99,41 @@ int main(int argc, char **argv) {
     must(sfc_options_set(&opts, "time_source", 11, &v, &err), &err,
          "time_source");
   }
+  result r = {.ok = true};
+  /* The successor starts while the wall clock is behind the last tick its
+   * predecessor issued: the fault this run is about. */
+  double behind_ms = 0;
+  if (!first) {
+    const int64_t last = last_tick_of(argv[5], &layout);
+    behind_ms = (double)last * (double)layout.unit_us / 1000.0 -
+                (double)(wall_us() / 1000 - layout.epoch_ms);
+    if (last < 0 || behind_ms < 1000)
+      result_fail(&r,
+                  "started %.0f ms behind the first one's last tick, not "
+                  "more than 1000 ms: no step of the wall clock",
+                  behind_ms);
+  }
   sfc_generator *g;
   must(sfc_generator_new(&layout, &opts, &g, &err), &err, "generator");
   offset_fd = faketime_open(file);
 
-  result r = {.ok = true};
   ids out = {0};
   sfc_status st = run(g, ms, &out, &err);
+  double measured[2] = {0, 0};
+  int64_t unseen_us = 0; /* how far the generator's clock moved at a step */
   if (first) {
     const double steps[2] = {monotonic ? -2 : -10, -12};
     for (int i = 0; i < (monotonic ? 1 : 2) && st == SFC_OK; i++) {
+      const int64_t before = wall_offset_us();
+      const int64_t gen_before = sfc_generator_now_us(g) - mono_us();
       faketime_set(offset_fd, steps[i]);
+      measured[i] = (double)(before - wall_offset_us()) / 1000.0;
+      const int64_t moved = gen_before - (sfc_generator_now_us(g) - mono_us());
+      if (llabs(moved) > llabs(unseen_us)) unseen_us = moved;
+      const double want = (i ? steps[0] - steps[1] : -steps[0]) * 1000;
+      if (!step_measured(measured[i], want))
+        result_fail(&r, "the wall clock stepped %.3f ms back, not %.0f ms",
+                    measured[i], want);
       r.faults++;
       st = run(g, ms, &out, &err);
     }
@@ -100,6 +152,10 @@ int main(int argc, char **argv) {
   if (first && monotonic && s.rollbacks != 0)
     result_fail(&r, "the monotonic generator saw %" PRIu64 " rollbacks",
                 s.rollbacks);
+  /* Its clock did not step with the wall clock (readings a few us apart). */
+  if (first && monotonic && llabs(unseen_us) > 500)
+    result_fail(&r, "the monotonic generator's clock moved %.3f ms at the step",
+                (double)unseen_us / 1000.0);
   const uint64_t clock = s.clock, bumps = s.clock_bumps;
   sfc_generator_free(g);
 
@@ -114,10 +170,21 @@ int main(int argc, char **argv) {
   r.ids = out.n;
   r.dups = ids_dups(out.v, out.n);
   if (r.dups) result_fail(&r, "%" PRIu64 " duplicate IDs", r.dups);
-  if (r.ok)
+  if (r.ok && first && monotonic)
     snprintf(r.note, sizeof r.note,
-             "%s: clock value %" PRIu64 ", %" PRIu64 " bumps", argv[2], clock,
-             bumps);
+             "first: wall clock stepped %.0f ms back, unseen; clock value "
+             "%" PRIu64,
+             measured[0], clock);
+  else if (r.ok && first)
+    snprintf(r.note, sizeof r.note,
+             "first: wall clock stepped %.0f and %.0f ms back, %" PRIu64
+             " bumps, clock value %" PRIu64,
+             measured[0], measured[1], bumps, clock);
+  else if (r.ok)
+    snprintf(r.note, sizeof r.note,
+             "next: started %.0f ms behind the last tick, clock value "
+             "%" PRIu64 ", %" PRIu64 " bumps",
+             behind_ms, clock, bumps);
   result_print(&r);
   free(out.v);
   return r.ok ? 0 : 1;

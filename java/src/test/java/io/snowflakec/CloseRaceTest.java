@@ -1,7 +1,6 @@
 package io.snowflakec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -29,8 +28,11 @@ class CloseRaceTest {
     return g;
   }
 
-  /** What `call` threw (or "issued") when another thread closed `g` 100 ms into it; its time. */
-  static String closedWhileWaiting(Generator g, Runnable call, long[] tookMs) throws Exception {
+  /**
+   * What `call` threw (or "issued") when another thread closed `g` 100 ms into it: the closed error,
+   * where without the close the 3 s wait would have ended with IDs.
+   */
+  static String closedWhileWaiting(Generator g, Runnable call) throws Exception {
     AtomicReference<String> outcome = new AtomicReference<>("issued");
     Thread t =
         new Thread(
@@ -41,30 +43,24 @@ class CloseRaceTest {
                 outcome.set(e.getClass().getSimpleName() + ": " + e.getMessage());
               }
             });
-    long start = System.nanoTime();
     t.start();
     Thread.sleep(100);
     g.close();
     t.join();
-    tookMs[0] = (System.nanoTime() - start) / 1_000_000;
     return outcome.get();
   }
 
   @Test
   void closeFromAnotherThreadEndsAWaitingNextId() throws Exception {
-    long[] took = new long[1];
     Generator g = waiting(1);
-    assertEquals("InvalidArgumentException: " + CLOSED, closedWhileWaiting(g, g::nextId, took));
-    assertTrue(took[0] < 1500, "close() ended the wait: " + took[0] + " ms");
+    assertEquals("InvalidArgumentException: " + CLOSED, closedWhileWaiting(g, g::nextId));
   }
 
   @Test
   void closeFromAnotherThreadEndsAWaitingBatch() throws Exception {
-    long[] took = new long[1];
     Generator g = waiting(2);
     assertEquals(
-        "InvalidArgumentException: " + CLOSED, closedWhileWaiting(g, () -> g.nextIds(10), took));
-    assertTrue(took[0] < 1500, "close() ended the wait: " + took[0] + " ms");
+        "InvalidArgumentException: " + CLOSED, closedWhileWaiting(g, () -> g.nextIds(10)));
   }
 
   /**

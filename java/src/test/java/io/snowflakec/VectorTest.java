@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -27,6 +29,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -244,8 +248,62 @@ class VectorTest {
 
   // ---- durations.json ------------------------------------------------------------------
 
-  /** A duration option set by its Java name; its whole ms show in the stats where they are kept. */
-  static void runDuration(JsonNode c) {
+  /**
+   * state_reserve shows in no stat: it shows in the state file, whose mark a generator reserves
+   * that far ahead of its clock. On a layout of 1 us ticks the mark less the reserve is the tick it
+   * was reserved at, which lies between a clock reading before the generator was made and one after
+   * the file was read (the keeper may move the mark on meanwhile, always a reserve ahead of the
+   * clock).
+   */
+  static void assertReserve(Duration reserve, long ms) throws IOException {
+    Layout layout = Layout.parse("time:52@1us,worker:1,seq:10", 1704067200000L);
+    long epochUs = layout.epochMs() * 1000;
+    Path dir = Files.createTempDirectory("snowflake-c-reserve");
+    try {
+      long before = nowUs() - epochUs;
+      String state;
+      long after;
+      Generator g =
+          Generator.builder()
+              .layout(layout)
+              .node("worker", 0)
+              .stateDir(dir)
+              .guard(false)
+              .stateReserve(reserve)
+              .build();
+      try {
+        state = Files.readString(dir.resolve("worker-0.state"));
+        after = nowUs() - epochUs;
+      } finally {
+        g.close();
+      }
+      Matcher m = Pattern.compile("(?m)^mark (\\d+)$").matcher(state);
+      assertTrue(m.find(), "no mark in the state file: " + state);
+      long at = Long.parseLong(m.group(1)) - ms * 1000;
+      assertTrue(
+          before <= at && at <= after,
+          String.format(
+              "a mark %d ms ahead of tick %d, not within [%d, %d]", ms, at, before, after));
+    } finally {
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+
+  /** The wall clock, Unix us. */
+  static long nowUs() {
+    Instant t = Instant.now();
+    return t.getEpochSecond() * 1_000_000 + t.getNano() / 1000;
+  }
+
+  /**
+   * A duration option set by its Java name; its whole ms show in the stats (max_wait, max_drift) or
+   * in the state file (state_reserve).
+   */
+  static void runDuration(JsonNode c) throws IOException {
     String name = Facts.camelCase(c.get("option").asText());
     Duration d =
         Duration.ofSeconds(Long.parseLong(c.get("seconds").asText()), c.get("nanos").asLong());
@@ -267,11 +325,14 @@ class VectorTest {
       }
       return;
     }
+    if (c.get("option").asText().equals("state_reserve")) {
+      assertReserve(d, Long.parseLong(c.get("ms").asText()));
+      return;
+    }
     try (Generator g = build.get()) {
       Object ms = g.stats().asMap().get(c.get("option").asText() + "_ms");
-      if (ms != null) {
-        assertEquals(c.get("ms").asText(), ms.toString(), name + " " + d);
-      }
+      assertNotNull(ms, c.get("option").asText() + "_ms in the stats");
+      assertEquals(c.get("ms").asText(), ms.toString(), name + " " + d);
     }
   }
 
