@@ -83,53 +83,84 @@ static void add_ids(schedule *out, int proc, int steps) {
   a->n = 1 + (int64_t)rnd(a->kind == A_BATCH ? 200 : 30);
 }
 
+/* A process for the chain: beside the first, mostly; by `place`, sometimes
+ * in another mount or network namespace, or of another user. */
+static int chain_spawn(schedule *out, int *procs, int place) {
+  action *a = add(out, A_SPAWN, *procs, 0);
+  const bool apart = *procs > 0 && place >= 3 && rnd(2);
+  a->n = apart && place == 3;              /* netns */
+  a->slot = apart && place == 4;           /* mntns */
+  a->flag = apart && place == 5 && rnd(2); /* another uid */
+  return (*procs)++;
+}
+
+static void chain_create(schedule *out, int proc, int64_t epoch, int family,
+                         bool shared) {
+  action *c = add(out, A_CREATE, proc, (int)rnd(3));
+  char opts[96];
+  options_for(opts, sizeof opts, false, shared);
+  const int l = rnd(8) ? family : (int)rnd(LAYOUTS);
+  snprintf(c->text, sizeof c->text, "%s\n%lld\n%s\n%s", layouts[l].spec,
+           (long long)epoch, layouts[l].node, opts);
+  c->flag = shared;
+}
+
 /* Holder after holder of one value, each ended one of the ways a process
  * ends and followed at once by its successor, with the clock's steps,
- * stops and jumps between: dense where a hand-over can lose what it must
- * carry. */
+ * stops and jumps between, IDs across many ticks (past the record's mark),
+ * forked children that outlive the holder, and contenders while it lives:
+ * dense where a hand-over can lose what it must carry. */
 static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
   static const int64_t steps_back[] = {-1000,  -3000,    -20000,
                                        -50000, -2000000, -3000000};
   static const int ends[] = {A_CLOSE, A_FREE, A_KILL,   A_KILL,  A_EXIT,
                              A_EXEC,  A_EXEC, A_SIGNAL, A_REBOOT};
   int procs = 0, holder = -1;
-  /* Where successors run: mostly beside the holder; sometimes another
-   * mount or network namespace, or another user. */
   const int place = (int)rnd(6);
-  while (out->count + 16 < cap && procs < PROCS - 1) {
-    if (holder < 0) {
-      action *a = add(out, A_SPAWN, procs, 0);
-      const bool apart = procs > 0 && place >= 3 && rnd(2);
-      a->n = apart && place == 3;                 /* netns */
-      a->slot = apart && place == 4;              /* mntns */
-      a->flag = apart && place == 5 && rnd(2);    /* another uid */
-      holder = procs++;
-    }
-    action *c = add(out, A_CREATE, holder, (int)rnd(3));
-    char opts[96];
-    options_for(opts, sizeof opts, false, false);
-    const int l = rnd(8) ? family : (int)rnd(LAYOUTS);
-    snprintf(c->text, sizeof c->text, "%s\n%lld\n%s\n%s", layouts[l].spec,
-             (long long)epoch, layouts[l].node, opts);
+  while (out->count + 24 < cap && procs < PROCS - 3) {
+    if (holder < 0) holder = chain_spawn(out, &procs, place);
+    const bool shared = rnd(6) == 0;
+    chain_create(out, holder, epoch, family, shared);
     add_ids(out, holder, (int)rnd(4));
+    /* IDs across many ticks: the record's mark moves ahead of them. */
+    for (int k = (int)rnd(3); k > 0; k--) {
+      add(out, A_ADVANCE, holder, 0)->n = 1000 * (5 + rnd(40));
+      add_ids(out, holder, (int)rnd(3));
+    }
+    int child = -1;
+    if (rnd(4) == 0) {
+      action *f = add(out, A_FORK, holder, (int)rnd(3));
+      f->proc2 = child = procs++;
+    }
+    if (rnd(5) == 0) { /* a contender while the holder lives */
+      const int other = chain_spawn(out, &procs, place);
+      chain_create(out, other, epoch, family, false);
+      add_ids(out, other, 0);
+    }
     if (rnd(3)) {
       action *a = add(out, A_STEP_CLOCK, holder, (int)rnd(3));
       a->n = rnd(6) ? steps_back[rnd(6)] : 2000;
-      add_ids(out, holder, (int)rnd(4));
+      if (rnd(2)) add_ids(out, holder, (int)rnd(4));
     }
     if (rnd(6) == 0) {
       add(out, A_FREEZE, holder, (int)rnd(20))->n = 1;
       add_ids(out, holder, (int)rnd(3));
       add(out, A_FREEZE, holder, 0)->n = 0;
     }
-    if (rnd(4) == 0) add(out, A_ADVANCE, holder, 0)->n = 1000 * (1 + rnd(20));
     const int end = ends[rnd(sizeof ends / sizeof ends[0])];
     action *e = add(out, end, holder, (int)rnd(3));
     if (end == A_REBOOT && rnd(2)) e->kind = A_KILL; /* rarer */
-    if (e->kind == A_KILL || e->kind == A_EXIT || e->kind == A_REBOOT)
-      holder = -1;
-    else if (e->kind == A_CLOSE || e->kind == A_SIGNAL)
+    const bool gone =
+        e->kind == A_KILL || e->kind == A_EXIT || e->kind == A_REBOOT;
+    if (!gone && (e->kind == A_CLOSE || e->kind == A_SIGNAL))
       add(out, A_FREE, holder, 0); /* the slot for the successor */
+    /* The forked child after its parent's end: a shared generator's fork
+     * must stop, another's refuses; then it ends too. */
+    if (child >= 0 && e->kind != A_REBOOT) {
+      add_ids(out, child, (int)rnd(3));
+      add(out, rnd(2) ? A_EXIT : A_KILL, child, 0);
+    }
+    if (gone) holder = -1;
     /* A record of another user between them, now and then. */
     if (rnd(10) == 0 && holder >= 0) add(out, A_FORGE, holder, 0)->n = 1;
   }
@@ -294,10 +325,12 @@ static void forge(const action *a, long uid, long mntns) {
     char out[8192];
     int k = snprintf(out, sizeof out, "%.*s\nmark %lld\nclock 0%.*s",
                      (int)(mark - text), text, m, (int)(check - eol), eol);
-    /* Our own user's name beside the victim's: "….u<uid>". */
-    char own[160];
+    /* Our own user's name beside the victim's: "….u<uid>", a new file
+     * (rewriting one's own record is tampering no generator can tell). */
+    char own[160], mine[64];
     const char *tag = strrchr(name, '.');
     snprintf(own, sizeof own, "%.*s.u%ld", (int)(tag - name), name, uid);
+    if (k_read(mntns, "/dev/shm", own, mine, sizeof mine)) continue;
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     for (int i = 0; i <= k; i++) {
       h ^= (unsigned char)(i < k ? out[i] : '\n');
