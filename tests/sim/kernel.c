@@ -582,10 +582,9 @@ static void end_threads(long pid) {
 /* What the kernel does when a process dies: its descriptors close (so its
  * flocks and sockets go), its threads are gone, a shared lock it held is
  * handed to a waiter. */
-static void reap(proc *p) {
-  for (int fd = 0; fd < MAX_FDS; fd++)
-    close_fd(p, fd);
-  end_threads(p->pid);
+/* The program of p has gone (its threads ended): its private locks with
+ * it; a shared lock one of its threads held is handed to a waiter. */
+static void drop_locks(proc *p) {
   for (int i = 0; i < MAX_MUTEXES; i++) {
     if (!mutexes[i].used) continue;
     if (mutexes[i].key[1] == p->pid && mutexes[i].key[0] == 0) {
@@ -603,6 +602,13 @@ static void reap(proc *p) {
         }
     }
   }
+}
+
+static void reap(proc *p) {
+  for (int fd = 0; fd < MAX_FDS; fd++)
+    close_fd(p, fd);
+  end_threads(p->pid);
+  drop_locks(p);
   if (p->real > 0) kill(p->real, SIGKILL);
   if (p->sock >= 0) close(p->sock);
   p->sock = -1;
@@ -625,6 +631,7 @@ void k_exec(long pid) {
   for (int fd = 0; fd < MAX_FDS; fd++)
     if (p->cloexec[fd]) close_fd(p, fd);
   end_threads(pid);
+  drop_locks(p);
   if (p->real > 0) kill(p->real, SIGKILL);
   if (p->sock >= 0) close(p->sock);
   p->sock = -1;
