@@ -44,6 +44,7 @@ static const struct {
 };
 #define LAYOUTS (sizeof layouts / sizeof layouts[0])
 
+/* Options as a binding sets them; `cap` holds the longest (140 bytes). */
 static void options_for(char *buf, size_t cap, bool pool, bool shared) {
   static const char *const rollbacks[] = {"default", "error",  "wait",
                                           "clock",   "borrow", "switch"};
@@ -97,7 +98,7 @@ static int chain_spawn(schedule *out, int *procs, int place) {
 static void chain_create(schedule *out, int proc, int64_t epoch, int family,
                          bool shared) {
   action *c = add(out, A_CREATE, proc, (int)rnd(3));
-  char opts[96];
+  char opts[160];
   options_for(opts, sizeof opts, false, shared);
   const int l = rnd(8) ? family : (int)rnd(LAYOUTS);
   snprintf(c->text, sizeof c->text, "%s\n%lld\n%s\n%s", layouts[l].spec,
@@ -220,7 +221,7 @@ void schedule_make(uint64_t seed, schedule *out) {
       const bool shared = !pool && rnd(10) == 0;
       int64_t e = epoch;
       if (aliasing && rnd(3) == 0) e += (int64_t[]){1, 100, 1000, -100}[rnd(4)];
-      char node[64], opts[96];
+      char node[64], opts[160];
       snprintf(node, sizeof node, "%s", layouts[l].node);
       if (pool) {
         char *w = strstr(node, "worker=");
