@@ -106,7 +106,8 @@ uint64_t sfc_os_process_token(long pid) {
   char *p = strrchr(buf, ')');
   if (!p) return 0;
   unsigned long long start = 0;
-  for (int field = 2; p && field < 22; field++) p = strchr(p + 1, ' ');
+  for (int field = 2; p && field < 22; field++)
+    p = strchr(p + 1, ' ');
   if (!p || sscanf(p + 1, "%llu", &start) != 1) return 0;
   return start + 1;
 #else

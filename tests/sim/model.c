@@ -71,13 +71,13 @@ typedef struct mgen {
   uint64_t live;           /* the step its create returned at */
   long ended_boot;
   int copy_of;
-  int end_how;        /* 0 closed; else SIM_END_* */
-  bool caller_timed;  /* issued IDs at a caller's times */
-  bool outside;       /* its first ID was at a caller's time */
-  bool closing;       /* a close has begun: what it holds may be let go */
-  bool issued;        /* issued any ID */
-  int64_t max_end_ns; /* the wall end of the latest tick it issued in */
-  uint64_t clocks;    /* the clock values its IDs carried, as bits */
+  int end_how;          /* 0 closed; else SIM_END_* */
+  bool caller_timed;    /* issued IDs at a caller's times */
+  bool outside;         /* its first ID was at a caller's time */
+  bool closing;         /* a close has begun: what it holds may be let go */
+  bool issued;          /* issued any ID */
+  int64_t max_end_ns;   /* the wall end of the latest tick it issued in */
+  uint64_t clocks;      /* the clock values its IDs carried, as bits */
   uint64_t start_clock; /* the clock value it started on */
   char spec[SIM_STR_MAX], options[SIM_STR_MAX], node[SIM_STR_MAX];
 } mgen;

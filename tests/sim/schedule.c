@@ -101,8 +101,8 @@ static void chain_create(schedule *out, int proc, int64_t epoch, int family,
   char opts[160];
   options_for(opts, sizeof opts, false, shared);
   const int l = rnd(8) ? family : (int)rnd(LAYOUTS);
-  snprintf(c->text, sizeof c->text, "%s\n%lld\n%s\n%s", layouts[l].spec,
-           (long long)epoch, layouts[l].node, opts);
+  snprintf(c->text, sizeof c->text, "%.40s\n%lld\n%.20s\n%.150s",
+           layouts[l].spec, (long long)epoch, layouts[l].node, opts);
   c->flag = shared;
 }
 
@@ -228,8 +228,8 @@ void schedule_make(uint64_t seed, schedule *out) {
         snprintf(w + 7, sizeof node - (size_t)(w + 7 - node), "auto");
       }
       options_for(opts, sizeof opts, pool, shared);
-      snprintf(a->text, sizeof a->text, "%s\n%lld\n%s\n%s", layouts[l].spec,
-               (long long)e, node, opts);
+      snprintf(a->text, sizeof a->text, "%.40s\n%lld\n%.20s\n%.150s",
+               layouts[l].spec, (long long)e, node, opts);
       a->flag = shared;
       used[a->proc][a->slot] = true;
     } else if (what < 50) {

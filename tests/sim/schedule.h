@@ -36,7 +36,7 @@ typedef struct action {
   int proc, proc2, slot, flag;
   int64_t n;
   int steps; /* scheduler steps after it */
-  char text[240];
+  char text[256];
 } action;
 
 typedef struct schedule {
