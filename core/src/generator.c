@@ -466,8 +466,7 @@ static SFC_ALWAYS_INLINE sfc_status next_one(sfc_generator *gen, int64_t now_us,
 /* Whether the word `next` may be issued without moving a mark written
  * ahead (the state file's, the hand-over record's). */
 static inline bool within_mark(const sfc_generator *g, uint64_t next) {
-  return (int64_t)(next >> g->pack.time_shift) <=
-         atomic_load_explicit(&g->mark, memory_order_relaxed);
+  return next < atomic_load_explicit(&g->mark_word, memory_order_relaxed);
 }
 
 /* time_source=counter: the next sequence value of the word's tick while

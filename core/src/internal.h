@@ -299,6 +299,9 @@ struct sfc_generator {
    * file's mark (state_mark) and the hand-over record's (handover_mark);
    * INT64_MAX: neither. */
   _Atomic int64_t mark;
+  /* The same bound for the hot path: the first word past `mark`'s tick,
+   * one comparison with no shift (UINT64_MAX: none). */
+  _Atomic uint64_t mark_word;
   _Atomic int64_t state_mark; /* persisted high-water tick; INT64_MAX: none */
   sfc_time_source time_source;
   int64_t mono_offset_us; /* wall - monotonic, read once */
