@@ -277,9 +277,14 @@ static void inode_gc(int ino) {
     if (ofds[i].refs > 0 && ofds[i].ino == ino) return;
   for (int i = 0; i < MAX_PATHS; i++)
     if (paths[i].used && paths[i].ino == ino) return;
+  /* An unlink not synced yet: the disk still has it, and a power cut
+   * brings it back. */
+  for (int i = 0; i < MAX_DIRENTS; i++)
+    if (dirents[i].used && dirents[i].durable_ino == ino) return;
   free(n->data);
   free(n->durable);
   n->data = n->durable = NULL;
+  n->len = n->durable_len = 0;
   n->used = false;
 }
 
@@ -895,8 +900,11 @@ static void sys_fsync(proc *p, thread *t, const sim_request *r) {
   inode *n = &inodes[f->ino];
   if (n->is_dir) {
     for (int i = 0; i < MAX_DIRENTS; i++)
-      if (dirents[i].used && dirents[i].dir == f->ino)
+      if (dirents[i].used && dirents[i].dir == f->ino) {
+        const int was = dirents[i].durable_ino;
         dirents[i].durable_ino = dirents[i].ino;
+        if (was && was != dirents[i].ino) inode_gc(was);
+      }
   } else {
     free(n->durable);
     n->durable = malloc(n->len + 1);
