@@ -23,6 +23,9 @@ static sfc_generator *gens[SLOTS];
  * sfc_generator_free). */
 static int users[SLOTS];
 static bool free_pending[SLOTS];
+/* A create under way on the slot: a second one is refused, as a binding's
+ * object is made once. */
+static bool making[SLOTS];
 
 static void hold(int slot) {
   users[slot]++;
@@ -103,17 +106,22 @@ static int create(int slot, int shared, char *text, sfc_error *err) {
   opts.node = values;
   opts.node_count = count;
 
-  if (gens[slot] || free_pending[slot]) return SFC_INVALID_ARGUMENT;
+  if (gens[slot] || free_pending[slot] || making[slot])
+    return SFC_INVALID_ARGUMENT;
+  making[slot] = true;
   if (shared) {
     /* Memory its forks share, as PostgreSQL's or a pre-forking server's. */
     size_t size = sfc_generator_shared_size();
     void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) return SFC_OUT_OF_MEMORY;
-    return sfc_generator_new_shared(mem, size, &layout, &opts, &gens[slot],
-                                    err);
+    st = mem == MAP_FAILED ? SFC_OUT_OF_MEMORY
+                           : sfc_generator_new_shared(mem, size, &layout, &opts,
+                                                      &gens[slot], err);
+  } else {
+    st = sfc_generator_new(&layout, &opts, &gens[slot], err);
   }
-  return sfc_generator_new(&layout, &opts, &gens[slot], err);
+  making[slot] = false;
+  return st;
 }
 
 /* IDs one call at a time, each reported as it comes. */

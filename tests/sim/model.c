@@ -9,7 +9,9 @@
  *     the guard on in both), nor a hand-over record (one /dev/shm, no
  *     reboot between), nor one state folder — and even then a fresh
  *     generator never repeats an integer whose tick is not ahead of its
- *     own start; a successor of another layout (epoch, unit, shape) is
+ *     own start under the clock value it starts on (a bump of its own
+ *     back across its start meets what no record could tell it: the
+ *     README's bound); a successor of another layout (epoch, unit, shape) is
  *     judged on the wall clock: it never issues an integer whose time in
  *     its own layout is not after its predecessor's last ID's;
  *   - IDs that do not increase per thread of a generator (but across a
@@ -316,6 +318,10 @@ void sim_model_ended(long pid, int how) {
     if (gens[gi].shared && gens[gi].pid != pid && still_used(gi, pid)) continue;
     end_gen(&gens[gi], how);
   }
+  /* Whatever else its program made goes with it. */
+  for (int i = 0; i < gen_count; i++)
+    if (gens[i].pid == pid && !gens[i].copy_of && gens[i].life == 1)
+      end_gen(&gens[i], how);
   for (int i = 0; i < 64; i++)
     if (cmds[i].used && cmds[i].pid == pid) {
       if (cmds[i].gen)
