@@ -542,23 +542,22 @@ bool schedule_read(FILE *in, schedule *out) {
 /* --- shrinking
  * --------------------------------------------------------------------- */
 
-/* The failure's kind: its words up to the first number. */
+/* The failure's kind: what it says without its numbers (steps, IDs, pids,
+ * ticks), so that a shorter schedule keeps the generators as they were —
+ * their layouts, options, namespaces, clock values and how each ended. */
 static void kind_of(const char *failure, char *out, size_t cap) {
   const char *p = strstr(failure, ": ");
   p = p ? p + 2 : failure;
   size_t k = 0;
-  for (; *p && k + 1 < cap; p++) {
-    if (*p >= '0' && *p <= '9') continue;
-    if (*p == '(') break;
-    out[k++] = *p;
-  }
+  for (; *p && k + 1 < cap; p++)
+    if (*p < '0' || *p > '9') out[k++] = *p;
   out[k] = '\0';
 }
 
 static bool same_failure(const schedule *s, const char *kind) {
   const char *why = schedule_run(s, false, NULL, NULL);
   if (!why) return false;
-  char k[256];
+  char k[4096];
   kind_of(why, k, sizeof k);
   if (getenv("SIM_SHRINK_DEBUG"))
     fprintf(stderr, "shrink: %zu actions: %s [%s] vs [%s]\n", s->count, why, k,
@@ -567,7 +566,7 @@ static bool same_failure(const schedule *s, const char *kind) {
 }
 
 void schedule_shrink(schedule *s, const char *failure) {
-  char kind[256];
+  char kind[4096];
   kind_of(failure, kind, sizeof kind);
   /* Chunks first, then one action at a time, until nothing goes. */
   for (size_t chunk = s->count / 2; chunk >= 1; chunk /= 2) {
