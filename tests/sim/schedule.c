@@ -116,12 +116,18 @@ static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
                                        -50000, -2000000, -3000000};
   static const int ends[] = {A_CLOSE, A_FREE, A_KILL,   A_KILL,  A_EXIT,
                              A_EXEC,  A_EXEC, A_SIGNAL, A_REBOOT};
-  int procs = 0, holder = -1;
+  int procs = 0, holder = -1, lingering = -1;
   const int place = (int)rnd(6);
   while (out->count + 24 < cap && procs < PROCS - 3) {
     if (holder < 0) holder = chain_spawn(out, &procs, place);
     const bool shared = rnd(6) == 0;
     chain_create(out, holder, epoch, family, shared);
+    /* The last holder's forked child, alive while its successor starts:
+     * it must hold nothing of its parent's. */
+    if (lingering >= 0) {
+      add(out, rnd(2) ? A_EXIT : A_KILL, lingering, 0);
+      lingering = -1;
+    }
     add_ids(out, holder, (int)rnd(4));
     /* IDs across many ticks: the record's mark moves ahead of them. */
     for (int k = (int)rnd(3); k > 0; k--) {
@@ -159,7 +165,7 @@ static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
      * must stop, another's refuses; then it ends too. */
     if (child >= 0 && e->kind != A_REBOOT) {
       add_ids(out, child, (int)rnd(3));
-      add(out, rnd(2) ? A_EXIT : A_KILL, child, 0);
+      lingering = child;
     }
     if (gone) holder = -1;
     /* A record of another user between them, now and then. */
