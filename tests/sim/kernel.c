@@ -584,6 +584,19 @@ static void end_threads(long pid) {
       threads[i].state = T_EXITED;
 }
 
+/* Ends the real process of a simulated one: at once (SIGKILL), or, in a
+ * build that measures coverage (SIM_COVERAGE), once it has written its
+ * counts (it waits in a receive: SIGUSR2 dumps them and exits). */
+static void end_real(long real) {
+  if (real <= 0) return;
+#ifdef SIM_COVERAGE
+  kill(real, SIGUSR2);
+  waitpid(real, NULL, 0);
+#else
+  kill(real, SIGKILL);
+#endif
+}
+
 /* What the kernel does when a process dies: its descriptors close (so its
  * flocks and sockets go), its threads are gone, a shared lock it held is
  * handed to a waiter. */
@@ -614,7 +627,7 @@ static void reap(proc *p) {
     close_fd(p, fd);
   end_threads(p->pid);
   drop_locks(p);
-  if (p->real > 0) kill(p->real, SIGKILL);
+  end_real(p->real);
   if (p->sock >= 0) close(p->sock);
   p->sock = -1;
   p->real = 0;
@@ -637,7 +650,7 @@ void k_exec(long pid) {
     if (p->cloexec[fd]) close_fd(p, fd);
   end_threads(pid);
   drop_locks(p);
-  if (p->real > 0) kill(p->real, SIGKILL);
+  end_real(p->real);
   if (p->sock >= 0) close(p->sock);
   p->sock = -1;
   p->real = 0;
@@ -1545,7 +1558,7 @@ void k_init(const k_config *config) {
 void k_shutdown(void) {
   for (int i = 0; i < MAX_PROCS; i++)
     if (procs[i].used) {
-      if (procs[i].real > 0) kill(procs[i].real, SIGKILL);
+      end_real(procs[i].real);
       if (procs[i].sock >= 0) close(procs[i].sock);
       procs[i].sock = -1;
       procs[i].used = false;

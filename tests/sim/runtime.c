@@ -5,6 +5,7 @@
 #include "runtime.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,8 +173,20 @@ long sim_fork(void) {
   return child;
 }
 
+#ifdef SIM_COVERAGE
+void __gcov_dump(void);
+static void dump_and_exit(int sig) {
+  (void)sig;
+  __gcov_dump();
+  _exit(0);
+}
+#endif
+
 void sim_process_main(int fd, long pid, long uid, const char *hostname,
                       long tid) {
+#ifdef SIM_COVERAGE
+  signal(SIGUSR2, dump_and_exit);
+#endif
   sock = fd;
   sim_pid = pid;
   sim_uid = uid;
