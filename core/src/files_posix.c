@@ -199,6 +199,16 @@ void sfc_fd_close(sfc_fd fd) {
   if (fd >= 0) close((int)fd);
 }
 
+/* A file of a folder every user shares (the hand-over records) is read by
+ * every user's generators: readable by all whatever the umask (PostgreSQL's
+ * is 077). Another user's file is theirs to keep so. */
+static void readable_by_all(const sfc_dir *dir, int fd) {
+  struct stat sb;
+  if (dir->shared && fstat(fd, &sb) == 0 && sb.st_uid == geteuid() &&
+      (sb.st_mode & 0444) != 0444)
+    fchmod(fd, (sb.st_mode & 07777) | 0444);
+}
+
 sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
                               const char *path, sfc_fd *out, sfc_error *err) {
   int dir_fd = (int)dir->fd;
@@ -211,6 +221,7 @@ sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
     close(fd);
     return st;
   }
+  readable_by_all(dir, fd);
   *out = fd;
   return SFC_OK;
 }
@@ -384,6 +395,7 @@ sfc_status sfc_file_renew_locked(const sfc_dir *dir, const char *name,
   int nfd = openat(dir_fd, tmp_name,
                    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (nfd < 0) return os_error(err, "cannot write", path, errno);
+  readable_by_all(dir, nfd);
   /* Locked before it is visible: nobody takes it meanwhile. */
   int e = 0;
   if (flock(nfd, LOCK_EX | LOCK_NB) != 0)
