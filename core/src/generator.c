@@ -351,6 +351,10 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
     sfc_status st = sfc_check_fork(g, err);
     if (st != SFC_OK) return st;
   }
+  /* The clock's first call after a caller's own timeline began. */
+  if (live && SFC_UNLIKELY(
+                  atomic_load_explicit(&g->clock_handed, memory_order_acquire)))
+    sfc_clock_resume(g);
   struct timespec ts = {0, 0};
   int64_t tick;
   if (live) {

@@ -328,6 +328,14 @@ struct sfc_generator {
    * the clock's IDs): from nothing, or with a state_dir from what its files
    * said (`known_word`). */
   uint64_t start_word, known_word;
+  /* What the start handed the clock's IDs (its word, its clock table), kept
+   * when a caller's own timeline took the word over: the first call from
+   * the clock goes on from it (sfc_clock_resume). `clock_handed` is set
+   * until then; the marks read as reached meanwhile, so that every fast
+   * path leaves that call to the general one. */
+  uint64_t handed_word;
+  int64_t handed_last[SFC_CLOCK_VALUES];
+  _Atomic bool clock_handed;
   int64_t last[SFC_CLOCK_VALUES]; /* last tick issued under each clock value */
   sfc_layout layout;
   sfc_node node;
@@ -393,10 +401,15 @@ static inline uint64_t sfc_seq_start(const struct sfc_generator *g,
  * word it started with: the caller's timeline starts from nothing — no
  * tick used, clock value 0 — since the hand-over, judged on the clock,
  * cannot judge it; with a state_dir, from its files' mark and clock table
- * (which the keeper goes on writing). SFC_OK (installed, or another thread
- * was first). */
+ * (which the keeper goes on writing). What the start handed the clock's
+ * IDs is kept for them (sfc_clock_resume). SFC_OK (installed, or another
+ * thread was first). */
 SFC_INTERNAL sfc_status sfc_start_caller_timed(struct sfc_generator *g,
                                                uint64_t seen, sfc_error *err);
+/* The first call from the clock after a caller's own timeline started:
+ * the word no lower than what the start handed over (its tick and clock
+ * value), the clock table no lower than the handed one. */
+SFC_INTERNAL void sfc_clock_resume(struct sfc_generator *g);
 
 /* word.c — the state word outside the hot path. */
 SFC_INTERNAL void sfc_word_pack(const sfc_layout *layout, sfc_packing *out);

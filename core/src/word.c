@@ -61,6 +61,39 @@ uint64_t sfc_word_install(sfc_generator *g, uint64_t seen, uint64_t id) {
   return seen;
 }
 
+void sfc_clock_resume(sfc_generator *g) {
+  const sfc_packing *p = &g->pack;
+  sfc_mutex_lock(&g->lock);
+  if (atomic_load(&g->clock_handed)) {
+    for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
+      if (g->last[c] < g->handed_last[c]) g->last[c] = g->handed_last[c];
+    /* The caller's timeline stands where it is past what was handed over
+     * (under the handed clock value, past its word; under another, past
+     * that value's last tick and the handed tick); else the word moves up
+     * to the handed one, the caller's ticks kept in the clock table. */
+    const uint64_t h = g->handed_word, hc = sfc_word_clock(p, h);
+    const int64_t ht = (int64_t)sfc_word_time(p, h);
+    uint64_t w = atomic_load(&g->word);
+    for (;;) { /* other threads may issue at their own times meanwhile */
+      const uint64_t c = sfc_word_clock(p, w);
+      const int64_t t = (int64_t)sfc_word_time(p, w);
+      if (c == hc ? w >= h : t > ht && g->last[c] < t) break;
+      if (atomic_compare_exchange_weak(&g->word, &w, h)) {
+        if (g->last[c] < t) g->last[c] = t;
+        atomic_fetch_add_explicit(&g->issued_closed,
+                                  sfc_word_seq(p, w) -
+                                      sfc_seq_start(g, (uint64_t)t) + 1,
+                                  memory_order_relaxed);
+        g->phantom += p->seq_max - sfc_seq_start(g, (uint64_t)ht) + 1;
+        break;
+      }
+    }
+    atomic_store(&g->clock_handed, false);
+    sfc_mark_update(g);
+  }
+  sfc_mutex_unlock(&g->lock);
+}
+
 sfc_status sfc_start_caller_timed(sfc_generator *g, uint64_t seen,
                                   sfc_error *err) {
   sfc_mutex_lock(&g->lock);
@@ -71,6 +104,11 @@ sfc_status sfc_start_caller_timed(sfc_generator *g, uint64_t seen,
   const uint64_t fresh =
       g->has_state ? g->known_word : sfc_word(&g->pack, 0, 0, g->pack.seq_max);
   if (atomic_compare_exchange_strong(&g->word, &seen, fresh)) {
+    /* The clock's IDs still go on from what the start handed over. */
+    g->handed_word = seen;
+    memcpy(g->handed_last, g->last, sizeof g->handed_last);
+    atomic_store(&g->clock_handed, true);
+    sfc_mark_update(g);
     if (!g->has_state)
       for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
         g->last[c] = SFC_NEVER;

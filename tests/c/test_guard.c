@@ -476,6 +476,38 @@ static void other_user(void) {
   sfc_generator_free(g);
 }
 
+/* A successor whose first ID is at a caller's time: that timeline starts
+ * from nothing, and the clock's IDs still go on after what the holder
+ * handed over (before, they repeated the holder's, in its 1 s tick). */
+static void caller_time_first(void) {
+  sfc_layout l = layout("time:32@1s,worker:3,seq:14");
+  sfc_status st;
+  sfc_error err;
+  uint64_t before[50], after[50], at = 0;
+  size_t got = 0;
+  sfc_generator *g = open_gen(&l, 5, 0, &st, &err);
+  CHECK(g && sfc_next_ids(g, before, 50, &got, &err) == SFC_OK && got == 50,
+        "the holder's IDs: %s", err.message);
+  sfc_generator_free(g);
+  g = open_gen(&l, 5, 0, &st, &err);
+  CHECK(g != NULL, "the successor: %s", err.message);
+  if (!g) return;
+  int64_t wait = 0;
+  CHECK(sfc_next_at(g, sfc_generator_now_us(g), &at, &wait, &err) == SFC_OK,
+        "an ID at the caller's time: %s", err.message);
+  got = 0;
+  CHECK(sfc_next_ids(g, after, 50, &got, &err) == SFC_OK && got == 50,
+        "the clock's IDs: %s", err.message);
+  int again = 0;
+  for (size_t i = 0; i < got; i++)
+    for (size_t j = 0; j < 50; j++)
+      again += after[i] == before[j];
+  CHECK(again == 0, "%d of the holder's IDs issued again from the clock",
+        again);
+  CHECK(after[0] > before[49], "the clock's IDs go on after the holder's");
+  sfc_generator_free(g);
+}
+
 /* A holder under umask 077 (PostgreSQL's) leaves a record another user's
  * successor reads: it starts after the holder's last ID (root only). */
 static void umask_077(void) {
@@ -587,6 +619,7 @@ int main(void) {
   quick_reuse("time:41@1ms,worker:10,seq:12");
   quick_reuse("time:40@10ms,worker:10,seq:12");
   hand_over_ahead();
+  caller_time_first();
   long_names();
 #if !defined(_WIN32)
   fork_drops_claim();

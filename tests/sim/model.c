@@ -23,10 +23,10 @@
  *     is linked to it.
  *
  * IDs issued at a caller's own times (sfc_next_at) are the caller's to
- * keep apart, as the README says: they count for nothing here, and nor
- * does a generator whose first ID was one (its timeline starts from
- * nothing). Two generators "can meet" when their fixed bits agree and
- * their integers from a day ago on overlap. */
+ * keep apart, as the README says: they count for nothing here (a
+ * generator whose first ID was one starts that timeline from nothing; its
+ * IDs from the clock count as any other's). Two generators "can meet" when
+ * their fixed bits agree and their integers from a day ago on overlap. */
 #define _GNU_SOURCE
 #include "sim.h"
 
@@ -75,7 +75,6 @@ typedef struct mgen {
   int copy_of;
   int end_how;          /* 0 closed; else SIM_END_* */
   bool caller_timed;    /* issued IDs at a caller's times */
-  bool outside;         /* its first ID was at a caller's time */
   bool closing;         /* a close has begun: what it holds may be let go */
   bool issued;          /* issued any ID */
   int64_t max_end_ns;   /* the wall end of the latest tick it issued in */
@@ -487,7 +486,9 @@ static void duplicate(const idrec *first, int gi, bool caller_timed) {
          describe(a, da, sizeof da));
     return;
   }
-  if (first->caller_timed || caller_timed || a->outside || b->outside) {
+  /* IDs at a caller's times are the caller's to keep apart; the clock's
+   * are not, whatever came first. */
+  if (first->caller_timed || caller_timed) {
     counts.duplicates_excluded++;
     return;
   }
@@ -774,7 +775,6 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
       fail("%llu does not carry the node bits of %s",
            (unsigned long long)ids[i], describe(g, d, sizeof d));
     }
-    if (!g->issued && kind == REPORT_CALLER_TIMED) g->outside = true;
     g->issued = true;
     const int64_t end = wall_of(g, ids[i]) + g->L.unit_us * 1000;
     if (end > g->max_end_ns) g->max_end_ns = end;

@@ -122,6 +122,9 @@ static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
     if (holder < 0) holder = chain_spawn(out, &procs, place);
     const bool shared = rnd(6) == 0;
     chain_create(out, holder, epoch, family, shared);
+    /* Its first ID at a caller's time, at or before its start: that
+     * timeline starts from nothing, the clock's from what was handed. */
+    if (rnd(4) == 0) add(out, A_NEXT_AT, holder, 0)->n = -(int64_t)rnd(2000);
     /* The last holder's forked child, alive while its successor starts:
      * it must hold nothing of its parent's. */
     if (lingering >= 0) {
