@@ -433,24 +433,100 @@ static void read_record(void *ctx, const char *name) {
 /* --- taking and giving back ------------------------------------------------
  */
 
-/* Another live generator that can meet ours, which the OS lists by its
- * range name. */
+/* Other live generators that can meet ours, which the OS lists by their
+ * range names: "<mask>.<value>.<lowest>" once settled, with ".<rank>"
+ * after it while they are still taking theirs. */
+#define RANGE_HEX 50
+#define TAKING_HEX 67
 typedef struct scan {
   const sfc_claim *claim;
-  char other[51];
+  char other[RANGE_HEX + 1];     /* one that refuses us */
+  char waits[4][TAKING_HEX + 1]; /* taking, ranked after us */
+  unsigned nwaits;
+  bool seen[4];    /* …and still listed, this round */
+  bool settled[4]; /* …or listed settled */
 } scan;
 
 static void scan_claim(void *ctx, const char *hex) {
   scan *s = ctx;
   const sfc_claim *c = s->claim;
-  uint64_t mask, value, lowest;
-  if (s->other[0] || strlen(hex) != 50 ||
-      !parse_hex(hex, &mask, &value, &lowest) ||
+  uint64_t mask, value, lowest, rank = 0;
+  const size_t n = strlen(hex);
+  char range[RANGE_HEX + 1];
+  if (s->other[0] || (n != RANGE_HEX && n != TAKING_HEX)) return;
+  snprintf(range, sizeof range, "%.50s", hex);
+  if (!parse_hex(range, &mask, &value, &lowest) ||
       (mask == c->mask && value == c->value))
     return;
-  if (meets(mask, value, c->mask, c->value) &&
-      overlap(lowest, top_of(mask), c->lowest, top_of(c->mask)))
-    snprintf(s->other, sizeof s->other, "%s", hex);
+  if (n == TAKING_HEX) {
+    if (hex[RANGE_HEX] != '.' ||
+        strspn(hex + RANGE_HEX + 1, "0123456789abcdef") != 16)
+      return;
+    rank = strtoull(hex + RANGE_HEX + 1, NULL, 16);
+  }
+  if (!meets(mask, value, c->mask, c->value) ||
+      !overlap(lowest, top_of(mask), c->lowest, top_of(c->mask)))
+    return;
+  for (unsigned i = 0; i < s->nwaits; i++) {
+    if (!strcmp(s->waits[i], hex)) s->seen[i] = true;
+    if (n == RANGE_HEX && !strncmp(s->waits[i], hex, RANGE_HEX))
+      s->settled[i] = true;
+  }
+  /* Settled, or taking and ranked before us: it has it. Ranked after us:
+   * it gives way, unless it listed the names before ours was there. */
+  if (n == RANGE_HEX) {
+    bool waited = false;
+    for (unsigned i = 0; i < s->nwaits; i++)
+      waited = waited || !strncmp(s->waits[i], hex, RANGE_HEX);
+    if (!waited) snprintf(s->other, sizeof s->other, "%s", range);
+    return;
+  }
+  if (rank < c->taking) {
+    snprintf(s->other, sizeof s->other, "%s", range);
+    return;
+  }
+  for (unsigned i = 0; i < s->nwaits; i++)
+    if (!strcmp(s->waits[i], hex)) return;
+  if (s->nwaits == sizeof s->waits / sizeof s->waits[0]) {
+    snprintf(s->other, sizeof s->other, "%s", range); /* too many at once */
+    return;
+  }
+  snprintf(s->waits[s->nwaits], sizeof s->waits[0], "%s", hex);
+  s->seen[s->nwaits++] = true;
+}
+
+/* The names of the live generators that can meet ours: one settled, or
+ * taking and ranked before us, refuses us (s->other); one taking and
+ * ranked after us is waited for, 200 ms at most, until it has given way
+ * (its names gone) or settled (then it refuses us). */
+static sfc_status scan_claims(const sfc_claim *c, scan *s, sfc_error *err) {
+  memset(s, 0, sizeof *s);
+  s->claim = c;
+  sfc_status st = sfc_os_claim_each(scan_claim, s, err);
+  for (int round = 0; st == SFC_OK && !s->other[0] && s->nwaits; round++) {
+    unsigned keep = 0;
+    for (unsigned i = 0; i < s->nwaits; i++) {
+      if (s->settled[i]) {
+        snprintf(s->other, sizeof s->other, "%.50s", s->waits[i]);
+        return SFC_OK;
+      }
+      if (s->seen[i]) {
+        if (keep != i) memcpy(s->waits[keep], s->waits[i], sizeof s->waits[0]);
+        keep++;
+      }
+    }
+    s->nwaits = keep;
+    if (!keep) break;
+    if (round == 200) {
+      snprintf(s->other, sizeof s->other, "%.50s", s->waits[0]);
+      break;
+    }
+    sfc_pause(1000);
+    memset(s->seen, 0, sizeof s->seen);
+    memset(s->settled, 0, sizeof s->settled);
+    st = sfc_os_claim_each(scan_claim, s, err);
+  }
+  return st;
 }
 
 /* Our record file, locked, and every record that can meet ours merged
@@ -479,7 +555,13 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
   for (int attempt = 0;; attempt++) {
     st = sfc_file_open_lock(&c->records, c->record_name, path, &c->record, err);
     if (st != SFC_OK) return st;
+    /* Another's test of the lock (sfc_file_lock_held_at) holds it for a
+     * moment; a holder, for good. */
     st = sfc_file_try_lock(c->record, path, held, err);
+    for (int busy = 1; st == SFC_OK && *held && busy < 5; busy++) {
+      sfc_pause(1000);
+      st = sfc_file_try_lock(c->record, path, held, err);
+    }
     if (st != SFC_OK || *held ||
         sfc_file_is_at(&c->records, c->record_name, c->record))
       break;
@@ -508,10 +590,6 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
   }
   if (st != SFC_OK || *held) return st;
   c->size = record_size(g);
-  if (!sfc_os_random(&c->taking, sizeof c->taking))
-    c->taking =
-        sfc_splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
-  c->taking |= 1; /* never 0, which says settled */
   char text[SFC_RECORD_MAX];
   size_t n;
   /* Ours first, and what we are written in it before we look at others':
@@ -555,24 +633,40 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
                                     held, who, err);
   if (st != SFC_OK || *held) return st;
   c->name = name;
-  /* The range beside it, for others' scans: ours alone, since we hold the
-   * pattern. */
-  char range[51], where[160];
+  /* Ranked at random while it takes the claim: of two that take claims
+   * that meet at once, each shows its rank before it looks for the
+   * other's, so at least one finds the other, and one gives way. */
+  if (!sfc_os_random(&c->taking, sizeof c->taking))
+    c->taking =
+        sfc_splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
+  c->taking |= 1; /* never 0, which says settled */
+  /* The range beside it, for others' scans (ours alone, since we hold the
+   * pattern): with the rank while it takes, then settled. */
+  char range[RANGE_HEX + 1], taking[TAKING_HEX + 1], where[160];
   bool taken;
   sfc_holder nobody;
+  sfc_fd taking_fd = SFC_NO_FD;
   snprintf(range, sizeof range, "%s.%016llx", c->hex,
            (unsigned long long)c->lowest);
-  st = sfc_os_claim_take(range, &c->range, where, sizeof where, &taken, &nobody,
-                         err);
-  if (st == SFC_OK && taken) c->range = SFC_NO_FD;
-  scan s = {c, ""};
-  if (st == SFC_OK) st = sfc_os_claim_each(scan_claim, &s, err);
-  if (s.other[0]) {
+  snprintf(taking, sizeof taking, "%s.%016llx", range,
+           (unsigned long long)c->taking);
+  st = sfc_os_claim_take(taking, &taking_fd, where, sizeof where, &taken,
+                         &nobody, err);
+  if (st == SFC_OK && taken) taking_fd = SFC_NO_FD;
+  scan s;
+  if (st == SFC_OK) st = scan_claims(c, &s, err);
+  if (st == SFC_OK && s.other[0]) {
     *held = true;
     sfc_os_claim_holder(s.other, who);
     snprintf(c->other, sizeof c->other, "fixed bits %.33s", s.other);
   }
   if (st == SFC_OK && !*held) st = open_records(c, g, handed, held, who, err);
+  if (st == SFC_OK && !*held) {
+    st = sfc_os_claim_take(range, &c->range, where, sizeof where, &taken,
+                           &nobody, err);
+    if (st == SFC_OK && taken) c->range = SFC_NO_FD;
+  }
+  if (taking_fd != SFC_NO_FD) sfc_os_claim_release(taking, taking_fd);
   if (st != SFC_OK || *held) sfc_claim_release(c, g, NULL);
   return st;
 }
