@@ -118,10 +118,23 @@ static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
                              A_EXEC,  A_EXEC, A_SIGNAL, A_REBOOT};
   int procs = 0, holder = -1, lingering = -1;
   const int place = (int)rnd(6);
-  while (out->count + 24 < cap && procs < PROCS - 3) {
+  while (out->count + 24 < cap && procs < PROCS - 4) {
     if (holder < 0) holder = chain_spawn(out, &procs, place);
     const bool shared = rnd(6) == 0;
+    /* A contender of the same user in another network namespace, made at
+     * the same moment: only the records can tell them apart. */
+    int racer = -1;
+    if (rnd(6) == 0) {
+      action *a = add(out, A_SPAWN, procs, 0);
+      a->n = 1;
+      racer = procs++;
+    }
     chain_create(out, holder, epoch, family, shared);
+    if (racer >= 0) {
+      out->actions[out->count - 1].steps = 0;
+      chain_create(out, racer, epoch, family, false);
+      add_ids(out, racer, 0);
+    }
     /* Its first ID at a caller's time, at or before its start: that
      * timeline starts from nothing, the clock's from what was handed. */
     if (rnd(4) == 0) add(out, A_NEXT_AT, holder, 0)->n = -(int64_t)rnd(2000);
@@ -186,8 +199,8 @@ void schedule_make(uint64_t seed, schedule *out) {
   /* One ID space, mostly: an epoch of the run's own, or aliases of it. */
   const int64_t epoch = 1704067200000LL + (int64_t)rnd(86400000);
   const int family = (int)rnd(LAYOUTS);
-  /* Every third seed a chain of hand-overs; the others free-form. */
-  if (rnd(3) == 0) {
+  /* Every other seed a chain of hand-overs; the others free-form. */
+  if (rnd(2) == 0) {
     make_chain(out, cap, epoch, family);
     return;
   }
