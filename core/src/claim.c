@@ -433,6 +433,43 @@ static void read_record(void *ctx, const char *name) {
 /* --- taking and giving back ------------------------------------------------
  */
 
+/* The layout of a live holder of `pattern` ("<mask>.<value>"), from its
+ * record, for the refusal: "<spec> (epoch <ms>)"; "" when none says. */
+typedef struct finding {
+  sfc_dir *records;
+  const char *path;
+  char *out;
+  size_t cap;
+} finding;
+
+static void find_layout(void *ctx, const char *name) {
+  finding *f = ctx;
+  char buf[SFC_RECORD_MAX + 1], owner[SFC_TAG_MAX], path[200];
+  size_t n;
+  bool missing = false, live = false;
+  record rec;
+  if (f->out[0]) return;
+  snprintf(path, sizeof path, "%s/%s", f->path, name);
+  if (sfc_file_lock_held_at(f->records, name, path, &live, NULL) != SFC_OK ||
+      !live ||
+      sfc_file_read_at(f->records, name, path, buf, sizeof buf, &n, &missing,
+                       owner, NULL) != SFC_OK ||
+      missing || !n || parse_record(buf, n, &rec))
+    return;
+  snprintf(f->out, f->cap, "%.96s (epoch %lld)", rec.spec, rec.epoch);
+}
+
+static void layout_of_holder(const char *pattern, char *out, size_t cap) {
+  sfc_dir records;
+  char path[64], prefix[64];
+  out[0] = '\0';
+  if (sfc_records_dir_open(&records, path, sizeof path, NULL) != SFC_OK) return;
+  snprintf(prefix, sizeof prefix, RECORD_PREFIX "%.33s.", pattern);
+  finding f = {&records, path, out, cap};
+  sfc_dir_each(&records, prefix, find_layout, &f, NULL);
+  sfc_fd_close(records.fd);
+}
+
 /* Other live generators that can meet ours, which the OS lists by their
  * range names: "<mask>.<value>.<lowest>" once settled, with ".<rank>"
  * after it while they are still taking theirs. */
@@ -658,7 +695,9 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   if (st == SFC_OK && s.other[0]) {
     *held = true;
     sfc_os_claim_holder(s.other, who);
-    snprintf(c->other, sizeof c->other, "fixed bits %.33s", s.other);
+    layout_of_holder(s.other, c->other, sizeof c->other);
+    if (!c->other[0])
+      snprintf(c->other, sizeof c->other, "fixed bits %.33s", s.other);
   }
   if (st == SFC_OK && !*held) st = open_records(c, g, handed, held, who, err);
   if (st == SFC_OK && !*held) {
