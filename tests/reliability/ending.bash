@@ -145,7 +145,39 @@ ending_finish() { # dir, the successor's output
   note "$(grep '^RESULT' <<<"$2" | tail -1 | sed 's/.* note=//')"
 }
 
+# Containers that share the host's network and not its /dev/shm (`docker
+# run --network host`): a holder gives its value back within a 1 s tick,
+# and a process in another mount namespace, which cannot read its record,
+# takes the value at once. It starts after the tick the clock is in (before:
+# 2,000 of 2,000 IDs again). The successor must start within the holder's
+# last tick, else the row proves nothing.
+ending_other_mount_namespace() {
+  local d=$work/ending-mntns start_ms last_tick
+  mkdir -p "$d"
+  local opts=(--layout time:33@1s,clock:2,worker:7,seq:12 --epoch "$row_epoch"
+    --node worker=7)
+  local ns=(unshare -m bash -c
+    'mount -t tmpfs -o mode=1777 tmpfs /dev/shm && exec "$@"' _)
+  ending_second_start
+  "${ns[@]}" "$cli" gen -n 2000 "${opts[@]}" >"$d/first.ids" 2>"$d/first.err" ||
+    bad "the holder: $(tail -1 "$d/first.err")"
+  start_ms=$((${EPOCHREALTIME/[.,]/} / 1000))
+  "${ns[@]}" "$cli" gen -n 2000 "${opts[@]}" >"$d/next.ids" 2>"$d/next.err" ||
+    bad "the successor: $(tail -1 "$d/next.err")"
+  last_tick=$(sort -n "$d/first.ids" | tail -1)
+  last_tick=$((last_tick >> 21))
+  if ((start_ms >= (row_epoch + (last_tick + 1) * 1000))); then
+    bad "the successor started after the holder's last tick: nothing to hand over"
+  fi
+  ending_finish "$d" "RESULT note=next: another mount namespace, started $((row_epoch + (last_tick + 1) * 1000 - start_ms)) ms before the end of the holder's last tick"
+}
+
 ending_scenarios() {
+  if [[ $(id -u) = 0 ]] && unshare -m true 2>/dev/null; then
+    scenario "ending: close, then another mount namespace" ending_other_mount_namespace
+  else
+    skip "ending: close, then another mount namespace" "needs root for unshare -m"
+  fi
   local pair end v
   if [[ -z $faketime_lib ]]; then
     for pair in "${ending_quick[@]}"; do
