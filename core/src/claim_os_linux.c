@@ -70,9 +70,13 @@ static bool owner_of(const char *name, size_t len, long long *uid) {
   while (!done) {
     ssize_t n = recv(fd, buf.bytes, sizeof buf.bytes, 0);
     if (n <= 0) break;
-    int left = (int)n;
-    for (struct nlmsghdr *h = &buf.h; NLMSG_OK(h, left);
-         h = NLMSG_NEXT(h, left)) {
+    /* NLMSG_OK and NLMSG_NEXT mix signed and unsigned lengths; the walk
+     * is spelled out with sizes instead. */
+    size_t left = (size_t)n;
+    for (struct nlmsghdr *h = &buf.h; left >= sizeof *h &&
+                                      h->nlmsg_len >= sizeof *h &&
+                                      h->nlmsg_len <= left;) {
+      size_t step = NLMSG_ALIGN(h->nlmsg_len);
       if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
         done = true;
         break;
@@ -94,6 +98,9 @@ static bool owner_of(const char *name, size_t len, long long *uid) {
         *uid = (long long)u;
         found = true;
       }
+      if (step >= left) break;
+      left -= step;
+      h = (struct nlmsghdr *)(void *)((char *)h + step);
     }
   }
   close(fd);

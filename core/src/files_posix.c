@@ -49,6 +49,13 @@ static sfc_status open_error(sfc_error *err, int dir_fd, const char *name,
       fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
       !S_ISREG(sb.st_mode))
     return not_regular(err, path, sb.st_mode);
+  if (e == EACCES && fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+      sb.st_uid != geteuid())
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "%s %s: it belongs to uid %u and this uid %u cannot read "
+                    "it: the value starts once that user makes it readable "
+                    "or removes it",
+                    what, path, (unsigned)sb.st_uid, (unsigned)geteuid());
   return os_error(err, what, path, e);
 }
 

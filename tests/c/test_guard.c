@@ -304,21 +304,31 @@ static void hand_over_ahead(void) {
   char pattern[160], found[300] = "";
   const char *hex = strrchr(s.guard, '/');
   snprintf(pattern, sizeof pattern, "snowflake-c-%.33s.", hex ? hex + 1 : "");
+  /* Runs of other layouts and users leave records of this value beside
+   * it: the holder's is this user's that names this process. */
+  char own[32], pid_line[32], text[8192] = "";
+  snprintf(own, sizeof own, ".u%u", (unsigned)geteuid());
+  snprintf(pid_line, sizeof pid_line, "\npid %ld\n", (long)getpid());
   DIR *d = opendir("/dev/shm");
-  for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-    if (strncmp(e->d_name, pattern, strlen(pattern)) == 0)
-      snprintf(found, sizeof found, "/dev/shm/%.250s", e->d_name);
-  if (d) closedir(d);
-  CHECK(found[0], "a holder's record file is there: %s*", pattern);
-  char text[8192] = "";
-  FILE *f = found[0] ? fopen(found, "r") : NULL;
-  if (f) {
+  for (struct dirent *e; d && !found[0] && (e = readdir(d)) != NULL;) {
+    size_t len = strlen(e->d_name);
+    if (strncmp(e->d_name, pattern, strlen(pattern)) != 0 ||
+        len <= strlen(own) || strcmp(e->d_name + len - strlen(own), own))
+      continue;
+    char path[300];
+    snprintf(path, sizeof path, "/dev/shm/%.250s", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
     text[fread(text, 1, sizeof text - 1, f)] = '\0';
     fclose(f);
+    if (strstr(text, pid_line)) snprintf(found, sizeof found, "%s", path);
   }
+  if (d) closedir(d);
+  if (!found[0]) text[0] = '\0';
+  CHECK(found[0], "a holder's record file is there: %s*%s", pattern, own);
   CHECK(strstr(text, "\nstate open\n"), "written ahead while it lives");
   sfc_generator_free(c);
-  f = found[0] ? fopen(found, "r") : NULL;
+  FILE *f = found[0] ? fopen(found, "r") : NULL;
   if (f) {
     text[fread(text, 1, sizeof text - 1, f)] = '\0';
     fclose(f);
@@ -643,6 +653,73 @@ static void umask_077(void) {
   CHECK(second > first, "the successor went on after the holder's IDs");
 }
 
+/* Runs a generator of worker 941 as uid, issuing 1000 IDs; its last ID is
+ * written to out. Exits 0, or 3 with the refusal's message on stderr when
+ * the message holds refused (NULL: any refusal fails). */
+static int as_user_941(uid_t uid, int out, const char *refused) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    sfc_layout l = layout("time:41@1ms,worker:10,seq:12");
+    if (setgid(uid) != 0 || setuid(uid) != 0) _exit(2);
+    sfc_status st;
+    sfc_error err;
+    sfc_generator *g = open_gen(&l, 941, 0, &st, &err);
+    if (!g) {
+      fprintf(stderr, "uid %d: %s\n", (int)uid, err.message);
+      _exit(refused && st == SFC_STATE_ERROR && strstr(err.message, refused)
+                ? 3
+                : 4);
+    }
+    uint64_t id = 0;
+    for (int i = 0; i < 1000; i++)
+      if (sfc_next(g, &id, &err) != SFC_OK) _exit(5);
+    sfc_generator_free(g);
+    if (write(out, &id, sizeof id) != sizeof id) _exit(6);
+    _exit(0);
+  }
+  return check_wait_pid(pid);
+}
+
+/* Sets the mode of uid 65533's records of worker 941 in /dev/shm; returns
+ * how many it set. */
+static int chmod_941(mode_t mode) {
+  const char *prefix = "snowflake-c-80000000003ff000.00000000003ad000.";
+  DIR *d = opendir("/dev/shm");
+  int n = 0;
+  if (!d) return 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    if (!strncmp(e->d_name, prefix, strlen(prefix)) && len > 7 &&
+        !strcmp(e->d_name + len - 7, ".u65533") &&
+        fchmodat(dirfd(d), e->d_name, mode, 0) == 0)
+      n++;
+  }
+  closedir(d);
+  return n;
+}
+
+/* Another user's record that this user cannot read (a holder that made it
+ * private): refused, naming its owner, never started blind to its mark;
+ * once readable again, the successor goes on after it (root only). */
+static void unreadable_record(void) {
+  if (geteuid() != 0) return;
+  int ids[2];
+  if (pipe(ids) != 0) return;
+  CHECK(as_user_941(65533, ids[1], NULL) == 0, "uid 65533's generator");
+  CHECK(chmod_941(0600) > 0, "uid 65533's record made private");
+  CHECK(as_user_941(65534, ids[1], "belongs to uid 65533") == 3,
+        "uid 65534 is refused, naming the record's owner");
+  chmod_941(0644);
+  CHECK(as_user_941(65534, ids[1], NULL) == 0, "uid 65534, once readable");
+  uint64_t first = 0, second = 0;
+  CHECK(read(ids[0], &first, sizeof first) == sizeof first &&
+            read(ids[0], &second, sizeof second) == sizeof second,
+        "both issued");
+  close(ids[0]);
+  close(ids[1]);
+  CHECK(second > first, "the successor went on after the holder's IDs");
+}
+
 #if defined(__linux__)
 #include <sched.h>
 
@@ -730,6 +807,7 @@ int main(void) {
 #endif
   other_user();
   umask_077();
+  unreadable_record();
   racing_namespaces();
 #endif
   return check_summary();

@@ -35,8 +35,6 @@
 
 #include <stdarg.h>
 
-/* Descriptions are cut where they run out of room. */
-#pragma GCC diagnostic ignored "-Wformat-truncation"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
