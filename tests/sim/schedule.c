@@ -141,6 +141,15 @@ static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
     /* The last holder's forked child, alive while its successor starts:
      * it must hold nothing of its parent's. */
     if (lingering >= 0) {
+      /* Now and then it goes on beside the successor, past the mark the
+       * record had when the successor read it: a shared generator's fork
+       * must stop once its creator is gone. */
+      if (rnd(2)) {
+        add_ids(out, holder, 0);
+        add(out, A_ADVANCE, holder, 0)->n = 1000 * (20 + rnd(30));
+        add_ids(out, lingering, 0);
+        add_ids(out, holder, 0);
+      }
       add(out, rnd(2) ? A_EXIT : A_KILL, lingering, 0);
       lingering = -1;
     }
@@ -432,8 +441,6 @@ static void run_action(const action *a) {
     k_command(pid, CMD_SPAWN, 0, 0, 0, NULL);
     break;
   case A_FORK: {
-    long before = 0;
-    (void)before;
     k_command(pid, CMD_FORK, 0, 0, 0, NULL);
     /* The child's pid: the newest process once the fork is done. */
     for (int i = 0; i < 400 && !k_failure(); i++) {
