@@ -21,11 +21,12 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 py="$venv/bin/python"
 
-# The framework integrations' tests: pinned as pyproject.toml's `test` extra
-# pins them (python/tests/test_extras.py checks that the two agree).
+# The framework integrations' tests and Hypothesis (test_state_machine.py):
+# pinned as pyproject.toml's `test` extra pins them (python/tests/test_extras.py
+# checks that the two agree).
 integration_pins=(
   'sqlalchemy==2.1.9' 'django==5.2.19' 'django-stubs==5.2.9' 'pydantic==2.14.4'
-  'gunicorn==27.0.1' 'uvicorn==0.54.0' 'psycopg[binary]==3.3.9'
+  'gunicorn==27.0.1' 'uvicorn==0.54.0' 'psycopg[binary]==3.3.9' 'hypothesis==6.168.5'
 )
 
 echo "== python: installing build and test dependencies"
