@@ -71,7 +71,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -86,6 +86,9 @@ ALL64 = (1 << 64) - 1
 MAX_LIVE = 6
 # The process a WorkerUnavailable names as the holder.
 HOLDER = re.compile(r"held by live process (\d+)")
+
+Encoding = Literal["dec", "hex", "base32", "base36", "base58", "base62"]
+ENCODINGS: list[Encoding] = ["dec", "hex", "base32", "base36", "base58", "base62"]
 
 HAS_FORK = hasattr(os, "fork")
 HAS_ITIMER = hasattr(signal, "setitimer")
@@ -532,6 +535,7 @@ class GeneratorMachine(RuleBasedStateMachine):
             e.exposed = True
         if rollback in ("borrow", "switch") or options.get("max_drift"):
             self.expose(e)
+        assert e.gen is not None
         stats = e.gen.stats()
         e.drift_ms = stats["max_drift_ms"]
         check(stats["guard"].startswith("held: "), f"{e}: guard {stats['guard']!r}")
@@ -773,9 +777,9 @@ class GeneratorMachine(RuleBasedStateMachine):
     # a call issued or waited): else Hypothesis, replaying steps, finds other rules
     # enabled and calls the run flaky.
     @precondition(lambda self: bool(self.entries))
-    @rule(i=PICK, encoding=st.sampled_from(["dec", "hex", "base32", "base36", "base58", "base62"]))
+    @rule(i=PICK, encoding=st.sampled_from(ENCODINGS))
     @ran
-    def decode(self, i: int, encoding: str) -> None:
+    def decode(self, i: int, encoding: Encoding) -> None:
         issued = [e for e in self.entries if e.sample]
         if not issued:
             self.count("decode: nothing issued yet")
@@ -1208,7 +1212,7 @@ def main(argv: list[str]) -> int:
         RUN = Run(make_shapes(epoch, narrow_epoch), tmp, shared=bool(shared))
         failed = None
         try:
-            run_state_machine_as_test(
+            run_state_machine_as_test(  # type: ignore[no-untyped-call]
                 GeneratorMachine,
                 settings=settings(
                     max_examples=examples,
