@@ -236,7 +236,11 @@ sfc_status sfc_pool_switch(sfc_generator *g, int64_t tick, sfc_saved *saved,
   s->park[s->parked].lock_fd = old_lock;
   s->park[s->parked].claim = old_claim;
   s->park[s->parked].mark = old_mark;
-  s->park[s->parked].issued = atomic_load(&g->mark);
+  /* What the fast path could reach under it; until the clock's first call
+   * the mark reads -1, and the state file's mark, written ahead of all the
+   * value carried in, stands. */
+  const int64_t reached = atomic_load(&g->mark);
+  s->park[s->parked].issued = reached >= 0 ? reached : old_mark;
   s->parked++;
   return SFC_OK;
 }

@@ -146,6 +146,29 @@ static void switch_on_rollback(const sfc_layout *l) {
   sfc_generator_free(h);
   sfc_generator_free(g);
 
+  /* Each value is handed over as its last IDs left it (the generator's
+   * first ID was at a caller's time: before, a switched-away value was
+   * handed over with the mark -1, a record no later generator of it could
+   * read). A successor goes on after them, or waits for the clock to pass
+   * the mark written ahead of them. */
+  const uint64_t values[] = {w0, w1, w2};
+  for (int i = 0; i < 3; i++) {
+    sfc_generator *v = open_gen(l, (int64_t)values[i], folder, &st, &err);
+    uint64_t id = 0;
+    st = v ? sfc_next(v, &id, &err) : st;
+    CHECK(st == SFC_OK || st == SFC_CLOCK_MOVED_BACKWARDS,
+          "value %llu taken again after the switches: %s",
+          (unsigned long long)values[i], err.message);
+    for (int k = 0; st == SFC_OK && k < 3 * N; k++)
+      if (worker_in(l, ids[k]) == values[i] && ids[k] >= id) {
+        CHECK(false, "value %llu: %llu issued again or before %llu",
+              (unsigned long long)values[i], (unsigned long long)id,
+              (unsigned long long)ids[k]);
+        break;
+      }
+    sfc_generator_free(v);
+  }
+
   /* Only for pool generators. */
   g = check_generator(l, "worker", 3, folder, SFC_ROLLBACK_SWITCH, &st, &err);
   CHECK(!g && st == SFC_INVALID_ARGUMENT && strstr(err.message, "auto"),

@@ -20,7 +20,8 @@
  *   - a generator started while a live one that can issue one of its
  *     integers is linked to it by a claim or a state folder;
  *   - a refusal (WorkerUnavailable) when no live generator that can meet it
- *     is linked to it.
+ *     is linked to it, or a refusal by a record or state file the core
+ *     wrote that it cannot read back (StateError).
  *
  * IDs issued at a caller's own times (sfc_next_at) are the caller's to
  * keep apart, as the README says: they count for nothing here (a
@@ -742,6 +743,11 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
       g->life = 2;
       if (status == 6 /* SFC_WORKER_UNAVAILABLE */)
         refused(g, message, c->started);
+      /* The core reads back what it wrote, whatever ended its writer: a
+       * file it cannot read is a defect, not a refusal. */
+      if (status == 7 /* SFC_STATE_ERROR */ && strstr(message, "unreadable"))
+        fail("generator %d refused by a file the core wrote: %s", gi + 1,
+             message);
     }
     return;
   }
