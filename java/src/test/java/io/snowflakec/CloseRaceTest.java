@@ -29,8 +29,8 @@ class CloseRaceTest {
   }
 
   /**
-   * What `call` threw (or "issued") when another thread closed `g` 100 ms into it: the closed error,
-   * where without the close the 3 s wait would have ended with IDs.
+   * What `call` threw (or "issued") when another thread closed `g` 100 ms into it: the closed
+   * error, where without the close the 3 s wait would have ended with IDs.
    */
   static String closedWhileWaiting(Generator g, Runnable call) throws Exception {
     AtomicReference<String> outcome = new AtomicReference<>("issued");
@@ -59,8 +59,7 @@ class CloseRaceTest {
   @Test
   void closeFromAnotherThreadEndsAWaitingBatch() throws Exception {
     Generator g = waiting(2);
-    assertEquals(
-        "InvalidArgumentException: " + CLOSED, closedWhileWaiting(g, () -> g.nextIds(10)));
+    assertEquals("InvalidArgumentException: " + CLOSED, closedWhileWaiting(g, () -> g.nextIds(10)));
   }
 
   /**
