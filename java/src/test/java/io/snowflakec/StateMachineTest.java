@@ -269,7 +269,7 @@ class StateMachineTest {
           try {
             f.accept(r);
           } catch (StateErrorException e) {
-            throw r.knownBug(e);
+            throw r.failure("StateError: " + e.getMessage());
           }
         });
   }
@@ -672,7 +672,6 @@ class StateMachineTest {
     static final LongSet ISSUED = new LongSet();
     static final Map<String, AtomicLong> TALLY = new ConcurrentHashMap<>();
     static final List<String> FOREIGN = new ArrayList<>();
-    static final List<String> KNOWN = new ArrayList<>(); // tries a known core bug ended
     static final Set<Bits> EVER = new HashSet<>(); // every value held in the run
     // The latest tick of the IDs of generators let go of, by value: what their successors start
     // after (an upper bound).
@@ -832,7 +831,7 @@ class StateMachineTest {
         }
         throw failure("build " + c + ": refused though no live generator holds its value: " + m);
       } catch (StateErrorException e) {
-        throw knownBug(e);
+        throw failure("build " + c + ": StateError: " + e.getMessage());
       } catch (SnowflakeException e) {
         throw failure("build " + c + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
       }
@@ -1087,48 +1086,6 @@ class StateMachineTest {
       if (first > 0 && pending.stream().anyMatch(i -> i.gen() == x && i.clock() && i.count() > 0)) {
         tally("successor: clock IDs after a first ID at a caller's time");
       }
-    }
-
-    static final Pattern BAD_RECORD =
-        Pattern.compile("hand-over record (\\S+) is unreadable \\(malformed contents\\)");
-
-    /**
-     * A core bug of main, not yet fixed: a pool generator (rollback=switch) whose first call is at
-     * a caller's time and switches away from its value hands that value over with the mark -1 (the
-     * mark the fix for the successor's clock IDs reads as reached meanwhile), a record no later
-     * generator of a value meeting it can read: their start fails with StateError. Recognised by
-     * the record itself — this process wrote it, and it says "mark -1" — the try ends there (jqwik
-     * counts it rejected), the record is removed (it would refuse every later generator of that
-     * value on the host, in any program), and a run that passes otherwise ends skipped, naming the
-     * bug. Any other StateError is the failure it was.
-     */
-    RuntimeException knownBug(StateErrorException e) {
-      Matcher m = BAD_RECORD.matcher(e.getMessage());
-      String text = "";
-      if (m.find()) {
-        try {
-          text = Files.readString(Path.of(m.group(1)));
-        } catch (IOException | RuntimeException gone) {
-          text = "";
-        }
-      }
-      if (!text.contains("\npid " + PID + "\n") || !text.contains("\nmark -1\n")) {
-        throw failure(e.getClass().getSimpleName() + ": " + e.getMessage());
-      }
-      try {
-        Files.deleteIfExists(Path.of(m.group(1)));
-      } catch (IOException gone) {
-        throw failure("cannot remove " + m.group(1) + ": " + gone);
-      }
-      KNOWN.add(m.group(1));
-      tally("tries ended by the core's unreadable hand-over record (mark -1)");
-      note("StateError: " + e.getMessage());
-      note("  the record, written by this process: " + text.strip().replace("\n", "; "));
-      System.out.println(
-          "StateMachineTest: a known core bug ended a try: a pool generator switched away from a"
-              + " value before its clock's first call, and handed it over with the mark -1\n  "
-              + String.join("\n  ", log.subList(Math.max(0, log.size() - 12), log.size())));
-      return new TestAbortedException("the core's unreadable hand-over record " + m.group(1));
     }
 
     // ---- issuing ----
@@ -1798,15 +1755,6 @@ class StateMachineTest {
           (System.nanoTime() - started) / 1e9,
           result.seed().map(s -> "seed " + s).orElse("no seed"));
       new TreeMap<>(Run.TALLY).forEach((k, v) -> System.out.printf("  %s: %d%n", k, v.get()));
-      if (result.status() == PropertyExecutionResult.Status.SUCCESSFUL && !Run.KNOWN.isEmpty()) {
-        return result.mapToAborted(
-            new TestAbortedException(
-                "a core bug ended "
-                    + Run.KNOWN.size()
-                    + " tries: a pool generator (rollback=switch) whose first call is at a"
-                    + " caller's time and switches away hands its value over with the mark -1,"
-                    + " a record no later generator of the value can read (StateError)"));
-      }
       if (result.status() == PropertyExecutionResult.Status.SUCCESSFUL && !Run.FOREIGN.isEmpty()) {
         return result.mapToAborted(
             new TestAbortedException(
