@@ -218,7 +218,7 @@ void schedule_make(uint64_t seed, schedule *out) {
   int procs = 0;
   bool used[PROCS][8] = {{false}};
   bool alive[PROCS] = {false};
-  for (size_t i = 0; i < cap; i++) {
+  for (size_t i = 0; i < cap && out->count < cap; i++) {
     action *a = &out->actions[out->count];
     memset(a, 0, sizeof *a);
     a->steps = (int)rnd(rnd(4) == 0 ? 400 : 40);
@@ -263,12 +263,27 @@ void schedule_make(uint64_t seed, schedule *out) {
                layouts[l].spec, (long long)e, node, opts);
       a->flag = shared;
       used[a->proc][a->slot] = true;
+      /* A pool generator that switches, its first IDs at a caller's
+       * times, seconds apart: it leaves a value before the clock's first
+       * call. */
+      if (strstr(opts, "rollback=switch") && rnd(2) && out->count + 3 < cap) {
+        out->count++;
+        for (int k = 0; k < 2; k++) {
+          action *at = add(out, A_NEXT_AT, a->proc, (int)rnd(3));
+          at->slot = a->slot;
+          at->n = k ? -1000000 * (1 + (int64_t)rnd(3)) : 0;
+        }
+        continue;
+      }
     } else if (what < 50) {
       a->kind = A_NEXT + (int)rnd(3);
       a->n = 1 + (int64_t)rnd(a->kind == A_BATCH ? 300 : 40);
     } else if (what < 53) {
       a->kind = A_NEXT_AT;
-      a->n = (int64_t)rnd(4000) - 1000;
+      /* Mostly about now; now and then seconds behind (rollback applies to
+       * the caller's times too: a pool generator switches). */
+      a->n =
+          rnd(8) ? (int64_t)rnd(4000) - 1000 : -1000000 * (1 + (int64_t)rnd(3));
     } else if (what < 57) {
       a->kind = A_FORK;
       if (procs == PROCS) continue;
