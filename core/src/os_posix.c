@@ -18,10 +18,18 @@
 #include <sys/random.h>
 #endif
 
+/* The monotonic clock in microseconds, read here: the OS layer sits below
+ * clock.c and calls nothing of it. */
+static int64_t monotonic_us(void) {
+  struct timespec ts;
+  sfc_os_monotonic(&ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 void sfc_os_sleep_until(int64_t deadline_us) {
 #if defined(__APPLE__)
   /* No clock_nanosleep: sleep what is left, again after each signal. */
-  for (int64_t left; (left = deadline_us - sfc_monotonic_us()) > 0;) {
+  for (int64_t left; (left = deadline_us - monotonic_us()) > 0;) {
     struct timespec ts = {(time_t)(left / 1000000),
                           (long)(left % 1000000) * 1000};
     nanosleep(&ts, NULL);
@@ -191,7 +199,7 @@ void sfc_os_cond_wait_us(sfc_cond *cond, sfc_mutex *mutex, int64_t us) {
   struct timespec rel = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
   pthread_cond_timedwait_relative_np(cond, mutex, &rel);
 #else
-  int64_t at = sfc_monotonic_us() + us;
+  int64_t at = monotonic_us() + us;
   struct timespec ts = {(time_t)(at / 1000000), (long)(at % 1000000) * 1000};
   pthread_cond_timedwait(cond, mutex, &ts);
 #endif
