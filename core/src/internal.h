@@ -269,7 +269,7 @@ typedef struct sfc_state {
 /* fork.c */
 SFC_INTERNAL extern _Atomic uint64_t sfc_fork_generation;
 
-/* The hot path a generator takes (generator.c's next_fast): none, the wall
+/* The hot path a generator takes (next.c's next_fast): none, the wall
  * clock read on every call, or the counter's deadline first. Wall clock or
  * counter, millisecond ticks and a sequence from 0. */
 typedef enum sfc_fast {
