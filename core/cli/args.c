@@ -79,11 +79,14 @@ int parse_options(const command *cmd, int argc, char **argv, cli *c,
                   char **args, int *nargs) {
   option_view views[VIEW_MAX];
   size_t n = option_views(views);
-  bool options_ended = false;
+  bool options_ended = false, given[VIEW_MAX] = {false};
   *nargs = 0;
   for (int k = 0; k < argc; k++) {
     const char *a = argv[k];
-    if (options_ended || a[0] != '-' || a[1] == '\0') {
+    /* "-5" is an argument (an ID, a time), which says what is wrong with
+     * it, never an unknown option: no option is a digit. */
+    if (options_ended || a[0] != '-' || a[1] == '\0' ||
+        (a[1] >= '0' && a[1] <= '9')) {
       args[(*nargs)++] = argv[k];
       continue;
     }
@@ -122,6 +125,14 @@ int parse_options(const command *cmd, int argc, char **argv, cli *c,
         return usage_error(cmd, "%s needs a value (%s)", spelled, v->arg);
       value = argv[++k];
     }
+    /* A second value would replace the first unseen. */
+    if (v->arg && given[v - views])
+      return usage_error(cmd, "%s is given twice: give it once%s", spelled,
+                         strcmp(v->name, "node") == 0
+                             ? ", with every node value (worker=3,"
+                               "datacenter=1)"
+                             : "");
+    given[v - views] = true;
     int rc = set_option(cmd, c, v, value);
     if (rc) return rc;
   }

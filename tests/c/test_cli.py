@@ -187,6 +187,12 @@ def test_mistakes() -> None:
     usage_error(["decode", "--json=yes", "1"], "--json takes no value")
     usage_error(["gen", "-n", "x"], "--count takes a whole number from 0")
     usage_error(["gen", "-x"], "unknown option '-x'")
+    # A second value never replaces the first unseen.
+    usage_error(["gen", "--node", "worker=1", "--node", "worker=2"], "--node is given twice: give it once, with every")
+    usage_error(["decode", "--preset", "discord", "--preset", "twitter", "1"], "--preset is given twice")
+    # A negative number is an argument, and its command says what is wrong with it.
+    r = run("decode", "-5")
+    check("decode -5: the ID refused", r.returncode == 1 and "dec ID '-5'" in r.stderr, r.stderr)
     usage_error(["help", "gen", "decode"], "help takes one command, or --man")
     usage_error(["completions"], "completions takes one shell")
     usage_error(["range", "2024-01-01"], "range takes two times")
