@@ -53,8 +53,13 @@ static sfc_status from_env(const char *name, int64_t *value, sfc_error *err) {
 }
 
 /* Text of a node value: "3", "auto", "host" or "env:NAME". */
-static sfc_status parse_text(const char *text, size_t len, sfc_node_value *out,
-                             sfc_error *err) {
+/* A negative value, as text or as a number: one message. */
+#define NEGATIVE                                                               \
+  "node value %s=%.*s is negative: give 0..max, \"auto\", \"host\" or "        \
+  "\"env:NAME\""
+
+static sfc_status parse_text(const char *shown, const char *text, size_t len,
+                             sfc_node_value *out, sfc_error *err) {
   if (len > 4 && memcmp(text, "env:", 4) == 0) {
     char name[128];
     if (len - 4 >= sizeof name)
@@ -76,6 +81,11 @@ static sfc_status parse_text(const char *text, size_t len, sfc_node_value *out,
     return SFC_OK;
   }
   out->source = SFC_SOURCE_EXPLICIT;
+  int64_t magnitude;
+  if (len > 1 && text[0] == '-' &&
+      parse_digits_n(text + 1, len - 1, &magnitude))
+    return sfc_fail(err, SFC_INVALID_ARGUMENT, NEGATIVE, shown,
+                    (int)(len > 40 ? 40 : len), text);
   if (!parse_digits_n(text, len, &out->value))
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "node value '%.*s' is not a number, 'auto', 'host' or "
@@ -91,11 +101,11 @@ sfc_status sfc_node_value_set(sfc_node_value *out, const char *name,
   sfc_status st = SFC_OK;
   switch (value ? value->type : SFC_TYPE_NONE) {
   case SFC_TYPE_INT:
-    if (value->i < 0)
-      return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "node value %s=%lld is negative: give 0..max, \"auto\", "
-                      "\"host\" or \"env:NAME\"",
-                      shown, (long long)value->i);
+    if (value->i < 0) {
+      char text[24];
+      int n = snprintf(text, sizeof text, "%lld", (long long)value->i);
+      return sfc_fail(err, SFC_INVALID_ARGUMENT, NEGATIVE, shown, n, text);
+    }
     v.value = value->i;
     break;
   case SFC_TYPE_UINT:
@@ -111,7 +121,7 @@ sfc_status sfc_node_value_set(sfc_node_value *out, const char *name,
                       shown);
     if ((st = sfc_text_check(shown, value->text, value->len, err)) != SFC_OK)
       return st;
-    if ((st = parse_text(value->text, value->len, &v, err)) != SFC_OK)
+    if ((st = parse_text(shown, value->text, value->len, &v, err)) != SFC_OK)
       return st;
     break;
   default:
@@ -201,8 +211,8 @@ static sfc_status node_from_env(const sfc_layout *layout, const sfc_field *f,
   const char *text = getenv(env);
   if (!text || !*text) return missing(layout, f->name, err);
   sfc_error e;
-  if (parse_text(text, strlen(text), v, &e) != SFC_OK)
-    return strncmp(text, "env:", 4) == 0
+  if (parse_text(f->name, text, strlen(text), v, &e) != SFC_OK)
+    return strncmp(text, "env:", 4) == 0 || text[0] == '-'
                ? sfc_fail(err, SFC_INVALID_ARGUMENT, "%s: %s", env, e.message)
                : sfc_fail(err, SFC_INVALID_ARGUMENT,
                           "%s='%s' is not a number, 'auto', 'host' or "

@@ -190,6 +190,9 @@ def test_mistakes() -> None:
     # A second value never replaces the first unseen.
     usage_error(["gen", "--node", "worker=1", "--node", "worker=2"], "--node is given twice: give it once, with every")
     usage_error(["decode", "--preset", "discord", "--preset", "twitter", "1"], "--preset is given twice")
+    # A negative node value is named so, as every binding names it.
+    r = run("gen", "--node", "worker=-1", "-n", "1")
+    check("a negative worker", r.returncode == 1 and "node value worker=-1 is negative" in r.stderr, r.stderr)
     # A negative number is an argument, and its command says what is wrong with it.
     r = run("decode", "-5")
     check("decode -5: the ID refused", r.returncode == 1 and "dec ID '-5'" in r.stderr, r.stderr)
