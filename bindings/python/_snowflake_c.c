@@ -599,7 +599,14 @@ static PyObject *mod_generator(PyObject *module, PyObject *args) {
   opts.node = nodes;
   while (PyDict_Next(options, &pos, &key, &value)) {
     const char *name = text_arg(st, key, "an option name", &len);
-    if (!name || to_value(st, value, name, &v) < 0) return NULL;
+    if (!name) return NULL;
+    /* An unknown name is the core's error, whatever its value's type. */
+    if (!sfc_option_find(name, (size_t)len)) {
+      v.type = SFC_TYPE_NONE;
+      sfc_options_set(&opts, name, (size_t)len, &v, &err);
+      return raise_error(st, &err);
+    }
+    if (to_value(st, value, name, &v) < 0) return NULL;
     if (sfc_options_set(&opts, name, (size_t)len, &v, &err) != SFC_OK)
       return raise_error(st, &err);
   }

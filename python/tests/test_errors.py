@@ -107,6 +107,8 @@ CASES: list[tuple[str, Any, type[BaseException]]] = [
     ("time_source", lambda: sfc.Generator(preset="default", node=1, time_source="tsc"), sfc.InvalidArgument),  # type: ignore[arg-type]
     ("positional", lambda: sfc.Generator("twitter"), TypeError),  # type: ignore[call-arg]
     ("unknown option", lambda: sfc.Generator(preset="default", worker=1), sfc.InvalidArgument),  # type: ignore[call-arg]
+    # A typo's value of a type no option takes: still the unknown option, named.
+    ("unknown option, a dict", lambda: sfc.Generator(preset="default", nodes={"worker": 1}), sfc.InvalidArgument),  # type: ignore[call-arg]
     ("closed", lambda: _closed().stats(), sfc.InvalidArgument),
     ("state_dir is a file", lambda: sfc.Generator(preset="default", node=1, state_dir=__file__), sfc.StateError),
 ]
@@ -125,6 +127,11 @@ def test_bad_input_raises(what: str, call: Any, exc: type[BaseException]) -> Non
     assert str(info.value), f"{what}: the message says what was wrong"
     if isinstance(info.value, sfc.SnowflakeError):
         assert info.value.status == type(info.value).__name__
+
+
+def test_unknown_option_named_whatever_its_value() -> None:
+    with pytest.raises(sfc.InvalidArgument, match="unknown option 'nodes': the options are rollback"):
+        sfc.Generator(preset="default", nodes={"worker": 1})  # type: ignore[call-arg]
 
 
 def test_next_ids_negative() -> None:
