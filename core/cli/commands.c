@@ -106,9 +106,10 @@ const command commands[] = {
      cmd_presets,
      "[--json]",
      "list the presets",
-     "Lists the presets: name, spec and epoch (Unix ms). With --json, one "
-     "object per preset and line: "
-     "{\"name\":\"NAME\",\"spec\":\"SPEC\",\"epoch_ms\":N}.",
+     "Lists the presets: name, spec, epoch (Unix ms) and the day their IDs "
+     "run out. With --json, one object per preset and line: "
+     "{\"name\":\"NAME\",\"spec\":\"SPEC\",\"epoch_ms\":N,"
+     "\"time_end_ms\":N}.",
      TAKES(OPT_JSON),
      false,
      ARGS_NONE,

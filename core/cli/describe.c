@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 
 /* The layout's description: the core's table of facts, in its order. */
 static void print_layout_json(const sfc_layout *l) {
@@ -69,11 +70,23 @@ int cmd_presets(cli *c, int argc, char **argv) {
     const char *name, *spec;
     int64_t epoch;
     sfc_preset_at(i, &name, &spec, &epoch);
+    /* When its IDs run out: a layout chosen for years needs to say so. */
+    sfc_layout l;
+    sfc_layout_info info;
+    sfc_error err;
+    if (sfc_layout_preset(name, &l, &err) != SFC_OK) return fail(&err);
+    sfc_layout_describe(&l, &info);
+    char end[SFC_ISO_MAX];
+    sfc_format_iso(info.time_end_ms, end, sizeof end);
     if (c->json)
-      printf("{\"name\":\"%s\",\"spec\":\"%s\",\"epoch_ms\":%" PRId64 "}\n",
-             name, spec, epoch);
+      printf("{\"name\":\"%s\",\"spec\":\"%s\",\"epoch_ms\":%" PRId64
+             ",\"time_end_ms\":%" PRId64 "}\n",
+             name, spec, epoch, info.time_end_ms);
     else
-      printf("%-10s %-42s %" PRId64 "\n", name, spec, epoch);
+      printf("%-10s %-42s %-14" PRId64 " %s %.10s\n", name, spec, epoch,
+             info.time_end_ms > (int64_t)time(NULL) * 1000 ? "runs out"
+                                                           : "ran out ",
+             end);
   }
   return 0;
 }

@@ -342,10 +342,18 @@ def test_json() -> None:
         len(docs["presets"]) == 6 and all(is_int(d["epoch_ms"]) for d in docs["presets"]),
     )
     check(
-        "presets --json: twitter's epoch",
-        {"name": "twitter", "spec": "time:41@1ms,datacenter:5,worker:5,seq:12", "epoch_ms": 1288834974657}
+        "presets --json: twitter's epoch, and the instant its IDs run out",
+        {
+            "name": "twitter",
+            "spec": "time:41@1ms,datacenter:5,worker:5,seq:12",
+            "epoch_ms": 1288834974657,
+            "time_end_ms": 1288834974657 + 2**41,
+        }
         in docs["presets"],
     )
+    text = run("presets").stdout
+    check("presets: the day each preset's IDs run out", "runs out 2080-07-10" in text, text)
+    check("presets: baidu's 28-bit seconds ran out in 2024", "ran out  2024-11-20" in text, text)
 
 
 def test_stats() -> None:
