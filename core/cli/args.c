@@ -125,13 +125,14 @@ int parse_options(const command *cmd, int argc, char **argv, cli *c,
         return usage_error(cmd, "%s needs a value (%s)", spelled, v->arg);
       value = argv[++k];
     }
-    /* A second value would replace the first unseen. */
-    if (v->arg && given[v - views])
-      return usage_error(cmd, "%s is given twice: give it once%s", spelled,
-                         strcmp(v->name, "node") == 0
-                             ? ", with every node value (worker=3,"
-                               "datacenter=1)"
-                             : "");
+    /* A list given twice would lose its first part unseen (a later
+     * single value overrides an earlier one, as wrappers and aliases rely
+     * on). */
+    if (v->arg && strcmp(v->arg, "LIST") == 0 && given[v - views])
+      return usage_error(cmd,
+                         "%s is given twice: give every value in one "
+                         "(worker=3,datacenter=1)",
+                         spelled);
     given[v - views] = true;
     int rc = set_option(cmd, c, v, value);
     if (rc) return rc;

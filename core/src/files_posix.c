@@ -369,12 +369,13 @@ sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
       close(fd);
       return not_regular(err, path, sb.st_mode);
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    /* Shared: tests like this one, of many generators starting at once,
+     * never find each other; only a holder's lock (exclusive) refuses it,
+     * for good, or an owner taking its own, for a moment. */
+    if (flock(fd, LOCK_SH | LOCK_NB) != 0) {
       const int e = errno;
       close(fd);
       if (e != EWOULDBLOCK) return os_error(err, "cannot lock", path, e);
-      /* Another test like this one holds it for a moment only; a holder,
-       * for good. */
       if (++busy == 5) {
         *held = true;
         return SFC_OK;

@@ -187,9 +187,11 @@ def test_mistakes() -> None:
     usage_error(["decode", "--json=yes", "1"], "--json takes no value")
     usage_error(["gen", "-n", "x"], "--count takes a whole number from 0")
     usage_error(["gen", "-x"], "unknown option '-x'")
-    # A second value never replaces the first unseen.
-    usage_error(["gen", "--node", "worker=1", "--node", "worker=2"], "--node is given twice: give it once, with every")
-    usage_error(["decode", "--preset", "discord", "--preset", "twitter", "1"], "--preset is given twice")
+    # A second list never replaces the first unseen; a later single value
+    # overrides an earlier one (wrappers and aliases rely on it).
+    usage_error(["gen", "--node", "worker=1", "--node", "worker=2"], "--node is given twice: give every value in one")
+    r = run("decode", "--preset", "twitter", "--preset", "discord", "--json", "175928847299117063")
+    check("a later --preset overrides", r.returncode == 0 and '"process":0' in r.stdout, r.stderr)
     # A negative node value is named so, as every binding names it.
     r = run("gen", "--node", "worker=-1", "-n", "1")
     check("a negative worker", r.returncode == 1 and "node value worker=-1 is negative" in r.stderr, r.stderr)

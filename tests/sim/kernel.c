@@ -57,7 +57,8 @@ typedef struct inode {
   long uid;
   unsigned mode;
   int nlink;
-  int lock_ofd; /* the open file that holds its flock, or -1 */
+  int lock_ofd;           /* the open file that holds its flock, or -1 */
+  int shared[8], nshared; /* the open files that hold a shared one */
   char *data, *durable;
   size_t len, durable_len;
   bool synced; /* durable == data */
@@ -263,6 +264,7 @@ static int new_inode(bool is_dir, long uid, unsigned mode, bool tmpfs) {
       inodes[i].mode = mode | (is_dir ? S_IFDIR : S_IFREG);
       inodes[i].tmpfs = tmpfs;
       inodes[i].lock_ofd = -1;
+      inodes[i].nshared = 0;
       inodes[i].synced = true;
       return i;
     }
@@ -402,11 +404,18 @@ static ofd *ofd_of(proc *p, int64_t fd) {
   return &ofds[p->fd[fd] - 1];
 }
 
+/* Drops open file o's shared flock of n, if it holds one. */
+static void unshare_lock(inode *n, int o) {
+  for (int i = 0; i < n->nshared; i++)
+    if (n->shared[i] == o) n->shared[i--] = n->shared[--n->nshared];
+}
+
 static void ofd_release(int o) {
   ofd *f = &ofds[o];
   if (--f->refs > 0) return;
   if (f->kind == 3 && f->name >= 0) names[f->name].used = false;
   if (f->ino && inodes[f->ino].lock_ofd == o) inodes[f->ino].lock_ofd = -1;
+  if (f->ino) unshare_lock(&inodes[f->ino], o);
   if (f->ino) inode_gc(f->ino);
 }
 
@@ -841,14 +850,21 @@ static void sys_flock(proc *p, thread *t, const sim_request *r) {
   }
   inode *n = &inodes[f->ino];
   const int o = p->fd[r->a[0]] - 1;
-  if (r->a[1] == 0) {
+  /* flock: 1 exclusive, 2 shared (many at once, none beside an exclusive
+   * one), 0 unlock; a lock of the other kind held by o is converted. */
+  if (r->a[1] == 0 || r->a[1] == 2) {
     if (n->lock_ofd == o) n->lock_ofd = -1;
-    {
-      ready(t, 0);
-      return;
-    }
+    unshare_lock(n, o);
   }
-  if (n->lock_ofd >= 0 && n->lock_ofd != o) {
+  if (r->a[1] == 0) {
+    ready(t, 0);
+    return;
+  }
+  bool others_share = false;
+  for (int i = 0; i < n->nshared; i++)
+    others_share |= n->shared[i] != o;
+  if ((n->lock_ofd >= 0 && n->lock_ofd != o) ||
+      (r->a[1] == 1 && others_share) || (r->a[1] == 2 && n->nshared == 8)) {
     if (getenv("SIM_DEBUG_LOCKS")) {
       fprintf(stderr, "flock busy: ino %d held by ofd %d (refs %d):", f->ino,
               n->lock_ofd, ofds[n->lock_ofd].refs);
@@ -862,7 +878,12 @@ static void sys_flock(proc *p, thread *t, const sim_request *r) {
     ready(t, -EWOULDBLOCK);
     return;
   }
-  n->lock_ofd = o;
+  if (r->a[1] == 2) {
+    n->shared[n->nshared++] = o;
+  } else {
+    unshare_lock(n, o);
+    n->lock_ofd = o;
+  }
   ready(t, 0);
 }
 
@@ -1429,6 +1450,7 @@ void k_reboot(void) {
       n->synced = true;
     }
     n->lock_ofd = -1;
+    n->nshared = 0;
     n->nlink = 0;
   }
   for (int i = 0; i < MAX_DIRENTS; i++)

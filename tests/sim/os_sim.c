@@ -488,7 +488,7 @@ sfc_status sfc_file_lock_held_at(const sfc_dir *dir, const char *name,
       sfc_fd_close(fd);
       return not_regular(err, path);
     }
-    int64_t e = sys_fd_op(SYS_FLOCK, fd, 1);
+    int64_t e = sys_fd_op(SYS_FLOCK, fd, 2);
     if (e == -EWOULDBLOCK) {
       sfc_fd_close(fd);
       if (++busy == 5) {

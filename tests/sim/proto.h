@@ -35,7 +35,7 @@ typedef enum sim_op {
                    name; a[1] 1: follow no link -> v: dev ino mode uid nlink
                    size */
   SYS_CLOSE,    /* a[0] fd */
-  SYS_FLOCK,    /* a[0] fd, a[1] 1 lock, 0 unlock */
+  SYS_FLOCK,    /* a[0] fd, a[1] 1 lock, 2 shared lock, 0 unlock */
   SYS_PWRITE,   /* a[0] fd, a[1] offset, data */
   SYS_PREAD,    /* a[0] fd, a[1] offset, a[2] bytes -> data */
   SYS_TRUNCATE, /* a[0] fd, a[1] length */
