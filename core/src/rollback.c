@@ -156,6 +156,9 @@ static sfc_status switch_value(sfc_generator *g, int64_t now_us, int64_t tick,
                                sfc_seq_start(g, (uint64_t)tick));
   sfc_word_install(g, w, id);
   atomic_store(&g->state_mark, mark);
+  /* What the start handed over belongs to the value left (parked with its
+   * mark): the clock's IDs go on under the new one, from its word. */
+  atomic_store(&g->clock_handed, false);
   sfc_mark_update(g);
   atomic_fetch_add_explicit(&g->node_switches, 1, memory_order_relaxed);
   sfc_mutex_unlock(&g->lock);

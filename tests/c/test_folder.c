@@ -133,6 +133,12 @@ static void switch_on_rollback(const sfc_layout *l) {
         "two switches counted (%llu), the stats show the value in use",
         (unsigned long long)s.node_switches);
   CHECK(check_duplicates(ids, 3 * N) == 0, "no duplicate across switches");
+  /* The clock's IDs after them carry the value in use (before, they went on
+   * from what the start handed over: under the first value, parked). */
+  uint64_t clock_id = 0;
+  CHECK_STATUS(sfc_next(g, &clock_id, &err), SFC_OK, err);
+  CHECK(worker_in(l, clock_id) == w2, "the clock's ID under %llu, not %llu",
+        (unsigned long long)w2, (unsigned long long)worker_in(l, clock_id));
 
   /* The parked values are still held: a third generator takes neither. */
   sfc_generator *h = open_pool(l, folder, &st, &err);
