@@ -74,39 +74,8 @@ sfc_status sfc_pg_settings_layout(sfc_layout *out, sfc_error *err) {
                             given(epoch_setting), out, err);
 }
 
-/* `node` has room for SFC_MAX_FIELDS values; their names point into a copy
- * of the setting that lives as long as the process. */
-static sfc_status parse_node(sfc_node_value *node, size_t *count,
-                             sfc_error *err) {
-  char *text = MemoryContextStrdup(TopMemoryContext, node_setting);
-  char *save = NULL;
-  *count = 0;
-  for (char *item = strtok_r(text, ",", &save); item;
-       item = strtok_r(NULL, ",", &save)) {
-    char *eq = strchr(item, '=');
-    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, NULL, 0, 0};
-    sfc_status st;
-    if (!eq || eq == item || *count == SFC_MAX_FIELDS) {
-      err->status = SFC_INVALID_ARGUMENT;
-      snprintf(err->message, sizeof err->message,
-               "snowflake_c.node: '%s' is not NAME=VALUE (give worker=3 or "
-               "datacenter=1,worker=3).",
-               item);
-      return SFC_INVALID_ARGUMENT;
-    }
-    *eq = '\0';
-    v.text = eq + 1;
-    v.len = strlen(eq + 1);
-    st = sfc_node_value_set(&node[*count], item, &v, err);
-    if (st != SFC_OK) return st;
-    (*count)++;
-  }
-  return SFC_OK;
-}
-
-sfc_status sfc_pg_settings_options(sfc_options *opts, sfc_node_value *node,
+sfc_status sfc_pg_settings_options(sfc_options *opts, sfk_node_list *node,
                                    sfc_error *err) {
-  size_t count;
   sfc_status st;
   sfc_options_init(opts);
   for (size_t i = 0; i < option_count; i++) {
@@ -133,9 +102,9 @@ sfc_status sfc_pg_settings_options(sfc_options *opts, sfc_node_value *node,
              "and restart the server.");
     return SFC_INVALID_ARGUMENT;
   }
-  st = parse_node(node, &count, err);
-  if (st != SFC_OK) return st;
-  opts->node = node;
-  opts->node_count = count;
-  return SFC_OK;
+  st = sfk_node_list_split(node, node_setting, "snowflake_c.node", err);
+  if (st == SFC_OK) st = sfk_node_list_values(node, err);
+  opts->node = node->values;
+  opts->node_count = node->count;
+  return st;
 }

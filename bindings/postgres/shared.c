@@ -48,12 +48,12 @@ static void free_generator(int code, Datum arg) {
 static sfc_status create(shared_state *s) {
   sfc_layout layout;
   sfc_options opts;
-  sfc_node_value node[SFC_MAX_FIELDS];
+  sfk_node_list node;
   char dir[MAXPGPATH];
   void *mem = (void *)TYPEALIGN(ALIGNMENT, (uintptr_t)(s + 1));
   sfc_status st = sfc_pg_settings_layout(&layout, &s->err);
   if (st != SFC_OK) return st;
-  st = sfc_pg_settings_options(&opts, node, &s->err);
+  st = sfc_pg_settings_options(&opts, &node, &s->err);
   if (st != SFC_OK) return st;
   snprintf(dir, sizeof dir, "%s/snowflake_c", DataDir);
   if (mkdir(dir, S_IRWXU) != 0 && errno != EEXIST) {

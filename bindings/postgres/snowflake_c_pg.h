@@ -8,6 +8,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "snowflake_c.h"
+#include "snowflake_c_kit.h"
 
 /* errors.c: raises the core's error as an SQL error (never returns). */
 pg_attribute_noreturn() void sfc_pg_raise(const sfc_error *err);
@@ -27,16 +28,16 @@ const sfc_layout *sfc_pg_layout_arg(FunctionCallInfo fcinfo, int first);
 uint64_t sfc_pg_id_arg(int64 id);
 int64 sfc_pg_id_result(uint64_t id);
 
-/* json.c: a value of the core's tables as JSON; IDs as decimal strings. */
-bool sfc_pg_json_is_id(const char *name);
-void sfc_pg_json_value(StringInfo out, const sfc_value *v, bool id);
+/* json.c: the kit's sink into `out`, and the text it wrote as jsonb. */
+sfk_sink sfc_pg_sink(StringInfo out);
+Datum sfc_pg_jsonb(StringInfo json);
 
 /* settings.c: the snowflake_c.* settings; sfc_pg_settings_options fills the
  * core's options from them, and sfc_pg_settings_layout resolves the layout;
  * both fail with `err` filled. */
 void sfc_pg_settings_define(void);
 sfc_status sfc_pg_settings_layout(sfc_layout *out, sfc_error *err);
-sfc_status sfc_pg_settings_options(sfc_options *opts, sfc_node_value *node,
+sfc_status sfc_pg_settings_options(sfc_options *opts, sfk_node_list *node,
                                    sfc_error *err);
 const char *sfc_pg_settings_node(void);
 

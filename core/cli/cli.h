@@ -26,6 +26,7 @@
 #define SNOWFLAKE_C_CLI_H
 
 #include "snowflake_c.h"
+#include "snowflake_c_kit.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -230,11 +231,5 @@ void print_man(FILE *out);
 char *u64_to_text(uint64_t v, char *end);
 /* One decoded ID: a line of text, or its canonical JSON. */
 void print_parts(const sfc_layout *l, const sfc_parts *p, bool json);
-/* A JSON string. */
-void json_text(FILE *out, const char *s);
-/* Is the fact called `name` an ID ("id", "max_id")? */
-bool is_id(const char *name);
-/* One JSON value of a fact; `id`: an ID, a decimal string. */
-void json_value(FILE *out, const sfc_value *v, bool id);
 
 #endif

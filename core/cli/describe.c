@@ -5,33 +5,6 @@
 #include <stdio.h>
 #include <time.h>
 
-/* The layout's description: the core's table of facts, in its order. */
-static void print_layout_json(const sfc_layout *l) {
-  const sfc_fact_info *f;
-  char buf[SFC_SPEC_MAX];
-  for (size_t i = 0; (f = sfc_layout_fact_at(i)); i++) {
-    sfc_value v;
-    sfc_layout_fact(l, i, &v, buf, sizeof buf);
-    printf("%s\"%s\":", i ? "," : "{", f->name);
-    if (v.type != SFC_TYPE_LIST) {
-      json_value(stdout, &v, is_id(f->name));
-      continue;
-    }
-    for (unsigned j = 0; j < l->field_count; j++) {
-      const sfc_fact_info *g;
-      for (size_t k = 0; (g = sfc_field_fact_at(k)); k++) {
-        sfc_value fv;
-        sfc_field_fact(&l->fields[j], k, &fv);
-        printf("%s\"%s\":", k ? "," : j ? ",{" : "[{", g->name);
-        json_value(stdout, &fv, is_id(g->name));
-      }
-      putchar('}');
-    }
-    putchar(']');
-  }
-  puts("}");
-}
-
 int cmd_layout(cli *c, int argc, char **argv) {
   (void)argv;
   if (argc)
@@ -44,7 +17,9 @@ int cmd_layout(cli *c, int argc, char **argv) {
   sfc_format_iso(l->epoch_ms, epoch, sizeof epoch);
   sfc_format_iso(info.time_end_ms, end, sizeof end);
   if (c->json) {
-    print_layout_json(l);
+    sfk_sink out = sfk_file_sink(stdout);
+    sfk_json_layout(&out, l);
+    putchar('\n');
     return 0;
   }
   printf("layout          %s\nepoch           %" PRId64 " (%s)\n"
@@ -69,6 +44,13 @@ int cmd_presets(cli *c, int argc, char **argv) {
   for (size_t i = 0; i < sfc_preset_count(); i++) {
     const char *name, *spec;
     int64_t epoch;
+    if (c->json) {
+      sfk_sink out = sfk_file_sink(stdout);
+      sfc_error err;
+      if (sfk_json_preset(&out, i, &err) != SFC_OK) return fail(&err);
+      putchar('\n');
+      continue;
+    }
     sfc_preset_at(i, &name, &spec, &epoch);
     /* When its IDs run out: a layout chosen for years needs to say so. */
     sfc_layout l;
@@ -78,15 +60,10 @@ int cmd_presets(cli *c, int argc, char **argv) {
     sfc_layout_describe(&l, &info);
     char end[SFC_ISO_MAX];
     sfc_format_iso(info.time_end_ms, end, sizeof end);
-    if (c->json)
-      printf("{\"name\":\"%s\",\"spec\":\"%s\",\"epoch_ms\":%" PRId64
-             ",\"time_end_ms\":%" PRId64 "}\n",
-             name, spec, epoch, info.time_end_ms);
-    else
-      printf("%-10s %-42s %-14" PRId64 " %s %.10s\n", name, spec, epoch,
-             info.time_end_ms > (int64_t)time(NULL) * 1000 ? "runs out"
-                                                           : "ran out ",
-             end);
+    printf("%-10s %-42s %-14" PRId64 " %s %.10s\n", name, spec, epoch,
+           info.time_end_ms > (int64_t)time(NULL) * 1000 ? "runs out"
+                                                         : "ran out ",
+           end);
   }
   return 0;
 }

@@ -3,27 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-/* "worker=3,datacenter=1" → values; names point into `text`, which is
- * modified. */
-static int parse_pairs(const command *cmd, char *text, const char *what,
-                       sfc_node_value *out, size_t *count) {
-  *count = 0;
-  for (char *item = strtok(text, ","); item; item = strtok(NULL, ",")) {
-    char *eq = strchr(item, '=');
-    if (!eq || eq == item || *count == SFC_MAX_FIELDS)
-      return usage_error(cmd, "%s '%s' is not NAME=VALUE", what, item);
-    *eq = '\0';
-    sfc_error err;
-    sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, eq + 1, strlen(eq + 1), 0};
-    if (sfc_node_value_set(&out[*count], item, &v, &err) != SFC_OK)
-      return fail(&err);
-    (*count)++;
-  }
-  return 0;
-}
 
 /* One stats value on the --stats line: text in quotes when it has a
  * space. */
@@ -42,35 +22,19 @@ static void print_stat(const sfc_value *v) {
 static void print_stats(const sfc_generator *g, bool json) {
   sfc_stats s;
   sfc_generator_stats(g, &s);
+  if (json) {
+    sfk_sink out = sfk_file_sink(stderr);
+    sfk_json_stats(&out, &s);
+    fputc('\n', stderr);
+    return;
+  }
   const sfc_fact_info *f;
   for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
     sfc_value v;
     sfc_stats_fact(&s, i, &v);
-    if (!json) {
-      if (v.type == SFC_TYPE_MAP) continue;
-      fprintf(stderr, "%s%s=", i ? " " : "", f->name);
-      print_stat(&v);
-      continue;
-    }
-    fprintf(stderr, "%s\"%s\":", i ? "," : "{", f->name);
-    if (v.type != SFC_TYPE_MAP) {
-      json_value(stderr, &v, is_id(f->name));
-      continue;
-    }
-    const char *key;
-    sfc_value e;
-    fputc('{', stderr);
-    for (size_t j = 0; sfc_stats_entry(&s, i, j, &key, &e); j++) {
-      if (j) fputc(',', stderr);
-      json_text(stderr, key);
-      fputc(':', stderr);
-      json_value(stderr, &e, false);
-    }
-    fputc('}', stderr);
-  }
-  if (json) {
-    fputs("}\n", stderr);
-    return;
+    if (v.type == SFC_TYPE_MAP) continue;
+    fprintf(stderr, "%s%s=", i ? " " : "", f->name);
+    print_stat(&v);
   }
   for (unsigned j = 0; j < s.node_count; j++)
     fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[j], s.node_values[j],
@@ -86,25 +50,16 @@ int cmd_gen(cli *c, int argc, char **argv) {
     return usage_error(cmd, "give --format or --json, not both");
   sfc_options opts;
   sfc_options_init(&opts);
-  sfc_node_value node[SFC_MAX_FIELDS];
-  char *node_text = NULL;
+  sfk_node_list node;
   sfc_error err;
   int rc = 0;
   if (c->node) {
-    size_t len = strlen(c->node);
-    node_text = malloc(len + 1);
-    if (!node_text) {
-      fputs(PROG ": out of memory\n", stderr);
-      return 1;
-    }
-    memcpy(node_text, c->node, len + 1);
-    rc = parse_pairs(cmd, node_text, "--node", node, &opts.node_count);
+    if (sfk_node_list_split(&node, c->node, "--node", &err) != SFC_OK)
+      return usage_error(cmd, "%s", err.message);
+    if (sfk_node_list_values(&node, &err) != SFC_OK) return fail(&err);
+    opts.node = node.values;
+    opts.node_count = node.count;
   }
-  if (rc) {
-    free(node_text);
-    return rc;
-  }
-  opts.node = node;
   for (size_t i = 0; i < OPTION_MAX && sfc_option_at(i); i++) {
     const char *text = c->option[i];
     if (!text) continue;
@@ -114,14 +69,11 @@ int cmd_gen(cli *c, int argc, char **argv) {
     for (char *p = name; *p; p++)
       if (*p == '_') *p = '-';
     sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, text, strlen(text), 0};
-    if (sfc_options_set(&opts, name, strlen(name), &v, &err) != SFC_OK) {
-      free(node_text);
+    if (sfc_options_set(&opts, name, strlen(name), &v, &err) != SFC_OK)
       return fail(&err);
-    }
   }
   sfc_generator *g;
   sfc_status st = sfc_generator_new(&c->layout, &opts, &g, &err);
-  free(node_text);
   if (st != SFC_OK) return fail(&err);
   const char *warning = sfc_generator_warning(g);
   if (warning) fprintf(stderr, PROG ": warning: %s\n", warning);
