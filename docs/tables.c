@@ -1,8 +1,8 @@
 /* The core's tables as Markdown, for the documentation: the options, the
  * rollback strategies, the error kinds, the layout and field facts, the
- * stats and the presets, each walked through the public header alone, and
- * the guard's refusal as a second live generator of one value gets it.
- * scripts/docs writes the documents' generated blocks from this output and
+ * stats, the encodings and the presets, each walked through the public header
+ * alone, and the guard's refusal as a second live generator of one value gets
+ * it. scripts/docs writes the documents' generated blocks from this output and
  * checks them against it:
  *
  *   doc-tables            every table, one "## name" section each
@@ -201,6 +201,20 @@ static int guard(void) {
   return rc;
 }
 
+static void encodings(void) {
+  static const char *const columns[] = {"name", "radix", "width", "digits",
+                                        NULL};
+  header("encodings", columns);
+  const sfc_encoding_info *e;
+  for (size_t i = 0; (e = sfc_encoding_at(i)); i++) {
+    cell(e->name);
+    cell_i64(e->radix);
+    cell_i64(e->width);
+    cell(e->digits);
+    end_row();
+  }
+}
+
 int main(void) {
   puts("# The tables of snowflake-c");
   options();
@@ -209,6 +223,7 @@ int main(void) {
   facts("layout facts", sfc_layout_fact_at);
   facts("field facts", sfc_field_fact_at);
   facts("stats", sfc_stats_fact_at);
+  encodings();
   if (presets() || guard()) return 1;
   return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -22,7 +22,8 @@ typedef struct option_setting {
   bool flag;
 } option_setting;
 
-static option_setting options[16];
+/* Every row of the table but state_dir, however many it has. */
+static option_setting *options;
 static size_t option_count;
 
 static void define_text(const char *name, char **var, const char *doc) {
@@ -32,6 +33,7 @@ static void define_text(const char *name, char **var, const char *doc) {
 
 void sfc_pg_settings_define(void) {
   const sfc_option_info *info;
+  size_t rows = 0;
   define_text("snowflake_c.preset", &preset_setting,
               "The generator's preset (twitter, discord, …).");
   define_text("snowflake_c.layout", &layout_setting,
@@ -41,12 +43,13 @@ void sfc_pg_settings_define(void) {
   define_text(
       "snowflake_c.node", &node_setting,
       "The generator's node values: worker=3 or datacenter=1,worker=3.");
+  while (sfc_option_at(rows) != NULL)
+    rows++;
+  options = MemoryContextAllocZero(TopMemoryContext, rows * sizeof *options);
   for (size_t i = 0; (info = sfc_option_at(i)) != NULL; i++) {
     option_setting *s;
     char *name;
-    if (info->option == SFC_OPTION_STATE_DIR ||
-        option_count == lengthof(options))
-      continue;
+    if (info->option == SFC_OPTION_STATE_DIR) continue;
     s = &options[option_count++];
     s->info = info;
     name = MemoryContextStrdup(TopMemoryContext,

@@ -1,15 +1,17 @@
 package io.snowflakec.spring;
 
 import io.snowflakec.Generator;
-import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * A {@link Generator} bean built from the {@code snowflake-c.*} properties and closed with the
@@ -25,11 +27,12 @@ public class SnowflakeAutoConfiguration {
    * The generator of the properties.
    *
    * @param properties the {@code snowflake-c.*} properties
+   * @param environment where the options' properties are read
    * @return the generator, closed with the context
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  public Generator snowflakeGenerator(SnowflakeProperties properties) {
+  public Generator snowflakeGenerator(SnowflakeProperties properties, Environment environment) {
     Generator.Builder builder = Generator.builder();
     // A blank property is an unset one (a profile can take back what another set).
     String layout = given(properties.getLayout());
@@ -51,14 +54,14 @@ public class SnowflakeAutoConfiguration {
         builder.node(field.getKey(), field.getValue().strip());
       }
     }
-    if (given(properties.getRollback()) != null) {
-      builder.rollback(properties.getRollback().strip());
-    }
-    if (given(properties.getStateDir()) != null) {
-      builder.stateDir(Path.of(properties.getStateDir().strip()));
-    }
-    if (properties.getGuard() != null) {
-      builder.guard(properties.getGuard());
+    // Every option of the core's table, under its name in kebab case.
+    Binder binder = Binder.get(environment);
+    for (String option : Generator.options()) {
+      String property = "snowflake-c." + option.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+      String value = given(binder.bind(property, String.class).orElse(null));
+      if (value != null) {
+        builder.option(option, value);
+      }
     }
     return builder.build();
   }

@@ -5,8 +5,11 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The {@code snowflake-c.*} properties: what {@link io.snowflakec.Generator.Builder} takes, by
- * name. Unset properties keep the core's defaults; the core checks every value at start-up.
+ * The {@code snowflake-c.*} properties of the layout, the node values and the integrations. The
+ * core's options ({@code snowflake-c.rollback}, {@code snowflake-c.max-wait}, …) are read by
+ * {@link SnowflakeAutoConfiguration} from the core's table, one property per option, so that
+ * every option reaches Spring under its one name. Unset properties keep the core's defaults; the
+ * core checks every value at start-up.
  */
 @ConfigurationProperties("snowflake-c")
 public class SnowflakeProperties {
@@ -24,18 +27,6 @@ public class SnowflakeProperties {
    * ordinal ending the host name) or env:NAME (the number in an environment variable).
    */
   private Map<String, String> node = new LinkedHashMap<>();
-
-  /**
-   * What to do when the clock moves back: default, error, wait, clock, borrow or switch (the core's
-   * default: default).
-   */
-  private String rollback;
-
-  /** The folder of the node-value pool and the persisted state. */
-  private String stateDir;
-
-  /** Whether the host-wide guard of node values is on (the core's default: on). */
-  private Boolean guard;
 
   /**
    * The name under which @SnowflakeId(generator = ...) finds the bean; empty (the default) for
@@ -76,30 +67,6 @@ public class SnowflakeProperties {
 
   public void setNode(Map<String, String> node) {
     this.node = node;
-  }
-
-  public String getRollback() {
-    return rollback;
-  }
-
-  public void setRollback(String rollback) {
-    this.rollback = rollback;
-  }
-
-  public String getStateDir() {
-    return stateDir;
-  }
-
-  public void setStateDir(String stateDir) {
-    this.stateDir = stateDir;
-  }
-
-  public Boolean getGuard() {
-    return guard;
-  }
-
-  public void setGuard(Boolean guard) {
-    this.guard = guard;
   }
 
   public String getIdGeneratorName() {

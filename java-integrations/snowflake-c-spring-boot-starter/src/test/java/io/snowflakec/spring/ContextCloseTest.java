@@ -30,6 +30,7 @@ class ContextCloseTest {
             "--snowflake-c.epoch=" + EPOCH,
             "--snowflake-c.node.worker=600",
             "--snowflake-c.rollback=error",
+            "--snowflake-c.max-drift=3ms",
             "--snowflake-c.id-generator-name=closing",
             "--spring.datasource.url=jdbc:h2:mem:closing");
   }
@@ -44,6 +45,7 @@ class ContextCloseTest {
       assertEquals(expected.spec(), generator.layout().spec());
       assertEquals(1704067200000L, generator.layout().epochMs());
       assertEquals("error", generator.stats().rollback());
+      assertEquals(3, generator.stats().maxDriftMs(), "an option read from the core's table");
       assertEquals(600, Snowflake.decode(generator.nextId(), expected).get("worker"));
       assertFalse(generator.isClosed());
     }

@@ -17,7 +17,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
@@ -79,7 +81,15 @@ class StarterJarIT {
 
     Map<String, Object> expected = new TreeMap<>();
     bindable("snowflake-c", SnowflakeProperties.class, new SnowflakeProperties(), expected);
-    assertEquals(expected.keySet(), described.keySet(), "the properties of " + METADATA);
+    // And one per option of the core's table.
+    Set<String> all = new TreeSet<>(expected.keySet());
+    for (String option : Generator.options()) {
+      String name = "snowflake-c." + kebab(option);
+      all.add(name);
+      assertNotNull(described.get(name), name + " missing");
+      assertFalse(described.get(name).path("description").asText().isBlank(), name + " undescribed");
+    }
+    assertEquals(all, described.keySet(), "the properties of " + METADATA);
     for (Map.Entry<String, Object> property : expected.entrySet()) {
       JsonNode metadata = described.get(property.getKey());
       assertFalse(
