@@ -42,11 +42,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   size_t *upload_size, void **req_cls) {
   service *s = cls;
   (void)version, (void)upload;
-  if (!*req_cls) {
+  if (!*req_cls) { /* the headers are in: the reply waits for the body */
     *req_cls = &counted;
     atomic_fetch_add(&s->in_flight, 1);
+    return MHD_YES;
   }
-  *upload_size = 0; /* a body is never read: no route takes one */
+  if (*upload_size) { /* a body is dropped as it comes: no route takes one */
+    *upload_size = 0;
+    return MHD_YES;
+  }
   uint64_t start = now_us();
   request rq = {
       method,
@@ -91,6 +95,33 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     atomic_fetch_sub(&s->in_flight, 1);
     *req_cls = NULL;
   }
+}
+
+static int hex_digit(char ch) {
+  return ch >= '0' && ch <= '9'   ? ch - '0'
+         : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+         : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                  : -1;
+}
+
+/* Percent-decodes the path and the query's values in place, as
+ * libmicrohttpd would, but leaves "%00" as it is: the routes read C strings,
+ * and a NUL must not cut an ID short ("5%00garbage" is no ID, not 5). */
+static size_t unescape(void *cls, struct MHD_Connection *conn, char *text) {
+  char *w = text;
+  (void)cls, (void)conn;
+  for (const char *r = text; *r;) {
+    int hi = r[0] == '%' ? hex_digit(r[1]) : -1;
+    int lo = hi >= 0 ? hex_digit(r[2]) : -1;
+    if (lo >= 0 && (hi | lo)) {
+      *w++ = (char)(hi * 16 + lo);
+      r += 3;
+    } else {
+      *w++ = *r++;
+    }
+  }
+  *w = '\0';
+  return (size_t)(w - text);
 }
 
 /* Splits "HOST:PORT" or "[V6]:PORT" into host and port. */
@@ -173,7 +204,8 @@ http_server *http_start(service *s, const char *listen, unsigned threads,
       MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
       s->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, s->idle_timeout_s,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-      MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+      MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+      MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
   freeaddrinfo(ai);
   if (!h->daemon) {
     snprintf(why, why_cap,
