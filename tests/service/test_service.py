@@ -44,7 +44,7 @@ class Server:
         self.proc = subprocess.Popen(
             [CLI, "serve", "--listen", "127.0.0.1:0", *args],
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env={**os.environ, **(env or {})},
             cwd=cwd,
@@ -60,6 +60,7 @@ class Server:
                 break
         if self.port is None:
             self.proc.wait(TIMEOUT)
+            self.proc.stderr.close()
             raise RuntimeError("serve did not start: " + "".join(self.lines))
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -84,6 +85,7 @@ class Server:
         self.proc.send_signal(signal.SIGTERM)
         rc = self.proc.wait(TIMEOUT)
         self.reader.join(TIMEOUT)
+        self.proc.stderr.close()
         return rc
 
     def __enter__(self) -> "Server":
