@@ -21,7 +21,9 @@
  *   completions.c  bash, zsh and fish, the completions command
  *   output.c       decoded IDs and JSON values
  *   gen.c, decode.c (decode, convert), encode.c, range.c, describe.c
- *                  (layout, presets), sql.c: the other commands */
+ *                  (layout, presets), sql.c: the other commands
+ *   serve.c        the ID service (service.h: its own files, built with
+ *                  libmicrohttpd) */
 #ifndef SNOWFLAKE_C_CLI_H
 #define SNOWFLAKE_C_CLI_H
 
@@ -64,6 +66,11 @@ typedef enum own_option {
   OPT_STATS,
   OPT_MONOTONIC,
   OPT_SCHEMA,
+  OPT_LISTEN,
+  OPT_MAX_COUNT,
+  OPT_TOKEN,
+  OPT_MAX_CONNECTIONS,
+  OPT_IDLE_TIMEOUT,
   OPT_MAN,
   OPT_HELP,
   OPT_OWN /* how many */
@@ -142,6 +149,8 @@ typedef struct cli {
   const char *preset, *spec, *epoch, *node, *time, *schema;
   const char *option[OPTION_MAX]; /* generator options as given, by index */
   long long count;
+  const char *listen, *token;                         /* serve */
+  long long max_count, max_connections, idle_timeout; /* serve */
   bool json, stats, shortest, man;
   encoding_choice format, from, to;
   sfc_layout layout;
@@ -179,6 +188,7 @@ const command *find_command(const char *name);
 bool takes(const command *cmd, const option_view *v);
 
 int cmd_gen(cli *c, int argc, char **argv);
+int cmd_serve(cli *c, int argc, char **argv);
 int cmd_decode(cli *c, int argc, char **argv);
 int cmd_convert(cli *c, int argc, char **argv);
 int cmd_encode(cli *c, int argc, char **argv);
@@ -188,6 +198,12 @@ int cmd_presets(cli *c, int argc, char **argv);
 int cmd_sql(cli *c, int argc, char **argv);
 int cmd_help(cli *c, int argc, char **argv);
 int cmd_completions(cli *c, int argc, char **argv);
+
+/* The generator of gen and serve: the layout read, --node and the core's
+ * options of the command line, created, and its warning on standard error.
+ * Returns 0, else the exit status of the mistake (said on standard
+ * error). */
+int make_generator(cli *c, const command *cmd, sfc_generator **out);
 
 /* ===================================================================== */
 /* Reading the command line (args.c)                                     */

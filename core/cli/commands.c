@@ -27,6 +27,27 @@ const command commands[] = {
       "snowflake-c gen --json --stats --layout time:41@1ms,worker:10,seq:12 "
       "--epoch 2024-01-01 --node worker=7",
       NULL}},
+    {"serve",
+     cmd_serve,
+     "[OPTIONS]",
+     "serve IDs over HTTP",
+     "Serves the IDs of one layout for one node value over HTTP/1.1 until "
+     "SIGTERM or SIGINT, which drain the requests in flight: GET /v1/id, "
+     "/v1/ids?count=N[&format=ENC], /v1/decode/ID[?from=ENC], /v1/layout, "
+     "/healthz, /readyz and /metrics (Prometheus). Text by default, JSON "
+     "with Accept: application/json; errors are "
+     "{\"error\":{\"kind\":\"KIND\",\"message\":\"TEXT\"}}. The node "
+     "value is taken as gen takes it: one instance per node value. It "
+     "prints the address it serves on, on standard error.",
+     TAKES_LAYOUT | TAKES(OPT_NODE) | TAKES(OPT_MONOTONIC) | TAKES(OPT_LISTEN) |
+         TAKES(OPT_MAX_COUNT) | TAKES(OPT_TOKEN) | TAKES(OPT_MAX_CONNECTIONS) |
+         TAKES(OPT_IDLE_TIMEOUT),
+     true,
+     ARGS_NONE,
+     {"snowflake-c serve --preset twitter --node datacenter=1,worker=3",
+      "snowflake-c serve --listen [::1]:9000 --node worker=auto --state-dir "
+      "/var/lib/snowflake-c",
+      NULL}},
     {"decode",
      cmd_decode,
      "[OPTIONS] [ID...]",

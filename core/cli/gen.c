@@ -42,17 +42,11 @@ static void print_stats(const sfc_generator *g, bool json) {
   fputc('\n', stderr);
 }
 
-int cmd_gen(cli *c, int argc, char **argv) {
-  const command *cmd = find_command("gen");
-  (void)argv;
-  if (argc) return usage_error(cmd, "gen takes no arguments");
-  if (c->json && c->format.set)
-    return usage_error(cmd, "give --format or --json, not both");
+int make_generator(cli *c, const command *cmd, sfc_generator **out) {
   sfc_options opts;
   sfc_options_init(&opts);
   sfk_node_list node;
   sfc_error err;
-  int rc = 0;
   if (c->node) {
     if (sfk_node_list_split(&node, c->node, "--node", &err) != SFC_OK)
       return usage_error(cmd, "%s", err.message);
@@ -72,11 +66,24 @@ int cmd_gen(cli *c, int argc, char **argv) {
     if (sfc_options_set(&opts, name, strlen(name), &v, &err) != SFC_OK)
       return fail(&err);
   }
-  sfc_generator *g;
-  sfc_status st = sfc_generator_new(&c->layout, &opts, &g, &err);
-  if (st != SFC_OK) return fail(&err);
-  const char *warning = sfc_generator_warning(g);
+  if (sfc_generator_new(&c->layout, &opts, out, &err) != SFC_OK)
+    return fail(&err);
+  const char *warning = sfc_generator_warning(*out);
   if (warning) fprintf(stderr, PROG ": warning: %s\n", warning);
+  return 0;
+}
+
+int cmd_gen(cli *c, int argc, char **argv) {
+  const command *cmd = find_command("gen");
+  (void)argv;
+  if (argc) return usage_error(cmd, "gen takes no arguments");
+  if (c->json && c->format.set)
+    return usage_error(cmd, "give --format or --json, not both");
+  sfc_generator *g;
+  sfc_error err;
+  sfc_status st;
+  int rc = make_generator(c, cmd, &g);
+  if (rc) return rc;
 
   enum { BATCH = 4096 };
   static uint64_t ids[BATCH];

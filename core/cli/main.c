@@ -58,6 +58,9 @@ int main(int argc, char **argv) {
   cli c;
   memset(&c, 0, sizeof c);
   c.count = 1;
+  c.max_count = 100000;
+  c.max_connections = 1024;
+  c.idle_timeout = 60;
   char **args = malloc((size_t)argc * sizeof *args);
   if (!args) {
     fputs(PROG ": out of memory\n", stderr);

@@ -67,6 +67,27 @@ const option_row own_options[OPT_OWN] = {
                     "the schema that holds the functions (default: "
                     "snowflake_c)",
                     TEXT(schema)},
+    [OPT_LISTEN] = {"listen", 0, "ADDR", VALUE_ANY,
+                    "the address to serve on: HOST:PORT or [IPV6]:PORT, port "
+                    "0 for any free port (default: 127.0.0.1:8080)",
+                    TEXT(listen)},
+    [OPT_MAX_COUNT] = {"max-count", 0, "N", VALUE_ANY,
+                       "the most IDs one request may take "
+                       "(default: 100000)",
+                       SET_COUNT, offsetof(cli, max_count), NULL},
+    [OPT_TOKEN] = {"token", 0, "TOKEN", VALUE_ANY,
+                   "require Authorization: Bearer TOKEN on every request "
+                   "but /healthz and /readyz (default: SNOWFLAKE_TOKEN, else "
+                   "none)",
+                   TEXT(token)},
+    [OPT_MAX_CONNECTIONS] = {"max-connections", 0, "N", VALUE_ANY,
+                             "the most connections served at once (default: "
+                             "1024)",
+                             SET_COUNT, offsetof(cli, max_connections), NULL},
+    [OPT_IDLE_TIMEOUT] = {"idle-timeout", 0, "S", VALUE_ANY,
+                          "close a connection idle for S seconds (default: "
+                          "60)",
+                          SET_COUNT, offsetof(cli, idle_timeout), NULL},
     [OPT_MAN] = {"man", 0, NULL, VALUE_ANY,
                  "print the manual page (roff): snowflake-c help --man | "
                  "man -l -",
