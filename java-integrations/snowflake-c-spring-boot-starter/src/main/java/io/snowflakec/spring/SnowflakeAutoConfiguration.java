@@ -57,7 +57,8 @@ public class SnowflakeAutoConfiguration {
     // Every option of the core's table, under its name in kebab case.
     Binder binder = Binder.get(environment);
     for (String option : Generator.options()) {
-      String property = "snowflake-c." + option.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+      String property =
+          "snowflake-c." + option.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
       String value = given(binder.bind(property, String.class).orElse(null));
       if (value != null) {
         builder.option(option, value);

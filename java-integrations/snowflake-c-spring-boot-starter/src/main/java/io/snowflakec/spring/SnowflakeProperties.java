@@ -6,10 +6,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The {@code snowflake-c.*} properties of the layout, the node values and the integrations. The
- * core's options ({@code snowflake-c.rollback}, {@code snowflake-c.max-wait}, …) are read by
- * {@link SnowflakeAutoConfiguration} from the core's table, one property per option, so that
- * every option reaches Spring under its one name. Unset properties keep the core's defaults; the
- * core checks every value at start-up.
+ * core's options ({@code snowflake-c.rollback}, {@code snowflake-c.max-wait}, …) are read by {@link
+ * SnowflakeAutoConfiguration} from the core's table, one property per option, so that every option
+ * reaches Spring under its one name. Unset properties keep the core's defaults; the core checks
+ * every value at start-up.
  */
 @ConfigurationProperties("snowflake-c")
 public class SnowflakeProperties {

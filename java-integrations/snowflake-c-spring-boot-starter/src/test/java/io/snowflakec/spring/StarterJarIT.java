@@ -87,7 +87,8 @@ class StarterJarIT {
       String name = "snowflake-c." + kebab(option);
       all.add(name);
       assertNotNull(described.get(name), name + " missing");
-      assertFalse(described.get(name).path("description").asText().isBlank(), name + " undescribed");
+      assertFalse(
+          described.get(name).path("description").asText().isBlank(), name + " undescribed");
     }
     assertEquals(all, described.keySet(), "the properties of " + METADATA);
     for (Map.Entry<String, Object> property : expected.entrySet()) {
