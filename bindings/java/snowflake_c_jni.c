@@ -67,7 +67,9 @@ enum {
   TABLE_STATUSES = 1,
   TABLE_LAYOUT = 2,
   TABLE_FIELDS = 3,
-  TABLE_STATS = 4
+  TABLE_STATS = 4,
+  TABLE_COUNTERS = 5, /* the stats' rows, named only where a counter */
+  TABLE_GAUGES = 6    /* the stats' rows, named only where a gauge */
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -384,6 +386,14 @@ static int table_row(jint table, size_t i, const char **name) {
     return fact_row(sfc_field_fact_at(i), name);
   case TABLE_STATS:
     return fact_row(sfc_stats_fact_at(i), name);
+  case TABLE_COUNTERS:
+  case TABLE_GAUGES: {
+    const sfc_fact_info *f = sfc_stats_fact_at(i);
+    sfc_metric want =
+        table == TABLE_COUNTERS ? SFC_METRIC_COUNTER : SFC_METRIC_GAUGE;
+    *name = f && f->metric == want ? f->name : NULL;
+    return f != NULL;
+  }
   default:
     return 0;
   }

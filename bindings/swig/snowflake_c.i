@@ -177,6 +177,7 @@ typedef zval sfc_swig_obj;
 %immutable sfc_fact_info::name;
 %immutable sfc_fact_info::type;
 %immutable sfc_fact_info::doc;
+%immutable sfc_fact_info::metric;
 %nodefaultctor sfc_layout;
 %nodefaultctor sfc_field;
 %nodefaultctor sfc_layout_info;

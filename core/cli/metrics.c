@@ -66,12 +66,6 @@ static void header(const sfk_sink *out, const char *name, const char *type,
   putf(out, "\n# TYPE %s %s\n", name, type);
 }
 
-/* A stats number that can go down is a gauge; every other one counts. The
- * core's table does not say which (belongs there). */
-static bool is_gauge(const sfc_fact_info *f) {
-  return f->type == SFC_TYPE_INT || !strcmp(f->name, "clock");
-}
-
 static void generator_stats(service *s, const sfk_sink *out) {
   sfc_stats st;
   sfc_generator_stats(s->gen, &st);
@@ -81,8 +75,9 @@ static void generator_stats(service *s, const sfk_sink *out) {
     sfc_value v;
     sfc_stats_fact(&st, i, &v);
     char name[96];
-    if (v.type == SFC_TYPE_UINT || v.type == SFC_TYPE_INT) {
-      bool gauge = is_gauge(f);
+    if (f->metric != SFC_METRIC_NONE) {
+      /* The core's table says which numbers only grow. */
+      bool gauge = f->metric == SFC_METRIC_GAUGE;
       snprintf(name, sizeof name, "snowflake_c_generator_%s%s", f->name,
                gauge ? "" : "_total");
       header(out, name, gauge ? "gauge" : "counter", f->doc);

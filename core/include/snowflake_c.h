@@ -875,11 +875,21 @@ SFC_API sfc_status sfc_layout_resolve(const sfc_layout *layout,
 /* The name of the preset this layout is (same spec and epoch), or NULL. */
 SFC_API const char *sfc_layout_preset_name(const sfc_layout *layout);
 
+/* What a stat is to a monitoring system (Prometheus, Micrometer): a counter
+ * only grows while the generator lives; a gauge goes up and down; NONE for
+ * text, maps and the facts of a layout. */
+typedef enum sfc_metric {
+  SFC_METRIC_NONE = 0,
+  SFC_METRIC_COUNTER = 1,
+  SFC_METRIC_GAUGE = 2
+} sfc_metric;
+
 /* A named, typed fact: a row of the layout, field and stats tables. */
 typedef struct sfc_fact_info {
-  const char *name; /* "ids_per_second" */
-  sfc_type type;    /* INT, UINT, DOUBLE, TEXT, LIST or MAP */
-  const char *doc;  /* one line */
+  const char *name;  /* "ids_per_second" */
+  sfc_type type;     /* INT, UINT, DOUBLE, TEXT, LIST or MAP */
+  const char *doc;   /* one line */
+  sfc_metric metric; /* stats: how a monitoring system reads it */
 } sfc_fact_info;
 
 /* A layout's description: "name" (TEXT, none unless a preset), "spec",
@@ -900,9 +910,10 @@ SFC_API sfc_status sfc_field_fact(const sfc_field *field, size_t i,
 
 /* ---- Stats ------------------------------------------------------------ */
 
-/* The stats, in sfc_stats order: the counters (UINT), "last_time_ms",
- * "clock", "rollback" (TEXT), "max_wait_ms", "max_drift_ms", "node" and
- * "node_sources" (MAP by node field), "guard" (TEXT). NULL past the last. */
+/* The stats, in sfc_stats order: the counters (UINT, SFC_METRIC_COUNTER),
+ * "last_time_ms", "clock", "rollback" (TEXT), "max_wait_ms", "max_drift_ms"
+ * (gauges but for rollback), "node" and "node_sources" (MAP by node field),
+ * "guard" (TEXT). NULL past the last. */
 SFC_API const sfc_fact_info *sfc_stats_fact_at(size_t i);
 SFC_API sfc_status sfc_stats_fact(const sfc_stats *stats, size_t i,
                                   sfc_value *out);

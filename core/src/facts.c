@@ -34,7 +34,9 @@ typedef struct layout_view {
 } layout_view;
 
 #define ROW(name, type, doc, as, at)                                           \
-  { {name, type, doc}, as, at }
+  { {name, type, doc, SFC_METRIC_NONE}, as, at }
+#define STAT(name, type, doc, metric, as, at)                                  \
+  { {name, type, doc, SFC_METRIC_##metric}, as, at }
 #define VIEW(m) offsetof(layout_view, m)
 #define INFO(m) (offsetof(layout_view, info) + offsetof(sfc_layout_info, m))
 #define FIELD(m) offsetof(sfc_field, m)
@@ -74,37 +76,38 @@ static const fact_row field_rows[] = {
 };
 
 static const fact_row stats_rows[] = {
-    ROW("ids_issued", SFC_TYPE_UINT, "IDs issued", AS_U64, STATS(ids_issued)),
-    ROW("waits", SFC_TYPE_UINT, "times a call waited for the next tick", AS_U64,
-        STATS(waits)),
-    ROW("borrowed_ticks", SFC_TYPE_UINT, "ticks issued ahead of the clock",
-        AS_U64, STATS(borrowed_ticks)),
-    ROW("rollbacks", SFC_TYPE_UINT, "clock steps backwards beyond max_drift",
-        AS_U64, STATS(rollbacks)),
-    ROW("rollbacks_waited", SFC_TYPE_UINT, "rollbacks waited out", AS_U64,
-        STATS(rollbacks_waited)),
-    ROW("rollbacks_refused", SFC_TYPE_UINT, "rollbacks answered with an error",
-        AS_U64, STATS(rollbacks_refused)),
-    ROW("clock_bumps", SFC_TYPE_UINT, "times the clock field was bumped",
-        AS_U64, STATS(clock_bumps)),
-    ROW("node_switches", SFC_TYPE_UINT, "pool values taken by rollback=switch",
-        AS_U64, STATS(node_switches)),
-    ROW("last_time_ms", SFC_TYPE_INT, "Unix ms of the last tick issued", AS_I64,
-        STATS(last_time_ms)),
-    ROW("clock", SFC_TYPE_UINT, "the clock field's value (0 without one)",
-        AS_U64, STATS(clock)),
-    ROW("rollback", SFC_TYPE_TEXT, "the rollback strategy in force",
-        AS_ROLLBACK, STATS(rollback)),
-    ROW("max_wait_ms", SFC_TYPE_INT, "the longest wait in force, in ms", AS_I64,
-        STATS(max_wait_ms)),
-    ROW("max_drift_ms", SFC_TYPE_INT, "the drift allowed, in ms", AS_I64,
-        STATS(max_drift_ms)),
-    ROW("node", SFC_TYPE_MAP, "the node values, by field", AS_U64,
-        STATS(node_values)),
-    ROW("node_sources", SFC_TYPE_MAP, "where each node value came from",
-        AS_SOURCE, STATS(node_sources)),
-    ROW("guard", SFC_TYPE_TEXT, "held: <the host-wide claim>, or off", AS_TEXT,
-        STATS(guard)),
+    STAT("ids_issued", SFC_TYPE_UINT, "IDs issued", COUNTER, AS_U64,
+         STATS(ids_issued)),
+    STAT("waits", SFC_TYPE_UINT, "times a call waited for the next tick",
+         COUNTER, AS_U64, STATS(waits)),
+    STAT("borrowed_ticks", SFC_TYPE_UINT, "ticks issued ahead of the clock",
+         COUNTER, AS_U64, STATS(borrowed_ticks)),
+    STAT("rollbacks", SFC_TYPE_UINT, "clock steps backwards beyond max_drift",
+         COUNTER, AS_U64, STATS(rollbacks)),
+    STAT("rollbacks_waited", SFC_TYPE_UINT, "rollbacks waited out", COUNTER,
+         AS_U64, STATS(rollbacks_waited)),
+    STAT("rollbacks_refused", SFC_TYPE_UINT, "rollbacks answered with an error",
+         COUNTER, AS_U64, STATS(rollbacks_refused)),
+    STAT("clock_bumps", SFC_TYPE_UINT, "times the clock field was bumped",
+         COUNTER, AS_U64, STATS(clock_bumps)),
+    STAT("node_switches", SFC_TYPE_UINT, "pool values taken by rollback=switch",
+         COUNTER, AS_U64, STATS(node_switches)),
+    STAT("last_time_ms", SFC_TYPE_INT, "Unix ms of the last tick issued", GAUGE,
+         AS_I64, STATS(last_time_ms)),
+    STAT("clock", SFC_TYPE_UINT, "the clock field's value (0 without one)",
+         GAUGE, AS_U64, STATS(clock)),
+    STAT("rollback", SFC_TYPE_TEXT, "the rollback strategy in force", NONE,
+         AS_ROLLBACK, STATS(rollback)),
+    STAT("max_wait_ms", SFC_TYPE_INT, "the longest wait in force, in ms", GAUGE,
+         AS_I64, STATS(max_wait_ms)),
+    STAT("max_drift_ms", SFC_TYPE_INT, "the drift allowed, in ms", GAUGE,
+         AS_I64, STATS(max_drift_ms)),
+    STAT("node", SFC_TYPE_MAP, "the node values, by field", NONE, AS_U64,
+         STATS(node_values)),
+    STAT("node_sources", SFC_TYPE_MAP, "where each node value came from", NONE,
+         AS_SOURCE, STATS(node_sources)),
+    STAT("guard", SFC_TYPE_TEXT, "held: <the host-wide claim>, or off", NONE,
+         AS_TEXT, STATS(guard)),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

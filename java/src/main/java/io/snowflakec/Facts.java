@@ -23,6 +23,11 @@ final class Facts {
   static final List<String> FIELDS = names(Native.TABLE_FIELDS);
   static final List<String> STATS = names(Native.TABLE_STATS);
 
+  /** The stats a monitoring system reads as counters, and as gauges. */
+  static final List<String> COUNTERS = named(Native.TABLE_COUNTERS);
+
+  static final List<String> GAUGES = named(Native.TABLE_GAUGES);
+
   /** The charset of file names: paths go to the core, and come back, in it. */
   static final Charset NATIVE_CHARSET = nativeCharset();
 
@@ -30,6 +35,10 @@ final class Facts {
 
   private static List<String> names(int table) {
     return Collections.unmodifiableList(Arrays.asList(Native.tableNames(table)));
+  }
+
+  private static List<String> named(int table) {
+    return Arrays.stream(Native.tableNames(table)).filter(n -> n != null).toList();
   }
 
   /**

@@ -21,6 +21,12 @@ final class Native {
   static final int TABLE_FIELDS = 3;
   static final int TABLE_STATS = 4;
 
+  /** The stats' rows, named only where a counter (null elsewhere). */
+  static final int TABLE_COUNTERS = 5;
+
+  /** The stats' rows, named only where a gauge (null elsewhere). */
+  static final int TABLE_GAUGES = 6;
+
   static {
     NativeLoader.load();
   }

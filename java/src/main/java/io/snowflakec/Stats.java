@@ -1,5 +1,6 @@
 package io.snowflakec;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,6 +25,26 @@ public final class Stats {
    */
   public Map<String, Object> asMap() {
     return map;
+  }
+
+  /**
+   * The stats that only grow while the generator lives ({@code ids_issued}, {@code waits}, …), by
+   * the core's table: a monitoring system's counters.
+   *
+   * @return their names, in the core's order
+   */
+  public static List<String> counters() {
+    return Facts.COUNTERS;
+  }
+
+  /**
+   * The stats that go up and down ({@code last_time_ms}, {@code clock}, …), by the core's table: a
+   * monitoring system's gauges.
+   *
+   * @return their names, in the core's order
+   */
+  public static List<String> gauges() {
+    return Facts.GAUGES;
   }
 
   private long number(String key) {

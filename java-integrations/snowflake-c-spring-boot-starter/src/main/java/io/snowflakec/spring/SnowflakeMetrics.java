@@ -1,16 +1,17 @@
 package io.snowflakec.spring;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.snowflakec.Generator;
 import io.snowflakec.Stats;
-import java.util.function.ToLongFunction;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
- * The generator's counters ({@code snowflake.c.*}) in every {@link MeterRegistry} of the context,
+ * The generator's stats ({@code snowflake.c.*}) in every {@link MeterRegistry} of the context: each
+ * counter and gauge of the core's stats table ({@link Stats#counters()}, {@link Stats#gauges()}),
  * read from {@link Generator#stats()} when a registry asks.
  */
 public final class SnowflakeMetrics implements MeterBinder, SmartInitializingSingleton {
@@ -29,18 +30,27 @@ public final class SnowflakeMetrics implements MeterBinder, SmartInitializingSin
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    counter(registry, "snowflake.c.ids.issued", "IDs issued", Stats::idsIssued);
-    counter(registry, "snowflake.c.waits", "waits for the next tick", Stats::waits);
-    counter(registry, "snowflake.c.rollbacks", "clock rollbacks seen", Stats::rollbacks);
-    counter(registry, "snowflake.c.clock.bumps", "clock field bumps", Stats::clockBumps);
-    counter(registry, "snowflake.c.node.switches", "node value switches", Stats::nodeSwitches);
+    // Every number of the core's stats table, as the table says it is read.
+    for (String stat : Stats.counters()) {
+      FunctionCounter.builder(meter(stat), generator, g -> value(g, stat))
+          .description(stat)
+          .register(registry);
+    }
+    for (String stat : Stats.gauges()) {
+      Gauge.builder(meter(stat), generator, g -> value(g, stat))
+          .description(stat)
+          .register(registry);
+    }
   }
 
-  private void counter(
-      MeterRegistry registry, String name, String description, ToLongFunction<Stats> value) {
-    FunctionCounter.builder(
-            name, generator, g -> g.isClosed() ? Double.NaN : (double) value.applyAsLong(g.stats()))
-        .description(description)
-        .register(registry);
+  /** snowflake.c.ids.issued for ids_issued: Micrometer's dotted names. */
+  private static String meter(String stat) {
+    return "snowflake.c." + stat.replace('_', '.');
+  }
+
+  private static double value(Generator generator, String stat) {
+    return generator.isClosed()
+        ? Double.NaN
+        : ((Number) generator.stats().asMap().get(stat)).doubleValue();
   }
 }

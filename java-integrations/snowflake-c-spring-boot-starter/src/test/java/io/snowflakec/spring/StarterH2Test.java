@@ -1,6 +1,7 @@
 package io.snowflakec.spring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import io.snowflakec.Generator;
 import io.snowflakec.Layout;
 import io.snowflakec.Parts;
 import io.snowflakec.Snowflake;
+import io.snowflakec.Stats;
 import io.snowflakec.hibernate.SnowflakeIdGenerators;
 import io.snowflakec.spring.example.Order;
 import io.snowflakec.spring.example.OrderRepository;
@@ -83,9 +85,26 @@ class StarterH2Test {
       assertEquals(1, p.get("datacenter"));
       assertEquals(21, p.get("worker"));
     }
+    // Every counter and gauge of the core's stats table is a meter.
+    for (String stat : Stats.counters()) {
+      assertNotNull(meters.find(meter(stat)).functionCounter(), stat);
+    }
+    for (String stat : Stats.gauges()) {
+      assertNotNull(meters.find(meter(stat)).gauge(), stat);
+    }
+    assertTrue(Stats.counters().contains("rollbacks_refused"), "the counters of the table");
+    assertEquals(
+        generator.stats().lastTimeMs(),
+        meters.get("snowflake.c.last.time.ms").gauge().value(),
+        1000,
+        "a gauge read from the stats");
     double issued = meters.get("snowflake.c.ids.issued").functionCounter().count();
     assertTrue(
         issued >= issuedBefore + THREADS * ROWS_PER_THREAD,
         "snowflake.c.ids.issued " + issued + " after " + issuedBefore);
+  }
+
+  private static String meter(String stat) {
+    return "snowflake.c." + stat.replace('_', '.');
   }
 }
