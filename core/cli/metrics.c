@@ -6,9 +6,7 @@
 #include "service.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 static const unsigned codes[STATUS_KINDS] = {200, 400, 401, 404, 405,
                                              413, 500, 503, 0};
@@ -27,27 +25,12 @@ void metrics_request(metrics *m, unsigned status, uint64_t micros) {
   atomic_fetch_add(&m->latency_sum_us, micros);
 }
 
-static void put(const sfk_sink *out, const char *text) {
-  out->write(out->ctx, text, strlen(text));
-}
-
-static void putf(const sfk_sink *out, const char *format, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, format);
-  int n = vsnprintf(line, sizeof line, format, ap);
-  va_end(ap);
-  if (n > 0)
-    out->write(out->ctx, line,
-               (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
-
 /* A label's value: \, " and newline escaped. */
 static void label_value(const sfk_sink *out, const char *text) {
   for (const char *p = text; *p; p++) {
     if (*p == '\\' || *p == '"') out->write(out->ctx, "\\", 1);
     if (*p == '\n')
-      put(out, "\\n");
+      sfk_put(out, "\\n");
     else
       out->write(out->ctx, p, 1);
   }
@@ -55,15 +38,15 @@ static void label_value(const sfk_sink *out, const char *text) {
 
 static void header(const sfk_sink *out, const char *name, const char *type,
                    const char *help) {
-  putf(out, "# HELP %s ", name);
+  sfk_printf(out, "# HELP %s ", name);
   for (const char *p = help; *p; p++) /* one line: \ and newline escaped */
     if (*p == '\\')
-      put(out, "\\\\");
+      sfk_put(out, "\\\\");
     else if (*p == '\n')
-      put(out, "\\n");
+      sfk_put(out, "\\n");
     else
       out->write(out->ctx, p, 1);
-  putf(out, "\n# TYPE %s %s\n", name, type);
+  sfk_printf(out, "\n# TYPE %s %s\n", name, type);
 }
 
 static void generator_stats(service *s, const sfk_sink *out) {
@@ -82,9 +65,9 @@ static void generator_stats(service *s, const sfk_sink *out) {
                gauge ? "" : "_total");
       header(out, name, gauge ? "gauge" : "counter", f->doc);
       if (v.type == SFC_TYPE_UINT)
-        putf(out, "%s %" PRIu64 "\n", name, v.u);
+        sfk_printf(out, "%s %" PRIu64 "\n", name, v.u);
       else
-        putf(out, "%s %" PRId64 "\n", name, v.i);
+        sfk_printf(out, "%s %" PRId64 "\n", name, v.i);
     } else if (v.type == SFC_TYPE_TEXT) {
       any_text = true;
     }
@@ -92,26 +75,26 @@ static void generator_stats(service *s, const sfk_sink *out) {
   if (any_text) {
     header(out, "snowflake_c_generator_info", "gauge",
            "the generator's settings as labels (the stats that are text)");
-    put(out, "snowflake_c_generator_info{");
+    sfk_put(out, "snowflake_c_generator_info{");
     bool first = true;
     for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
       sfc_value v;
       sfc_stats_fact(&st, i, &v);
       if (v.type != SFC_TYPE_TEXT) continue;
-      putf(out, "%s%s=\"", first ? "" : ",", f->name);
+      sfk_printf(out, "%s%s=\"", first ? "" : ",", f->name);
       label_value(out, v.text ? v.text : "");
-      put(out, "\"");
+      sfk_put(out, "\"");
       first = false;
     }
-    put(out, "} 1\n");
+    sfk_put(out, "} 1\n");
   }
   header(out, "snowflake_c_generator_node", "gauge",
          "the generator's node value of each node field, and its source");
   for (unsigned j = 0; j < st.node_count; j++) {
-    put(out, "snowflake_c_generator_node{field=\"");
+    sfk_put(out, "snowflake_c_generator_node{field=\"");
     label_value(out, st.node_names[j]);
-    putf(out, "\",source=\"%s\"} %" PRIu64 "\n",
-         sfc_node_source_name(st.node_sources[j]), st.node_values[j]);
+    sfk_printf(out, "\",source=\"%s\"} %" PRIu64 "\n",
+               sfc_node_source_name(st.node_sources[j]), st.node_values[j]);
   }
 }
 
@@ -120,21 +103,23 @@ void metrics_write(service *s, const sfk_sink *out) {
   generator_stats(s, out);
   header(out, "snowflake_c_ids_served_total", "counter",
          "IDs handed out in replies");
-  putf(out, "snowflake_c_ids_served_total %" PRIu64 "\n",
-       (uint64_t)atomic_load(&m->ids_served));
+  sfk_printf(out, "snowflake_c_ids_served_total %" PRIu64 "\n",
+             (uint64_t)atomic_load(&m->ids_served));
   header(out, "snowflake_c_refusals_total", "counter",
          "requests the generator refused (503)");
-  putf(out, "snowflake_c_refusals_total %" PRIu64 "\n",
-       (uint64_t)atomic_load(&m->refusals));
+  sfk_printf(out, "snowflake_c_refusals_total %" PRIu64 "\n",
+             (uint64_t)atomic_load(&m->refusals));
   header(out, "snowflake_c_http_requests_total", "counter",
          "requests answered, by status (other: every status not listed)");
   for (size_t k = 0; k < STATUS_KINDS; k++) {
     if (codes[k])
-      putf(out, "snowflake_c_http_requests_total{code=\"%u\"} %" PRIu64 "\n",
-           codes[k], (uint64_t)atomic_load(&m->requests[k]));
+      sfk_printf(out,
+                 "snowflake_c_http_requests_total{code=\"%u\"} %" PRIu64 "\n",
+                 codes[k], (uint64_t)atomic_load(&m->requests[k]));
     else
-      putf(out, "snowflake_c_http_requests_total{code=\"other\"} %" PRIu64 "\n",
-           (uint64_t)atomic_load(&m->requests[k]));
+      sfk_printf(
+          out, "snowflake_c_http_requests_total{code=\"other\"} %" PRIu64 "\n",
+          (uint64_t)atomic_load(&m->requests[k]));
   }
   header(out, "snowflake_c_http_request_duration_seconds", "histogram",
          "time from a request read to its reply queued");
@@ -142,18 +127,20 @@ void metrics_write(service *s, const sfk_sink *out) {
   for (size_t b = 0; b <= LATENCY_BUCKETS; b++) {
     total += (uint64_t)atomic_load(&m->latency[b]);
     if (b < LATENCY_BUCKETS)
-      putf(out,
-           "snowflake_c_http_request_duration_seconds_bucket{le=\"%g\"} "
-           "%" PRIu64 "\n",
-           (double)bounds_us[b] / 1e6, total);
+      sfk_printf(out,
+                 "snowflake_c_http_request_duration_seconds_bucket{le=\"%g\"} "
+                 "%" PRIu64 "\n",
+                 (double)bounds_us[b] / 1e6, total);
     else
-      putf(out,
-           "snowflake_c_http_request_duration_seconds_bucket{le=\"+Inf\"} "
-           "%" PRIu64 "\n",
-           total);
+      sfk_printf(
+          out,
+          "snowflake_c_http_request_duration_seconds_bucket{le=\"+Inf\"} "
+          "%" PRIu64 "\n",
+          total);
   }
-  putf(out, "snowflake_c_http_request_duration_seconds_sum %.6f\n",
-       (double)atomic_load(&m->latency_sum_us) / 1e6);
-  putf(out, "snowflake_c_http_request_duration_seconds_count %" PRIu64 "\n",
-       total);
+  sfk_printf(out, "snowflake_c_http_request_duration_seconds_sum %.6f\n",
+             (double)atomic_load(&m->latency_sum_us) / 1e6);
+  sfk_printf(out,
+             "snowflake_c_http_request_duration_seconds_count %" PRIu64 "\n",
+             total);
 }

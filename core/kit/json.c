@@ -1,23 +1,9 @@
 /* The canonical JSON of the core's tables: layouts, stats, presets,
  * decoded parts and errors, the same bytes from every host. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "snowflake_c_kit.h"
-
-static void put(const sfk_sink *out, const char *text) {
-  out->write(out->ctx, text, strlen(text));
-}
-
-static void putf(const sfk_sink *out, const char *format, ...) {
-  char buf[64];
-  va_list ap;
-  va_start(ap, format);
-  int n = vsnprintf(buf, sizeof buf, format, ap);
-  va_end(ap);
-  if (n > 0) out->write(out->ctx, buf, (size_t)n);
-}
 
 bool sfk_is_id(const char *name) {
   size_t n = strlen(name);
@@ -26,35 +12,35 @@ bool sfk_is_id(const char *name) {
 
 void sfk_json_text(const sfk_sink *out, const char *text) {
   const char *run = text;
-  put(out, "\"");
+  sfk_put(out, "\"");
   for (const char *s = text; *s; s++) {
     unsigned char ch = (unsigned char)*s;
     if (ch != '"' && ch != '\\' && ch >= 0x20) continue;
     out->write(out->ctx, run, (size_t)(s - run));
     if (ch == '"' || ch == '\\')
-      putf(out, "\\%c", ch);
+      sfk_printf(out, "\\%c", ch);
     else
-      putf(out, "\\u%04x", ch);
+      sfk_printf(out, "\\u%04x", ch);
     run = s + 1;
   }
-  put(out, run);
-  put(out, "\"");
+  sfk_put(out, run);
+  sfk_put(out, "\"");
 }
 
 void sfk_json_value(const sfk_sink *out, const sfc_value *v, bool id) {
   const char *quote = id ? "\"" : "";
   switch (v->type) {
   case SFC_TYPE_BOOL:
-    put(out, v->i ? "true" : "false");
+    sfk_put(out, v->i ? "true" : "false");
     break;
   case SFC_TYPE_INT:
-    putf(out, "%s%" PRId64 "%s", quote, v->i, quote);
+    sfk_printf(out, "%s%" PRId64 "%s", quote, v->i, quote);
     break;
   case SFC_TYPE_UINT:
-    putf(out, "%s%" PRIu64 "%s", quote, v->u, quote);
+    sfk_printf(out, "%s%" PRIu64 "%s", quote, v->u, quote);
     break;
   case SFC_TYPE_DOUBLE:
-    putf(out, "%.17g", v->d);
+    sfk_printf(out, "%.17g", v->d);
     break;
   case SFC_TYPE_TEXT:
     if (v->text) {
@@ -63,36 +49,36 @@ void sfk_json_value(const sfk_sink *out, const sfc_value *v, bool id) {
     }
     /* fall through */
   default:
-    put(out, "null");
+    sfk_put(out, "null");
   }
 }
 
 /* "name": */
 static void key(const sfk_sink *out, size_t i, const char *name) {
-  put(out, i ? "," : "");
+  sfk_put(out, i ? "," : "");
   sfk_json_text(out, name);
-  put(out, ":");
+  sfk_put(out, ":");
 }
 
 static void layout_fields(const sfk_sink *out, const sfc_layout *layout) {
-  put(out, "[");
+  sfk_put(out, "[");
   for (unsigned j = 0; j < layout->field_count; j++) {
     const sfc_fact_info *fact;
-    put(out, j ? ",{" : "{");
+    sfk_put(out, j ? ",{" : "{");
     for (size_t k = 0; (fact = sfc_field_fact_at(k)); k++) {
       sfc_value v;
       if (sfc_field_fact(&layout->fields[j], k, &v) != SFC_OK) continue;
       key(out, k, fact->name);
       sfk_json_value(out, &v, sfk_is_id(fact->name));
     }
-    put(out, "}");
+    sfk_put(out, "}");
   }
-  put(out, "]");
+  sfk_put(out, "]");
 }
 
 void sfk_json_layout(const sfk_sink *out, const sfc_layout *layout) {
   const sfc_fact_info *fact;
-  put(out, "{");
+  sfk_put(out, "{");
   for (size_t i = 0; (fact = sfc_layout_fact_at(i)); i++) {
     char buf[SFC_SPEC_MAX];
     sfc_value v;
@@ -103,12 +89,12 @@ void sfk_json_layout(const sfk_sink *out, const sfc_layout *layout) {
     else
       sfk_json_value(out, &v, sfk_is_id(fact->name));
   }
-  put(out, "}");
+  sfk_put(out, "}");
 }
 
 void sfk_json_stats(const sfk_sink *out, const sfc_stats *stats) {
   const sfc_fact_info *fact;
-  put(out, "{");
+  sfk_put(out, "{");
   for (size_t i = 0; (fact = sfc_stats_fact_at(i)); i++) {
     sfc_value v;
     if (sfc_stats_fact(stats, i, &v) != SFC_OK) continue;
@@ -119,14 +105,14 @@ void sfk_json_stats(const sfk_sink *out, const sfc_stats *stats) {
     }
     const char *name;
     sfc_value e;
-    put(out, "{");
+    sfk_put(out, "{");
     for (size_t j = 0; sfc_stats_entry(stats, i, j, &name, &e); j++) {
       key(out, j, name);
       sfk_json_value(out, &e, false);
     }
-    put(out, "}");
+    sfk_put(out, "}");
   }
-  put(out, "}");
+  sfk_put(out, "}");
 }
 
 void sfk_json_parts(const sfk_sink *out, const sfc_layout *layout,
@@ -151,19 +137,19 @@ sfc_status sfk_json_preset(const sfk_sink *out, size_t i, sfc_error *err) {
   sfc_status st = sfc_layout_preset(name, &layout, err);
   if (st != SFC_OK) return st;
   sfc_layout_describe(&layout, &info);
-  put(out, "{\"name\":");
+  sfk_put(out, "{\"name\":");
   sfk_json_text(out, name);
-  put(out, ",\"spec\":");
+  sfk_put(out, ",\"spec\":");
   sfk_json_text(out, spec);
-  putf(out, ",\"epoch_ms\":%" PRId64 ",\"time_end_ms\":%" PRId64 "}", epoch,
-       info.time_end_ms);
+  sfk_printf(out, ",\"epoch_ms\":%" PRId64 ",\"time_end_ms\":%" PRId64 "}",
+             epoch, info.time_end_ms);
   return SFC_OK;
 }
 
 void sfk_json_error(const sfk_sink *out, const sfc_error *err) {
-  put(out, "{\"error\":{\"kind\":");
+  sfk_put(out, "{\"error\":{\"kind\":");
   sfk_json_text(out, sfc_status_name(err->status));
-  put(out, ",\"message\":");
+  sfk_put(out, ",\"message\":");
   sfk_json_text(out, err->message);
-  put(out, "}}");
+  sfk_put(out, "}}");
 }

@@ -1,8 +1,24 @@
-/* The kit's sinks: a stdio stream, and text that grows. */
+/* The kit's sinks: a stdio stream, and text that grows; text into any. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "snowflake_c_kit.h"
+
+void sfk_put(const sfk_sink *out, const char *text) {
+  out->write(out->ctx, text, strlen(text));
+}
+
+void sfk_printf(const sfk_sink *out, const char *format, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, format);
+  int n = vsnprintf(line, sizeof line, format, ap);
+  va_end(ap);
+  if (n > 0)
+    out->write(out->ctx, line,
+               (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
 
 static void file_write(void *ctx, const char *bytes, size_t n) {
   fwrite(bytes, 1, n, (FILE *)ctx);

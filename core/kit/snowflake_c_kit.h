@@ -19,6 +19,11 @@ typedef struct sfk_sink {
   void *ctx;
 } sfk_sink;
 
+/* Text into a sink: NUL-terminated, and formatted (at most 511 bytes a call,
+ * cut there). */
+void sfk_put(const sfk_sink *out, const char *text);
+void sfk_printf(const sfk_sink *out, const char *format, ...);
+
 /* A sink that writes to a stdio stream. */
 sfk_sink sfk_file_sink(FILE *out);
 
