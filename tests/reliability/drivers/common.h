@@ -149,6 +149,26 @@ static inline void must(sfc_status st, const sfc_error *err, const char *what) {
   }
 }
 
+/* The latest tick of the IDs in `path` (one decimal ID per line), or -1; a
+ * last line cut short by a kill is left out. */
+static inline int64_t last_tick_of(const char *path, const sfc_layout *layout) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    perror(path);
+    exit(2);
+  }
+  int64_t last = -1;
+  char line[64];
+  while (fgets(line, sizeof line, f)) {
+    if (!strchr(line, '\n')) break;
+    const int64_t tick =
+        (int64_t)(strtoull(line, NULL, 10) >> layout->fields[0].shift);
+    if (tick > last) last = tick;
+  }
+  fclose(f);
+  return last;
+}
+
 /* The row's epoch: RELIABILITY_EPOCH_MS, which tests/reliability/run sets
  * for every row (2024-01-01 without it). The host-wide claim of a node value
  * is keyed on the epoch, so a driver's claims are shared with nothing else

@@ -135,25 +135,6 @@ static void generate(sfc_generator *g, const variant *v, int64_t until_us,
   }
 }
 
-/* The latest tick of the IDs in `path`, or -1. */
-static int64_t last_tick_of(const char *path, const sfc_layout *layout) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    perror(path);
-    exit(2);
-  }
-  int64_t last = -1;
-  char line[64];
-  while (fgets(line, sizeof line, f)) {
-    if (!strchr(line, '\n')) break; /* a line cut by a kill */
-    const int64_t tick =
-        (int64_t)(strtoull(line, NULL, 10) >> layout->fields[0].shift);
-    if (tick > last) last = tick;
-  }
-  fclose(f);
-  return last;
-}
-
 static int first(const variant *v, int64_t ms, const char *path,
                  const char *end, char **next_args) {
   const char *file = getenv("FAKETIME_TIMESTAMP_FILE");

@@ -50,24 +50,6 @@ static sfc_status run(sfc_generator *g, int64_t ms, ids *out, sfc_error *err) {
   return SFC_OK;
 }
 
-/* The latest tick of the IDs in `path` (one decimal ID per line), or -1. */
-static int64_t last_tick_of(const char *path, const sfc_layout *layout) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    perror(path);
-    exit(2);
-  }
-  int64_t last = -1;
-  char line[64];
-  while (fgets(line, sizeof line, f)) {
-    const int64_t tick =
-        (int64_t)(strtoull(line, NULL, 10) >> layout->fields[0].shift);
-    if (tick > last) last = tick;
-  }
-  fclose(f);
-  return last;
-}
-
 int main(int argc, char **argv) {
   const bool usage_ok = (argc == 5 && !strcmp(argv[2], "first")) ||
                         (argc == 6 && !strcmp(argv[2], "next"));
