@@ -369,62 +369,48 @@ static void long_names(void) {
   sfc_generator_free(b);
 }
 
-/* A successor whose first ID is at a caller's time: that timeline starts
- * from nothing, and the clock's IDs still go on after what the holder
- * handed over (before, they repeated the holder's, in its 1 s tick). */
-static void caller_time_first(void) {
+/* One ID at a caller's time, in the holder among the clock's IDs or as the
+ * successor's first: that timeline starts from nothing, and the clock's IDs
+ * still hand over and go on after the holder's (before, the holder handed
+ * over nothing, and a successor's first caller-timed ID dropped what it was
+ * handed: either repeated the holder's IDs in its 1 s tick). */
+static void caller_time_hand_over(bool in_holder, int64_t worker) {
+  enum { N = 2000 };
+  static uint64_t before[N], after[N];
   sfc_layout l = layout("time:32@1s,worker:3,seq:14");
   sfc_status st;
   sfc_error err;
-  uint64_t before[50], after[50], at = 0;
-  size_t got = 0;
-  sfc_generator *g = open_gen(&l, 5, 0, &st, &err);
-  CHECK(g && sfc_next_ids(g, before, 50, &got, &err) == SFC_OK && got == 50,
-        "the holder's IDs: %s", err.message);
-  sfc_generator_free(g);
-  g = open_gen(&l, 5, 0, &st, &err);
-  CHECK(g != NULL, "the successor: %s", err.message);
-  if (!g) return;
+  uint64_t at = 0;
   int64_t wait = 0;
-  CHECK(sfc_next_at(g, sfc_generator_now_us(g), &at, &wait, &err) == SFC_OK,
-        "an ID at the caller's time: %s", err.message);
+  size_t got = 0;
+  const char *who = in_holder ? "holder" : "successor";
+  sfc_generator *g = open_gen(&l, worker, 0, &st, &err);
+  CHECK(g && sfc_next_ids(g, before, N, &got, &err) == SFC_OK && got == N,
+        "%s: the holder's IDs: %s", who, err.message);
+  if (!g) return;
+  if (in_holder)
+    CHECK(sfc_next_at(g, sfc_generator_now_us(g), &at, &wait, &err) == SFC_OK,
+          "%s: an ID at the caller's time: %s", who, err.message);
+  sfc_generator_free(g);
+  g = open_gen(&l, worker, 0, &st, &err);
+  CHECK(g != NULL, "%s: the successor: %s", who, err.message);
+  if (!g) return;
+  if (!in_holder)
+    CHECK(sfc_next_at(g, sfc_generator_now_us(g), &at, &wait, &err) == SFC_OK,
+          "%s: an ID at the caller's time: %s", who, err.message);
   got = 0;
-  CHECK(sfc_next_ids(g, after, 50, &got, &err) == SFC_OK && got == 50,
-        "the clock's IDs: %s", err.message);
-  int again = 0;
+  CHECK(sfc_next_ids(g, after, N, &got, &err) == SFC_OK && got == N,
+        "%s: the clock's IDs: %s", who, err.message);
+  sfc_generator_free(g);
+  qsort(before, N, sizeof before[0], check_cmp_u64);
+  size_t again = 0;
   for (size_t i = 0; i < got; i++)
-    for (size_t j = 0; j < 50; j++)
-      again += after[i] == before[j];
-  CHECK(again == 0, "%d of the holder's IDs issued again from the clock",
-        again);
-  CHECK(after[0] > before[49], "the clock's IDs go on after the holder's");
-  sfc_generator_free(g);
-}
-
-/* A holder that issued one ID at a caller's time among the clock's hands
- * the clock's over all the same (before, it handed over nothing: its
- * successor in the same 1 s tick repeated them). */
-static void caller_time_holder(void) {
-  sfc_layout l = layout("time:32@1s,worker:3,seq:14");
-  sfc_status st;
-  sfc_error err;
-  uint64_t before[2000], after[2000], at = 0;
-  int64_t wait = 0;
-  size_t got = 0;
-  sfc_generator *g = open_gen(&l, 6, 0, &st, &err);
-  CHECK(g && sfc_next_ids(g, before, 2000, &got, &err) == SFC_OK && got == 2000,
-        "the holder's IDs: %s", err.message);
-  if (!g) return;
-  CHECK(sfc_next_at(g, sfc_generator_now_us(g), &at, &wait, &err) == SFC_OK,
-        "an ID at the caller's time: %s", err.message);
-  sfc_generator_free(g);
-  g = open_gen(&l, 6, 0, &st, &err);
-  got = 0;
-  CHECK(g && sfc_next_ids(g, after, 2000, &got, &err) == SFC_OK && got == 2000,
-        "the successor's IDs: %s", err.message);
-  sfc_generator_free(g);
-  CHECK(after[0] > before[1999] && after[0] > at,
-        "the successor went on after the holder's IDs");
+    again +=
+        bsearch(&after[i], before, N, sizeof before[0], check_cmp_u64) != NULL;
+  CHECK(again == 0, "%s: %zu of the holder's IDs issued again from the clock",
+        who, again);
+  CHECK(after[0] > before[N - 1] && (!in_holder || after[0] > at),
+        "%s: the clock's IDs go on after the holder's", who);
 }
 
 #if !defined(_WIN32)
@@ -794,8 +780,8 @@ int main(void) {
   quick_reuse("time:41@1ms,worker:10,seq:12");
   quick_reuse("time:40@10ms,worker:10,seq:12");
   hand_over_ahead();
-  caller_time_first();
-  caller_time_holder();
+  caller_time_hand_over(false, 5);
+  caller_time_hand_over(true, 6);
   long_names();
 #if !defined(_WIN32)
   fork_drops_claim();
