@@ -546,21 +546,29 @@ static jobjectArray n_layout_facts(JNIEnv *env, jclass cls,
 
 /* ---- decode, encode, range ---------------------------------------------- */
 
+/* Decodes a Java long under a Java layout; false with the exception
+ * thrown. */
+static bool decode_arg(JNIEnv *env, jbyteArray jlayout, jlong id,
+                       sfc_layout *layout, sfc_parts *parts) {
+  sfc_error err;
+  if (!get_layout(env, jlayout, layout) ||
+      !check_signed(env, (uint64_t)id, "ID", SFC_INVALID_ARGUMENT)) {
+    return false;
+  }
+  if (sfc_decode(layout, (uint64_t)id, parts, &err) != SFC_OK) {
+    throw_error(env, &err);
+    return false;
+  }
+  return true;
+}
+
 /* [time_us, time_ms, values per field] */
 static jlongArray n_decode(JNIEnv *env, jclass cls, jbyteArray jlayout,
                            jlong id) {
   (void)cls;
   sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout) ||
-      !check_signed(env, (uint64_t)id, "ID", SFC_INVALID_ARGUMENT)) {
-    return NULL;
-  }
   sfc_parts parts;
-  sfc_error err;
-  if (sfc_decode(&layout, (uint64_t)id, &parts, &err) != SFC_OK) {
-    throw_error(env, &err);
-    return NULL;
-  }
+  if (!decode_arg(env, jlayout, id, &layout, &parts)) return NULL;
   jlong v[2 + SFC_MAX_FIELDS];
   jsize n = 0;
   v[n++] = (jlong)parts.time_us;
@@ -707,16 +715,8 @@ static jstring n_parts_json(JNIEnv *env, jclass cls, jbyteArray jlayout,
                             jlong id) {
   (void)cls;
   sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout) ||
-      !check_signed(env, (uint64_t)id, "ID", SFC_INVALID_ARGUMENT)) {
-    return NULL;
-  }
   sfc_parts parts;
-  sfc_error err;
-  if (sfc_decode(&layout, (uint64_t)id, &parts, &err) != SFC_OK) {
-    throw_error(env, &err);
-    return NULL;
-  }
+  if (!decode_arg(env, jlayout, id, &layout, &parts)) return NULL;
   char buf[SFC_JSON_MAX];
   sfc_parts_json(&layout, &parts, buf, sizeof buf);
   return new_string(env, buf);
