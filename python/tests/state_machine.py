@@ -599,12 +599,7 @@ class GeneratorMachine(RuleBasedStateMachine):
         assert e.gen is not None
         if e.shape.key == "coarse":
             n = min(n, 100)  # 4096 IDs a second
-        try:
-            ids = e.gen.next_ids(n)
-        except sfc.SnowflakeError as err:
-            ids = list(getattr(err, "ids", None) or [])
-            self.answer(e, err, "hand over")
-        e.issued += len(ids)
+        ids = self.take(e, n, "hand over")
         self.accept(e, ids)
         if by == "close":
             e.gen.close()
@@ -648,12 +643,7 @@ class GeneratorMachine(RuleBasedStateMachine):
         assert e.gen is not None
         # The checks of its IDs wait for the successor's: they take longer than
         # the eight ticks.
-        try:
-            ids = e.gen.next_ids(8 * 4096)
-        except sfc.SnowflakeError as err:
-            ids = list(getattr(err, "ids", None) or [])
-            self.answer(e, err, "hand over ahead")
-        e.issued += len(ids)
+        ids = self.take(e, 8 * 4096, "hand over ahead")
         if by == "close":
             e.gen.close()
             self.closed_now(e)
@@ -666,12 +656,7 @@ class GeneratorMachine(RuleBasedStateMachine):
         check(len(self.entries) == before + 2, f"{e}: its successor did not start")
         successor = self.entries[-1]
         assert successor.gen is not None
-        try:
-            after = successor.gen.next_ids(8 * 4096)
-        except sfc.SnowflakeError as err:
-            after = list(getattr(err, "ids", None) or [])
-            self.answer(successor, err, "hand over ahead")
-        successor.issued += len(after)
+        after = self.take(successor, 8 * 4096, "hand over ahead")
         self.accept(e, ids)
         successor.floor = {**successor.floor, **{key_of(e.node): max(ids)}} if ids else successor.floor
         self.accept(successor, after)
@@ -709,6 +694,18 @@ class GeneratorMachine(RuleBasedStateMachine):
         e.issued += len(ids)
         self.accept(e, ids)
         self.count(f"issue: {how}")
+
+    def take(self, e: Entry, n: int, what: str) -> list[int]:
+        """next_ids(n) of e, counted as issued: what it gave, or the IDs its error
+        carries (the error answered as the model allows)."""
+        assert e.gen is not None
+        try:
+            ids = e.gen.next_ids(n)
+        except sfc.SnowflakeError as err:
+            ids = list(getattr(err, "ids", None) or [])
+            self.answer(e, err, what)
+        e.issued += len(ids)
+        return ids
 
     def answer(self, e: Entry, err: BaseException, what: str) -> None:
         """An error a call of e raised: the closed error when e is closed, else one the
