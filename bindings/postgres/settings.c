@@ -77,6 +77,12 @@ sfc_status sfc_pg_settings_layout(sfc_layout *out, sfc_error *err) {
                             given(epoch_setting), out, err);
 }
 
+sfc_status sfc_pg_settings_layout_named(sfc_layout *out, sfc_error *err) {
+  return sfc_layout_resolve_for_ids(NULL, given(preset_setting),
+                                    given(layout_setting), given(epoch_setting),
+                                    out, err);
+}
+
 sfc_status sfc_pg_settings_options(sfc_options *opts, sfk_node_list *node,
                                    sfc_error *err) {
   sfc_status st;

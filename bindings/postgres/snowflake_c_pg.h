@@ -37,6 +37,8 @@ Datum sfc_pg_jsonb(StringInfo json);
  * both fail with `err` filled. */
 void sfc_pg_settings_define(void);
 sfc_status sfc_pg_settings_layout(sfc_layout *out, sfc_error *err);
+/* The same, refused when no layout is set (decoding assumes none). */
+sfc_status sfc_pg_settings_layout_named(sfc_layout *out, sfc_error *err);
 sfc_status sfc_pg_settings_options(sfc_options *opts, sfk_node_list *node,
                                    sfc_error *err);
 const char *sfc_pg_settings_node(void);

@@ -276,23 +276,28 @@ typedef struct {
 
 #define LAYOUT(op) (&((LayoutObject *)(op))->layout)
 
-/* layout(cls, held, preset, spec, epoch): a new `cls` (a CoreLayout
- * subclass) by the core's rule (sfc_layout_resolve). */
+/* layout(cls, held, preset, spec, epoch, for_ids=False): a new `cls` (a
+ * CoreLayout subclass) by the core's rule (sfc_layout_resolve, or for IDs
+ * made elsewhere sfc_layout_resolve_for_ids, which assumes none). */
 static PyObject *mod_layout(PyObject *module, PyObject *args) {
   module_state *st = get_state(module);
   PyObject *cls, *held, *p, *s, *e;
   const char *preset, *spec, *epoch;
+  int for_ids = 0;
   sfc_layout layout;
   sfc_error err;
-  if (!PyArg_ParseTuple(args, "OOOOO", &cls, &held, &p, &s, &e) ||
+  if (!PyArg_ParseTuple(args, "OOOOO|p", &cls, &held, &p, &s, &e, &for_ids) ||
       (held != Py_None && !PyObject_TypeCheck(held, st->layout_type) &&
        !type_error(held, "layout", "a Layout")) ||
       optional_text(st, p, "preset", &preset) < 0 ||
       optional_text(st, s, "layout", &spec) < 0 ||
       optional_text(st, e, "epoch", &epoch) < 0)
     return NULL;
-  if (sfc_layout_resolve(held == Py_None ? NULL : LAYOUT(held), preset, spec,
-                         epoch, &layout, &err) != SFC_OK)
+  const sfc_layout *given = held == Py_None ? NULL : LAYOUT(held);
+  if ((for_ids ? sfc_layout_resolve_for_ids(given, preset, spec, epoch,
+                                            &layout, &err)
+               : sfc_layout_resolve(given, preset, spec, epoch, &layout,
+                                    &err)) != SFC_OK)
     return raise_error(st, &err);
   LayoutObject *self = (LayoutObject *)new_of(cls, st->layout_type);
   if (self) self->st = st;

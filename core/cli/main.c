@@ -43,6 +43,41 @@ static int first_word(const char *word) {
   return usage_error(NULL, "unknown option '%.*s'%s", (int)len, word, hint);
 }
 
+/* The environment's text of `name`, NULL when unset or empty. */
+static const char *env_text(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
+}
+
+/* The layout of the command line: --preset, or --layout with --epoch; when
+ * none is given, SNOWFLAKE_PRESET, or SNOWFLAKE_LAYOUT with SNOWFLAKE_EPOCH
+ * (a layout configured once for a shell). A command that makes IDs may use
+ * the default preset; one that reads IDs made elsewhere never assumes one.
+ * A mistake in combining them is a usage error; a bad preset, spec or
+ * epoch is the layout's. */
+static int resolve_layout(const command *cmd, cli *c) {
+  const char *preset = c->preset, *spec = c->spec, *epoch = c->epoch;
+  if (!preset && !spec && !epoch) {
+    preset = env_text("SNOWFLAKE_PRESET");
+    spec = env_text("SNOWFLAKE_LAYOUT");
+    epoch = env_text("SNOWFLAKE_EPOCH");
+  }
+  sfc_error err;
+  sfc_status st =
+      cmd->generator
+          ? sfc_layout_resolve(NULL, preset, spec, epoch, &c->layout, &err)
+          : sfc_layout_resolve_for_ids(NULL, preset, spec, epoch, &c->layout,
+                                       &err);
+  if (st == SFC_INVALID_ARGUMENT && !preset && !spec && !epoch)
+    return usage_error(cmd,
+                       "%s: give --preset NAME, or --layout SPEC --epoch E "
+                       "(or set SNOWFLAKE_PRESET, or SNOWFLAKE_LAYOUT and "
+                       "SNOWFLAKE_EPOCH)",
+                       err.message);
+  if (st == SFC_INVALID_ARGUMENT) return usage_error(cmd, "%s", err.message);
+  return st == SFC_OK ? 0 : fail(&err);
+}
+
 int main(int argc, char **argv) {
 #if defined(_WIN32)
   /* "\n", not "\r\n": the same bytes on every platform. */
@@ -70,17 +105,7 @@ int main(int argc, char **argv) {
   int rc = parse_options(cmd, argc - 2, argv + 2, &c, args, &nargs);
   if (rc == 0 && c.shortest && !c.format.set && !c.to.set)
     rc = usage_error(cmd, "--shortest goes with --format or --to");
-  if (rc == 0 && (cmd->takes & TAKES(OPT_PRESET))) {
-    /* A mistake in combining --preset, --layout and --epoch is a usage
-     * error; a bad preset, spec or epoch is the layout's. */
-    sfc_error err;
-    sfc_status st =
-        sfc_layout_resolve(NULL, c.preset, c.spec, c.epoch, &c.layout, &err);
-    if (st == SFC_INVALID_ARGUMENT)
-      rc = usage_error(cmd, "%s", err.message);
-    else if (st != SFC_OK)
-      rc = fail(&err);
-  }
+  if (rc == 0 && (cmd->takes & TAKES(OPT_PRESET))) rc = resolve_layout(cmd, &c);
   if (rc == 0) rc = cmd->run(&c, nargs, args);
   free(args);
   if (rc == HELP_SHOWN) rc = 0;

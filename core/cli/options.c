@@ -15,7 +15,10 @@
 
 const option_row own_options[OPT_OWN] = {
     [OPT_PRESET] = {"preset", 0, "NAME", VALUE_PRESET,
-                    "the layout of a preset: {presets} (default: default)",
+                    "the layout of a preset: {presets}. Without --preset or "
+                    "--layout: SNOWFLAKE_PRESET, or SNOWFLAKE_LAYOUT with "
+                    "SNOWFLAKE_EPOCH; else gen and serve make IDs of the "
+                    "default preset, and the commands that read IDs refuse",
                     TEXT(preset)},
     [OPT_LAYOUT] = {"layout", 0, "SPEC", VALUE_ANY,
                     "a layout of your own, its fields most significant "

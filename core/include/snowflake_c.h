@@ -872,6 +872,17 @@ SFC_API sfc_status sfc_layout_resolve(const sfc_layout *layout,
                                       const char *epoch, sfc_layout *out,
                                       sfc_error *err);
 
+/* sfc_layout_resolve for IDs made elsewhere (decode, encode, range, a
+ * query's SQL): the same rule, except that nothing given is refused
+ * (SFC_INVALID_ARGUMENT) rather than read as the "default" preset — an ID
+ * read under a layout other than its own gives a believable wrong answer.
+ * A generator's layout is its own: sfc_layout_resolve. */
+SFC_API sfc_status sfc_layout_resolve_for_ids(const sfc_layout *layout,
+                                              const char *preset,
+                                              const char *spec,
+                                              const char *epoch,
+                                              sfc_layout *out, sfc_error *err);
+
 /* The name of the preset this layout is (same spec and epoch), or NULL. */
 SFC_API const char *sfc_layout_preset_name(const sfc_layout *layout);
 

@@ -82,11 +82,27 @@ sfc_status sfc_layout_resolve(const sfc_layout *layout, const char *preset,
     sfc_status st = sfc_epoch_parse(epoch, &epoch_ms, err);
     return st == SFC_OK ? sfc_layout_parse(spec, epoch_ms, out, err) : st;
   }
+  if (epoch && !preset)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "an epoch needs the layout spec it belongs to: give both");
   if (epoch)
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "a preset carries its own epoch: to change it, give the "
                     "preset's layout with the new epoch");
   return sfc_layout_preset(preset ? preset : "default", out, err);
+}
+
+sfc_status sfc_layout_resolve_for_ids(const sfc_layout *layout,
+                                      const char *preset, const char *spec,
+                                      const char *epoch, sfc_layout *out,
+                                      sfc_error *err) {
+  if (!layout && !preset && !spec && !epoch)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "no layout given: name the one the IDs were made with (a "
+                    "preset, or a layout spec with its epoch); an ID read "
+                    "under another layout gives a believable wrong answer, "
+                    "so none is assumed");
+  return sfc_layout_resolve(layout, preset, spec, epoch, out, err);
 }
 
 static bool parse_uint(const char *s, const char *end, int64_t *out) {

@@ -24,7 +24,7 @@ def encode(
     time_us = unix_us(time, "time")
     if fields is not None and not isinstance(fields, Mapping):
         raise TypeError(f"fields must be a mapping of field name to int, not {type(fields).__qualname__}")
-    return resolve(layout, preset, epoch)._encode(time_us, list(fields.items()) if fields else [])
+    return resolve(layout, preset, epoch, for_ids=True)._encode(time_us, list(fields.items()) if fields else [])
 
 
 def range(
@@ -38,7 +38,7 @@ def range(
     """The smallest and largest IDs whose time lies in [start, end): end
     excluded, so that consecutive windows never share an ID (range scans)."""
     t0, t1 = unix_ms(start, "start"), unix_ms(end, "end")
-    return resolve(layout, preset, epoch)._range(t0, t1)
+    return resolve(layout, preset, epoch, for_ids=True)._range(t0, t1)
 
 
 def format_time(time: Time, /) -> str:

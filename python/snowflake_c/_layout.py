@@ -155,17 +155,22 @@ def _made(layout: _L) -> _L:
     return layout
 
 
-def _from_texts(preset: str | None, spec: str | None, epoch: str | None) -> Layout:
-    return _made(_c.layout(Layout, None, preset, spec, epoch))
+def _from_texts(preset: str | None, spec: str | None, epoch: str | None, for_ids: bool = False) -> Layout:
+    return _made(_c.layout(Layout, None, preset, spec, epoch, for_ids))
 
 
 _cached = lru_cache(maxsize=256)(_from_texts)
 
 
-def resolve(layout: Layout | str | None, preset: str | None, epoch: Epoch | None) -> Layout:
+def resolve(
+    layout: Layout | str | None, preset: str | None, epoch: Epoch | None, *, for_ids: bool = False
+) -> Layout:
     """The layout of the keyword trio every entry point takes (a Layout, or a
-    spec with its epoch, or a preset), by the core's one rule. Layouts are
-    immutable: one object serves every call that names the same one."""
+    spec with its epoch, or a preset), by the core's one rule: nothing given
+    is the default preset for a generator, and refused for IDs made elsewhere
+    (`for_ids`: decode, encode, range), which no layout is assumed for.
+    Layouts are immutable: one object serves every call that names the same
+    one."""
     if isinstance(layout, Layout):
         if preset is None and epoch is None:
             return layout
@@ -173,8 +178,8 @@ def resolve(layout: Layout | str | None, preset: str | None, epoch: Epoch | None
         return _made(_c.layout(Layout, layout, preset, None, epoch_text(epoch)))
     text = epoch_text(epoch)
     if type(preset) in _TEXT_OR_NONE and type(layout) in _TEXT_OR_NONE and type(text) in _TEXT_OR_NONE:
-        return _cached(preset, layout, text)
-    return _from_texts(preset, layout, text)  # the core says what is wrong
+        return _cached(preset, layout, text, for_ids)
+    return _from_texts(preset, layout, text, for_ids)  # the core says what is wrong
 
 
 _TEXT_OR_NONE = frozenset((str, type(None)))  # what the cache can key on

@@ -143,9 +143,10 @@ def decode(
 ) -> Parts:
     """Splits an ID (an int or a decimal str, or a str in `encoding` such as
     "base62") into its time and fields. The layout is a Layout, a spec with
-    epoch=, or preset= (default: "default")."""
+    epoch=, or preset=: the one the ID was made with, which is never assumed
+    (InvalidArgument when none is given)."""
     if encoding is not None:
         id = _c.parse_id(id, encoding)  # type: ignore[arg-type]  # the core says what it takes
     if type(layout) is not Layout or preset is not None or epoch is not None:
-        layout = resolve(layout, preset, epoch)
+        layout = resolve(layout, preset, epoch, for_ids=True)
     return layout._parts(Parts, id)

@@ -106,7 +106,13 @@ _G = TypeVar("_G", bound=CoreGenerator)
 _L = TypeVar("_L", bound=CoreLayout)
 
 def layout(
-    cls: type[_L], held: CoreLayout | None, preset: str | None, spec: str | None, epoch: str | None, /
+    cls: type[_L],
+    held: CoreLayout | None,
+    preset: str | None,
+    spec: str | None,
+    epoch: str | None,
+    for_ids: bool = False,
+    /,
 ) -> _L: ...
 def generator(
     cls: type[_G], layout: CoreLayout, node: list[tuple[str | None, Any]], options: dict[str, Any], /

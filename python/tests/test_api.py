@@ -165,8 +165,19 @@ def test_public_classes_own_their_core_methods() -> None:
     assert vars(sfc.Generator)["__enter__"].__module__ == "snowflake_c._generator"
 
 
-def test_default_preset_when_no_layout_given() -> None:
-    assert sfc.decode(12345).layout == sfc.Layout.preset("default")
+def test_no_layout_is_assumed_for_ids_made_elsewhere() -> None:
+    # A Discord ID read under the default preset would give a believable
+    # year and worker: decode, encode and range name their layout.
+    for call in (
+        lambda: sfc.decode(175928847299117063),
+        lambda: sfc.encode(0, {"worker": 1}),
+        lambda: sfc.range(0, 1000),
+    ):
+        with pytest.raises(sfc.InvalidArgument, match="no layout given"):
+            call()
+    assert sfc.decode(175928847299117063, preset="discord")["process"] == 0
+    with sfc.Generator(node={"worker": 1}) as gen:  # a generator's own: the default preset
+        assert gen.layout == sfc.Layout.preset("default")
 
 
 def test_encode_is_the_inverse_of_decode() -> None:

@@ -48,11 +48,11 @@ CASES: list[tuple[str, Any, type[BaseException]]] = [
     ("epoch type", lambda: sfc.Layout("time:41,seq:12", 1.5), TypeError),  # type: ignore[arg-type]
     ("spec type", lambda: sfc.Layout(41, 0), TypeError),  # type: ignore[arg-type]
     ("naive datetime", lambda: sfc.range(__import__("datetime").datetime(2024, 1, 1), 0), sfc.InvalidArgument),
-    ("negative id", lambda: sfc.decode(-1), sfc.InvalidArgument),
-    ("id over 64 bits", lambda: sfc.decode(2**64), sfc.InvalidArgument),
+    ("negative id", lambda: sfc.decode(-1, preset="twitter"), sfc.InvalidArgument),
+    ("id over 64 bits", lambda: sfc.decode(2**64, preset="twitter"), sfc.InvalidArgument),
     ("id too wide for layout", lambda: sfc.decode(2**63, preset="twitter"), sfc.InvalidArgument),
-    ("id text", lambda: sfc.decode("12a"), sfc.InvalidArgument),
-    ("id type", lambda: sfc.decode(1.0), TypeError),  # type: ignore[arg-type]
+    ("id text", lambda: sfc.decode("12a", preset="twitter"), sfc.InvalidArgument),
+    ("id type", lambda: sfc.decode(1.0, preset="twitter"), TypeError),  # type: ignore[arg-type]
     ("preset and layout", lambda: sfc.decode(1, "time:41,seq:22", preset="twitter"), sfc.InvalidArgument),
     ("spec without epoch", lambda: sfc.decode(1, "time:41,seq:22"), sfc.InvalidArgument),
     ("epoch without spec", lambda: sfc.decode(1, epoch=0), sfc.InvalidArgument),

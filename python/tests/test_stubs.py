@@ -52,7 +52,7 @@ def test_stubs_type_check_an_example(tmp_path: Path) -> None:
             lo, hi = snowflake_c.range(datetime(2024, 1, 1, tzinfo=timezone.utc), "2024-01-02", preset="twitter")
             spec: str = snowflake_c.Layout.preset("discord").spec
             try:
-                snowflake_c.decode(-1)
+                snowflake_c.decode(-1, preset="twitter")
             except snowflake_c.InvalidArgument as e:
                 status: str = e.status
             """

@@ -198,12 +198,25 @@ def test_mistakes() -> None:
     r = run("gen", "--node", "worker=-1", "-n", "1")
     check("a negative worker", r.returncode == 1 and "node value worker=-1 is negative" in r.stderr, r.stderr)
     # A negative number is an argument, and its command says what is wrong with it.
-    r = run("decode", "-5")
+    r = run("decode", "--preset", "twitter", "-5")
     check("decode -5: the ID refused", r.returncode == 1 and "dec ID '-5'" in r.stderr, r.stderr)
     usage_error(["help", "gen", "decode"], "help takes one command, or --man")
     usage_error(["completions"], "completions takes one shell")
-    usage_error(["range", "2024-01-01"], "range takes two times")
-    usage_error(["encode", "worker=1"], "encode needs --time")
+    usage_error(["range", "--preset", "twitter", "2024-01-01"], "range takes two times")
+    usage_error(["encode", "--preset", "twitter", "worker=1"], "encode needs --time")
+    # A command that reads IDs made elsewhere never assumes a layout; one
+    # configured for the shell serves every command.
+    for args in (["decode", "175928847299117063"], ["range", "2024-01-01", "2024-01-02"], ["layout"], ["sql"]):
+        r = run(*args)
+        check(f"{args[0]} without a layout: refused", r.returncode == 2 and "no layout given" in r.stderr, r.stderr)
+    env = {"SNOWFLAKE_PRESET": "discord"}
+    r = subprocess.run([CLI, "decode", "175928847299117063"], capture_output=True, text=True, env=env)
+    check("SNOWFLAKE_PRESET: the shell's layout", r.returncode == 0 and "process=0" in r.stdout, r.stderr)
+    env = {"SNOWFLAKE_LAYOUT": "time:41@1ms,worker:10,seq:12", "SNOWFLAKE_EPOCH": "0"}
+    r = subprocess.run([CLI, "layout", "--json"], capture_output=True, text=True, env=env)
+    check("SNOWFLAKE_LAYOUT and SNOWFLAKE_EPOCH", '"epoch_ms":0,' in r.stdout, r.stdout + r.stderr)
+    r = subprocess.run([CLI, "decode", "--preset", "twitter", "1"], capture_output=True, text=True, env=env)
+    check("the flags over the environment", r.returncode == 0 and "datacenter=0" in r.stdout, r.stderr)
     r = run()
     check("no command: exit 2, the commands on stderr", r.returncode == 2 and "commands:" in r.stderr)
     # The other spellings a value may take, and arguments among options.
@@ -215,7 +228,7 @@ def test_mistakes() -> None:
     ):
         r = run(*args)
         check(f"{args} decodes", (r.returncode, r.stdout) == (0, want), r.stderr)
-    r = run("decode", "--json", "--", "--json")
+    r = run("decode", "--preset", "twitter", "--json", "--", "--json")
     check("-- ends the options", r.returncode == 1 and "InvalidArgument" in r.stderr)
 
 
@@ -255,9 +268,9 @@ def test_sql() -> None:
         and ">> 64" not in r.stdout,
         r.stderr,
     )
-    usage_error(["sql", "x"], "sql takes no arguments")
+    usage_error(["sql", "--preset", "twitter", "x"], "sql takes no arguments")
     usage_error(["sql", "--node", "worker=1"], "sql takes no --node")
-    usage_error(["sql", "--schema="], "--schema takes a name")
+    usage_error(["sql", "--preset", "twitter", "--schema="], "--schema takes a name")
 
 
 def numbers_in_strings(value: object, ids: set[str], key: str = "") -> list[str]:

@@ -130,6 +130,15 @@ class SharedGenerator(unittest.TestCase):
         self.assertGreaterEqual(stats["ids_issued"], 1)
         self.assertTrue(stats["guard"].startswith("held: "), stats["guard"])
 
+    def test_decode_reads_the_servers_layout(self) -> None:
+        # No layout named: the server's own (snowflake_c.layout and .epoch),
+        # never a guess.
+        id_ = self.server.sql("SELECT snowflake_c.next_id()")
+        plain = self.server.sql(f"SELECT snowflake_c.decode_json({id_})")
+        named = self.server.sql(f"SELECT snowflake_c.decode_json({id_}, {DECODE})")
+        self.assertEqual(plain, named)
+        self.assertIn('"worker":3', plain)
+
     def test_state_folder(self) -> None:
         folder = self.server.data / "snowflake_c"
         self.assertTrue(folder.is_dir())
