@@ -162,9 +162,7 @@ def _from_texts(preset: str | None, spec: str | None, epoch: str | None, for_ids
 _cached = lru_cache(maxsize=256)(_from_texts)
 
 
-def resolve(
-    layout: Layout | str | None, preset: str | None, epoch: Epoch | None, *, for_ids: bool = False
-) -> Layout:
+def resolve(layout: Layout | str | None, preset: str | None, epoch: Epoch | None, *, for_ids: bool = False) -> Layout:
     """The layout of the keyword trio every entry point takes (a Layout, or a
     spec with its epoch, or a preset), by the core's one rule: nothing given
     is the default preset for a generator, and refused for IDs made elsewhere
