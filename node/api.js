@@ -792,19 +792,17 @@ function createApi(binding, errors, host) {
 
     /** The next ID. @returns {bigint} */
     nextId() {
-      let r;
-      if (nextIdOut === undefined) {
-        r = generatorNext(this.#slot);
-        if (typeof r === 'bigint') return r;
-      } else {
-        nextSlotIn[0] = this.#slot;
-        r = generatorNext();
-        if (r === undefined) return nextIdOut[0];
-      }
       for (;;) {
+        let r;
+        if (nextIdOut === undefined) {
+          r = generatorNext(this.#slot);
+          if (typeof r === 'bigint') return r;
+        } else {
+          nextSlotIn[0] = this.#slot;
+          r = generatorNext();
+          if (r === undefined) return nextIdOut[0];
+        }
         this.#syncWait(r);
-        r = this.#h.nextAt();
-        if (typeof r === 'bigint') return r;
       }
     }
 
