@@ -6,20 +6,222 @@
 // preset/layout/epoch trio live in the core; this file converts types,
 // wraps the results in classes and waits with the host's timers.
 //
-// createApi(binding, errors, host): `binding` has the native addon's
-// functions, `errors` the error classes (errors.js, error-kinds.js), and
-// `host` what differs between Node.js and other hosts:
+// This file is the one contract of both backends: it checks every argument
+// and writes every message of its own, so that the native addon
+// (bindings/node/addon.cc) and the WebAssembly glue (wasm/binding.js) only
+// convert values that are already right, call the core and throw its errors.
+//
+// createApi(binding, errors, host): `errors` the error classes (errors.js,
+// error-kinds.js), `host` what differs between Node.js and other hosts:
 //   pause(us, signal)               a promise settled about us µs later, or
 //                                   at once when `signal` aborts
 //   warn(text, type, code, ctor)    says a warning once made (process.emitWarning)
+// and `binding` the backend's primitives. IDs and times reach it checked: an
+// ID a bigint of 0..2^64 - 1 or a safe non-negative Number, a time a bigint
+// of int64 or a safe integer Number; texts are strings without NUL; a value
+// for the core is a row [type, i, u, d, text] as an sfc_value (types by the
+// numbers of binding.types). Table rows come back with the core's snake_case
+// names and UINT values as bigints; the casing and the objects are made here.
+//   version, types                        the core's version; sfc_type names by number
+//   statuses(), setErrorClasses(kinds)    the status table; the classes to throw
+//   textCheck(what, text)                 throws the core's refusal of a text with a NUL
+//   options(), presets()                  [name, type, default, min, max, choices, doc];
+//                                         [name, spec, epochMs]
+//   layoutResolve(held, preset, spec, epoch), layoutFacts(handle)   [[name, value]]
+//   instantParse(text), encodingByName(name)
+//   formatId(id, encoding, shortest), parseId(text, encoding)
+//   decode(handle, id, out), partsJson(handle, id), partsTime(handle, id)
+//   encode(handle, timeUs, names, values), range(handle, t0Ms, t1Ms)
+//   generatorNew(handle, [[name|null, value]], [[name, value]]) → { slot,
+//     nextAt(nowUs?) → ID | µs to wait, fillAt(nowUs?, out, offset) →
+//     [filled, waitUs], nowUs(), stats() → [[name, value | [[key, value]]]],
+//     close(), warning? }
+//   generatorNext(slot) → ID | µs to wait (or, with nextIo, undefined and
+//     the ID there), sleep(us) → false where the host's clock is frozen
 
 function createApi(binding, errors, host) {
-  const { InvalidArgument } = errors;
+  const { InvalidArgument, ClockMovedBackwards } = errors;
 
   const MAX_BATCH = 2 ** 32 - 1;
+  const SYNC_WAIT_US = 10000;
+  const UINT64_MAX = 2n ** 64n - 1n;
+  const INT64_MIN = -(2n ** 63n);
+  const INT64_MAX = 2n ** 63n - 1n;
+  const TYPE = {};
+  binding.types.forEach((name, i) => {
+    TYPE[name] = i;
+  });
 
   function invalid(message, options) {
     return new InvalidArgument(message, options);
+  }
+
+  /** A table name in JavaScript's casing: "max_wait_ms" → "maxWaitMs". */
+  const camel = (name) => name.replace(/_+([^_])/g, (_, c) => c.toUpperCase()).replace(/_+$/, '');
+
+  /** Table rows [[name, value]] as an object (defined: no setter runs), in JavaScript's casing. */
+  const fromRows = (rows, value) => Object.fromEntries(rows.map(([n, v]) => [camel(n), value(v)]));
+
+  const isObject = (v) => (typeof v === 'object' && v !== null) || typeof v === 'function';
+
+  /** A Number as JavaScript prints it, for messages: 0.1 stays "0.1". */
+  function shown(value) {
+    const text = String(value);
+    return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+  }
+
+  /** Text for the core: a string, without a NUL (which C would cut; the core says where). */
+  function toText(value, what) {
+    if (typeof value !== 'string') throw invalid(`${what} must be a string.`);
+    if (value.includes('\0')) binding.textCheck(what, value);
+    return value;
+  }
+
+  const optionalText = (value, what) =>
+    value === undefined || value === null ? undefined : toText(value, what);
+
+  const DEC = binding.encodingByName('dec');
+
+  /** An unsigned 64-bit value (IDs): a bigint, a decimal string or a safe integer Number. */
+  function toU64(value, what) {
+    switch (typeof value) {
+      case 'bigint':
+        if (value < 0n || value > UINT64_MAX) {
+          throw invalid(`${what} is out of range: it must be between 0 and 2^64 - 1.`);
+        }
+        return value;
+      case 'number':
+        if (!Number.isSafeInteger(value) || value < 0) {
+          throw invalid(
+            `${what} (${shown(value)}) is not a non-negative safe integer: a Number holds ` +
+              'integers exactly only up to 2^53 - 1. Pass a bigint (123n) or a decimal string.',
+          );
+        }
+        return value;
+      case 'string':
+        return binding.parseId(value, DEC);
+      default:
+        throw invalid(`${what} must be a bigint, a decimal string or a safe integer.`);
+    }
+  }
+
+  /** A signed 64-bit value (times): a bigint or a safe integer Number. */
+  function toI64(value, what) {
+    if (typeof value === 'bigint') {
+      if (value < INT64_MIN || value > INT64_MAX) {
+        throw invalid(`${what} is out of the signed 64-bit range.`);
+      }
+      return value;
+    }
+    if (typeof value === 'number') {
+      if (!Number.isSafeInteger(value)) {
+        throw invalid(
+          `${what} (${shown(value)}) is not a safe integer: pass a bigint or an integer ` +
+            'Number up to 2^53 - 1.',
+        );
+      }
+      return value;
+    }
+    throw invalid(`${what} must be a bigint or an integer Number.`);
+  }
+
+  /**
+   * A JavaScript value as the core takes one (an sfc_value row [type, i, u,
+   * d, text]): undefined and null are "not given", a safe integer is INT and
+   * any other Number DOUBLE, a bigint INT or UINT (beyond: the nearest
+   * DOUBLE, so that the core says it is too large), a string TEXT; an array
+   * or an object goes as a LIST or MAP, which the core refuses, naming the
+   * option.
+   */
+  function coreValue(value) {
+    switch (typeof value) {
+      case 'undefined':
+        return [TYPE.none, 0n, 0n, 0, undefined];
+      case 'boolean':
+        return [TYPE.bool, value ? 1n : 0n, 0n, 0, undefined];
+      case 'number':
+        return Number.isSafeInteger(value)
+          ? [TYPE.int, BigInt(value), 0n, value, undefined]
+          : [TYPE.double, 0n, 0n, value, undefined];
+      case 'bigint':
+        if (value >= INT64_MIN && value <= INT64_MAX) return [TYPE.int, value, 0n, 0, undefined];
+        if (value >= 0n && value <= UINT64_MAX) return [TYPE.uint, 0n, value, 0, undefined];
+        return [TYPE.double, 0n, 0n, Number(value), undefined];
+      case 'string':
+        return [TYPE.text, 0n, 0n, 0, value];
+      default:
+        if (value === null) return [TYPE.none, 0n, 0n, 0, undefined];
+        return [Array.isArray(value) ? TYPE.list : TYPE.map, 0n, 0n, 0, undefined];
+    }
+  }
+
+  /** `object`'s keys as the core's names, with `object`'s values as rows. */
+  function namedValues(object, what) {
+    const rows = [];
+    for (const key in object) rows.push([toText(key, what), coreValue(object[key])]);
+    return rows;
+  }
+
+  /** Node values: by field name, or one value for the layout's only node field. */
+  function nodeValues(given) {
+    if (given === undefined || given === null) return [];
+    if (!isObject(given) || Array.isArray(given)) return [[null, coreValue(given)]];
+    return namedValues(given, 'node field name');
+  }
+
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  /**
+   * A field value for encode: a bigint, a decimal string or a safe integer
+   * Number, as an int64 bigint. Values beyond int64 are clamped so that the
+   * core, which checks every value against its field, names the field.
+   */
+  function fieldValue(value, name) {
+    switch (typeof value) {
+      case 'bigint':
+        if (value < INT64_MIN) return INT64_MIN;
+        return value > INT64_MAX ? INT64_MAX : value;
+      case 'string': {
+        toText(value, name);
+        let x;
+        try {
+          x = binding.parseId(value, DEC);
+        } catch {
+          const first = decoder.decode(encoder.encode(value).subarray(0, 40));
+          throw invalid(`field '${name}' must be a decimal integer (digits only), not '${first}'.`);
+        }
+        return x > INT64_MAX ? INT64_MAX : x;
+      }
+      case 'number':
+        if (!Number.isSafeInteger(value)) {
+          throw invalid(
+            `field '${name}' (${shown(value)}) is not a safe integer: a Number holds integers ` +
+              'exactly only up to 2^53 - 1. Pass a bigint or a decimal string.',
+          );
+        }
+        return BigInt(value);
+      default:
+        throw invalid(`field '${name}' must be a bigint, a decimal string or a safe integer.`);
+    }
+  }
+
+  // Encodings by name, once the core knew them.
+  const encodings = new Map();
+
+  function encodingOf(name) {
+    let e = encodings.get(toText(name, 'encoding'));
+    if (e === undefined) {
+      e = binding.encodingByName(name);
+      encodings.set(name, e);
+    }
+    return e;
+  }
+
+  /** An ID as text in `encoding`. */
+  function parseAs(text, encoding) {
+    if (typeof text !== 'string') throw invalid('an encoded ID must be a string.');
+    return binding.parseId(text, encoding);
   }
 
   /** A value for an error message, whatever it is. */
@@ -42,7 +244,7 @@ function createApi(binding, errors, host) {
       // The core's instant parser, the same as for epochs; here a bad instant
       // is a bad argument, not a bad layout.
       try {
-        return binding.instantParse(value);
+        return binding.instantParse(toText(value, 'time'));
       } catch (error) {
         if (error instanceof errors.InvalidLayout) {
           throw invalid(`${what}: ${error.message}`, { cause: error });
@@ -136,7 +338,9 @@ function createApi(binding, errors, host) {
         throw invalid('use Layout.parse(spec, epoch) or Layout.preset(name).');
       }
       this.#handle = handle;
-      this.#info = binding.layoutDescribe(handle);
+      this.#info = fromRows(binding.layoutFacts(handle), (v) =>
+        Array.isArray(v) ? v.map((field) => fromRows(field, (x) => x)) : v,
+      );
       for (const field of this.#info.fields) Object.freeze(field);
       Object.freeze(this.#info.fields);
       this.#decodePlan = decodePlan(this.#info.fields);
@@ -222,6 +426,16 @@ function createApi(binding, errors, host) {
     layoutCount++;
   }
 
+  /** A layout handle by the core's one rule (sfc_layout_resolve); undefined and null are not given. */
+  function resolve(held, preset, spec, epoch) {
+    return binding.layoutResolve(
+      held,
+      optionalText(preset, 'preset'),
+      optionalText(spec, 'layout'),
+      optionalText(epoch, 'epoch'),
+    );
+  }
+
   /** The layout of the trio, by the core's one rule (sfc_layout_resolve); null is not given. */
   function layoutOf(preset, spec, epoch) {
     const p = preset ?? undefined;
@@ -230,7 +444,7 @@ function createApi(binding, errors, host) {
     const keep = isKey(p) && isKey(s) && isKey(e);
     let layout = keep ? layoutCache.get(p)?.get(s)?.get(e) : undefined;
     if (layout === undefined) {
-      layout = new Layout(binding.layoutResolve(undefined, p, s, e), handleOf);
+      layout = new Layout(resolve(undefined, p, s, e), handleOf);
       if (keep) remember(p, s, e, layout);
     }
     return layout;
@@ -247,12 +461,7 @@ function createApi(binding, errors, host) {
     const { preset, layout, epoch } = options;
     if (layout instanceof Layout) {
       // The core's rule: a Layout object goes alone (it carries its epoch).
-      binding.layoutResolve(
-        handleOf(layout),
-        preset ?? undefined,
-        undefined,
-        epochText(epoch ?? undefined),
-      );
+      resolve(handleOf(layout), preset ?? undefined, undefined, epochText(epoch ?? undefined));
       return layout;
     }
     return layoutOf(preset, layout, epochText(epoch));
@@ -374,7 +583,8 @@ function createApi(binding, errors, host) {
       slotsU64 = new BigUint64Array(slots.buffer);
       slotsI64 = new BigInt64Array(slots.buffer);
     }
-    binding.decode(handleOf(layout), id, encoding, slots.buffer);
+    const x = encoding === undefined ? toU64(id, 'id') : parseAs(id, encodingOf(encoding));
+    binding.decode(handleOf(layout), x, slots.buffer);
     return newParts(id, layout, plan);
   }
 
@@ -394,7 +604,8 @@ function createApi(binding, errors, host) {
     checkKeys(options, ['pad'], 'formatId option');
     const { pad = true } = options;
     if (typeof pad !== 'boolean') throw invalid(`pad must be true or false, not ${show(pad)}.`);
-    return binding.formatId(id, encoding, !pad);
+    const x = toU64(id, 'id');
+    return binding.formatId(x, encodingOf(encoding), !pad);
   }
 
   /**
@@ -405,7 +616,7 @@ function createApi(binding, errors, host) {
    * @returns {bigint}
    */
   function parseId(text, encoding) {
-    return binding.parseId(text, encoding);
+    return parseAs(text, encodingOf(encoding));
   }
 
   const TIME_KEYS = ['timeMs', 'time_ms', 'timeUs', 'time'];
@@ -449,7 +660,14 @@ function createApi(binding, errors, host) {
         if (!TIME_KEYS.includes(name)) fields[name] = value;
       }
     }
-    return binding.encode(handleOf(layout), timeUs, fields);
+    const time = toI64(timeUs, 'time');
+    const names = [];
+    const values = [];
+    for (const name in fields) {
+      names.push(toText(name, 'field name'));
+      values.push(fieldValue(fields[name], name));
+    }
+    return binding.encode(handleOf(layout), time, names, values);
   }
 
   /**
@@ -459,13 +677,19 @@ function createApi(binding, errors, host) {
    */
   function range(t0, t1, options) {
     const layout = resolveLayout(options, 'range');
-    const [min, max] = binding.range(handleOf(layout), toMs(t0, 't0'), toMs(t1, 't1'));
+    const t0Ms = toMs(t0, 't0');
+    const t1Ms = toMs(t1, 't1');
+    const [min, max] = binding.range(
+      handleOf(layout),
+      toI64(t0Ms, 'start time'),
+      toI64(t1Ms, 'end time'),
+    );
     return { min, max };
   }
 
   /** The presets: `[{ name, spec, epochMs }]`. */
   function presets() {
-    return binding.presets();
+    return binding.presets().map(([name, spec, epochMs]) => ({ name, spec, epochMs }));
   }
 
   /**
@@ -473,7 +697,16 @@ function createApi(binding, errors, host) {
    * core's table: `[{ name, type, default, min?, max?, choices?, doc }]`.
    */
   function options() {
-    return binding.options();
+    return binding.options().map(([name, type, dflt, min, max, choices, doc]) => {
+      const row = { name: camel(name), type, default: dflt };
+      if (type === 'duration') {
+        row.min = min;
+        row.max = max;
+      }
+      if (choices !== null) row.choices = choices;
+      row.doc = doc;
+      return row;
+    });
   }
 
   /** Waits without blocking the event loop, in the host's idiom; close() ends it early. */
@@ -502,7 +735,8 @@ function createApi(binding, errors, host) {
   // sees a single target and stays optimised. The addon exchanges through
   // its ArrayBuffer nextIo (the generator's slot in, the ID out: no argument
   // to read and no BigInt to make in C++); the WebAssembly build, which has
-  // none, takes the slot as the argument and returns the ID.
+  // none, takes the slot as the argument and returns the ID. Either gives
+  // the µs to wait instead where the clock asks.
   const { generatorNext, nextIo } = binding;
   const nextIdOut = nextIo ? new BigUint64Array(nextIo, 0, 1) : undefined;
   const nextSlotIn = nextIo ? new Uint32Array(nextIo, 8, 1) : undefined;
@@ -520,6 +754,7 @@ function createApi(binding, errors, host) {
     #slot;
     #layout;
     #closing; // aborted by close(): ends the async calls' waits
+    #syncLimitUs; // the longest wait of a synchronous call: a tick, at least 10 ms
 
     /**
      * @param {object} [options]
@@ -540,8 +775,13 @@ function createApi(binding, errors, host) {
       }
       const { preset, layout, epoch, node, ...rest } = options;
       this.#layout = resolveLayout({ preset, layout, epoch }, 'Generator');
-      this.#h = binding.generatorNew(handleOf(this.#layout), node, rest);
+      this.#h = binding.generatorNew(
+        handleOf(this.#layout),
+        nodeValues(node),
+        namedValues(rest, 'option name'),
+      );
       this.#slot = this.#h.slot;
+      this.#syncLimitUs = Math.max(this.#layout.unitUs, SYNC_WAIT_US);
       warnOnce(this.#h.warning);
     }
 
@@ -552,15 +792,47 @@ function createApi(binding, errors, host) {
 
     /** The next ID. @returns {bigint} */
     nextId() {
-      if (nextIdOut === undefined) return generatorNext(this.#slot);
-      nextSlotIn[0] = this.#slot;
-      generatorNext();
-      return nextIdOut[0];
+      for (;;) {
+        let r;
+        if (nextIdOut === undefined) {
+          r = generatorNext(this.#slot);
+          if (typeof r === 'bigint') return r;
+        } else {
+          nextSlotIn[0] = this.#slot;
+          r = generatorNext();
+          if (r === undefined) return nextIdOut[0];
+        }
+        this.#syncWait(r);
+      }
+    }
+
+    /**
+     * Waits `waitUs` in a synchronous call: briefly, or an error. A longer wait
+     * (the clock behind the last ID issued, under the `wait` or `borrow`
+     * strategies) would block the event loop; a host's clock that never moves
+     * (a Worker's between I/O) would never get there.
+     */
+    #syncWait(waitUs) {
+      if (waitUs > this.#syncLimitUs) {
+        throw new ClockMovedBackwards(
+          `the generator must wait ${waitUs} us for the clock to catch up, longer than a ` +
+            `synchronous call may block the event loop (${this.#syncLimitUs} us): use ` +
+            'nextIdAsync() / nextIdsAsync(), or retry later.',
+        );
+      }
+      if (binding.sleep(waitUs) === false) {
+        throw new ClockMovedBackwards(
+          `the generator must wait ${waitUs} us for the clock to move, but the host's ` +
+            "clock is frozen (as a Worker's is until it does I/O): it issued every ID " +
+            'that max_drift lets it borrow ahead of the clock. Use nextIdAsync() / ' +
+            'nextIdsAsync(), which wait with timers, or a larger maxDrift.',
+        );
+      }
     }
 
     /** The next ID as a decimal string. */
     nextIdString() {
-      return this.#h.nextString();
+      return String(this.nextId());
     }
 
     /**
@@ -571,12 +843,29 @@ function createApi(binding, errors, host) {
     nextIds(n) {
       checkCount(n);
       const out = new BigUint64Array(n);
+      let filled = 0;
       try {
-        this.#h.nextIds(out);
+        for (;;) {
+          let got;
+          let waitUs;
+          try {
+            [got, waitUs] = this.#h.fillAt(undefined, out, filled);
+          } catch (error) {
+            if (typeof error?.filled === 'number') error.filled += filled;
+            throw error;
+          }
+          filled += got;
+          if (filled >= n) return out;
+          try {
+            this.#syncWait(waitUs);
+          } catch (error) {
+            error.filled = filled;
+            throw error;
+          }
+        }
       } catch (error) {
         throw withIds(error, out);
       }
-      return out;
     }
 
     /**
@@ -584,7 +873,7 @@ function createApi(binding, errors, host) {
      * @returns {{id: bigint} | {waitUs: number}}
      */
     nextIdAt(nowUs) {
-      const r = this.#h.nextAt(toUs(nowUs, 'nowUs'));
+      const r = this.#h.nextAt(toI64(toUs(nowUs, 'nowUs'), 'nowUs'));
       return typeof r === 'bigint' ? { id: r } : { waitUs: r };
     }
 
@@ -595,7 +884,7 @@ function createApi(binding, errors, host) {
      */
     nextIdsAt(nowUs, n) {
       checkCount(n);
-      const now = toUs(nowUs, 'nowUs');
+      const now = toI64(toUs(nowUs, 'nowUs'), 'nowUs');
       const out = new BigUint64Array(n);
       let filled;
       let waitUs;
@@ -650,7 +939,15 @@ function createApi(binding, errors, host) {
 
     /** Counters, the node identity in force and the guard's state. */
     stats() {
-      return this.#h.stats();
+      // UINT counters as Numbers, as they have always been; a node value a
+      // bigint only for a field wider than 53 bits (as in decoded parts).
+      const wide = this.#layout.fields.filter((f) => f.bits > 53).map((f) => f.name);
+      const narrow = (v) => (typeof v === 'bigint' ? Number(v) : v);
+      return fromRows(this.#h.stats(), (v) =>
+        Array.isArray(v)
+          ? Object.fromEntries(v.map(([k, x]) => [k, wide.includes(k) ? x : narrow(x)]))
+          : narrow(v),
+      );
     }
 
     /**

@@ -3,8 +3,9 @@
  * memory (alloc/free); a call's results wait in static slots that the host
  * reads right after it (one thread per instance, so one set of slots); a
  * failed call returns its status and leaves the core's message in
- * error_message(). Nothing here decides anything: node/wasm/ converts
- * JavaScript's values, this file hands them to the core. */
+ * error_message(). Nothing here decides anything: node/api.js checks
+ * JavaScript's values, node/wasm/binding.js converts them, this file hands
+ * them to the core. */
 #include <snowflake_c.h>
 
 #include <stdlib.h>
@@ -94,6 +95,11 @@ EXPORT(value_len) size_t w_value_len(void) {
 }
 
 /* ---- Tables ---- */
+
+/* The header's sfc_type names by number ("unknown" past the last). */
+EXPORT(type_name) const char *w_type_name(int type) {
+  return sfc_type_name((sfc_type)type);
+}
 
 EXPORT(status_name) const char *w_status_name(size_t i) {
   const sfc_status_info *s = sfc_status_at(i);
@@ -188,14 +194,6 @@ EXPORT(layout_fact) int w_layout_fact(const sfc_layout *l, size_t i) {
 }
 EXPORT(layout_field_count) unsigned w_layout_field_count(const sfc_layout *l) {
   return l->field_count;
-}
-EXPORT(layout_field_bits)
-unsigned w_layout_field_bits(const sfc_layout *l, unsigned f) {
-  return l->fields[f].bits;
-}
-EXPORT(layout_field_index)
-int w_layout_field_index(const sfc_layout *l, const char *name) {
-  return sfc_layout_field_index(l, name);
 }
 EXPORT(field_fact_name) const char *w_field_fact_name(size_t j) {
   const sfc_fact_info *f = sfc_field_fact_at(j);
@@ -362,9 +360,6 @@ EXPORT(generator_warning) const char *w_generator_warning(sfc_generator *g) {
 }
 EXPORT(generator_check) int w_generator_check(const sfc_generator *g) {
   return (int)sfc_generator_check(g, &last_error);
-}
-EXPORT(generator_memory) size_t w_generator_memory(const sfc_generator *g) {
-  return sfc_generator_memory(g);
 }
 EXPORT(now_us) int64_t w_now_us(const sfc_generator *g) {
   return sfc_generator_now_us(g);

@@ -1,9 +1,10 @@
 'use strict';
 
-// The WebAssembly module (bindings/wasm/exports.c) behind the native addon's
-// interface (bindings/node/addon.cc): the same functions, the same
-// conversions of JavaScript values and the same messages, so that api.js
-// runs over either. Every decision about layouts, IDs and time is the core's.
+// The WebAssembly module (bindings/wasm/exports.c) behind the primitives that
+// api.js takes from a backend (listed there), as the native addon gives them:
+// api.js has checked every argument and writes every message of its own;
+// this converts values to the module's numbers and memory and back. Every
+// decision about layouts, IDs and time is the core's.
 //
 //   imports(memoryOf, webCrypto)  the module's imports: the host's clocks
 //                            (Date.now(), performance.now(), read at each
@@ -12,26 +13,9 @@
 //                            its C library asks for
 //   createBinding(instance)  the binding over an instance made with them
 
-const SYNC_WAIT_US = 10000;
 const CHUNK = 4096; // IDs per call of the core in a batch
 /** Reads of a clock that does not move before a wait calls it frozen. */
 const FROZEN_READS = 200000;
-
-const TYPE = {
-  NONE: 0,
-  BOOL: 1,
-  INT: 2,
-  UINT: 3,
-  DOUBLE: 4,
-  TEXT: 5,
-  LIST: 9,
-  MAP: 10,
-};
-// The core's fixed sfc_status numbers (snowflake_c.h).
-const STATUS = { OK: 0, INVALID_ARGUMENT: 2, CLOCK_MOVED_BACKWARDS: 3, WAIT: 8, OUT_OF_MEMORY: 9 };
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const UINT64_MAX = 2n ** 64n - 1n;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -87,44 +71,12 @@ function imports(memoryOf, webCrypto = globalThis.crypto) {
   };
 }
 
-/** A value as JavaScript would print it, for messages: 0.1 stays "0.1". */
-function shown(value) {
-  let text;
-  try {
-    text = String(value);
-  } catch {
-    text = typeof value;
-  }
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
-}
-
-/** C's %.17g. */
-function g17(d) {
-  if (Number.isNaN(d)) return 'nan';
-  if (!Number.isFinite(d)) return d < 0 ? '-inf' : 'inf';
-  if (d === 0) return Object.is(d, -0) ? '-0' : '0';
-  const exp = Math.floor(Math.log10(Math.abs(d)));
-  const strip = (s) => (s.includes('.') ? s.replace(/\.?0+$/, '') : s);
-  if (exp < -4 || exp >= 17) {
-    const [m, e] = d.toExponential(16).split('e');
-    const n = Number(e);
-    return `${strip(m)}e${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}`;
-  }
-  return strip(d.toFixed(Math.max(0, 16 - exp)));
-}
-
-const isSafeInteger = (d) => Number.isSafeInteger(d);
-
-/** A table name in JavaScript's casing: "max_wait_ms" → "maxWaitMs". */
-const camel = (name) => name.replace(/_+([^_])/g, (_, c) => c.toUpperCase()).replace(/_+$/, '');
-
 function createBinding(instance) {
   const w = instance.exports;
   const memory = w.memory;
   if (typeof w._initialize === 'function') w._initialize();
 
   let classes = {};
-  const statusNames = [];
 
   // ---- Memory and texts ----
 
@@ -139,11 +91,34 @@ function createBinding(instance) {
     return decoder.decode(new Uint8Array(memory.buffer, ptr >>> 0, len >>> 0));
   }
 
+  function rows(nameAt, fill) {
+    const out = [];
+    for (let i = 0; ; i++) {
+      const name = cstring(nameAt(i));
+      if (name === null) return out;
+      out.push(fill(i, name));
+    }
+  }
+
+  // The header's numbers, from the module's own tables.
+  const types = [];
+  for (let i = 0; cstring(w.type_name(i)) !== 'unknown'; i++) types.push(cstring(w.type_name(i)));
+  const TYPE = Object.fromEntries(types.map((name, i) => [name, i]));
+  const statusRows = rows(w.status_name, (i, name) => ({
+    status: w.status_number(i),
+    name,
+    message: cstring(w.status_message(i)),
+    isError: w.status_is_error(i) !== 0,
+  }));
+  const statusNames = [];
+  for (const row of statusRows) statusNames[row.status] = row.name;
+  const STATUS = Object.fromEntries(statusRows.map((row) => [row.name, row.status]));
+
   /** `text` as UTF-8 in the module's memory, NUL-terminated: [ptr, byte length]. */
   function put(text) {
     const bytes = encoder.encode(text);
     const ptr = w.alloc(bytes.length + 1) >>> 0;
-    if (ptr === 0) throw makeError(STATUS.OUT_OF_MEMORY, 'out of memory');
+    if (ptr === 0) throw makeError(STATUS.OutOfMemory, 'out of memory');
     const view = new Uint8Array(memory.buffer, ptr, bytes.length + 1);
     view.set(bytes);
     view[bytes.length] = 0;
@@ -178,125 +153,38 @@ function createBinding(instance) {
     return makeError(status, cstring(w.error_message()));
   }
   function invalid(message) {
-    return makeError(STATUS.INVALID_ARGUMENT, message);
+    return makeError(STATUS.InvalidArgument, message);
   }
   function check(status) {
-    if (status !== STATUS.OK) throw fail(status);
+    if (status !== STATUS.Ok) throw fail(status);
   }
 
-  // ---- Conversions (addon.cc's, message for message) ----
+  // ---- Values ----
 
-  function toText(value, what, keep) {
-    if (typeof value !== 'string') throw invalid(`${what} must be a string.`);
-    const [ptr, len] = keep(value);
-    const [whatPtr] = keep(what);
-    check(w.text_check(whatPtr, ptr, len));
-    return [ptr, len];
-  }
-
-  function parseDec(text, keep) {
-    const [ptr, len] = keep(text);
-    const st = w.id_parse(ptr, len, 0);
-    return st === STATUS.OK ? { id: u64(w.out_u()) } : { status: st };
-  }
-
-  function toU64(value, what) {
-    switch (typeof value) {
-      case 'bigint':
-        if (value < 0n || value > UINT64_MAX) {
-          throw invalid(`${what} is out of range: it must be between 0 and 2^64 - 1.`);
-        }
-        return value;
-      case 'number':
-        if (!isSafeInteger(value) || value < 0) {
-          throw invalid(
-            `${what} (${shown(value)}) is not a non-negative safe integer: a Number holds ` +
-              'integers exactly only up to 2^53 - 1. Pass a bigint (123n) or a decimal string.',
-          );
-        }
-        return BigInt(value);
-      case 'string':
-        return scoped((keep) => {
-          const r = parseDec(value, keep);
-          if (r.status !== undefined) throw fail(r.status);
-          return r.id;
-        });
-      default:
-        throw invalid(`${what} must be a bigint, a decimal string or a safe integer.`);
-    }
-  }
-
-  function toI64(value, what) {
-    if (typeof value === 'bigint') {
-      if (value < INT64_MIN || value > INT64_MAX) {
-        throw invalid(`${what} is out of the signed 64-bit range.`);
-      }
-      return value;
-    }
-    if (typeof value === 'number') {
-      if (!isSafeInteger(value)) {
-        throw invalid(
-          `${what} (${shown(value)}) is not a safe integer: pass a bigint or an integer ` +
-            'Number up to 2^53 - 1.',
-        );
-      }
-      return BigInt(value);
-    }
-    throw invalid(`${what} must be a bigint or an integer Number.`);
-  }
-
-  /** A field value: a Number up to 53 bits wide, a bigint beyond. */
-  const fieldValue = (bits, x) => (bits <= 53 ? Number(x) : x);
-
-  const isObject = (v) => (typeof v === 'object' && v !== null) || typeof v === 'function';
-
-  /**
-   * A JavaScript value as the core takes one: [type, i, u, d, textPtr, len].
-   * A string is put with `keep`, which must outlive the call it is for.
-   */
-  function toValue(value, keep) {
-    switch (typeof value) {
-      case 'undefined':
-        return [TYPE.NONE, 0n, 0n, 0, 0, 0];
-      case 'boolean':
-        return [TYPE.BOOL, value ? 1n : 0n, 0n, 0, 0, 0];
-      case 'number':
-        return isSafeInteger(value)
-          ? [TYPE.INT, BigInt(value), 0n, value, 0, 0]
-          : [TYPE.DOUBLE, 0n, 0n, value, 0, 0];
-      case 'bigint':
-        if (value >= INT64_MIN && value <= INT64_MAX) return [TYPE.INT, value, 0n, 0, 0, 0];
-        if (value >= 0n && value <= UINT64_MAX) return [TYPE.UINT, 0n, value, 0, 0, 0];
-        return [TYPE.DOUBLE, 0n, 0n, Number(value), 0, 0];
-      case 'string': {
-        const [ptr, len] = keep(value);
-        return [TYPE.TEXT, 0n, 0n, 0, ptr, len];
-      }
-      default:
-        if (value === null) return [TYPE.NONE, 0n, 0n, 0, 0, 0];
-        return [Array.isArray(value) ? TYPE.LIST : TYPE.MAP, 0n, 0n, 0, 0, 0];
-    }
-  }
-
-  function fromValue(wide) {
+  /** A value from the module's value slot; UINT as a bigint. */
+  function fromValue() {
     switch (w.value_type()) {
-      case TYPE.BOOL:
+      case TYPE.bool:
         return w.value_i() !== 0n;
-      case TYPE.INT:
+      case TYPE.int:
         return Number(w.value_i());
-      case TYPE.UINT: {
-        const u = u64(w.value_u());
-        return wide ? u : Number(u);
-      }
-      case TYPE.DOUBLE:
+      case TYPE.uint:
+        return u64(w.value_u());
+      case TYPE.double:
         return w.value_d();
-      case TYPE.TEXT: {
+      case TYPE.text: {
         const ptr = w.value_text() >>> 0;
         return ptr === 0 ? null : textAt(ptr, w.value_len());
       }
       default:
         return null;
     }
+  }
+
+  /** An sfc_value row as the module's arguments: type, i, u, d, text, len. */
+  function valueArgs([type, i, u, d, text], keep) {
+    const [ptr, len] = text === undefined ? [0, 0] : keep(text);
+    return [type, i, u, d, ptr, len];
   }
 
   // ---- Layouts ----
@@ -316,7 +204,6 @@ function createBinding(instance) {
       ? new FinalizationRegistry((ptr) => w.layout_free(ptr))
       : undefined;
   const sharedLayouts = new Map(); // `${spec}@${epochMs}` → pointer
-  let keyFacts;
 
   function layoutHandle(ptr) {
     if (layouts !== undefined) {
@@ -324,15 +211,8 @@ function createBinding(instance) {
       layouts.register(handle, ptr);
       return handle;
     }
-    keyFacts ??= rows(w.layout_fact_name, (i, name) => name).flatMap((name, i) =>
-      name === 'spec' || name === 'epoch_ms' ? [i] : [],
-    );
-    const key = keyFacts
-      .map((i) => {
-        check(w.layout_fact(ptr, i));
-        return String(fromValue(true));
-      })
-      .join('@');
+    const facts = new Map(layoutFacts(new LayoutHandle(ptr)));
+    const key = `${facts.get('spec')}@${facts.get('epoch_ms')}`;
     const shared = sharedLayouts.get(key);
     if (shared === undefined) {
       sharedLayouts.set(key, ptr);
@@ -347,89 +227,57 @@ function createBinding(instance) {
     return value.ptr;
   }
 
-  function optionalText(value, what, keep) {
-    if (value === undefined || value === null) return 0;
-    return toText(value, what, keep)[0];
-  }
-
   function layoutResolve(held, preset, spec, epoch) {
     const heldPtr = held === undefined ? 0 : getLayout(held);
+    const text = (t, keep) => (t === undefined ? 0 : keep(t)[0]);
     const ptr =
       scoped((keep) =>
-        w.layout_resolve(
-          heldPtr,
-          optionalText(preset, 'preset', keep),
-          optionalText(spec, 'layout', keep),
-          optionalText(epoch, 'epoch', keep),
-        ),
+        w.layout_resolve(heldPtr, text(preset, keep), text(spec, keep), text(epoch, keep)),
       ) >>> 0;
     if (ptr === 0) throw fail(w.error_status());
     return layoutHandle(ptr);
   }
 
-  function rows(nameAt, fill) {
-    const out = [];
-    for (let i = 0; ; i++) {
-      const name = cstring(nameAt(i));
-      if (name === null) return out;
-      out.push(fill(i, name));
-    }
-  }
-
-  function layoutDescribe(handle) {
+  function layoutFacts(handle) {
     const l = getLayout(handle);
-    const out = {};
-    rows(w.layout_fact_name, (i, name) => {
-      if (w.layout_fact_type(i) !== TYPE.LIST) {
-        if (w.layout_fact(l, i) !== STATUS.OK) {
-          throw invalid('the layout facts table is broken.');
-        }
-        out[camel(name)] = fromValue(true);
-        return;
+    return rows(w.layout_fact_name, (i, name) => {
+      if (w.layout_fact_type(i) !== TYPE.list) {
+        check(w.layout_fact(l, i));
+        return [name, fromValue()];
       }
       const fields = [];
       for (let f = 0; f < w.layout_field_count(l); f++) {
-        const field = {};
-        rows(w.field_fact_name, (j, fname) => {
-          if (w.field_fact(l, f, j) !== STATUS.OK) {
-            throw invalid('the field facts table is broken.');
-          }
-          field[camel(fname)] = fromValue(true);
-        });
-        fields.push(field);
+        fields.push(
+          rows(w.field_fact_name, (j, fname) => {
+            check(w.field_fact(l, f, j));
+            return [fname, fromValue()];
+          }),
+        );
       }
-      out[camel(name)] = fields;
+      return [name, fields];
     });
-    return out;
   }
 
-  // ---- Tables ----
-
-  function statuses() {
-    return rows(w.status_name, (i, name) => ({
-      status: w.status_number(i),
-      name,
-      message: cstring(w.status_message(i)),
-      isError: w.status_is_error(i) !== 0,
-    }));
-  }
-  for (const row of statuses()) statusNames[row.status] = row.name;
+  // ---- Tables and texts ----
 
   function options() {
     return rows(w.option_name, (i, name) => {
-      const type = cstring(w.option_type(i));
-      const row = { name: camel(name), type, default: cstring(w.option_default(i)) };
-      if (type === 'duration') {
-        row.min = Number(w.option_min(i));
-        row.max = Number(w.option_max(i));
-      }
-      const choices = rows(
-        (j) => w.option_choice(i, j),
-        (j, choice) => choice,
-      );
-      if (choices.length > 0 || w.option_choice(i, 0) !== 0) row.choices = choices;
-      row.doc = cstring(w.option_doc(i));
-      return row;
+      const choices =
+        w.option_choice(i, 0) === 0
+          ? null
+          : rows(
+              (j) => w.option_choice(i, j),
+              (j, choice) => choice,
+            );
+      return [
+        name,
+        cstring(w.option_type(i)),
+        cstring(w.option_default(i)),
+        Number(w.option_min(i)),
+        Number(w.option_max(i)),
+        choices,
+        cstring(w.option_doc(i)),
+      ];
     });
   }
 
@@ -437,67 +285,48 @@ function createBinding(instance) {
     const out = [];
     for (let i = 0; i < w.preset_count(); i++) {
       const name = cstring(w.preset_at(i));
-      if (name === null) throw invalid('preset table out of range.');
-      out.push({ name, spec: cstring(w.out_key()), epochMs: Number(w.out_i()) });
+      out.push([name, cstring(w.out_key()), Number(w.out_i())]);
     }
     return out;
   }
 
+  function textCheck(what, text) {
+    scoped((keep) => {
+      const [ptr, len] = keep(text);
+      check(w.text_check(keep(what)[0], ptr, len));
+    });
+  }
+
   function instantParse(text) {
     return scoped((keep) => {
-      const [ptr] = toText(text, 'time', keep);
-      check(w.epoch_parse(ptr));
+      check(w.epoch_parse(keep(text)[0]));
       return Number(w.out_i());
     });
   }
 
-  // ---- String forms ----
-
-  function toEncoding(value, keep) {
-    const [ptr, len] = toText(value, 'encoding', keep);
-    const e = w.encoding_by_name(ptr, len);
-    if (e < 0) throw fail(w.error_status());
-    return e;
-  }
-
-  function parseAs(value, encoding, keep) {
-    if (typeof value !== 'string') throw invalid('an encoded ID must be a string.');
-    const [ptr, len] = keep(value);
-    check(w.id_parse(ptr, len, encoding));
-    return u64(w.out_u());
-  }
-
-  function formatId(id, encoding, shortest) {
-    const x = toU64(id, 'id');
+  function encodingByName(name) {
     return scoped((keep) => {
-      const e = toEncoding(encoding, keep);
-      const n = w.id_format(x, e, shortest ? 1 : 0);
-      return textAt(w.text(), n);
+      const [ptr, len] = keep(name);
+      const e = w.encoding_by_name(ptr, len);
+      if (e < 0) throw fail(w.error_status());
+      return e;
     });
   }
 
+  function formatId(id, encoding, shortest) {
+    const n = w.id_format(BigInt(id), encoding, shortest ? 1 : 0);
+    return textAt(w.text(), n);
+  }
+
   function parseId(text, encoding) {
-    return scoped((keep) => parseAs(text, toEncoding(encoding, keep), keep));
+    return scoped((keep) => {
+      const [ptr, len] = keep(text);
+      check(w.id_parse(ptr, len, encoding));
+      return u64(w.out_u());
+    });
   }
 
   // ---- Decode, encode, range ----
-
-  /** The words of decode's `out` (addon.cc's DecodeSlots), as 32-bit halves. */
-  let lastOut;
-  let lastOutWords;
-  function decodeWords(out, fields) {
-    if (out !== lastOut) {
-      if (!(out instanceof ArrayBuffer)) {
-        throw invalid(`decode needs an ArrayBuffer of ${3 + fields} 64-bit words.`);
-      }
-      lastOutWords = new Uint32Array(out, 0, out.byteLength >>> 2);
-      lastOut = out;
-    }
-    if (lastOutWords.length < 2 * (3 + fields)) {
-      throw invalid(`decode needs an ArrayBuffer of ${3 + fields} 64-bit words.`);
-    }
-    return lastOutWords;
-  }
 
   /** The module's result words (exports.c's `decoded`), as 32-bit halves. */
   let decodedBuffer;
@@ -510,85 +339,43 @@ function createBinding(instance) {
     return decodedWords;
   }
 
-  // decode(handle, id, encoding, out): the parts in `out`, as the addon
-  // writes them (the words are copied as integers: a double's NaN bits
+  // decode(handle, id, out): the parts in the ArrayBuffer `out`, as the
+  // addon writes them (the words are copied as integers: a double's NaN bits
   // could change on the way through a Number).
-  function decode(handle, id, encoding, out) {
+  let lastOut;
+  let lastOutWords;
+  function decode(handle, id, out) {
     const l = getLayout(handle);
-    const x =
-      encoding === undefined
-        ? toU64(id, 'id')
-        : scoped((keep) => parseAs(id, toEncoding(encoding, keep), keep));
-    const fields = w.layout_field_count(l);
-    const words = decodeWords(out, fields);
-    check(w.decode(l, x));
-    const result = decodedResult();
-    for (let i = 0; i < 2 * (3 + fields); i++) words[i] = result[i];
+    check(w.decode(l, BigInt(id)));
+    if (out !== lastOut) {
+      lastOutWords = new Uint32Array(out);
+      lastOut = out;
+    }
+    lastOutWords.set(decodedResult().subarray(0, 2 * (3 + w.layout_field_count(l))));
   }
 
   function partsJson(handle, id) {
-    check(w.parts_json(getLayout(handle), toU64(id, 'id')));
+    check(w.parts_json(getLayout(handle), id));
     return textAt(w.text(), w.out_len());
   }
 
   function partsTime(handle, id) {
-    check(w.parts_time(getLayout(handle), toU64(id, 'id')));
+    check(w.parts_time(getLayout(handle), id));
     return textAt(w.iso(), w.out_len());
   }
 
-  function toFieldValue(value, name, keep) {
-    switch (typeof value) {
-      case 'bigint':
-        if (value < INT64_MIN) return INT64_MIN;
-        return value > INT64_MAX ? INT64_MAX : value;
-      case 'string': {
-        toText(value, name, keep);
-        const r = parseDec(value, keep);
-        if (r.status !== undefined) {
-          const bytes = encoder.encode(value).subarray(0, 40);
-          throw invalid(
-            `field '${name}' must be a decimal integer (digits only), not '${decoder.decode(bytes)}'.`,
-          );
-        }
-        return r.id > INT64_MAX ? INT64_MAX : r.id;
-      }
-      case 'number':
-        if (!isSafeInteger(value)) {
-          throw invalid(
-            `field '${name}' (${g17(value)}) is not a safe integer: a Number holds integers ` +
-              'exactly only up to 2^53 - 1. Pass a bigint or a decimal string.',
-          );
-        }
-        return BigInt(value);
-      default:
-        throw invalid(`field '${name}' must be a bigint, a decimal string or a safe integer.`);
-    }
-  }
-
-  function keysOf(object) {
-    const keys = [];
-    for (const key in object) keys.push(key);
-    return keys;
-  }
-
-  function encode(handle, timeUs, fields) {
+  function encode(handle, timeUs, names, values) {
     const l = getLayout(handle);
-    const time = toI64(timeUs, 'time');
-    if (!isObject(fields)) throw invalid('fields must be an object of field values by name.');
     return scoped((keep) => {
       w.list_clear();
-      for (const key of keysOf(fields)) {
-        const [namePtr] = toText(key, 'field name', keep);
-        check(w.encode_add(namePtr, toFieldValue(fields[key], key, keep)));
-      }
-      check(w.encode(l, time));
+      names.forEach((name, i) => check(w.encode_add(keep(name)[0], values[i])));
+      check(w.encode(l, BigInt(timeUs)));
       return u64(w.out_u());
     });
   }
 
   function range(handle, t0, t1) {
-    const l = getLayout(handle);
-    check(w.range(l, toI64(t0, 'start time'), toI64(t1, 'end time')));
+    check(w.range(getLayout(handle), BigInt(t0), BigInt(t1)));
     return [u64(w.out_u()), u64(w.out_u2())];
   }
 
@@ -604,53 +391,26 @@ function createBinding(instance) {
         })
       : undefined;
 
-  function setNode(given, keep) {
-    if (given === undefined || given === null) return;
-    const add = (namePtr, value) => {
-      const [type, i, u, d, t, len] = toValue(value, keep);
-      check(w.node_add(namePtr, type, i, u, d, t, len));
-    };
-    if (!isObject(given) || Array.isArray(given)) {
-      add(0, given);
-      return;
-    }
-    for (const key of keysOf(given)) {
-      const [namePtr] = toText(key, 'node field name', keep);
-      add(namePtr, given[key]);
-    }
-  }
-
-  function toIdArray(value) {
-    if (!(value instanceof BigUint64Array)) throw invalid('expected a BigUint64Array.');
-    return value;
-  }
-
-  function withFilled(error, filled) {
-    error.filled = filled;
-    return error;
-  }
-
   function generatorNew(handle, node, opts) {
     const l = getLayout(handle);
-    if (!isObject(opts)) throw invalid('options must be an object.');
     const gen =
       scoped((keep) => {
         w.options_clear();
-        setNode(node, keep);
-        for (const key of keysOf(opts)) {
-          const [namePtr, nameLen] = toText(key, 'option name', keep);
-          const [type, i, u, d, t, len] = toValue(opts[key], keep);
-          check(w.options_set(namePtr, nameLen, type, i, u, d, t, len));
+        for (const [name, value] of node) {
+          check(w.node_add(name === null ? 0 : keep(name)[0], ...valueArgs(value, keep)));
+        }
+        for (const [name, value] of opts) {
+          const [namePtr, nameLen] = keep(name);
+          check(w.options_set(namePtr, nameLen, ...valueArgs(value, keep)));
         }
         return w.generator_new(l);
       }) >>> 0;
     if (gen === 0) throw fail(w.error_status());
 
     // JavaScript may run inside a call before it is done with the generator
-    // (the clock imports the core calls, a wait's reads of the clock, a
-    // BigUint64Array subclass's methods, a setter that stats() meets) and
-    // close it there: `calls` counts the calls under way, and while there
-    // are any close() only closes; the last call out frees.
+    // (the clock imports the core calls, a BigUint64Array subclass's
+    // methods) and close it there: `calls` counts the calls under way, and
+    // while there are any close() only closes; the last call out frees.
     const box = { gen, calls: 0, closed: false };
     const leave = () => {
       if (--box.calls === 0 && box.closed && box.gen !== 0) {
@@ -658,68 +418,6 @@ function createBinding(instance) {
         box.gen = 0;
       }
     };
-    const unitUs = Number(describeUnit(l));
-    const syncLimitUs = unitUs > SYNC_WAIT_US ? unitUs : SYNC_WAIT_US;
-    const fieldBits = new Map();
-    for (let i = 0; i < w.layout_field_count(l); i++) {
-      fieldBits.set(i, w.layout_field_bits(l, i));
-    }
-
-    const live = () => {
-      check(w.generator_check(box.closed ? 0 : box.gen));
-      return box.gen;
-    };
-
-    // Waits up to one tick (at least 10 ms) by spinning on the host's
-    // clock: an instance cannot sleep. A clock that does not move at all
-    // (a Worker's between I/O) would never get there: an error, never a
-    // hang and never a repeat.
-    function syncWait(waitUs) {
-      if (waitUs > syncLimitUs) {
-        return makeError(
-          STATUS.CLOCK_MOVED_BACKWARDS,
-          `the generator must wait ${waitUs} us for the clock to catch up, longer than a ` +
-            `synchronous call may block the event loop (${syncLimitUs} us): use ` +
-            'nextIdAsync() / nextIdsAsync(), or retry later.',
-        );
-      }
-      const start = monotonicMs();
-      const deadline = start + waitUs / 1000;
-      let now = start;
-      let still = 0;
-      while (now < deadline) {
-        const next = monotonicMs();
-        still = next === now ? still + 1 : 0;
-        now = next;
-        if (still >= FROZEN_READS) {
-          return makeError(
-            STATUS.CLOCK_MOVED_BACKWARDS,
-            `the generator must wait ${waitUs} us for the clock to move, but the host's ` +
-              "clock is frozen (as a Worker's is until it does I/O): it issued every ID " +
-              'that max_drift lets it borrow ahead of the clock. Use nextIdAsync() / ' +
-              'nextIdsAsync(), which wait with timers, or a larger maxDrift.',
-          );
-        }
-      }
-      return undefined;
-    }
-
-    function next() {
-      box.calls++;
-      try {
-        const g = box.gen; // 0 once freed, which the core answers "closed"
-        let st = w.next_now(g);
-        while (st !== STATUS.OK) {
-          if (st !== STATUS.WAIT) throw fail(st);
-          const error = syncWait(Number(w.out_wait()));
-          if (error) throw error;
-          st = w.next_now(g);
-        }
-        return u64(w.out_u());
-      } finally {
-        leave();
-      }
-    }
 
     /** fn() as a call under way. */
     function held(fn) {
@@ -731,14 +429,26 @@ function createBinding(instance) {
       }
     }
 
+    const live = () => {
+      check(w.generator_check(box.closed ? 0 : box.gen));
+      return box.gen;
+    };
+
+    /** The result of one attempt: the ID, or the µs to wait. */
+    function issued(st) {
+      if (st === STATUS.Ok) return u64(w.out_u());
+      if (st === STATUS.Wait) return Number(w.out_wait());
+      throw fail(st);
+    }
+
     // Fills out[offset..] with the core's calls on chunks of a buffer in the
-    // module's memory; stops at the first wait. [filled, status, waitUs].
+    // module's memory; stops at the first wait. [filled, waitUs].
     function fill(out, offset, now) {
       const g = live();
       const want = out.length - offset;
       const chunk = Math.min(CHUNK, Math.max(want, 1));
       const buf = w.alloc(chunk * 8) >>> 0;
-      if (buf === 0) throw makeError(STATUS.OUT_OF_MEMORY, 'out of memory');
+      if (buf === 0) throw makeError(STATUS.OutOfMemory, 'out of memory');
       let filled = 0;
       try {
         while (filled < want) {
@@ -747,91 +457,52 @@ function createBinding(instance) {
           const got = w.out_len() >>> 0;
           out.set(new BigUint64Array(memory.buffer, buf, got), offset + filled);
           filled += got;
-          if (st === STATUS.WAIT) return [filled, st, Number(w.out_wait())];
-          if (st !== STATUS.OK) throw withFilled(fail(st), filled);
+          if (st === STATUS.Wait) return [filled, Number(w.out_wait())];
+          if (st !== STATUS.Ok) {
+            const error = fail(st);
+            error.filled = filled;
+            throw error;
+          }
         }
-        return [filled, STATUS.OK, 0];
+        return [filled, 0];
       } finally {
         w.free(buf);
       }
     }
 
     const methods = {
-      next,
-      slot: next,
-      nextString() {
-        live();
-        return String(next());
-      },
-      nextIds(value) {
-        live();
-        const out = toIdArray(value);
-        held(() => {
-          let filled = 0;
-          while (filled < out.length) {
-            let got;
-            let st;
-            let waitUs;
-            try {
-              [got, st, waitUs] = fill(out, filled, undefined);
-            } catch (error) {
-              if (typeof error.filled === 'number') error.filled += filled;
-              throw error;
-            }
-            filled += got;
-            if (st === STATUS.WAIT) {
-              const error = syncWait(waitUs);
-              if (error) throw withFilled(error, filled);
-            }
-          }
-        });
-      },
+      // 0 once freed, which the core answers "closed".
+      slot: () => held(() => issued(w.next_now(box.gen))),
       nextAt(now) {
         return held(() => {
           const g = live();
-          const st = now === undefined ? w.next_now(g) : w.next_at(g, toI64(now, 'nowUs'));
-          if (st === STATUS.OK) return u64(w.out_u());
-          if (st === STATUS.WAIT) return Number(w.out_wait());
-          throw fail(st);
+          return issued(now === undefined ? w.next_now(g) : w.next_at(g, BigInt(now)));
         });
       },
-      fillAt(now, value, offsetValue) {
+      fillAt(now, out, offset) {
         live();
-        const out = toIdArray(value);
-        const offset = toU64(offsetValue, 'offset');
-        if (offset > BigInt(out.length)) throw invalid('offset is past the end of the array.');
-        const at = now === undefined ? undefined : toI64(now, 'nowUs');
-        const [got, st, waitUs] = held(() => fill(out, Number(offset), at));
-        return [got, st === STATUS.WAIT ? waitUs : 0];
+        if (!(out instanceof BigUint64Array)) throw invalid('expected a BigUint64Array.');
+        return held(() => fill(out, offset, now === undefined ? undefined : BigInt(now)));
       },
       nowUs() {
         return held(() => w.now_us(live()));
       },
-      // Read whole before any property is set: a setter on Object.prototype
-      // would otherwise run between the reads of the module's result slots,
-      // which another call may overwrite (fromEntries sets none).
+      // Each value read right after the call that puts it in the module's
+      // slots, before JavaScript can run (a setter an array meets).
       stats() {
         return held(() => {
           w.stats_read(live());
-          const entries = rows(w.stats_fact_name, (i, name) => {
-            if (w.stats_fact_type(i) !== TYPE.MAP) {
-              if (w.stats_fact(i) !== STATUS.OK) throw invalid('the stats table is broken.');
-              return [camel(name), fromValue(false)];
+          return rows(w.stats_fact_name, (i, name) => {
+            if (w.stats_fact_type(i) !== TYPE.map) {
+              check(w.stats_fact(i));
+              return [name, fromValue()];
             }
             const map = [];
             for (let j = 0; w.stats_entry(i, j) !== 0; j++) {
-              const key = cstring(w.out_key());
-              const index = scoped((keep) => w.layout_field_index(l, keep(key)[0]));
-              map.push([
-                key,
-                w.value_type() === TYPE.UINT && index >= 0
-                  ? fieldValue(fieldBits.get(index), u64(w.value_u()))
-                  : fromValue(false),
-              ]);
+              map.push([cstring(w.out_key()), fromValue()]);
             }
-            return [camel(name), Object.fromEntries(map)];
+            return [name, map];
           });
-          return Object.fromEntries(entries);
         });
       },
       close() {
@@ -856,43 +527,54 @@ function createBinding(instance) {
     return slot();
   }
 
-  function describeUnit(l) {
-    for (let i = 0; ; i++) {
-      const name = cstring(w.layout_fact_name(i));
-      if (name === null) return SYNC_WAIT_US;
-      if (name === 'unit_us') {
-        check(w.layout_fact(l, i));
-        return fromValue(true);
-      }
+  /**
+   * Waits by spinning on the host's clock: an instance cannot sleep. False
+   * where the clock does not move at all (a Worker's between I/O).
+   */
+  function sleep(waitUs) {
+    const start = monotonicMs();
+    const deadline = start + waitUs / 1000;
+    let now = start;
+    let still = 0;
+    while (now < deadline) {
+      const next = monotonicMs();
+      still = next === now ? still + 1 : 0;
+      now = next;
+      if (still >= FROZEN_READS) return false;
     }
+    return true;
   }
 
   function setErrorClasses(kinds) {
-    if (!isObject(kinds)) throw invalid('expected the error classes by kind name.');
-    for (const row of statuses()) {
-      if (!row.isError) continue;
-      if (typeof kinds[row.name] !== 'function') throw invalid(`no error class for ${row.name}.`);
+    for (const row of statusRows) {
+      if (row.isError && typeof kinds[row.name] !== 'function') {
+        throw invalid(`no error class for ${row.name}.`);
+      }
     }
     classes = { ...kinds };
   }
 
   return {
-    statuses,
+    types,
+    statuses: () => statusRows.map((row) => ({ ...row })),
+    setErrorClasses,
+    textCheck,
     options,
     presets,
     layoutResolve,
-    layoutDescribe,
+    layoutFacts,
     instantParse,
+    encodingByName,
+    formatId,
+    parseId,
     decode,
     partsJson,
     partsTime,
-    formatId,
-    parseId,
     encode,
     range,
     generatorNew,
     generatorNext,
-    setErrorClasses,
+    sleep,
     version: cstring(w.version()),
     kind: 'wasm',
   };
