@@ -416,7 +416,7 @@ def test_readme(root: Path) -> None:
 # whose output depends on the moment (gen, serve) may be shown, never with
 # output; a pipe or a redirection is not run, so it may not be shown with
 # output either.
-GUIDES = {"docs/choosing-a-layout.md": 8, "docs/migrating.md": 8}
+GUIDES = {"docs/choosing-a-layout.md": 8, "docs/compared.md": 1, "docs/migrating.md": 8, "docs/faq.md": 3}
 MOMENT = {"gen", "serve"}
 # The guide's layout for JavaScript: below 2^53 until at least 2080.
 JS_SAFE = ["--layout", "time:41@1ms,worker:4,seq:8", "--epoch", "2026-01-01"]
