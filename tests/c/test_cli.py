@@ -14,6 +14,9 @@ completes, zsh and fish read them, man renders the page.
     tests/c/test_cli.py CLI SOURCE_ROOT [BUILD_ROOT]
     tests/c/test_cli.py --write CLI     writes core/cli's manual page and
                                         completions from the command
+    tests/c/test_cli.py --write-guides CLI
+                                        writes what each command of the
+                                        guides prints under it
 
 The generators run on a layout with an epoch of this run's own, so that their
 host-wide claims never meet another test's.
@@ -454,7 +457,8 @@ def test_guides(root: Path) -> None:
             check(
                 f"{name}: {command}",
                 r.returncode == 0 and r.stdout == output,
-                f"exit {r.returncode}, printed {r.stdout!r}{r.stderr!r}, the page {output!r}",
+                f"exit {r.returncode}, printed {r.stdout!r}{r.stderr!r}, the page {output!r}"
+                " (tests/c/test_cli.py --write-guides CLI writes what it prints now)",
             )
         check(f"{name}: examples with output found", seen >= least, f"{seen} found, {least} expected")
     guide = (root / "docs/choosing-a-layout.md").read_text(encoding="utf-8")
@@ -641,10 +645,39 @@ def write(cli: str) -> int:
     return 0
 
 
+def write_guides(cli: str) -> int:
+    """Puts under each command of the guides' console blocks what it prints
+    now (nothing under gen and serve), one blank line between commands."""
+
+    def block(m: re.Match[str]) -> str:
+        parts = re.split(r"^\$ ", m.group(1), flags=re.M)
+        out = [parts[0].rstrip("\n")] if parts[0].strip() else []
+        for part in parts[1:]:
+            command, _, old = part.partition("\n")
+            words = shlex.split(command, comments=True)
+            chunk = "$ " + command
+            if words[1] in MOMENT:
+                chunk += "\n" + old.rstrip("\n") if old.strip() else ""
+            else:
+                r = subprocess.run([cli, *words[1:]], capture_output=True, text=True, check=True)
+                chunk += "\n" + r.stdout.rstrip("\n") if r.stdout else ""
+            out.append(chunk)
+        return "```console\n" + "\n\n".join(out) + "\n```"
+
+    for name in GUIDES:
+        path = HERE.parent.parent / name
+        text = re.sub(r"```console\n(.*?)```", block, path.read_text(encoding="utf-8"), flags=re.S)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {name}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     global CLI
     if len(argv) == 2 and argv[0] == "--write":
         return write(argv[1])
+    if len(argv) == 2 and argv[0] == "--write-guides":
+        return write_guides(argv[1])
     if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
