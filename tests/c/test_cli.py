@@ -5,7 +5,8 @@ Each command's help (COMMAND --help, COMMAND -h, help COMMAND) and its
 examples; "did you mean" for a mistyped command, option or shell; options
 never abbreviated; exit status 2 for every mistake in the command line; one
 JSON rule for every command (IDs as decimal strings, every other number a
-JSON number), --stats --json included; the README's CLI examples; and the
+JSON number), --stats --json included; the README's CLI examples and those of the
+guides (docs/choosing-a-layout.md, compared.md, migrating.md, faq.md); and the
 manual page and shell completions of core/cli, which must be what the
 command prints now, installed where each tool looks, and work: bash
 completes, zsh and fish read them, man renders the page.
@@ -13,6 +14,9 @@ completes, zsh and fish read them, man renders the page.
     tests/c/test_cli.py CLI SOURCE_ROOT [BUILD_ROOT]
     tests/c/test_cli.py --write CLI     writes core/cli's manual page and
                                         completions from the command
+    tests/c/test_cli.py --write-guides CLI
+                                        writes what each command of the
+                                        guides prints under it
 
 The generators run on a layout with an epoch of this run's own, so that their
 host-wide claims never meet another test's.
@@ -400,20 +404,85 @@ def test_stats() -> None:
     check("gen --stats --json: numbers as numbers", not numbers_in_strings(stats, set()))
 
 
+def console_examples(text: str) -> list[tuple[str, str]]:
+    """Each `$ snowflake-c ...` line of a document's console blocks, with the
+    lines printed under it (up to a blank line or the next command)."""
+    found = []
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+        found += re.findall(r"^\$ (snowflake-c .*)\n((?:[^$\n].*\n)*)", block, flags=re.M)
+    return found
+
+
 def test_readme(root: Path) -> None:
     """The README's CLI examples whose output is shown and fixed."""
     readme = (root / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```console\n(.*?)```", readme, flags=re.S)
     seen = 0
-    for block in blocks:
-        for command, output in re.findall(r"^\$ (snowflake-c .*)\n((?:[^$\n].*\n)*)", block, flags=re.M):
+    for command, output in console_examples(readme):
+        words = shlex.split(command, comments=True)
+        if words[1] not in ("decode", "encode", "range", "convert") or not output:
+            continue
+        seen += 1
+        r = run(*words[1:])
+        check(f"README: {command}", r.stdout == output, f"printed {r.stdout!r}, README {output!r}")
+    check("README: CLI examples found", seen >= 5, f"{seen} found")
+
+
+# The guides that help a user decide: every command they show with its output
+# is run, and what it prints must be the page's text byte for byte. A command
+# whose output depends on the moment (gen, serve) may be shown, never with
+# output; a pipe or a redirection is not run, so it may not be shown with
+# output either.
+GUIDES = {"docs/choosing-a-layout.md": 8, "docs/compared.md": 1, "docs/migrating.md": 8, "docs/faq.md": 3}
+MOMENT = {"gen", "serve"}
+# The guide's layout for JavaScript: below 2^53 until at least 2080.
+JS_SAFE = ["--layout", "time:41@1ms,worker:4,seq:8", "--epoch", "2026-01-01"]
+
+
+def guide_examples(text: str) -> list[tuple[str, str]]:
+    """Each `$ ...` line of a guide's console blocks, with everything under it
+    up to the next `$ ` line (blank lines inside an output included, blank
+    lines at its end not)."""
+    found = []
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+        for part in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, output = part.partition("\n")
+            output = output.rstrip("\n")
+            found.append((command, output + "\n" if output else ""))
+    return found
+
+
+def test_guides(root: Path) -> None:
+    for name, least in GUIDES.items():
+        text = (root / name).read_text(encoding="utf-8")
+        seen = 0
+        for command, output in guide_examples(text):
             words = shlex.split(command, comments=True)
-            if words[1] not in ("decode", "encode", "range", "convert") or not output:
+            if words[0] != "snowflake-c":
+                check(f"{name}: {command}", False, "a guide's console shows snowflake-c commands only")
+                continue
+            if not output:
+                continue
+            if words[1] in MOMENT or any(w in ("|", "<", ">") for w in words):
+                check(f"{name}: {command}", False, "shown with output, but its output is not fixed")
                 continue
             seen += 1
             r = run(*words[1:])
-            check(f"README: {command}", r.stdout == output, f"printed {r.stdout!r}, README {output!r}")
-    check("README: CLI examples found", seen >= 5, f"{seen} found")
+            check(
+                f"{name}: {command}",
+                r.returncode == 0 and r.stdout == output,
+                f"exit {r.returncode}, printed {r.stdout!r}{r.stderr!r}, the page {output!r}"
+                " (tests/c/test_cli.py --write-guides CLI writes what it prints now)",
+            )
+        check(f"{name}: examples with output found", seen >= least, f"{seen} found, {least} expected")
+    guide = (root / "docs/choosing-a-layout.md").read_text(encoding="utf-8")
+    check("docs/choosing-a-layout.md shows the JavaScript layout", " ".join(JS_SAFE) in guide)
+    facts = json.loads(run("layout", *JS_SAFE, "--json").stdout)
+    check("the JavaScript layout stays below 2^53", int(facts["max_id"]) < 2**53, str(facts))
+    check(
+        "the JavaScript layout lasts until 2080 at least",
+        facts["time_end_ms"] >= 3471292800000,  # 2080-01-01
+        str(facts),
+    )
 
 
 def test_generated(root: Path, build: Path | None) -> None:
@@ -589,10 +658,39 @@ def write(cli: str) -> int:
     return 0
 
 
+def write_guides(cli: str) -> int:
+    """Puts under each command of the guides' console blocks what it prints
+    now (nothing under gen and serve), one blank line between commands."""
+
+    def block(m: re.Match[str]) -> str:
+        parts = re.split(r"^\$ ", m.group(1), flags=re.M)
+        out = [parts[0].rstrip("\n")] if parts[0].strip() else []
+        for part in parts[1:]:
+            command, _, old = part.partition("\n")
+            words = shlex.split(command, comments=True)
+            chunk = "$ " + command
+            if words[1] in MOMENT:
+                chunk += "\n" + old.rstrip("\n") if old.strip() else ""
+            else:
+                r = subprocess.run([cli, *words[1:]], capture_output=True, text=True, check=True)
+                chunk += "\n" + r.stdout.rstrip("\n") if r.stdout else ""
+            out.append(chunk)
+        return "```console\n" + "\n\n".join(out) + "\n```"
+
+    for name in GUIDES:
+        path = HERE.parent.parent / name
+        text = re.sub(r"```console\n(.*?)```", block, path.read_text(encoding="utf-8"), flags=re.S)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {name}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     global CLI
     if len(argv) == 2 and argv[0] == "--write":
         return write(argv[1])
+    if len(argv) == 2 and argv[0] == "--write-guides":
+        return write_guides(argv[1])
     if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
@@ -606,6 +704,7 @@ def main(argv: list[str]) -> int:
     test_json()
     test_stats()
     test_readme(root)
+    test_guides(root)
     test_generated(root, build)
     test_shells(root)
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
