@@ -426,21 +426,28 @@ function createApi(binding, errors, host) {
     layoutCount++;
   }
 
-  /** A layout handle by the core's one rule (sfc_layout_resolve); undefined and null are not given. */
-  function resolve(held, preset, spec, epoch) {
+  /**
+   * A layout handle by the core's one rule (sfc_layout_resolve); undefined and null are not given.
+   * `forIds`: for IDs made elsewhere, which no layout is assumed for (sfc_layout_resolve_for_ids).
+   */
+  function resolve(held, preset, spec, epoch, forIds = false) {
     return binding.layoutResolve(
       held,
       optionalText(preset, 'preset'),
       optionalText(spec, 'layout'),
       optionalText(epoch, 'epoch'),
+      forIds,
     );
   }
 
   /** The layout of the trio, by the core's one rule (sfc_layout_resolve); null is not given. */
-  function layoutOf(preset, spec, epoch) {
+  function layoutOf(preset, spec, epoch, forIds = false) {
     const p = preset ?? undefined;
     const s = spec ?? undefined;
     const e = epoch ?? undefined;
+    if (forIds && p === undefined && s === undefined && e === undefined) {
+      resolve(undefined, p, s, e, true); // the core refuses: none is assumed
+    }
     const keep = isKey(p) && isKey(s) && isKey(e);
     let layout = keep ? layoutCache.get(p)?.get(s)?.get(e) : undefined;
     if (layout === undefined) {
@@ -450,9 +457,13 @@ function createApi(binding, errors, host) {
     return layout;
   }
 
-  /** The layout named by `{ preset }`, `{ layout, epoch }`, a Layout or a preset name. */
-  function resolveLayout(options, what) {
-    if (options === undefined || options === null) return layoutOf();
+  /**
+   * The layout named by `{ preset }`, `{ layout, epoch }`, a Layout or a preset name. `forIds`:
+   * for IDs made elsewhere (decode, encode, range), where none given is refused, not the default.
+   */
+  function resolveLayout(options, what, forIds = false) {
+    if (options === undefined || options === null)
+      return layoutOf(undefined, undefined, undefined, forIds);
     if (options instanceof Layout) return options;
     if (typeof options === 'string') return layoutOf(options);
     if (typeof options !== 'object') {
@@ -464,7 +475,7 @@ function createApi(binding, errors, host) {
       resolve(handleOf(layout), preset ?? undefined, undefined, epochText(epoch ?? undefined));
       return layout;
     }
-    return layoutOf(preset, layout, epochText(epoch));
+    return layoutOf(preset, layout, epochText(epoch), forIds);
   }
 
   let slots = new Float64Array(SLOT_VALUES);
@@ -575,7 +586,7 @@ function createApi(binding, errors, host) {
    * @param {{preset?: string} | {layout: string|Layout, epoch?: number|bigint|string|Date} | Layout | string} [options]
    */
   function decode(id, options) {
-    const layout = resolveLayout(options, 'decode');
+    const layout = resolveLayout(options, 'decode', true);
     const encoding = options !== null && typeof options === 'object' ? options.encoding : undefined;
     const plan = decodePlanOf(layout);
     if (slots.length < plan.slots) {
@@ -629,7 +640,7 @@ function createApi(binding, errors, host) {
    * @param {object} parts `{ timeMs, worker: 1, process: 0, seq: 7 }`, or a decoded Parts
    */
   function encode(parts, options) {
-    const layout = resolveLayout(options, 'encode');
+    const layout = resolveLayout(options, 'encode', true);
     if (parts === null || typeof parts !== 'object') {
       throw invalid('encode takes an object: { timeMs, <field>: value, … }.');
     }
@@ -676,7 +687,7 @@ function createApi(binding, errors, host) {
    * @returns {{min: bigint, max: bigint}}
    */
   function range(t0, t1, options) {
-    const layout = resolveLayout(options, 'range');
+    const layout = resolveLayout(options, 'range', true);
     const t0Ms = toMs(t0, 't0');
     const t1Ms = toMs(t1, 't1');
     const [min, max] = binding.range(

@@ -124,10 +124,11 @@ export class Parts {
 }
 
 /**
- * Splits an ID into its time and fields.
- * @throws {InvalidArgument} when the ID does not fit the layout, or is an unsafe `number`
+ * Splits an ID into its time and fields, under the layout it was made with: none is assumed.
+ * @throws {InvalidArgument} when no layout is given, the ID does not fit the layout, or is an
+ * unsafe `number`
  */
-export function decode(id: IdInput, layout?: LayoutArg): Parts;
+export function decode(id: IdInput, layout: LayoutArg): Parts;
 /**
  * Splits an ID given as text in `options.encoding` (fixed or shortest form).
  * @throws {InvalidArgument} when the text is not an ID in that encoding
@@ -169,7 +170,7 @@ export type EncodeInput =
  * @example encode({ timeMs: 1462015105796, worker: 1, process: 0, seq: 7 }, 'discord') // 175928847299117063n
  * @throws {InvalidArgument} when a field is missing, unknown or does not fit, or the time is outside the layout's life
  */
-export function encode(parts: EncodeInput, layout?: LayoutArg): bigint;
+export function encode(parts: EncodeInput, layout: LayoutArg): bigint;
 
 /**
  * The smallest and largest IDs whose time lies in `[t0, t1)` (t1 excluded, so
@@ -179,7 +180,7 @@ export function encode(parts: EncodeInput, layout?: LayoutArg): bigint;
 export function range(
   t0: TimeInput,
   t1: TimeInput,
-  layout?: LayoutArg,
+  layout: LayoutArg,
 ): { min: bigint; max: bigint };
 
 /** The presets. */

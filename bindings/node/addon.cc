@@ -283,8 +283,9 @@ const char *OptionalText(const Napi::Value &value, std::string &text) {
   return text.c_str();
 }
 
-// layoutResolve(layout, preset, spec, epoch) → handle, by the core's one
-// rule: `layout` a Layout's handle (or undefined), the trio as text.
+// layoutResolve(layout, preset, spec, epoch, forIds) → handle, by the core's
+// one rule: `layout` a Layout's handle (or undefined), the trio as text;
+// forIds: for IDs made elsewhere, which no layout is assumed for.
 Napi::Value LayoutResolve(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   std::string preset;
@@ -294,10 +295,12 @@ Napi::Value LayoutResolve(const Napi::CallbackInfo &info) {
       Arg(info, 0).IsUndefined() ? nullptr : &GetLayout(Arg(info, 0));
   sfc_layout layout;
   sfc_error err;
-  if (sfc_layout_resolve(held, OptionalText(Arg(info, 1), preset),
-                         OptionalText(Arg(info, 2), spec),
-                         OptionalText(Arg(info, 3), epoch), &layout,
-                         &err) != SFC_OK) {
+  const bool for_ids = Arg(info, 4).ToBoolean().Value();
+  const char *p = OptionalText(Arg(info, 1), preset);
+  const char *s = OptionalText(Arg(info, 2), spec);
+  const char *e = OptionalText(Arg(info, 3), epoch);
+  if ((for_ids ? sfc_layout_resolve_for_ids(held, p, s, e, &layout, &err)
+               : sfc_layout_resolve(held, p, s, e, &layout, &err)) != SFC_OK) {
     Throw(env, err);
   }
   return WrapLayout(env, layout);

@@ -163,17 +163,21 @@ int w_text_check(const char *what, const char *t, size_t len) {
 /* ---- Layouts ---- */
 
 /* The layout of the trio (NULL: not given) or of `held`, in memory of its
- * own for layout_free; NULL on failure. */
+ * own for layout_free; NULL on failure. `for_ids`: for IDs made elsewhere,
+ * which no layout is assumed for. */
 EXPORT(layout_resolve)
 sfc_layout *w_layout_resolve(const sfc_layout *held, const char *preset,
-                             const char *spec, const char *epoch) {
+                             const char *spec, const char *epoch, int for_ids) {
   sfc_layout *l = malloc(sizeof *l);
   if (!l) {
     last_error.status = SFC_OUT_OF_MEMORY;
     strcpy(last_error.message, "out of memory");
     return NULL;
   }
-  if (sfc_layout_resolve(held, preset, spec, epoch, l, &last_error) != SFC_OK) {
+  if ((for_ids ? sfc_layout_resolve_for_ids(held, preset, spec, epoch, l,
+                                            &last_error)
+               : sfc_layout_resolve(held, preset, spec, epoch, l,
+                                    &last_error)) != SFC_OK) {
     free(l);
     return NULL;
   }

@@ -631,6 +631,25 @@ describe('adversarial input (issue 16)', () => {
     }
   });
 
+  test('decode, encode and range assume no layout for IDs made elsewhere', () => {
+    // A Discord ID read under the default preset gives a believable year and worker.
+    for (const call of [
+      () => decode(175928847299117063n),
+      () => decode(175928847299117063n, {}),
+      () => encode({ time: 0, worker: 1 }),
+      () => range(0, 1000),
+    ]) {
+      assert.throws(
+        call,
+        (e) => kind('InvalidArgument')(e) && e.message.includes('no layout given'),
+      );
+    }
+    assert.equal(decode(175928847299117063n, 'discord').fields.process, 0);
+    const g = new Generator({ node: { worker: 1 } }); // a generator's own: the default preset
+    assert.equal(g.layout.name, 'default');
+    g.close();
+  });
+
   test('decode(0.1) names the value given', () => {
     assert.throws(
       () => decode(0.1, { preset: 'twitter' }),

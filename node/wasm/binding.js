@@ -227,12 +227,18 @@ function createBinding(instance) {
     return value.ptr;
   }
 
-  function layoutResolve(held, preset, spec, epoch) {
+  function layoutResolve(held, preset, spec, epoch, forIds) {
     const heldPtr = held === undefined ? 0 : getLayout(held);
     const text = (t, keep) => (t === undefined ? 0 : keep(t)[0]);
     const ptr =
       scoped((keep) =>
-        w.layout_resolve(heldPtr, text(preset, keep), text(spec, keep), text(epoch, keep)),
+        w.layout_resolve(
+          heldPtr,
+          text(preset, keep),
+          text(spec, keep),
+          text(epoch, keep),
+          forIds ? 1 : 0,
+        ),
       ) >>> 0;
     if (ptr === 0) throw fail(w.error_status());
     return layoutHandle(ptr);

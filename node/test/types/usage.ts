@@ -39,6 +39,8 @@ const pooled = new Generator({
 pooled.close();
 
 const parts: Parts = decode(175928847299117063n, { preset: 'discord' });
+// @ts-expect-error: no layout is assumed for an ID made elsewhere
+decode(175928847299117063n);
 const json: string = JSON.stringify(parts);
 const worker: number | bigint | undefined = parts.fields.worker;
 const back: bigint = encode(parts, 'discord');
