@@ -235,6 +235,10 @@ int lease_generator(cli *c, const command *cmd, const sfc_options *opts,
                "no node value could be leased in time: every free one was "
                "taken by another acquirer meanwhile");
     }
+    /* A value taken but never used goes back at once. */
+    sfc_lease_query q;
+    sfc_error ignored;
+    if (sfc_lease_release(host.lease, &q)) run(&q, lease_ms, &ignored);
     sfc_lease_free(host.lease);
     host.lease = NULL;
     if (host.conn) PQfinish(host.conn);
@@ -313,8 +317,15 @@ static int lease_init(const cli *c, const char *url) {
     fprintf(stderr, PROG ": lease init: %s\n", why);
     return 1;
   }
-  PGresult *r = PQexec(conn, sfc_lease_table_sql());
-  const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+  /* A role with table privileges only may not CREATE, even IF NOT
+   * EXISTS: a table already there is enough. */
+  PGresult *r = PQexec(conn, "SELECT to_regclass('snowflake_c_leases')");
+  const bool there = PQresultStatus(r) == PGRES_TUPLES_OK &&
+                     PQntuples(r) == 1 && !PQgetisnull(r, 0, 0);
+  PQclear(r);
+  r = PQexec(conn, there ? "SELECT 1" : sfc_lease_table_sql());
+  const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK ||
+                  PQresultStatus(r) == PGRES_TUPLES_OK;
   if (!ok) fprintf(stderr, PROG ": lease init: %s", PQresultErrorMessage(r));
   PQclear(r);
   PQfinish(conn);

@@ -129,6 +129,7 @@ size_t option_views(option_view *out) {
       v->arg = o->type == SFC_TYPE_DURATION ? "MS"
                : o->type == SFC_TYPE_PATH   ? "DIR"
                : o->type == SFC_TYPE_CHOICE ? "NAME"
+               : o->type == SFC_TYPE_TEXT   ? "TEXT"
                                             : NULL;
       v->value = o->type == SFC_TYPE_PATH     ? VALUE_DIR
                  : o->type == SFC_TYPE_CHOICE ? VALUE_CHOICE

@@ -18,7 +18,7 @@ _snowflake_c() {
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return
       ;;
-    --layout | --epoch | --node | -n | --count | --time | --schema | --listen | --max-count | --token | --max-connections | --idle-timeout | --lease | --max-wait | --max-drift | --state-reserve | --lease-duration) return ;;
+    --layout | --epoch | --node | -n | --count | --time | --schema | --listen | --max-count | --token | --max-connections | --idle-timeout | --lease | --max-wait | --max-drift | --state-reserve | --lease-duration | --lease-key) return ;;
     *)
       case ${COMP_WORDS[1]} in
       gen) words="--preset --layout --epoch --node --count --json --format --shortest --stats --monotonic --lease --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard --lease-duration --lease-key" ;;
