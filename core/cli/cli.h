@@ -224,6 +224,8 @@ int lease_generator(cli *c, const command *cmd, const sfc_options *opts,
 bool lease_ready(void);
 /* The lease's stats on standard error, if there is one. */
 void lease_print_stats(bool json);
+/* The lease's stats: false when there is none. */
+bool lease_stats(sfc_lease_stats *out);
 
 /* ===================================================================== */
 /* Reading the command line (args.c)                                     */

@@ -73,6 +73,11 @@ void lease_print_stats(bool json) {
   (void)json;
 }
 
+bool lease_stats(sfc_lease_stats *out) {
+  (void)out;
+  return false;
+}
+
 int cmd_lease(cli *c, int argc, char **argv) {
   (void)c;
   if (argc == 1 && !strcmp(argv[0], "sql")) return lease_sql();
@@ -276,6 +281,11 @@ void generator_free(sfc_generator *g) {
 
 bool lease_ready(void) {
   return !host.lease || sfc_lease_valid(host.lease);
+}
+
+bool lease_stats(sfc_lease_stats *out) {
+  if (host.lease) sfc_lease_stats_get(host.lease, out);
+  return host.lease != NULL;
 }
 
 void lease_print_stats(bool json) {

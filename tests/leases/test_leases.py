@@ -218,6 +218,8 @@ class Horizon(LeaseCase):
         self.assertEqual(b.value, 0)
         status, ids_b, body = b.ids(1000)
         self.assertEqual(status, 200, body)
+        metrics = b.get("/metrics")[1]
+        self.assertIn('snowflake_c_lease_valid{field="worker",value="0",state="held"} 1', metrics)
         self.assertGreater(min(ids_b) >> 16, horizon, "starts after the previous holder's horizon")
         self.assertFalse(set(ids_a) & set(ids_b))
 
