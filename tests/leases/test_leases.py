@@ -163,16 +163,22 @@ class Acquire(LeaseCase):
 
     def test_the_same_key_takes_its_value_again(self) -> None:
         a = self.holder(4, extra=["--lease-key", "orders-a"])
-        b = self.holder(4)
-        self.assertTrue(a.wait_started() and b.wait_started())
+        self.assertTrue(a.wait_started())
+        b = self.holder(4, extra=["--lease-key", "orders-b"])
+        self.assertTrue(b.wait_started())
         self.assertEqual((a.value, b.value), (0, 1))
-        a.stop()
-        self.holders.remove(a)
-        c = self.holder(4)  # takes 0, the lowest free value
+        for h in (a, b):  # both given back: 0 and 1 free
+            h.stop()
+            self.holders.remove(h)
+        b2 = self.holder(4, extra=["--lease-key", "orders-b"])
+        self.assertTrue(b2.wait_started())
+        self.assertEqual(b2.value, 1, "its own last value, though 0 is lower")
+        c = self.holder(4)
         self.assertTrue(c.wait_started())
-        d = self.holder(4, extra=["--lease-key", "orders-b"])
-        self.assertTrue(d.wait_started())
-        self.assertEqual((c.value, d.value), (0, 2))
+        self.assertEqual(c.value, 0, "the lowest free value")
+        a2 = self.holder(4, extra=["--lease-key", "orders-a"])
+        self.assertTrue(a2.wait_started())
+        self.assertEqual(a2.value, 2, "its last value is held: the lowest free one")
 
     def test_all_values_leased(self) -> None:
         holders = [self.holder(2) for _ in range(4)]
