@@ -8,7 +8,8 @@
  *   InvalidLayout        22S01    ClockMovedBackwards  55S03
  *   InvalidArgument      22S02    GeneratorForked      55S05
  *   TimeExhausted        22S04    WorkerUnavailable    55S06
- *   StateError           58S07    OutOfMemory          53200 */
+ *   StateError           58S07    OutOfMemory          53200
+ *   LeaseExpired         55S10 */
 #include "snowflake_c_pg.h"
 
 #include <stdarg.h>
@@ -32,6 +33,8 @@ static int sqlstate_of(sfc_status status) {
     return MAKE_SQLSTATE('5', '8', 'S', '0', '7');
   case SFC_OUT_OF_MEMORY:
     return ERRCODE_OUT_OF_MEMORY;
+  case SFC_LEASE_EXPIRED:
+    return MAKE_SQLSTATE('5', '5', 'S', '1', '0');
   default:
     return ERRCODE_INTERNAL_ERROR;
   }

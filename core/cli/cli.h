@@ -71,6 +71,7 @@ typedef enum own_option {
   OPT_TOKEN,
   OPT_MAX_CONNECTIONS,
   OPT_IDLE_TIMEOUT,
+  OPT_LEASE,
   OPT_MAN,
   OPT_HELP,
   OPT_OWN /* how many */
@@ -149,7 +150,8 @@ typedef struct cli {
   const char *preset, *spec, *epoch, *node, *time, *schema;
   const char *option[OPTION_MAX]; /* generator options as given, by index */
   long long count;
-  const char *listen, *token;                         /* serve */
+  const char *listen, *token; /* serve */
+  const char *lease;          /* the lease database's URL */
   long long max_count, max_connections, idle_timeout; /* serve */
   bool json, stats, shortest, man;
   encoding_choice format, from, to;
@@ -198,12 +200,32 @@ int cmd_presets(cli *c, int argc, char **argv);
 int cmd_sql(cli *c, int argc, char **argv);
 int cmd_help(cli *c, int argc, char **argv);
 int cmd_completions(cli *c, int argc, char **argv);
+int cmd_lease(cli *c, int argc, char **argv);
 
 /* The generator of gen and serve: the layout read, --node and the core's
  * options of the command line, created, and its warning on standard error.
  * Returns 0, else the exit status of the mistake (said on standard
  * error). */
 int make_generator(cli *c, const command *cmd, sfc_generator **out);
+/* Frees a generator of make_generator: a leased value is given back. */
+void generator_free(sfc_generator *g);
+
+/* ===================================================================== */
+/* Leases (lease.c, through libpq)                                       */
+/* ===================================================================== */
+
+/* Whether a node field is given as "lease" (--node or SNOWFLAKE_<FIELD>). */
+bool wants_lease(const cli *c, const sfc_options *opts);
+/* The generator on a leased value: acquired, renewed on a thread of its
+ * own until generator_free. 0, else the exit status (said). */
+int lease_generator(cli *c, const command *cmd, const sfc_options *opts,
+                    sfc_generator **out);
+/* False while a lease is held no longer (for /readyz); true with none. */
+bool lease_ready(void);
+/* The lease's stats on standard error, if there is one. */
+void lease_print_stats(bool json);
+/* The lease's stats: false when there is none. */
+bool lease_stats(sfc_lease_stats *out);
 
 /* ===================================================================== */
 /* Reading the command line (args.c)                                     */

@@ -18,7 +18,7 @@ const command commands[] = {
      "refuses to start (--no-guard turns that off).",
      TAKES_LAYOUT | TAKES(OPT_NODE) | TAKES(OPT_COUNT) | TAKES(OPT_JSON) |
          TAKES(OPT_FORMAT) | TAKES(OPT_SHORTEST) | TAKES(OPT_STATS) |
-         TAKES(OPT_MONOTONIC),
+         TAKES(OPT_MONOTONIC) | TAKES(OPT_LEASE),
      true,
      ARGS_NONE,
      {"snowflake-c gen -n 5 --preset twitter --node datacenter=1,worker=3",
@@ -41,7 +41,7 @@ const command commands[] = {
      "prints the address it serves on, on standard error.",
      TAKES_LAYOUT | TAKES(OPT_NODE) | TAKES(OPT_MONOTONIC) | TAKES(OPT_LISTEN) |
          TAKES(OPT_MAX_COUNT) | TAKES(OPT_TOKEN) | TAKES(OPT_MAX_CONNECTIONS) |
-         TAKES(OPT_IDLE_TIMEOUT),
+         TAKES(OPT_IDLE_TIMEOUT) | TAKES(OPT_LEASE),
      true,
      ARGS_NONE,
      {"snowflake-c serve --preset twitter --node datacenter=1,worker=3",
@@ -157,6 +157,27 @@ const command commands[] = {
       "snowflake-c sql --preset sonyflake --schema sonyflake",
       "snowflake-c sql --layout time:41@1ms,worker:10,seq:12 --epoch "
       "2024-01-01",
+      NULL}},
+    {"lease",
+     cmd_lease,
+     "init [URL] | sql",
+     "the table of leased node values, in PostgreSQL",
+     "lease init creates the table snowflake_c_leases, if missing, in the "
+     "PostgreSQL of URL (else --lease, else SNOWFLAKE_LEASE_URL); lease sql "
+     "prints its SQL, for a migration. gen and serve take a node value "
+     "'lease' from it (--node worker=lease --lease URL): one row per ID "
+     "space and node value, held for --lease-duration by the database's "
+     "clock and renewed at a third of it; no ID is issued once a lease may "
+     "have expired (LeaseExpired, until a renewal succeeds), and a value "
+     "taken over starts after the horizon its last holder wrote. A role "
+     "with table privileges is enough.",
+     TAKES(OPT_LEASE),
+     false,
+     ARGS_NONE,
+     {"snowflake-c lease init postgresql://app@db/app",
+      "snowflake-c lease sql > migrations/0007_snowflake_c_leases.sql",
+      "snowflake-c gen -n 3 --node worker=lease --lease "
+      "postgresql://app@db/app",
       NULL}},
     {"help",
      cmd_help,

@@ -66,8 +66,12 @@ int make_generator(cli *c, const command *cmd, sfc_generator **out) {
     if (sfc_options_set(&opts, name, strlen(name), &v, &err) != SFC_OK)
       return fail(&err);
   }
-  if (sfc_generator_new(&c->layout, &opts, out, &err) != SFC_OK)
+  if (wants_lease(c, &opts)) {
+    int rc = lease_generator(c, cmd, &opts, out);
+    if (rc) return rc;
+  } else if (sfc_generator_new(&c->layout, &opts, out, &err) != SFC_OK) {
     return fail(&err);
+  }
   const char *warning = sfc_generator_warning(*out);
   if (warning) fprintf(stderr, PROG ": warning: %s\n", warning);
   return 0;
@@ -121,7 +125,10 @@ int cmd_gen(cli *c, int argc, char **argv) {
     left -= (long long)got;
     if (st != SFC_OK) rc = fail(&err);
   }
-  if (c->stats) print_stats(g, c->json);
-  sfc_generator_free(g);
+  if (c->stats) {
+    print_stats(g, c->json);
+    lease_print_stats(c->json);
+  }
+  generator_free(g);
   return rc;
 }

@@ -3,6 +3,7 @@
  * (numbers as counters and gauges, text as the labels of an info metric,
  * the node values by field), the requests by status, the IDs served and a
  * latency histogram. */
+#include "cli.h"
 #include "service.h"
 
 #include <inttypes.h>
@@ -98,9 +99,33 @@ static void generator_stats(service *s, const sfk_sink *out) {
   }
 }
 
+/* A leased node value: whether IDs may be issued, its renewals and
+ * failures, when it expires on this host's clock. */
+static void lease_metrics(const sfk_sink *out) {
+  sfc_lease_stats l;
+  if (!lease_stats(&l)) return;
+  header(out, "snowflake_c_lease_valid", "gauge",
+         "1 while the leased node value may issue IDs");
+  putf(out,
+       "snowflake_c_lease_valid{field=\"%s\",value=\"%" PRId64
+       "\",state=\"%s\"} %d\n",
+       l.field, l.value, l.state, lease_ready() ? 1 : 0);
+  header(out, "snowflake_c_lease_renewals_total", "counter",
+         "renewals of the lease that succeeded");
+  putf(out, "snowflake_c_lease_renewals_total %" PRIu64 "\n", l.renewals);
+  header(out, "snowflake_c_lease_failures_total", "counter",
+         "statements of the lease that could not be run");
+  putf(out, "snowflake_c_lease_failures_total %" PRIu64 "\n", l.failures);
+  header(out, "snowflake_c_lease_expiry_seconds", "gauge",
+         "when the lease expires, on this host's clock (Unix seconds)");
+  putf(out, "snowflake_c_lease_expiry_seconds %.3f\n",
+       (double)l.expires_ms / 1000);
+}
+
 void metrics_write(service *s, const sfk_sink *out) {
   metrics *m = &s->m;
   generator_stats(s, out);
+  lease_metrics(out);
   header(out, "snowflake_c_ids_served_total", "counter",
          "IDs handed out in replies");
   sfk_printf(out, "snowflake_c_ids_served_total %" PRIu64 "\n",

@@ -91,6 +91,11 @@ const option_row own_options[OPT_OWN] = {
                           "close a connection idle for S seconds (default: "
                           "60)",
                           SET_COUNT, offsetof(cli, idle_timeout), NULL},
+    [OPT_LEASE] = {"lease", 0, "URL", VALUE_ANY,
+                   "the PostgreSQL of a node value 'lease' (--node "
+                   "worker=lease): a libpq URL or key=value text (default: "
+                   "SNOWFLAKE_LEASE_URL)",
+                   TEXT(lease)},
     [OPT_MAN] = {"man", 0, NULL, VALUE_ANY,
                  "print the manual page (roff): snowflake-c help --man | "
                  "man -l -",
@@ -127,6 +132,7 @@ size_t option_views(option_view *out) {
       v->arg = o->type == SFC_TYPE_DURATION ? "MS"
                : o->type == SFC_TYPE_PATH   ? "DIR"
                : o->type == SFC_TYPE_CHOICE ? "NAME"
+               : o->type == SFC_TYPE_TEXT   ? "TEXT"
                                             : NULL;
       v->value = o->type == SFC_TYPE_PATH     ? VALUE_DIR
                  : o->type == SFC_TYPE_CHOICE ? VALUE_CHOICE

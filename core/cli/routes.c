@@ -201,7 +201,7 @@ static void metrics_page(service *s, reply *rp) {
  * takes in its stride (waiting max_wait, borrowing max_drift). The
  * strategies that carry on at once (clock, switch) are behind never. */
 static bool ready(service *s) {
-  if (atomic_load(&s->refusing)) return false;
+  if (atomic_load(&s->refusing) || !lease_ready()) return false;
   sfc_stats st;
   sfc_generator_stats(s->gen, &st);
   if (st.rollback == SFC_ROLLBACK_CLOCK || st.rollback == SFC_ROLLBACK_SWITCH)

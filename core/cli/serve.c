@@ -117,7 +117,7 @@ int cmd_serve(cli *c, int argc, char **argv) {
                  bound, sizeof bound, why, sizeof why);
   if (!h) {
     fprintf(stderr, PROG ": serve: %s\n", why);
-    sfc_generator_free(s->gen);
+    generator_free(s->gen);
     free(s);
     return 1;
   }
@@ -134,7 +134,7 @@ int cmd_serve(cli *c, int argc, char **argv) {
   drain(s);
   long left = atomic_load(&s->in_flight);
   http_stop(h);
-  sfc_generator_free(s->gen); /* its hand-over written */
+  generator_free(s->gen); /* its hand-over written, its lease given back */
   fprintf(stderr,
           PROG ": stopped on %s: %" PRIu64 " IDs served, %ld requests cut "
                "short\n",

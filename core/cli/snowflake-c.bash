@@ -7,7 +7,7 @@ _snowflake_c() {
   [[ $cur = = ]] && cur=""
   [[ $prev = = ]] && prev=${COMP_WORDS[COMP_CWORD - 2]}
   if ((COMP_CWORD == 1)); then
-    words="gen serve decode convert encode range layout presets sql help completions -h --help -V --version"
+    words="gen serve decode convert encode range layout presets sql lease help completions -h --help -V --version"
   else
     case $prev in
     --preset) words="default twitter discord sonyflake baidu instagram" ;;
@@ -18,11 +18,11 @@ _snowflake_c() {
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return
       ;;
-    --layout | --epoch | --node | -n | --count | --time | --schema | --listen | --max-count | --token | --max-connections | --idle-timeout | --max-wait | --max-drift | --state-reserve) return ;;
+    --layout | --epoch | --node | -n | --count | --time | --schema | --listen | --max-count | --token | --max-connections | --idle-timeout | --lease | --max-wait | --max-drift | --state-reserve | --lease-duration | --lease-key) return ;;
     *)
       case ${COMP_WORDS[1]} in
-      gen) words="--preset --layout --epoch --node --count --json --format --shortest --stats --monotonic --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard" ;;
-      serve) words="--preset --layout --epoch --node --monotonic --listen --max-count --token --max-connections --idle-timeout --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard" ;;
+      gen) words="--preset --layout --epoch --node --count --json --format --shortest --stats --monotonic --lease --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard --lease-duration --lease-key" ;;
+      serve) words="--preset --layout --epoch --node --monotonic --listen --max-count --token --max-connections --idle-timeout --lease --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard --lease-duration --lease-key" ;;
       decode) words="--preset --layout --epoch --json --from --help" ;;
       convert) words="--json --from --to --shortest --help" ;;
       encode) words="--preset --layout --epoch --time --json --help" ;;
@@ -30,7 +30,8 @@ _snowflake_c() {
       layout) words="--preset --layout --epoch --json --help" ;;
       presets) words="--json --help" ;;
       sql) words="--preset --layout --epoch --schema --help" ;;
-      help) words="gen serve decode convert encode range layout presets sql help completions --man --help" ;;
+      lease) words="--lease --help" ;;
+      help) words="gen serve decode convert encode range layout presets sql lease help completions --man --help" ;;
       completions) words="bash zsh fish --help" ;;
       esac
       ;;

@@ -124,10 +124,13 @@ typedef enum sfc_status {
   SFC_STATE_ERROR = 7,           /* StateError */
   SFC_WAIT = 8, /* not an error: the deterministic entries ask the caller to
                    wait `*wait_us` and call again */
-  SFC_OUT_OF_MEMORY = 9 /* OutOfMemory: an allocation failed */
+  SFC_OUT_OF_MEMORY = 9, /* OutOfMemory: an allocation failed */
+  SFC_LEASE_EXPIRED = 10 /* LeaseExpired: a leased node value may have
+                            expired (no renewal reached the database in
+                            time) or was taken by another holder */
 } sfc_status;
 
-#define SFC_STATUS_COUNT 10
+#define SFC_STATUS_COUNT 11
 #define SFC_MESSAGE_MAX 320
 
 /* The detail of a failure. `message` is a complete sentence (or two): what
@@ -259,11 +262,13 @@ typedef enum sfc_node_source {
                               NAME of a value "env:NAME" */
   SFC_SOURCE_HOST = 2,     /* the ordinal at the end of the host name
                               ("orders-7" → 7), for Kubernetes StatefulSets */
-  SFC_SOURCE_POOL = 3      /* the first free value of the field's range, held
+  SFC_SOURCE_POOL = 3,     /* the first free value of the field's range, held
                               by a lock file in state_dir ("auto") */
+  SFC_SOURCE_LEASE = 4     /* leased from a PostgreSQL table ("lease"): see
+                              sfc_lease_new */
 } sfc_node_source;
 
-/* "explicit", "env", "host", "pool". */
+/* "explicit", "env", "host", "pool", "lease". */
 SFC_API const char *sfc_node_source_name(sfc_node_source source);
 
 /* A value by field name: node values for a generator, field values for
@@ -526,6 +531,13 @@ typedef struct sfc_options {
    * setups that mean to share a value (a state_dir still locks its
    * values); sfc_generator_warning then says so. */
   int guard_off;
+
+  /* A node value "lease" (sfc_lease_new): how long each lease lasts, by
+   * the database's clock (renewed at a third of it), and the instance key
+   * written in the row, whose last value is taken again when it is free
+   * (NULL: a random key, a new value each start). */
+  int64_t lease_duration_ms; /* ms; SFC_UNSET: its default */
+  const char *lease_key;
 } sfc_options;
 
 /* "Not given" for a duration option: the option's default applies. */
@@ -539,6 +551,7 @@ SFC_API void sfc_options_init(sfc_options *opts);
 #define SFC_MAX_WAIT_MS_MAX 86400000
 #define SFC_MAX_DRIFT_MS_MAX 86400000
 #define SFC_STATE_RESERVE_MS_MAX 3600000
+#define SFC_LEASE_DURATION_MS_MAX 3600000
 
 /* Creates a generator. Copies everything it needs from `layout` and `opts`.
  * Fails with:
@@ -752,6 +765,127 @@ SFC_API void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out);
 SFC_API const char *sfc_generator_warning(const sfc_generator *gen);
 
 /* ===================================================================== */
+/* Leases: node values from a PostgreSQL table                          */
+/* ===================================================================== */
+
+/* For fleets without ordinals (ECS, Nomad, VM groups, compose --scale): a
+ * node field given as "lease" takes its value from a plain table of the
+ * PostgreSQL the service already uses (sfc_lease_table_sql; no extension,
+ * table privileges only). The core owns the protocol — the SQL, its
+ * parameters, the timings and the fencing — and the host only runs the
+ * statements it is handed, through its usual driver, and hands the row
+ * back:
+ *
+ *   sfc_lease_new(&layout, &opts, &lease, &err);
+ *   for (;;) {                              // acquire, then renew
+ *     sfc_lease_query q;
+ *     int64_t wait_us;
+ *     if (sfc_lease_due(lease, &q, &wait_us) == SFC_LEASE_IDLE) {
+ *       sleep(wait_us); continue;
+ *     }
+ *     run q.sql with q.params[0..q.nparams) as text, one row back:
+ *       ok:     sfc_lease_done(lease, &q, row, ncols, &err) (row NULL: none)
+ *       failed: sfc_lease_failed(lease, &q, the driver's message)
+ *     after the first acquire: sfc_lease_generator_new(lease, &opts, &gen)
+ *   }
+ *   sfc_generator_close(gen); sfc_lease_release(lease, &q); run q; free.
+ *
+ * The row carries the value's horizon: the holder issues no ID past the
+ * horizon it wrote (the mark written ahead, in the database), and a later
+ * holder of the value starts after it. The holder also fences itself on
+ * its own monotonic clock: no ID from the moment its lease may have
+ * expired (the time its last acquire or renewal was made, plus the
+ * duration, less a margin for clock-rate error); calls fail with
+ * SFC_LEASE_EXPIRED then, until a renewal succeeds. Both bounds are one
+ * limit folded into the mark the hot path already compares against.
+ * docs/leases.md gives the argument. A lease is used from one thread at a
+ * time (the host's renewer); its generator from any. */
+typedef struct sfc_lease sfc_lease;
+
+typedef enum sfc_lease_step {
+  SFC_LEASE_IDLE = 0,    /* nothing due: wait *wait_us */
+  SFC_LEASE_ACQUIRE = 1, /* take a value: the row says which */
+  SFC_LEASE_RENEW = 2,   /* push the expiry and the horizon ahead */
+  SFC_LEASE_RELEASE = 3  /* give the value back, with the last tick issued */
+} sfc_lease_step;
+
+#define SFC_LEASE_PARAMS 8
+#define SFC_LEASE_PARAM_MAX 160
+
+/* One statement to run, its parameters as text ($1, $2, …). */
+typedef struct sfc_lease_query {
+  sfc_lease_step step;
+  const char *sql; /* static */
+  int nparams;
+  const char *params[SFC_LEASE_PARAMS]; /* into `text` */
+  int64_t made_us; /* the monotonic clock when it was made: the lease's
+                      deadline counts from here (before it was sent) */
+  char text[SFC_LEASE_PARAMS][SFC_LEASE_PARAM_MAX];
+} sfc_lease_query;
+
+/* The SQL that creates the table (idempotent), for `snowflake-c lease
+ * init` and migrations. Static. */
+SFC_API const char *sfc_lease_table_sql(void);
+
+/* A lease for the node field of `opts` given as "lease" (or from its
+ * environment variable: SNOWFLAKE_WORKER=lease), in the ID space of
+ * `layout`. Reads opts->lease_duration_ms and opts->lease_key.
+ * SFC_INVALID_ARGUMENT when no node field is "lease"; SFC_OUT_OF_MEMORY. */
+SFC_API sfc_status sfc_lease_new(const sfc_layout *layout,
+                                 const sfc_options *opts, sfc_lease **out,
+                                 sfc_error *err);
+
+/* The statement due now, or SFC_LEASE_IDLE and how long until one is. */
+SFC_API sfc_lease_step sfc_lease_due(sfc_lease *lease, sfc_lease_query *q,
+                                     int64_t *wait_us);
+
+/* The row `q` returned: `row[0..ncols)` as text (NULL: SQL NULL), or row
+ * NULL for no row. SFC_OK, or what it means: SFC_WORKER_UNAVAILABLE when
+ * every value of the field's range is held (the message says how many),
+ * SFC_LEASE_EXPIRED when the value was taken by another holder (the
+ * generator stops for good: create a new lease and generator). An acquire
+ * that lost a race to another acquirer is due again at once. */
+SFC_API sfc_status sfc_lease_done(sfc_lease *lease, const sfc_lease_query *q,
+                                  const char *const *row, int ncols,
+                                  sfc_error *err);
+
+/* `q` could not be run (no connection, a timeout): retried with backoff;
+ * `why` is kept for the stats and the error past the deadline. */
+SFC_API void sfc_lease_failed(sfc_lease *lease, const sfc_lease_query *q,
+                              const char *why);
+
+/* The generator on the value acquired: `opts` as for sfc_generator_new
+ * (its node field "lease" gets the value), starting after the previous
+ * holder's horizon — the rollback strategy applies when this host's clock
+ * is behind it. SFC_INVALID_ARGUMENT before a value is acquired, or a
+ * second time; the generator must be freed before the lease. */
+SFC_API sfc_status sfc_lease_generator_new(sfc_lease *lease,
+                                           const sfc_options *opts,
+                                           sfc_generator **out, sfc_error *err);
+
+/* Whether IDs may be issued now: a value held and its deadline ahead. */
+SFC_API bool sfc_lease_valid(const sfc_lease *lease);
+
+/* The statement that gives the value back (the generator closed first:
+ * the row keeps its exact last tick); false when there is nothing to give
+ * back. */
+SFC_API bool sfc_lease_release(sfc_lease *lease, sfc_lease_query *q);
+
+/* What the stats show of a lease. */
+typedef struct sfc_lease_stats {
+  const char *state;  /* "acquiring", "held", "expired", "lost", "released" */
+  int64_t value;      /* the node value, -1 before one is held */
+  const char *field;  /* the node field's name */
+  int64_t expires_ms; /* Unix ms: the deadline on this host's clock */
+  int64_t horizon_ms; /* Unix ms: no ID past it */
+  uint64_t renewals, failures;
+  char error[SFC_MESSAGE_MAX]; /* the last failure, or "" */
+} sfc_lease_stats;
+SFC_API void sfc_lease_stats_get(const sfc_lease *lease, sfc_lease_stats *out);
+
+SFC_API void sfc_lease_free(sfc_lease *lease);
+
+/* ===================================================================== */
 /* Binding contract                                                      */
 /* ===================================================================== */
 
@@ -805,13 +939,16 @@ typedef enum sfc_option {
   SFC_OPTION_TIME_SOURCE = 4,
   SFC_OPTION_STATE_DIR = 5,
   SFC_OPTION_STATE_RESERVE = 6,
-  SFC_OPTION_GUARD = 7
+  SFC_OPTION_GUARD = 7,
+  SFC_OPTION_LEASE_DURATION = 8,
+  SFC_OPTION_LEASE_KEY = 9
 } sfc_option;
 
 typedef struct sfc_option_info {
   sfc_option option;
   const char *name;           /* "max_wait" */
-  sfc_type type;              /* BOOL, DURATION (ms), CHOICE or PATH */
+  sfc_type type;              /* BOOL, DURATION (ms), CHOICE, PATH or TEXT
+                                 (kept by pointer, as PATH) */
   const char *default_text;   /* the default, in words */
   int64_t min, max;           /* DURATION: the range in ms; PATH: of its
                                  length in characters */

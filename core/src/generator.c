@@ -108,15 +108,31 @@ static sfc_status check_arguments(const sfc_layout *layout,
   return sfc_options_check(*opts, err);
 }
 
+/* A leased value starts after its previous holder's horizon, under any
+ * clock value (it may have issued under each), and issues within its own
+ * fence. */
+static void merge_lease(sfc_generator *g, const sfc_lease_start *lease,
+                        sfc_saved *saved) {
+  sfc_saved before;
+  sfc_saved_clear(&before);
+  for (uint64_t c = 0; c <= g->pack.clock_max && c < SFC_CLOCK_VALUES; c++)
+    before.last[c] = lease->after;
+  before.mark = lease->after;
+  sfc_saved_merge(saved, &before);
+  sfc_fence_set(g, lease->horizon, lease->deadline_us);
+}
+
 /* Fills a zeroed generator whose lock is made: its node value taken, its
  * state loaded. */
 static sfc_status start(sfc_generator *g, const sfc_layout *layout,
-                        const sfc_options *opts, sfc_error *err) {
+                        const sfc_options *opts, const sfc_lease_start *lease,
+                        sfc_error *err) {
   g->layout = *layout;
   g->opts = *opts;
   g->opts.node = NULL;
   g->opts.node_count = 0;
   g->opts.state_dir = NULL;
+  g->opts.lease_key = NULL;
   g->state.lock_fd = SFC_NO_FD;
   g->state.folder.fd = SFC_NO_FD;
   sfc_claim_init(&g->claim);
@@ -133,7 +149,14 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
     st = sfc_fail(err, SFC_INVALID_ARGUMENT,
                   "node value 'auto' needs a state_dir: the pool of values "
                   "is kept as lock files there");
+  if (st == SFC_OK && (g->node.lease_slot >= 0) != (lease != NULL))
+    st = sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  lease ? "a lease needs a node field given as 'lease'"
+                        : "node value 'lease' is taken from PostgreSQL: create "
+                          "the generator through a lease (sfc_lease_new; the "
+                          "CLI's --lease URL or SNOWFLAKE_LEASE_URL)");
   if (st != SFC_OK) return st;
+  if (lease) g->node.value[g->node.lease_slot] = lease->value;
   for (unsigned i = 0; i < g->node.count; i++)
     g->node_names[i] = g->layout.fields[g->node.field[i]].name;
 
@@ -169,6 +192,7 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   st = take_node_value(g, opts, &saved, err);
   sfc_mutex_unlock(&g->lock);
   if (st != SFC_OK) return st;
+  if (lease) merge_lease(g, lease, &saved);
   describe_guard(g);
   sfc_word_set_node(g);
   sfc_saved_normalize(&saved);
@@ -182,8 +206,10 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   return SFC_OK;
 }
 
-sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
-                             sfc_generator **out, sfc_error *err) {
+sfc_status sfc_generator_new_leased(const sfc_layout *layout,
+                                    const sfc_options *opts,
+                                    const sfc_lease_start *lease,
+                                    sfc_generator **out, sfc_error *err) {
   sfc_options defaults;
   sfc_status st = check_arguments(layout, &opts, &defaults, out, err);
   if (st != SFC_OK) return st;
@@ -196,11 +222,16 @@ sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
   /* Registered before it holds anything: a fork at any moment of its life
    * drops in the child what it holds then (fork.c). */
   sfc_fork_register(g);
-  st = start(g, layout, opts, err);
+  st = start(g, layout, opts, lease, err);
   if (st == SFC_OK && g->has_state) st = sfc_keeper_start(g, err);
   if (st != SFC_OK) return discard(g, st);
   *out = g;
   return SFC_OK;
+}
+
+sfc_status sfc_generator_new(const sfc_layout *layout, const sfc_options *opts,
+                             sfc_generator **out, sfc_error *err) {
+  return sfc_generator_new_leased(layout, opts, NULL, out, err);
 }
 
 size_t sfc_generator_shared_size(void) {
@@ -234,7 +265,7 @@ sfc_status sfc_generator_new_shared(void *mem, size_t size,
                     "this system has no lock that processes can share: a "
                     "shared generator is not available here");
   sfc_fork_register(g);
-  st = start(g, layout, opts, err);
+  st = start(g, layout, opts, NULL, err);
   if (st != SFC_OK) return discard(g, st);
   *out = g;
   return SFC_OK;
@@ -297,7 +328,8 @@ size_t sfc_generator_memory(const sfc_generator *gen) {
  * core; so does time_source=counter, whose counter check is cheaper than
  * the clock read the rule's first step is. */
 bool sfc_generator_fast_rule(const sfc_generator *gen, sfc_fast_rule *out) {
-  if (!gen || gen->fast != SFC_FAST_WALL || gen->has_state || gen->shared)
+  if (!gen || gen->fast != SFC_FAST_WALL || gen->has_state || gen->shared ||
+      gen->fence.on)
     return false;
   sfc_generator *g = (sfc_generator *)gen;
   const sfc_packing *p = &g->pack;

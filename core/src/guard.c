@@ -25,6 +25,7 @@ sfc_status sfc_guard_take(sfc_generator *g, sfc_claim *c, uint64_t bits,
 void sfc_mark_update(sfc_generator *g) {
   int64_t m = g->has_state ? atomic_load(&g->state_mark) : INT64_MAX;
   if (g->guarded && g->handover_mark < m) m = g->handover_mark;
+  if (g->fence.on && g->fence.limit < m) m = g->fence.limit;
   /* Until the clock's first call takes back what was handed over. */
   if (atomic_load(&g->clock_handed)) m = -1;
   const uint64_t word = m < 0 ? 0

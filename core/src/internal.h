@@ -115,7 +115,8 @@ typedef struct sfc_node {
   int field[SFC_MAX_FIELDS]; /* layout index of each node field */
   uint64_t value[SFC_MAX_FIELDS];
   sfc_node_source source[SFC_MAX_FIELDS];
-  int auto_slot; /* index into value[] taken from the pool, or -1 */
+  int auto_slot;  /* index into value[] taken from the pool, or -1 */
+  int lease_slot; /* … leased from PostgreSQL (lease.c), or -1 */
 } sfc_node;
 
 SFC_INTERNAL sfc_status sfc_node_resolve(const sfc_layout *layout,
@@ -133,44 +134,7 @@ SFC_INTERNAL uint64_t sfc_node_bits(const sfc_layout *layout,
 #define SFC_NEVER (-1)   /* a clock value never used */
 #define SFC_PARKED_MAX 8 /* values rollback=switch holds at once, at most */
 
-/* saved.c — what a node value leaves for its next holder: the state file's
- * and the hand-over record's contents. */
-typedef struct sfc_saved {
-  int64_t mark;   /* no ID was issued under `clock` after this tick */
-  uint64_t clock; /* clock value in force */
-  int64_t last[SFC_CLOCK_VALUES]; /* each clock value's last tick */
-  bool unclean; /* a holder that may have issued up to its mark ended
-                   without giving the value back */
-} sfc_saved;
-
-/* Nothing saved: mark 0, clock 0, no clock value used. */
-SFC_INTERNAL void sfc_saved_clear(sfc_saved *s);
-/* The mark joins the last tick of the clock value in force. */
-SFC_INTERNAL void sfc_saved_normalize(sfc_saved *s);
-/* The later of two, by clock value: each value's last tick (the marks
- * joined to their values first), the clock value of the later mark. */
-SFC_INTERNAL void sfc_saved_merge(sfc_saved *into, const sfc_saved *from);
-/* The latest tick it names. */
-SFC_INTERNAL int64_t sfc_saved_latest(const sfc_saved *s);
-/* "mark M\nclock C\nlast L0 L1 …\n" (clock_max + 1 values): its length. */
-SFC_INTERNAL size_t sfc_saved_print(const sfc_saved *s, uint64_t clock_max,
-                                    char *buf, size_t cap);
-/* Parses exactly that text (modified in place); NULL, or what is wrong. */
-SFC_INTERNAL const char *sfc_saved_parse(char *text, uint64_t clock_max,
-                                         uint64_t time_max, sfc_saved *out);
-/* Splits off the line "key value" at *p: returns the value (NUL-terminated
- * in place) and moves *p to the next line, or NULL when the key differs. */
-SFC_INTERNAL char *sfc_text_line(char **p, const char *key);
-/* A decimal number (NULL: none), at least `min`, nothing else. */
-SFC_INTERNAL bool sfc_text_number(const char *text, long long min,
-                                  long long *out);
-/* Appends "check <FNV-1a of buf[0..n)>\n": the new length, 0 if no room. */
-SFC_INTERNAL size_t sfc_check_append(char *buf, size_t n, size_t cap);
-/* Finds the first check line of buf (n bytes, NUL-terminated) and verifies
- * it: NULL and the text before it (*body bytes) and the end of the line
- * (*end), or what is wrong. */
-SFC_INTERNAL const char *sfc_check_verify(const char *buf, size_t n,
-                                          size_t *body, size_t *end);
+#include "saved.h"
 
 /* options.c — the rows of the options. */
 /* Every option's value within its row's range and choices. */
@@ -181,60 +145,8 @@ SFC_INTERNAL sfc_status sfc_options_check(const sfc_options *opts,
 SFC_INTERNAL int64_t sfc_option_ms(const sfc_options *opts, sfc_option option,
                                    sfc_rollback rollback);
 
-/* claim.c — the host-wide claim of the integers a generator can issue, and
- * its hand-over record, written ahead. */
-#define SFC_RECORD_MAX 8192
-typedef struct sfc_claim {
-  sfc_fd name;          /* the held name (claim_os_*.c), or SFC_NO_FD */
-  sfc_fd record;        /* our hand-over record, locked while held */
-  sfc_fd record_write;  /* a shared generator's: the same file unlocked,
-                           which its processes write through */
-  sfc_fd range;         /* the name that tells our range to others' scans */
-  sfc_dir records;      /* the host-wide folder of records */
-  uint64_t mask, value; /* the bits every ID fixes: the pattern */
-  uint64_t lowest;      /* the lowest integer it may issue from now on */
-  uint64_t taking;      /* while it is being taken: a random rank, else 0 */
-  size_t size;          /* the record's fixed size */
-  char hex[34];         /* "<mask>.<value>": the name */
-  char where[160];      /* what the name is, for stats and messages */
-  char other[160];      /* a refusal's other generator, as far as known */
-  char user[SFC_TAG_MAX];
-  char layout_id[17]; /* the layout's and epoch's hash */
-  char record_name[112];
-  char records_path[64];
-} sfc_claim;
-
-struct sfc_generator;
-SFC_INTERNAL void sfc_claim_init(sfc_claim *c);
-SFC_INTERNAL bool sfc_claim_held(const sfc_claim *c);
-/* Takes the claim of `g`'s integers with node bits `bits`. SFC_OK: taken,
- * every record that can meet it merged into *handed; or SFC_OK and *held,
- * *who as far as known (sfc_claim_refuse says so); or SFC_STATE_ERROR. */
-SFC_INTERNAL sfc_status sfc_claim_take(sfc_claim *c,
-                                       const struct sfc_generator *g,
-                                       uint64_t bits, sfc_saved *handed,
-                                       bool *held, sfc_holder *who,
-                                       sfc_error *err);
-/* Writes the record: open (how far the holder may issue) or closed (what
- * it issued). */
-SFC_INTERNAL sfc_status sfc_claim_write(sfc_claim *c,
-                                        const struct sfc_generator *g,
-                                        const sfc_saved *s, bool closed,
-                                        sfc_error *err);
-/* The refusal of a value held elsewhere: SFC_WORKER_UNAVAILABLE naming the
- * holder. */
-SFC_INTERNAL sfc_status sfc_claim_refuse(const sfc_claim *c,
-                                         const struct sfc_generator *g,
-                                         sfc_holder *who, sfc_error *err);
-/* Lets go; first writes `last` (what was issued) as the closed record.
- * NULL: the record written ahead stands. */
-SFC_INTERNAL void sfc_claim_release(sfc_claim *c, const struct sfc_generator *g,
-                                    const sfc_saved *last);
-/* Closes this process's descriptors of the claim. */
-SFC_INTERNAL void sfc_claim_drop(sfc_claim *c);
-/* In a forked process of a shared generator: closes its copies of what
- * holds the claim, leaving the struct (shared memory) as it is. */
-SFC_INTERNAL void sfc_claim_drop_copies(const sfc_claim *c);
+#include "claim.h"
+#include "fence.h"
 
 /* The state_dir's part of a generator (state*.c, pool.c, keeper.c). */
 typedef struct sfc_state {
@@ -352,6 +264,7 @@ struct sfc_generator {
   char guard[SFC_MESSAGE_MAX];   /* sfc_stats.guard */
   char warning[SFC_MESSAGE_MAX]; /* sfc_generator_warning, or "" */
   sfc_state state;
+  sfc_fence fence; /* a leased value's bound (fence.c) */
   long pid;
   uint64_t creator_token; /* sfc_os_process_token of pid, at creation */
   struct sfc_generator *next_registered;

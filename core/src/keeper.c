@@ -237,6 +237,15 @@ sfc_status sfc_keeper_mark_reached(sfc_generator *g, uint64_t tick, bool live,
   /* The record's mark is moved here, by the call that needs it: a write
    * to the records folder's memory, no keeper needed. */
   sfc_status st = live ? sfc_guard_advance(g, (int64_t)tick, err) : SFC_OK;
+  /* A leased value's fence first: the state file's mark cannot lift it. */
+  if (st == SFC_OK && g->fence.on && (int64_t)tick > g->fence.limit) {
+    st = sfc_fence_reached(g, (int64_t)tick, wait_us, err);
+    if (st != SFC_RETRY) {
+      sfc_mutex_unlock(&g->lock);
+      return st;
+    }
+    st = SFC_OK;
+  }
   if (st == SFC_OK && (int64_t)tick <= atomic_load(&g->state_mark)) {
     sfc_mutex_unlock(&g->lock);
     return SFC_RETRY;

@@ -284,13 +284,25 @@ static inline bool next_fast(sfc_generator *g, uint64_t *id, int64_t *read_us) {
 /* IDs issued at a caller's times are not handed over when the value is
  * given back: the wall clock cannot judge them. */
 static inline void mark_injected(sfc_generator *g) {
+  /* A leased value's fence judges the clock's ticks only; its generator
+   * refuses a caller's times (leased_refusal) before this. */
   if (!atomic_load_explicit(&g->injected, memory_order_relaxed))
     atomic_store_explicit(&g->injected, true, memory_order_relaxed);
+}
+
+/* The lease's horizon bounds the ticks the clock gives; a caller's own
+ * times could fall below the previous holder's. */
+static SFC_NOINLINE sfc_status leased_refusal(sfc_error *err) {
+  return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "a generator on a leased node value issues at its own "
+                  "clock only: the lease's horizon cannot judge a caller's "
+                  "times");
 }
 
 sfc_status sfc_next_at(sfc_generator *gen, int64_t now_us, uint64_t *id,
                        int64_t *wait_us, sfc_error *err) {
   if (SFC_UNLIKELY(!gen)) return sfc_generator_check(gen, err);
+  if (SFC_UNLIKELY(gen->fence.on)) return leased_refusal(err);
   mark_injected(gen);
   return next_one(gen, now_us, false, id, wait_us, err);
 }
@@ -340,6 +352,10 @@ sfc_status sfc_next_ids_at(sfc_generator *gen, int64_t now_us, uint64_t *ids,
   if (SFC_UNLIKELY(!gen)) {
     if (filled) *filled = 0;
     return sfc_generator_check(gen, err);
+  }
+  if (SFC_UNLIKELY(gen->fence.on)) {
+    if (filled) *filled = 0;
+    return leased_refusal(err);
   }
   mark_injected(gen);
   return next_many(gen, now_us, false, ids, n, filled, wait_us, err);

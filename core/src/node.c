@@ -9,8 +9,9 @@
 #include <string.h>
 
 const char *sfc_node_source_name(sfc_node_source source) {
-  static const char *const names[] = {"explicit", "env", "host", "pool"};
-  return (unsigned)source < 4 ? names[source] : "unknown";
+  static const char *const names[] = {"explicit", "env", "host", "pool",
+                                      "lease"};
+  return (unsigned)source < 5 ? names[source] : "unknown";
 }
 
 /* A decimal node value: digits only, at most 18 of them. */
@@ -74,6 +75,10 @@ static sfc_status parse_text(const char *shown, const char *text, size_t len,
   out->value = 0;
   if (len == 4 && memcmp(text, "auto", 4) == 0) {
     out->source = SFC_SOURCE_POOL;
+    return SFC_OK;
+  }
+  if (len == 5 && memcmp(text, "lease", 5) == 0) {
+    out->source = SFC_SOURCE_LEASE;
     return SFC_OK;
   }
   if (len == 4 && memcmp(text, "host", 4) == 0) {
@@ -227,6 +232,7 @@ sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
   sfc_node n;
   memset(&n, 0, sizeof n);
   n.auto_slot = -1;
+  n.lease_slot = -1;
   int given[SFC_MAX_FIELDS]; /* layout field -> index in opts->node, or -1 */
   for (unsigned i = 0; i < SFC_MAX_FIELDS; i++)
     given[i] = -1;
@@ -237,7 +243,7 @@ sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "node field '%s' is given twice",
                       layout->fields[idx].name);
-    if ((unsigned)opts->node[k].source > SFC_SOURCE_POOL)
+    if ((unsigned)opts->node[k].source > SFC_SOURCE_LEASE)
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "node field '%s': unknown source %d",
                       layout->fields[idx].name, (int)opts->node[k].source);
@@ -267,6 +273,14 @@ sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
                         layout->fields[n.field[n.auto_slot]].name, f->name);
       n.auto_slot = (int)slot;
       v.value = 0;
+    } else if (v.source == SFC_SOURCE_LEASE) {
+      if (n.lease_slot >= 0)
+        return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                        "only one node field can be 'lease' ('%s' and '%s' "
+                        "are)",
+                        layout->fields[n.field[n.lease_slot]].name, f->name);
+      n.lease_slot = (int)slot;
+      v.value = 0; /* the lease's, once acquired (generator.c) */
     } else if (v.value < 0) {
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "node value %s=%lld is negative: give 0..%llu, "

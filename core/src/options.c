@@ -1,7 +1,5 @@
-/* The options: one row per option with its place in sfc_options, type,
- * default and range; sfc_options_init, sfc_options_set, the generator's
- * check and the texts the bindings show all walk the rows, with the same
- * messages in every language. */
+/* The options, one row each (place, type, default, range), which init, set,
+ * check and the bindings' texts walk: the same messages everywhere. */
 #include "internal.h"
 
 #include <ctype.h>
@@ -89,12 +87,29 @@ static option_row rows[] = {
      true,
      0,
      0},
+    {{SFC_OPTION_LEASE_DURATION, "lease_duration", SFC_TYPE_DURATION, NULL,
+      1000, SFC_LEASE_DURATION_MS_MAX, NULL,
+      "how long a leased node value is held by the database's clock "
+      "(renewed at a third of it)"},
+     offsetof(sfc_options, lease_duration_ms),
+     SFC_UNSET,
+     false,
+     15000,
+     0},
+    {{SFC_OPTION_LEASE_KEY, "lease_key", SFC_TYPE_TEXT, NULL, 1, 120, NULL,
+      "the instance's stable key: its last leased value is taken again "
+      "when free"},
+     offsetof(sfc_options, lease_key),
+     0,
+     false,
+     0,
+     0},
 };
 
 #define OPTION_COUNT (sizeof rows / sizeof rows[0])
 
 /* Each row stands at its option's number. */
-_Static_assert(SFC_OPTION_GUARD == OPTION_COUNT - 1, "one row per option");
+_Static_assert(SFC_OPTION_LEASE_KEY == OPTION_COUNT - 1, "one row per option");
 /* Choices are stored as the enum they name. */
 _Static_assert(sizeof(sfc_rollback) == sizeof(int) &&
                    sizeof(sfc_time_source) == sizeof(int),
@@ -359,6 +374,7 @@ static void store(sfc_options *opts, const option_row *r, int64_t v,
     memcpy(at, &v, sizeof v);
     break;
   case SFC_TYPE_PATH:
+  case SFC_TYPE_TEXT:
     memcpy(at, &path, sizeof path);
     break;
   default:
@@ -420,7 +436,8 @@ sfc_status sfc_options_check(const sfc_options *opts, sfc_error *err) {
       if (st != SFC_OK) return st;
       break;
     }
-    case SFC_TYPE_PATH: {
+    case SFC_TYPE_PATH:
+    case SFC_TYPE_TEXT: {
       const char *path;
       memcpy(&path, (const char *)opts + r->offset, sizeof path);
       if (path && strlen(path) > (size_t)r->info.max)

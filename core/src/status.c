@@ -19,6 +19,10 @@ static const sfc_status_info statuses[SFC_STATUS_COUNT] = {
     {SFC_STATE_ERROR, "StateError", "the state directory could not be used", 1},
     {SFC_WAIT, "Wait", "not yet: wait and call again", 0},
     {SFC_OUT_OF_MEMORY, "OutOfMemory", "out of memory", 1},
+    {SFC_LEASE_EXPIRED, "LeaseExpired",
+     "the node value's lease may have expired: no ID until a renewal "
+     "succeeds, which resumes generation by itself",
+     1},
 };
 
 const sfc_status_info *sfc_status_at(size_t i) {

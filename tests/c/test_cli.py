@@ -60,6 +60,7 @@ COMMANDS = [
     "layout",
     "presets",
     "sql",
+    "lease",
     "help",
     "completions",
 ]
@@ -144,8 +145,9 @@ def test_help() -> None:
 
 def test_examples() -> None:
     """Every example of every command's help runs (gen's, whose node values
-    are claimed host-wide, and serve's, which runs until stopped, only as far
-    as its options: --help after them)."""
+    are claimed host-wide, serve's, which runs until stopped, and lease's,
+    which need a database, only as far as their options: --help after
+    them)."""
     for name in COMMANDS:
         text = run(name, "--help").stdout
         examples = text.split("\nexamples:\n", 1)[-1].splitlines()
@@ -153,7 +155,7 @@ def test_examples() -> None:
             words = shlex.split(line.strip())
             if words[0] != "snowflake-c" or any(w in line for w in "|<>"):
                 continue
-            args = words[1:] + (["--help"] if name in ("gen", "serve") else [])
+            args = words[1:] + (["--help"] if name in ("gen", "serve", "lease") else [])
             r = run(*args)
             check(f"example runs: {line.strip()}", r.returncode == 0, r.stderr)
 

@@ -58,7 +58,7 @@ static void names(void) {
     for (const char *p = o->name; *p; p++)
       CHECK((*p >= 'a' && *p <= 'z') || *p == '_', "%s", o->name);
   }
-  CHECK(n == 8, "%zu options", n);
+  CHECK(n == 10, "%zu options", n);
 
   /* The message names the option as given. */
   sfc_options opts;
@@ -69,7 +69,7 @@ static void names(void) {
         "%s", err.message);
   CHECK(set(&opts, "frobnicate", integer(1), &err) == SFC_INVALID_ARGUMENT &&
             strstr(err.message, "frobnicate") &&
-            strstr(err.message, "state_reserve, guard"),
+            strstr(err.message, "guard, lease_duration, lease_key"),
         "%s", err.message);
   /* The list in the casing the caller writes. */
   CHECK(set(&opts, "maxWaits", integer(1), &err) == SFC_INVALID_ARGUMENT &&

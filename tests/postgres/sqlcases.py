@@ -26,6 +26,7 @@ SQLSTATE = {
     "WorkerUnavailable": "55S06",
     "StateError": "58S07",
     "OutOfMemory": "53200",
+    "LeaseExpired": "55S10",
 }
 
 INT64_MAX = 2**63 - 1

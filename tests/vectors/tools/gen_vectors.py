@@ -1802,10 +1802,12 @@ OPTIONS = {
     "state_dir": ("path", None),
     "state_reserve": ("duration", None),
     "guard": ("bool", None),
+    "lease_duration": ("duration", None),
+    "lease_key": ("text", None),
 }
 STATUS_NAMES = ["Ok", "InvalidLayout", "InvalidArgument", "ClockMovedBackwards",
                 "TimeExhausted", "GeneratorForked", "WorkerUnavailable",
-                "StateError", "Wait", "OutOfMemory"]
+                "StateError", "Wait", "OutOfMemory", "LeaseExpired"]
 ERROR_STATUSES = [n for n in STATUS_NAMES if n not in ("Ok", "Wait")]
 STATS_KEYS = ["ids_issued", "waits", "borrowed_ticks", "rollbacks", "rollbacks_waited",
               "rollbacks_refused", "clock_bumps", "node_switches", "last_time_ms",
