@@ -106,20 +106,20 @@ static void lease_metrics(const sfk_sink *out) {
   if (!lease_stats(&l)) return;
   header(out, "snowflake_c_lease_valid", "gauge",
          "1 while the leased node value may issue IDs");
-  putf(out,
-       "snowflake_c_lease_valid{field=\"%s\",value=\"%" PRId64
-       "\",state=\"%s\"} %d\n",
-       l.field, l.value, l.state, lease_ready() ? 1 : 0);
+  sfk_printf(out,
+             "snowflake_c_lease_valid{field=\"%s\",value=\"%" PRId64
+             "\",state=\"%s\"} %d\n",
+             l.field, l.value, l.state, lease_ready() ? 1 : 0);
   header(out, "snowflake_c_lease_renewals_total", "counter",
          "renewals of the lease that succeeded");
-  putf(out, "snowflake_c_lease_renewals_total %" PRIu64 "\n", l.renewals);
+  sfk_printf(out, "snowflake_c_lease_renewals_total %" PRIu64 "\n", l.renewals);
   header(out, "snowflake_c_lease_failures_total", "counter",
          "statements of the lease that could not be run");
-  putf(out, "snowflake_c_lease_failures_total %" PRIu64 "\n", l.failures);
+  sfk_printf(out, "snowflake_c_lease_failures_total %" PRIu64 "\n", l.failures);
   header(out, "snowflake_c_lease_expiry_seconds", "gauge",
          "when the lease expires, on this host's clock (Unix seconds)");
-  putf(out, "snowflake_c_lease_expiry_seconds %.3f\n",
-       (double)l.expires_ms / 1000);
+  sfk_printf(out, "snowflake_c_lease_expiry_seconds %.3f\n",
+             (double)l.expires_ms / 1000);
 }
 
 void metrics_write(service *s, const sfk_sink *out) {

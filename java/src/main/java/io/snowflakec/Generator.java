@@ -519,6 +519,18 @@ public final class Generator implements AutoCloseable {
    * <td>{@code true}</td>
    * <td>claim the node value host-wide: refuse a second live generator that could issue the same IDs</td>
    * </tr>
+   * <tr>
+   * <td>{@code leaseDuration}</td>
+   * <td>a duration, 1 s to 1 hour</td>
+   * <td>15000 ms</td>
+   * <td>how long a leased node value is held by the database's clock (renewed at a third of it)</td>
+   * </tr>
+   * <tr>
+   * <td>{@code leaseKey}</td>
+   * <td>text, 1 to 120 characters</td>
+   * <td>none</td>
+   * <td>the instance's stable key: its last leased value is taken again when free</td>
+   * </tr>
    * </tbody>
    * </table>
    *
