@@ -258,6 +258,10 @@ export interface GeneratorSettings {
    * `SNOWFLAKE_C_UNGUARDED`) through `process.emitWarning`.
    */
   guard?: boolean | null;
+  /** How long a leased node value is held, by the database's clock: 1 s to 1 hour (default 15 s). */
+  leaseDuration?: Duration | null;
+  /** The instance's stable key: its last leased value is taken again when free. */
+  leaseKey?: string | null;
 }
 
 export type GeneratorOptions = LayoutOptions &
@@ -272,7 +276,7 @@ export type GeneratorOptions = LayoutOptions &
   };
 
 /** Where a node value came from. */
-export type NodeSource = 'explicit' | 'env' | 'host' | 'pool';
+export type NodeSource = 'explicit' | 'env' | 'host' | 'pool' | 'lease';
 
 /**
  * The counters of a generator and its node identity: the core's stats, keys
@@ -408,4 +412,11 @@ export class StateError extends SnowflakeError {
 /** An allocation failed. */
 export class OutOfMemory extends SnowflakeError {
   readonly code: 'OutOfMemory';
+}
+/**
+ * A leased node value may have expired (no renewal reached the database in time) or was taken by
+ * another holder: no ID is issued past the lease's deadline.
+ */
+export class LeaseExpired extends SnowflakeError {
+  readonly code: 'LeaseExpired';
 }

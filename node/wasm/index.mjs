@@ -27,6 +27,7 @@ export const {
   WorkerUnavailable,
   StateError,
   OutOfMemory,
+  LeaseExpired,
 } = snowflake;
 // ---- end of the generated list ----
 

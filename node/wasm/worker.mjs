@@ -60,6 +60,7 @@ export const GeneratorForked = lazyClass('GeneratorForked');
 export const WorkerUnavailable = lazyClass('WorkerUnavailable');
 export const StateError = lazyClass('StateError');
 export const OutOfMemory = lazyClass('OutOfMemory');
+export const LeaseExpired = lazyClass('LeaseExpired');
 
 /** The whole API, as the other entries' default export. */
 export default {
@@ -85,5 +86,6 @@ export default {
   WorkerUnavailable,
   StateError,
   OutOfMemory,
+  LeaseExpired,
 };
 // ---- end of the generated list ----

@@ -48,6 +48,10 @@ class OutOfMemory(SnowflakeError, MemoryError):
     status: ClassVar[str]
     code: ClassVar[str]
 
+class LeaseExpired(SnowflakeError):
+    status: ClassVar[str]
+    code: ClassVar[str]
+
 class UnguardedWarning(UserWarning):
     """A generator runs without the guard (guard=False): nothing stops
     another live generator with the same node value from issuing the same IDs."""

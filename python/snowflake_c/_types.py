@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # names for type checkers only
     _TimeSource = Literal["wall", "monotonic", "counter"]
     _Encoding = Literal["dec", "hex", "base32", "base36", "base58", "base62"]
     _FieldKind = Literal["time", "seq", "clock", "node"]
-    _NodeSource = Literal["explicit", "env", "host", "pool"]
+    _NodeSource = Literal["explicit", "env", "host", "pool", "lease"]
 
 
 class FieldDescription(TypedDict):
@@ -80,3 +80,5 @@ class GeneratorOptions(TypedDict, total=False):
     state_dir: Path | None
     state_reserve: Duration | None
     guard: bool | None
+    lease_duration: Duration | None
+    lease_key: str | None
