@@ -1,9 +1,9 @@
 package io.snowflakec;
 
 /**
- * A leased node value may have expired: no renewal reached the database in time, or another
- * holder took the value. The generator issues no ID past its lease's deadline; it resumes by itself
- * once a renewal succeeds.
+ * A leased node value may have expired: no renewal reached the database in time, or another holder
+ * took the value. The generator issues no ID past its lease's deadline; it resumes by itself once a
+ * renewal succeeds.
  *
  * <p>{@code "LeaseExpired"} in every language.
  */
