@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" />
 /**
  * snowflake-c — 64-bit, time-ordered unique IDs (the Snowflake family) from a
  * lock-free C core. IDs are `bigint` (or decimal strings on request) and
@@ -28,12 +29,12 @@ export type PresetName = 'default' | 'twitter' | 'discord' | 'sonyflake' | 'baid
 
 /** Names a layout: a preset, or a spec with its epoch, or a Layout. */
 export type LayoutOptions =
-  | { preset?: PresetName | string; layout?: undefined; epoch?: undefined }
+  | { preset?: PresetName; layout?: undefined; epoch?: undefined }
   | { layout: string; epoch: EpochInput; preset?: undefined }
   | { layout: Layout; epoch?: undefined; preset?: undefined };
 
 /** A layout argument: options, a Layout, or a preset name. Omitted: the `default` preset. */
-export type LayoutArg = LayoutOptions | Layout | PresetName | string;
+export type LayoutArg = LayoutOptions | Layout | PresetName;
 
 /** One field of a layout, most significant first. */
 export interface Field {
@@ -83,7 +84,7 @@ export class Layout {
    */
   static parse(spec: string, epoch: EpochInput): Layout;
   /** A preset: `default`, `twitter`, `discord`, `sonyflake`, `baidu`, `instagram`. */
-  static preset(name: PresetName | string): Layout;
+  static preset(name: PresetName): Layout;
   /** The preset's name when the layout is one (same spec and epoch), else null. */
   readonly name: PresetName | null;
   /** The canonical spec, the time unit always given. */

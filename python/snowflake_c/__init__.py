@@ -36,6 +36,7 @@ from ._snowflake_c import (
     parse_id,
 )
 from ._snowflake_c import names as _names
+from ._types import PresetName
 
 __version__ = CORE_VERSION
 
@@ -65,6 +66,7 @@ __all__ = [
     "LeaseExpired",
     "OutOfMemory",
     "Parts",
+    "PresetName",
     "SnowflakeError",
     "StateError",
     "TimeExhausted",

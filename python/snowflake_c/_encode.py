@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from . import _snowflake_c as _c
 from ._layout import Layout, resolve
 from ._time import unix_ms, unix_us
-from ._types import Epoch, Time
+from ._types import Epoch, PresetName, Time
 
 
 def encode(
@@ -16,7 +16,7 @@ def encode(
     fields: Mapping[str, int] | None = None,
     *,
     layout: Layout | str | None = None,
-    preset: str | None = None,
+    preset: PresetName | None = None,
     epoch: Epoch | None = None,
 ) -> int:
     """The ID of a time (Unix ms, ISO-8601 str or aware datetime, rounded down
@@ -32,7 +32,7 @@ def range(
     end: Time,
     *,
     layout: Layout | str | None = None,
-    preset: str | None = None,
+    preset: PresetName | None = None,
     epoch: Epoch | None = None,
 ) -> builtins.tuple[int, int]:
     """The smallest and largest IDs whose time lies in [start, end): end

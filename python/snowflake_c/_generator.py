@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import _snowflake_c as _c
 from ._adopt import adopt
 from ._layout import Layout, resolve
-from ._types import Epoch, NodeValue
+from ._types import Epoch, NodeValue, PresetName
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer, Self, Unpack
@@ -59,7 +59,7 @@ class Generator(_c.CoreGenerator):
     def __new__(
         cls,
         *,
-        preset: str | None = None,
+        preset: PresetName | None = None,
         layout: Layout | str | None = None,
         epoch: Epoch | None = None,
         node: Mapping[str, NodeValue] | NodeValue | None = None,

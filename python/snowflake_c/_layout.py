@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from . import _snowflake_c as _c
 from ._adopt import adopt
 from ._time import epoch_text, to_datetime
-from ._types import Epoch, LayoutDescription
+from ._types import Epoch, LayoutDescription, PresetName
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -45,7 +45,7 @@ class Layout(_c.CoreLayout):
         return _made(_c.layout(cls, None, None, spec, epoch_text(epoch)))
 
     @classmethod
-    def preset(cls, name: str, /) -> Layout:
+    def preset(cls, name: PresetName, /) -> Layout:
         """The layout of a preset: "default", "twitter", "discord", "sonyflake", "baidu" or "instagram"."""
         return resolve(None, name, None)
 
@@ -185,4 +185,4 @@ _TEXT_OR_NONE = frozenset((str, type(None)))  # what the cache can key on
 
 def presets() -> dict[str, Layout]:
     """The presets' layouts, by name."""
-    return {name: Layout.preset(name) for name in _c.names()[0]}
+    return {name: Layout.preset(name) for name in _c.names()[0]}  # type: ignore[arg-type]  # the table's names

@@ -9,7 +9,7 @@ from . import _snowflake_c as _c
 from ._adopt import adopt
 from ._layout import Layout, resolve
 from ._time import to_datetime
-from ._types import Epoch
+from ._types import Epoch, PresetName
 
 if TYPE_CHECKING:
     from ._types import _Encoding
@@ -137,7 +137,7 @@ def decode(
     id: int | str,
     layout: Layout | str | None = None,
     *,
-    preset: str | None = None,
+    preset: PresetName | None = None,
     epoch: Epoch | None = None,
     encoding: _Encoding | None = None,
 ) -> Parts:

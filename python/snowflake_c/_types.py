@@ -21,6 +21,9 @@ NodeValue = int | str
 """A number, "auto", "host" or "env:NAME"."""
 Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
+PresetName = Literal["default", "twitter", "discord", "sonyflake", "baidu", "instagram"]
+"""The presets' names (the core's table)."""
+
 if TYPE_CHECKING:  # names for type checkers only
     _Rollback = Literal["default", "error", "wait", "clock", "borrow", "switch"]
     _TimeSource = Literal["wall", "monotonic", "counter"]

@@ -24,7 +24,7 @@ another suite's on this machine, nor start behind the IDs another run left ahead
 of the clock."""
 
 
-def own(preset: str) -> dict[str, Any]:
+def own(preset: sfc.PresetName) -> dict[str, Any]:
     """A preset's layout on this run's epoch, as Generator() keywords."""
     return {"layout": sfc.Layout.preset(preset).spec, "epoch": OWN_EPOCH}
 

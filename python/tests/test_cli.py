@@ -34,7 +34,7 @@ def _sample_ids(layout: sfc.Layout) -> list[int]:
 
 
 @pytest.mark.parametrize("preset", list(sfc.presets()))
-def test_json_identical_to_the_c_cli(cli: str, preset: str) -> None:
+def test_json_identical_to_the_c_cli(cli: str, preset: sfc.PresetName) -> None:
     layout = sfc.Layout.preset(preset)
     ids = _sample_ids(layout)
     c = run(cli, "decode", "--preset", preset, "--json", stdin="\n".join(map(str, ids)) + "\n")

@@ -40,7 +40,7 @@ def test_error_classes_are_the_core_status_table() -> None:
 TWITTER_NODE = {"datacenter": 1, "worker": 1}
 
 CASES: list[tuple[str, Any, type[BaseException]]] = [
-    ("unknown preset", lambda: sfc.Layout.preset("nope"), sfc.InvalidLayout),
+    ("unknown preset", lambda: sfc.Layout.preset("nope"), sfc.InvalidLayout),  # type: ignore[arg-type]
     ("bad spec", lambda: sfc.Layout("time:41,worker:10", 0), sfc.InvalidLayout),
     ("bad epoch text", lambda: sfc.Layout("time:41,seq:12", "yesterday"), sfc.InvalidLayout),
     ("future epoch", lambda: sfc.Layout("time:41,seq:12", 2**62), sfc.InvalidLayout),
@@ -165,8 +165,8 @@ TWITTER: dict[str, Any] = {**own("twitter"), "node": {"datacenter": 1, "worker":
     [
         lambda: sfc.Layout("time:41@1ms,worker:10,seq:12\0,x:1", 0),
         lambda: sfc.Layout("time:41@1ms,worker:10,seq:12", "2024-01-01\0junk"),
-        lambda: sfc.Layout.preset("twitter\0junk"),
-        lambda: sfc.decode(1, preset="discord\0x"),
+        lambda: sfc.Layout.preset("twitter\0junk"),  # type: ignore[arg-type]
+        lambda: sfc.decode(1, preset="discord\0x"),  # type: ignore[arg-type]
         lambda: sfc.range("2024-01-01\0x", "2024-01-02", preset="twitter"),
         lambda: sfc.Generator(preset="twitter", node={"datacenter": "1\0junk", "worker": 3}),
         lambda: sfc.Generator(preset="twitter", node={"datacenter\0x": 1, "worker": 3}),

@@ -7,6 +7,7 @@ import {
   Generator,
   Layout,
   Parts,
+  PresetName,
   decode,
   encode,
   range,
@@ -41,6 +42,8 @@ pooled.close();
 const parts: Parts = decode(175928847299117063n, { preset: 'discord' });
 // @ts-expect-error: no layout is assumed for an ID made elsewhere
 decode(175928847299117063n);
+// @ts-expect-error: a preset's name is one of the core's (a typo is caught here)
+decode(175928847299117063n, 'dicsord');
 const json: string = JSON.stringify(parts);
 const worker: number | bigint | undefined = parts.fields.worker;
 const back: bigint = encode(parts, 'discord');
@@ -54,7 +57,7 @@ const rate: number = layout.describe().idsPerSecond;
 const names: string[] = presets().map((p) => p.name);
 
 try {
-  Layout.preset('nope');
+  Layout.preset('nope' as PresetName); // a name from configuration, typed by the caller
 } catch (e) {
   if (e instanceof InvalidLayout) {
     const code: 'InvalidLayout' = e.code;
