@@ -27,7 +27,7 @@
 //   textCheck(what, text)                 throws the core's refusal of a text with a NUL
 //   options(), presets()                  [name, type, default, min, max, choices, doc];
 //                                         [name, spec, epochMs]
-//   layoutResolve(held, preset, spec, epoch), layoutFacts(handle)   [[name, value]]
+//   layoutResolve(held, preset, spec, epoch, forIds), layoutFacts(handle)   [[name, value]]
 //   instantParse(text), encodingByName(name)
 //   formatId(id, encoding, shortest), parseId(text, encoding)
 //   decode(handle, id, out), partsJson(handle, id), partsTime(handle, id)
@@ -35,7 +35,7 @@
 //   generatorNew(handle, [[name|null, value]], [[name, value]]) → { slot,
 //     nextAt(nowUs?) → ID | µs to wait, fillAt(nowUs?, out, offset) →
 //     [filled, waitUs], nowUs(), stats() → [[name, value | [[key, value]]]],
-//     close(), warning? }
+//     close(), warnings: [[kind, text]] }
 //   generatorNext(slot) → ID | µs to wait (or, with nextIo, undefined and
 //     the ID there), sleep(us) → false where the host's clock is frozen
 
@@ -733,13 +733,18 @@ function createApi(binding, errors, host) {
   const warned = new Set();
 
   /**
-   * Says what the core said about a new generator (today: that its node value
-   * is unguarded). Whether to warn is the core's decision; this only emits.
+   * Says what the core said about a new generator ([[kind, text]]: its node
+   * value unguarded, its layout ending), each as a `<kind>Warning` with the
+   * code `SNOWFLAKE_C_<KIND>`. Whether to warn is the core's decision; this
+   * only emits.
    */
-  function warnOnce(text) {
-    if (text === undefined || warned.has(text)) return;
-    warned.add(text);
-    host.warn(text, 'UnguardedWarning', 'SNOWFLAKE_C_UNGUARDED', Generator);
+  function warnOnce(warnings) {
+    for (const [kind, text] of warnings) {
+      if (warned.has(text)) continue;
+      warned.add(text);
+      const code = `SNOWFLAKE_C_${kind.replace(/(?<=[a-z])(?=[A-Z])/g, '_').toUpperCase()}`;
+      host.warn(text, `${kind}Warning`, code, Generator);
+    }
   }
 
   // nextId()'s call: one function for every generator, so that its call site
@@ -778,7 +783,8 @@ function createApi(binding, errors, host) {
      *   `'env:NAME'` (the environment variable NAME, read now)
      * Every other key is an option of the core's table (see `options()`): it
      * goes to the core by name, which checks it and refuses an unknown one.
-     * An unguarded generator (`guard: false`) emits an `UnguardedWarning`.
+     * An unguarded generator (`guard: false`) emits an `UnguardedWarning`, and
+     * one whose layout runs out within ten years a `LayoutEndingWarning`.
      */
     constructor(options = {}) {
       if (options === null || typeof options !== 'object') {
@@ -793,7 +799,7 @@ function createApi(binding, errors, host) {
       );
       this.#slot = this.#h.slot;
       this.#syncLimitUs = Math.max(this.#layout.unitUs, SYNC_WAIT_US);
-      warnOnce(this.#h.warning);
+      warnOnce(this.#h.warnings);
     }
 
     /** The generator's layout. */

@@ -996,12 +996,29 @@ static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
   return out;
 }
 
-/* What the user of a new generator should be told (the guard is off), or
- * null: the core decides, Java says it in its idiom. */
-static jstring n_generator_warning(JNIEnv *env, jclass cls, jlong handle) {
+/* What the user of a new generator should be told (its node value
+ * unguarded, its layout ending): the core decides, Java says each in its
+ * idiom. */
+static jobjectArray n_generator_warnings(JNIEnv *env, jclass cls,
+                                         jlong handle) {
   (void)cls;
-  const char *text = sfc_generator_warning(gen_of(handle));
-  return text != NULL ? new_string(env, text) : NULL;
+  const sfc_generator *gen = gen_of(handle);
+  const char *text;
+  jsize n = 0;
+  while (sfc_generator_warning_at(gen, (size_t)n, &text)) {
+    n++;
+  }
+  jobjectArray out = (*env)->NewObjectArray(env, n, string_class, NULL);
+  for (jsize i = 0; out != NULL && i < n; i++) {
+    sfc_generator_warning_at(gen, (size_t)i, &text);
+    jstring s = new_string(env, text);
+    if (s == NULL) {
+      return NULL;
+    }
+    (*env)->SetObjectArrayElement(env, out, i, s);
+    (*env)->DeleteLocalRef(env, s);
+  }
+  return out;
 }
 
 static jbyteArray n_generator_layout(JNIEnv *env, jclass cls, jlong handle) {
@@ -1205,7 +1222,7 @@ static const JNINativeMethod methods[] = {
     {"generatorClose", "(J)V", (void *)n_generator_close},
     {"mayBlock", "(J)Z", (void *)n_may_block},
     {"fastRule", "(J)" OBJS, (void *)n_fast_rule},
-    {"generatorWarning", "(J)" STR, (void *)n_generator_warning},
+    {"generatorWarnings", "(J)[" STR, (void *)n_generator_warnings},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},
     {"nowUs", "(J)J", (void *)n_now_us},
     {"pause", "(J)V", (void *)n_pause},

@@ -780,13 +780,13 @@ Napi::Value GenClose(const Napi::CallbackInfo &info) {
 }
 
 // generatorNew(handle, node, options) → { slot, nextAt, fillAt, nowUs,
-// stats, close, warning? }: `node` the node values as [[name | null, value]]
+// stats, close, warnings }: `node` the node values as [[name | null, value]]
 // (null: the layout's only node field), `options` [[name, value]] handed to
 // the core by name as given ("maxWait"), which knows the options, their
 // types and ranges, and refuses an unknown one; each value an sfc_value row.
 // `slot` is for generatorNext() (through nextIo) while the handle lives (its
-// functions hold the generator); `warning` is the core's
-// sfc_generator_warning text when it has one (api.js emits it).
+// functions hold the generator); `warnings` the core's
+// sfc_generator_warning_at as [[kind, text]] (api.js emits them).
 Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
@@ -852,9 +852,17 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
       handle.Set(m.name, fn);
     }
     // Copied now: the core's text lives only as long as the generator.
-    if (const char *warning = sfc_generator_warning(gen)) {
-      handle.Set("warning", warning);
+    Napi::Array warnings = Napi::Array::New(env);
+    const char *kind;
+    const char *text;
+    for (uint32_t i = 0; (kind = sfc_generator_warning_at(gen, i, &text));
+         i++) {
+      Napi::Array pair = Napi::Array::New(env, 2);
+      pair.Set(0u, kind);
+      pair.Set(1u, text);
+      warnings.Set(i, pair);
     }
+    handle.Set("warnings", warnings);
   } catch (...) {
     if (box->refs == 0) {
       FreeBox(env, box);

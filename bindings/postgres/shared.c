@@ -80,9 +80,10 @@ static void startup(void) {
               (errmsg("snowflake_c: no generator, next_id() will fail: %s",
                       shared->err.message)));
     } else {
-      const char *warning = sfc_generator_warning(shared->gen);
+      const char *text;
       on_shmem_exit(free_generator, PointerGetDatum(shared));
-      if (warning) ereport(WARNING, (errmsg("snowflake_c: %s", warning)));
+      for (size_t i = 0; sfc_generator_warning_at(shared->gen, i, &text); i++)
+        ereport(WARNING, (errmsg("snowflake_c: %s", text)));
     }
   }
   LWLockRelease(AddinShmemInitLock);

@@ -7,6 +7,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <ctype.h>
 #include <stdint.h>
 #include <structmember.h>
 
@@ -33,7 +34,7 @@
 typedef struct {
   PyObject *error;                    /* SnowflakeError */
   PyObject *errors[SFC_STATUS_COUNT]; /* by status; NULL for Ok and Wait */
-  PyObject *unguarded;                /* UnguardedWarning */
+  PyObject *warnings; /* {kind: <kind>Warning} of sfc_warning_kind_at */
   PyTypeObject *layout_type, *parts_type, *generator_type;
   PyObject *timedelta_type;
 } module_state;
@@ -43,7 +44,7 @@ typedef struct {
   for (int i_ = 0; i_ < SFC_STATUS_COUNT; i_++)                                \
     apply((st)->errors[i_]);                                                   \
   apply((st)->error);                                                          \
-  apply((st)->unguarded);                                                      \
+  apply((st)->warnings);                                                       \
   apply((st)->layout_type);                                                    \
   apply((st)->parts_type);                                                     \
   apply((st)->generator_type);                                                 \
@@ -294,8 +295,8 @@ static PyObject *mod_layout(PyObject *module, PyObject *args) {
       optional_text(st, e, "epoch", &epoch) < 0)
     return NULL;
   const sfc_layout *given = held == Py_None ? NULL : LAYOUT(held);
-  if ((for_ids ? sfc_layout_resolve_for_ids(given, preset, spec, epoch,
-                                            &layout, &err)
+  if ((for_ids ? sfc_layout_resolve_for_ids(given, preset, spec, epoch, &layout,
+                                            &err)
                : sfc_layout_resolve(given, preset, spec, epoch, &layout,
                                     &err)) != SFC_OK)
     return raise_error(st, &err);
@@ -765,12 +766,22 @@ static PyObject *Generator_close(PyObject *op, PyObject *Py_UNUSED(unused)) {
   Py_RETURN_NONE;
 }
 
-/* _warning(): what the core says the user should be told, or None. */
-static PyObject *Generator_warning(PyObject *op, PyObject *Py_UNUSED(unused)) {
+/* _warnings(): what the core says the user should be told, as
+ * [(category, text)], the category the kind's <kind>Warning. */
+static PyObject *Generator_warnings(PyObject *op, PyObject *Py_UNUSED(unused)) {
+  module_state *st = ((GeneratorObject *)op)->st;
   sfc_generator *gen = gen_hold((GeneratorObject *)op);
   if (!gen) return NULL;
-  const char *text = sfc_generator_warning(gen);
-  PyObject *r = text ? PyUnicode_FromString(text) : Py_NewRef(Py_None);
+  PyObject *r = PyList_New(0);
+  const char *kind, *text;
+  for (size_t i = 0; r && (kind = sfc_generator_warning_at(gen, i, &text));
+       i++) {
+    PyObject *category = PyDict_GetItemString(st->warnings, kind);
+    PyObject *item =
+        Py_BuildValue("(Os)", category ? category : PyExc_UserWarning, text);
+    if (!item || PyList_Append(r, item) < 0) Py_CLEAR(r);
+    Py_XDECREF(item);
+  }
   gen_release((GeneratorObject *)op);
   return r;
 }
@@ -798,7 +809,7 @@ static PyMethodDef Generator_methods[] = {
      "that a signal handler calling close() interrupted) either issued "
      "before it or raises InvalidArgument, as every later call does. "
      "Idempotent."},
-    {"_warning", Generator_warning, METH_NOARGS, NULL},
+    {"_warnings", Generator_warnings, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -982,18 +993,28 @@ static int add_errors(PyObject *module, module_state *st) {
   return r ? -1 : 0;
 }
 
-/* UnguardedWarning: what the package warns with when the core says a
- * generator runs unguarded (sfc_generator_warning). */
-static int add_warning(PyObject *module, module_state *st) {
-  st->unguarded = PyErr_NewExceptionWithDoc(
-      "snowflake_c.UnguardedWarning",
-      "A generator runs without the guard (guard=False): nothing stops "
-      "another live generator with the same node value from issuing the "
-      "same IDs.",
-      PyExc_UserWarning, NULL);
-  return st->unguarded
-             ? PyModule_AddObjectRef(module, "UnguardedWarning", st->unguarded)
-             : -1;
+/* One warning category per kind of the core's table (UnguardedWarning,
+ * LayoutEndingWarning), each a UserWarning, for what the core says a
+ * generator's user should be told (sfc_generator_warning_at). */
+static int add_warnings(PyObject *module, module_state *st) {
+  st->warnings = PyDict_New();
+  const char *kind, *doc;
+  for (size_t i = 0; st->warnings && (kind = sfc_warning_kind_at(i, &doc));
+       i++) {
+    char name[64], qualified[96], text[SFC_MESSAGE_MAX];
+    snprintf(name, sizeof name, "%sWarning", kind);
+    snprintf(qualified, sizeof qualified, "snowflake_c.%s", name);
+    snprintf(text, sizeof text, "%c%s.", toupper((unsigned char)doc[0]),
+             doc + 1);
+    PyObject *category =
+        PyErr_NewExceptionWithDoc(qualified, text, PyExc_UserWarning, NULL);
+    int bad = !category ||
+              PyDict_SetItemString(st->warnings, kind, category) < 0 ||
+              PyModule_AddObjectRef(module, name, category) < 0;
+    Py_XDECREF(category);
+    if (bad) return -1;
+  }
+  return st->warnings ? 0 : -1;
 }
 
 static int add_type(PyObject *module, PyType_Spec *spec, PyTypeObject **out) {
@@ -1012,7 +1033,7 @@ static int module_exec(PyObject *module) {
   st->timedelta_type = dt ? PyObject_GetAttrString(dt, "timedelta") : NULL;
   Py_XDECREF(dt);
   if (!st->timedelta_type || add_errors(module, st) < 0 ||
-      add_warning(module, st) < 0 ||
+      add_warnings(module, st) < 0 ||
       add_type(module, CORE_SPEC(Layout), &st->layout_type) < 0 ||
       add_type(module, CORE_SPEC(Parts), &st->parts_type) < 0 ||
       add_type(module, CORE_SPEC(Generator), &st->generator_type) < 0)

@@ -170,15 +170,18 @@ static void sfc_swig_told_forget(const char *text) {
   pthread_mutex_unlock(&sfc_swig_told_lock);
 }
 
-/* What the core says of a new generator (sfc_generator_warning), told once
- * per text: 0, or non-zero when the language raised instead. The decision
- * to warn is the core's; this only hands the text up. */
+/* What the core says of a new generator (sfc_generator_warning_at), each
+ * text told once: 0, or non-zero when the language raised instead. The
+ * decision to warn is the core's; this only hands the texts up. */
 static int sfc_swig_tell(const sfc_generator *gen, sfc_error *err) {
-  const char *text = sfc_generator_warning(gen);
-  if (!text || !sfc_swig_told_mark(text)) return 0;
-  if (sfc_swig_warn(text, err) == 0) return 0;
-  sfc_swig_told_forget(text);
-  return -1;
+  const char *text;
+  for (size_t i = 0; sfc_generator_warning_at(gen, i, &text); i++) {
+    if (!sfc_swig_told_mark(text)) continue;
+    if (sfc_swig_warn(text, err) == 0) continue;
+    sfc_swig_told_forget(text);
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- Batches ----------------------------------------------------------- */

@@ -15,7 +15,7 @@
  *     core's option table (sfc_options_set), node values
  *     (sfc_node_value_set) and layout rule (sfc_layout_resolve); its stats
  *     and a layout's description are built by walking the core's tables;
- *     what the core has to tell of it (sfc_generator_warning) becomes a
+ *     what the core has to tell of it (sfc_generator_warning_at) becomes a
  *     warning of the language at creation, once per text.
  * The shared C is glue.i, the shared typemaps typemaps.i; a language adds
  * snowflake_c_<language>.i: the primitives glue.i declares (raise, wait,
@@ -111,7 +111,8 @@ typedef zval sfc_swig_obj;
 %ignore sfc_fast_rule;
 %ignore sfc_generator_may_block;
 %ignore sfc_generator_check;
-%ignore sfc_generator_warning; /* said at creation (sfc_swig_tell) */
+%ignore sfc_generator_warning_at; /* said at creation (sfc_swig_tell) */
+%ignore sfc_warning_kind_at;
 %ignore sfc_next;
 %ignore sfc_next_ids;
 %ignore sfc_next_at;

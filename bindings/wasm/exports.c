@@ -359,8 +359,18 @@ EXPORT(generator_free) void w_generator_free(sfc_generator *g) {
 EXPORT(generator_close) void w_generator_close(sfc_generator *g) {
   sfc_generator_close(g);
 }
-EXPORT(generator_warning) const char *w_generator_warning(sfc_generator *g) {
-  return sfc_generator_warning(g);
+/* The i-th warning of sfc_generator_warning_at: its kind (NULL past the
+ * last), and its text. */
+EXPORT(generator_warning_kind)
+const char *w_generator_warning_kind(sfc_generator *g, size_t i) {
+  const char *text;
+  return sfc_generator_warning_at(g, i, &text);
+}
+EXPORT(generator_warning_text)
+const char *w_generator_warning_text(sfc_generator *g, size_t i) {
+  const char *text = NULL;
+  sfc_generator_warning_at(g, i, &text);
+  return text;
 }
 EXPORT(generator_check) int w_generator_check(const sfc_generator *g) {
   return (int)sfc_generator_check(g, &last_error);

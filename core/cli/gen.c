@@ -72,8 +72,9 @@ int make_generator(cli *c, const command *cmd, sfc_generator **out) {
   } else if (sfc_generator_new(&c->layout, &opts, out, &err) != SFC_OK) {
     return fail(&err);
   }
-  const char *warning = sfc_generator_warning(*out);
-  if (warning) fprintf(stderr, PROG ": warning: %s\n", warning);
+  const char *text;
+  for (size_t i = 0; sfc_generator_warning_at(*out, i, &text); i++)
+    fprintf(stderr, PROG ": warning: %s\n", text);
   return 0;
 }
 

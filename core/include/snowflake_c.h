@@ -757,12 +757,22 @@ typedef struct sfc_stats {
 
 SFC_API void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out);
 
-/* What the user of the generator should be told, or NULL: today, that its
- * node value is not guarded (the guard turned off). Every binding says it
- * in its idiom when the generator is created (Python `warnings`, Node
- * `process.emitWarning`, Java `System.Logger`, the CLI on standard error).
- * Owned by the generator. */
-SFC_API const char *sfc_generator_warning(const sfc_generator *gen);
+/* What the user of the generator should be told, one warning at a time:
+ * the i-th (0, 1, …) as its kind, with its text in `*text`; NULL past the
+ * last. The kinds: "Unguarded" (its node value is not guarded: the guard is
+ * off, or the host cannot hold a claim) and "LayoutEnding" (its layout's
+ * time field runs out within ten years, or has run out). Every binding says
+ * each once in its idiom when the generator is created (Python warnings of
+ * the category <kind>Warning, Node `process.emitWarning`, Java
+ * `System.Logger`, the CLI and the PostgreSQL server log). Owned by the
+ * generator. */
+SFC_API const char *sfc_generator_warning_at(const sfc_generator *gen, size_t i,
+                                             const char **text);
+
+/* The kinds of sfc_generator_warning_at, for bindings that make one warning
+ * class per kind: the i-th kind's name, with a line on it in `*doc`; NULL
+ * past the last. Static. */
+SFC_API const char *sfc_warning_kind_at(size_t i, const char **doc);
 
 /* ===================================================================== */
 /* Leases: node values from a PostgreSQL table                          */

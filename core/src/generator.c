@@ -3,6 +3,8 @@
  * IDs are taken in next.c. */
 #include "internal.h"
 
+#include <stdarg.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -25,11 +27,42 @@ static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
   return SFC_OK;
 }
 
-/* What the stats and the warning say of the guard. */
+/* The kinds of warning, each named once here. */
+static const struct {
+  const char *name, *doc;
+} warning_kinds[] = {
+    {"Unguarded", "a generator runs without the guard: nothing stops another "
+                  "live generator with the same node value from issuing the "
+                  "same IDs"},
+    {"LayoutEnding", "a generator's layout runs out of time within ten years "
+                     "(or has): past that day it refuses with TimeExhausted"},
+};
+#define UNGUARDED warning_kinds[0].name
+#define LAYOUT_ENDING warning_kinds[1].name
+
+const char *sfc_warning_kind_at(size_t i, const char **doc) {
+  if (i >= sizeof warning_kinds / sizeof warning_kinds[0]) return NULL;
+  if (doc) *doc = warning_kinds[i].doc;
+  return warning_kinds[i].name;
+}
+
+static void warn(sfc_generator *g, const char *kind, const char *format, ...)
+    SFC_PRINTF(3, 4);
+
+/* One more warning for the user, of `kind`. */
+static void warn(sfc_generator *g, const char *kind, const char *format, ...) {
+  if (g->warnings == sizeof g->warning / sizeof g->warning[0]) return;
+  va_list ap;
+  va_start(ap, format);
+  vsnprintf(g->warning[g->warnings], sizeof g->warning[0], format, ap);
+  va_end(ap);
+  g->warning_kind[g->warnings++] = kind;
+}
+
+/* What the stats and the warnings say of the guard. */
 static void describe_guard(sfc_generator *g) {
   if (g->guarded) {
     snprintf(g->guard, sizeof g->guard, "held: %s", g->claim.where);
-    g->warning[0] = '\0';
     return;
   }
   char node[SFC_NODE_TEXT_MAX];
@@ -37,15 +70,38 @@ static void describe_guard(sfc_generator *g) {
   snprintf(g->guard, sizeof g->guard, "off");
   const char *no_claim = sfc_os_no_claim();
   if (no_claim) {
-    snprintf(g->warning, sizeof g->warning,
-             "node value %.160s is not guarded: %s", node, no_claim);
+    warn(g, UNGUARDED, "node value %.160s is not guarded: %s", node, no_claim);
     return;
   }
-  snprintf(g->warning, sizeof g->warning,
-           "node value %.160s is not guarded (the guard is off): nothing "
-           "stops another live generator of this host from taking it and "
-           "issuing the same IDs",
-           node);
+  warn(g, UNGUARDED,
+       "node value %.160s is not guarded (the guard is off): nothing stops "
+       "another live generator of this host from taking it and issuing the "
+       "same IDs",
+       node);
+}
+
+/* A layout whose time runs out within ten years says so when a generator
+ * of it starts, not on the day it refuses. */
+static void describe_end(sfc_generator *g) {
+  const int64_t ten_years_ms = 3652LL * 86400 * 1000;
+  sfc_layout_info info;
+  sfc_layout_describe(&g->layout, &info);
+  const int64_t left_ms = info.time_end_ms - sfc_wall_us() / 1000;
+  if (left_ms >= ten_years_ms) return;
+  char end[SFC_ISO_MAX];
+  sfc_format_iso(info.time_end_ms, end, sizeof end);
+  if (left_ms <= 0) {
+    warn(g, LAYOUT_ENDING,
+         "the layout's time field ran out on %.10s: its generators refuse "
+         "with TimeExhausted, and its IDs are for decoding only",
+         end);
+    return;
+  }
+  warn(g, LAYOUT_ENDING,
+       "the layout's time field runs out on %.10s, in %.1f years: from that "
+       "day its generators refuse with TimeExhausted; more time bits, a "
+       "coarser tick or a later epoch last longer",
+       end, (double)left_ms / (365.25 * 86400 * 1000));
 }
 
 /* Lets go of a generator whose creation failed. */
@@ -194,6 +250,7 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   if (st != SFC_OK) return st;
   if (lease) merge_lease(g, lease, &saved);
   describe_guard(g);
+  describe_end(g);
   sfc_word_set_node(g);
   sfc_saved_normalize(&saved);
   wait_out_unclean(g, &saved);
@@ -382,6 +439,9 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
   out->guard = g->guard;
 }
 
-const char *sfc_generator_warning(const sfc_generator *gen) {
-  return gen && gen->warning[0] ? gen->warning : NULL;
+const char *sfc_generator_warning_at(const sfc_generator *gen, size_t i,
+                                     const char **text) {
+  if (!gen || i >= gen->warnings) return NULL;
+  *text = gen->warning[i];
+  return gen->warning_kind[i];
 }

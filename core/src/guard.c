@@ -3,7 +3,7 @@
  * ahead of the IDs it covers (at the start, whenever the hot path needs a
  * tick past the record's mark, before the clock value moves); closed with
  * the exact last tick at the end; dropped in a forked child. Off, the
- * generator says so (sfc_generator_warning). */
+ * generator says so (sfc_generator_warning_at). */
 #include "internal.h"
 
 #include <stdio.h>

@@ -261,8 +261,11 @@ struct sfc_generator {
   _Atomic bool closed;   /* sfc_generator_close: the word is the poison */
   uint64_t last_word;    /* once closed: the last ID issued, the real word */
   sfc_claim claim;       /* the node value's host-wide claim */
-  char guard[SFC_MESSAGE_MAX];   /* sfc_stats.guard */
-  char warning[SFC_MESSAGE_MAX]; /* sfc_generator_warning, or "" */
+  char guard[SFC_MESSAGE_MAX]; /* sfc_stats.guard */
+  /* sfc_generator_warning_at: what the user should be told, by kind */
+  char warning[2][SFC_MESSAGE_MAX];
+  const char *warning_kind[2];
+  unsigned warnings;
   sfc_state state;
   sfc_fence fence; /* a leased value's bound (fence.c) */
   long pid;

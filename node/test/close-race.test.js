@@ -74,7 +74,8 @@ test('the WebAssembly build: close() inside a call', { timeout: 60000 }, () => {
 // The exports whose first argument is a generator.
 const ON_GENERATOR = new Set([
   'generator_close',
-  'generator_warning',
+  'generator_warning_kind',
+  'generator_warning_text',
   'generator_memory',
   'now_us',
   'next_now',

@@ -443,6 +443,25 @@ test('guard: false holds nothing, says off and warns once per text', async () =>
   }
 });
 
+test('a layout whose time runs out within ten years warns at creation', async () => {
+  // 2^28 s is 8.5 years: from an epoch a year ago, the layout ends in 7.5.
+  const epoch = (Math.floor(Date.now() / 1000) - 365 * 86400) * 1000;
+  const warnings = [];
+  const listen = (warning) => warnings.push(warning);
+  process.on('warning', listen);
+  try {
+    new Generator({ layout: 'time:28@1s,worker:4,seq:13', epoch, node: { worker: 12 } }).close();
+    new Generator({ layout: WORKER_SPEC, epoch: newEpoch(), node: { worker: 12 } }).close();
+    await settled();
+    assert.equal(warnings.length, 1, warnings.map(String).join('\n'));
+    assert.equal(warnings[0].name, 'LayoutEndingWarning');
+    assert.equal(warnings[0].code, 'SNOWFLAKE_C_LAYOUT_ENDING');
+    assert.match(warnings[0].message, /runs out on .* in 7\.5 years/);
+  } finally {
+    process.off('warning', listen);
+  }
+});
+
 test('the warning is printed once, and once in each worker thread', () => {
   const options = { layout: TWITTER_SPEC, epoch: newEpoch(), node: { datacenter: 2, worker: 11 } };
   const make = `const { Generator } = require(${JSON.stringify(PKG)});

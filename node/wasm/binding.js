@@ -522,8 +522,13 @@ function createBinding(instance) {
         }
       },
     };
-    const warning = cstring(w.generator_warning(gen));
-    if (warning !== null) methods.warning = warning;
+    methods.warnings = [];
+    for (let i = 0; w.generator_warning_kind(gen, i) !== 0; i++) {
+      methods.warnings.push([
+        cstring(w.generator_warning_kind(gen, i)),
+        cstring(w.generator_warning_text(gen, i)),
+      ]);
+    }
     generators?.register(methods, box);
     return methods;
   }

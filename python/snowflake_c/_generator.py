@@ -49,7 +49,8 @@ class Generator(_c.CoreGenerator):
     are milliseconds, text with a unit ("1.5s") or a timedelta. The guard (on
     unless guard=False) refuses a second live generator on the host with the
     same ID space and node bits with WorkerUnavailable; guard=False warns
-    with UnguardedWarning.
+    with UnguardedWarning. A layout whose time runs out within ten years
+    warns with LayoutEndingWarning.
     """
 
     __slots__ = ("_layout", "__weakref__")
@@ -70,9 +71,8 @@ class Generator(_c.CoreGenerator):
         given = {k: os.fsencode(v) if isinstance(v, os.PathLike) else v for k, v in options.items()}
         self = _c.generator(cls, found, _node_pairs(node), given)
         self._layout = found
-        warning = self._warning()
-        if warning is not None:
-            warnings.warn(warning, _c.UnguardedWarning, stacklevel=2)  # at the caller's Generator(...)
+        for category, text in self._warnings():
+            warnings.warn(text, category, stacklevel=2)  # at the caller's Generator(...)
         return self
 
     @property

@@ -56,6 +56,10 @@ class UnguardedWarning(UserWarning):
     """A generator runs without the guard (guard=False): nothing stops
     another live generator with the same node value from issuing the same IDs."""
 
+class LayoutEndingWarning(UserWarning):
+    """A generator's layout runs out of time within ten years (or has): past
+    that day it refuses with TimeExhausted."""
+
 @disjoint_base
 class CoreLayout:
     def _describe(self) -> LayoutDescription: ...
@@ -104,7 +108,7 @@ class CoreGenerator:
     def closed(self) -> bool:
         """Whether close() was called."""
     def _ids(self, n: int, now_us: int | None = None, /) -> Any: ...
-    def _warning(self) -> str | None: ...
+    def _warnings(self) -> list[tuple[type[UserWarning], str]]: ...
 
 _G = TypeVar("_G", bound=CoreGenerator)
 _L = TypeVar("_L", bound=CoreLayout)

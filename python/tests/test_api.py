@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import operator
 import pickle
+import time
 from array import array
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -163,6 +164,16 @@ def test_public_classes_own_their_core_methods() -> None:
                 assert vars(cls)[name].__objclass__ is cls, name
     assert vars(sfc.Generator)["next_id"].__objclass__ is sfc.Generator
     assert vars(sfc.Generator)["__enter__"].__module__ == "snowflake_c._generator"
+
+
+def test_a_layout_ending_within_ten_years_warns_at_creation() -> None:
+    # 2^28 s is 8.5 years: from an epoch a year ago, the layout ends in 7.5.
+    epoch = (int(time.time()) - 365 * 86400) * 1000
+    with pytest.warns(sfc.LayoutEndingWarning, match=r"runs out on .* in 7\.5 years") as record:
+        gen = sfc.Generator(layout="time:28@1s,worker:4,seq:13", epoch=epoch, node={"worker": 11})
+    gen.close()
+    assert [w.category for w in record] == [sfc.LayoutEndingWarning]
+    assert issubclass(sfc.LayoutEndingWarning, UserWarning)
 
 
 def test_no_layout_is_assumed_for_ids_made_elsewhere() -> None:

@@ -43,6 +43,16 @@ static inline int check_summary(void) {
   return check_failed ? 1 : 0;
 }
 
+/* The text of g's warning of `kind` ("Unguarded", "LayoutEnding"), or
+ * NULL. */
+static inline const char *check_warning(const sfc_generator *g,
+                                        const char *kind) {
+  const char *text, *k;
+  for (size_t i = 0; (k = sfc_generator_warning_at(g, i, &text)); i++)
+    if (strcmp(k, kind) == 0) return text;
+  return NULL;
+}
+
 static int check_cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;

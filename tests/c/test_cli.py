@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -223,6 +224,14 @@ def test_mistakes() -> None:
     check("SNOWFLAKE_LAYOUT and SNOWFLAKE_EPOCH", '"epoch_ms":0,' in r.stdout, r.stdout + r.stderr)
     r = subprocess.run([CLI, "decode", "--preset", "twitter", "1"], capture_output=True, text=True, env=env)
     check("the flags over the environment", r.returncode == 0 and "datacenter=0" in r.stdout, r.stderr)
+    # A layout whose time runs out within ten years says so when gen starts.
+    epoch = (int(time.time()) - 365 * 86400) * 1000
+    r = run("gen", "--layout", "time:28@1s,worker:4,seq:13", "--epoch", str(epoch), "--node", "worker=13")
+    check(
+        "gen: a layout ending within ten years warns",
+        r.returncode == 0 and re.search(r"warning: the layout's time field runs out on .* in 7\.5 years", r.stderr),
+        r.stderr,
+    )
     r = run()
     check("no command: exit 2, the commands on stderr", r.returncode == 2 and "commands:" in r.stderr)
     # The other spellings a value may take, and arguments among options.

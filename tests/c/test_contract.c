@@ -291,8 +291,36 @@ static void closed(void) {
   CHECK(sfc_generator_check(NULL, NULL) == SFC_INVALID_ARGUMENT, "check");
 }
 
+/* A generator says once, at creation, that its layout's time runs out
+ * within ten years; a longer-lived one says nothing of it. */
+static void layout_ending(void) {
+  sfc_error err;
+  sfc_options opts;
+  sfc_node_value node = {"worker", 9, SFC_SOURCE_EXPLICIT};
+  sfc_options_init(&opts);
+  opts.node = &node;
+  opts.node_count = 1;
+  opts.guard_off = 1;
+  /* 2^28 s is 8.5 years: from an epoch a year ago, it ends in 7.5. */
+  const int64_t epoch = ((int64_t)time(NULL) - 365 * 86400) * 1000;
+  const sfc_layout soon = check_layout("time:28@1s,worker:4,seq:13", epoch);
+  sfc_generator *g = NULL;
+  CHECK_STATUS(sfc_generator_new(&soon, &opts, &g, &err), SFC_OK, err);
+  const char *text = g ? check_warning(g, "LayoutEnding") : NULL;
+  CHECK(text && strstr(text, "runs out on") && strstr(text, "in 7.5 years"),
+        "ends within ten years: %s", text ? text : "(no warning)");
+  sfc_generator_free(g);
+  const sfc_layout later = check_default_layout();
+  g = NULL;
+  CHECK_STATUS(sfc_generator_new(&later, &opts, &g, &err), SFC_OK, err);
+  CHECK(g && !check_warning(g, "LayoutEnding") && check_warning(g, "Unguarded"),
+        "the default preset lasts past ten years");
+  sfc_generator_free(g);
+}
+
 int main(void) {
   names();
+  layout_ending();
   values();
   node_values();
   layouts();

@@ -86,8 +86,8 @@ static void same_value_refused(void) {
 #endif
   CHECK(strncmp(held, "held: ", 6) == 0 && strstr(held, kind),
         "stats name the claim: %s", held);
-  CHECK(sfc_generator_warning(a) == NULL, "a guarded generator warns of "
-                                          "nothing");
+  CHECK(check_warning(a, "Unguarded") == NULL,
+        "a guarded generator is not unguarded");
 
   sfc_generator *b = open_gen(&l, 3, 0, &st, &err);
   char pid[48];
@@ -135,11 +135,11 @@ static void same_value_refused(void) {
 
   /* Off: it starts, and says so. */
   b = open_gen(&l, 3, 1, &st, &err);
-  CHECK(b && strcmp(guard_of(b), "off") == 0 && sfc_generator_warning(b) &&
-            strstr(sfc_generator_warning(b), "worker=3") &&
-            strstr(sfc_generator_warning(b), "not guarded"),
+  const char *unguarded = b ? check_warning(b, "Unguarded") : NULL;
+  CHECK(b && strcmp(guard_of(b), "off") == 0 && unguarded &&
+            strstr(unguarded, "worker=3") && strstr(unguarded, "not guarded"),
         "the guard turned off: %s / %s", err.message,
-        b && sfc_generator_warning(b) ? sfc_generator_warning(b) : "");
+        unguarded ? unguarded : "");
   sfc_generator_free(b);
 
   /* Given back: free at once. */

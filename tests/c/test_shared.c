@@ -119,8 +119,8 @@ static void forks_share_one_value(const char *state_dir, int64_t worker) {
   sfc_error err;
   sfc_generator *g = new_shared(mem, &l, &opts, &err);
   if (!g) return;
-  CHECK(sfc_generator_warning(g) == NULL, "unguarded: %s",
-        sfc_generator_warning(g));
+  CHECK(check_warning(g, "Unguarded") == NULL, "unguarded: %s",
+        check_warning(g, "Unguarded"));
 
   pid_t pids[PROCESSES];
   for (int p = 0; p < PROCESSES; p++) {

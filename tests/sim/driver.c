@@ -203,7 +203,8 @@ void *sim_driver_thread(void *arg) {
       uint64_t values[SFC_MAX_FIELDS + 1];
       memcpy(values, s.node_values, s.node_count * sizeof *values);
       values[s.node_count] = s.clock;
-      const char *warning = sfc_generator_warning(gens[slot]);
+      const char *warning = NULL;
+      sfc_generator_warning_at(gens[slot], 0, &warning);
       report(st, values, s.node_count + 1, 1, 2, warning);
       break;
     }

@@ -107,7 +107,9 @@ public final class Generator implements AutoCloseable {
     this.calls = Calls.of(Native.mayBlock(handle));
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
-      warn(Native.generatorWarning(handle));
+      for (String text : Native.generatorWarnings(handle)) {
+        warn(text);
+      }
       // No rule for time_source counter where its counter runs: the core's check is cheaper than
       // System.currentTimeMillis(), through FFM and through JNI alike.
       this.fast = FAST_PATH ? FastPath.of(handle) : null;
