@@ -113,6 +113,21 @@ typedef zval sfc_swig_obj;
 %ignore sfc_generator_check;
 %ignore sfc_generator_warning_at; /* said at creation (sfc_swig_tell) */
 %ignore sfc_warning_kind_at;
+/* Leases need a database driver of the host's: not a script's yet. */
+%ignore sfc_lease;
+%ignore sfc_lease_step;
+%ignore sfc_lease_query;
+%ignore sfc_lease_stats;
+%ignore sfc_lease_table_sql;
+%ignore sfc_lease_new;
+%ignore sfc_lease_due;
+%ignore sfc_lease_done;
+%ignore sfc_lease_failed;
+%ignore sfc_lease_generator_new;
+%ignore sfc_lease_valid;
+%ignore sfc_lease_release;
+%ignore sfc_lease_stats_get;
+%ignore sfc_lease_free;
 %ignore sfc_next;
 %ignore sfc_next_ids;
 %ignore sfc_next_at;
