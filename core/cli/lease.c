@@ -36,11 +36,6 @@ bool wants_lease(const cli *c, const sfc_options *opts) {
   return false;
 }
 
-static const char *lease_url(const cli *c) {
-  const char *url = c->lease ? c->lease : getenv("SNOWFLAKE_LEASE_URL");
-  return url && *url ? url : NULL;
-}
-
 static int lease_sql(void) {
   fputs(sfc_lease_table_sql(), stdout);
   return 0;
@@ -89,6 +84,11 @@ int cmd_lease(cli *c, int argc, char **argv) {
 #include <libpq-fe.h>
 #include <pthread.h>
 #include <time.h>
+
+static const char *lease_url(const cli *c) {
+  const char *url = c->lease ? c->lease : getenv("SNOWFLAKE_LEASE_URL");
+  return url && *url ? url : NULL;
+}
 
 /* The one lease of this process: its connection, its renewer. */
 static struct {
