@@ -1,8 +1,9 @@
 """snowflake-c serve, the real server driven by real clients (standard
 library only): the shared vectors through /v1/decode and /v1/layout byte
 for byte as the CLI prints them, 16 keep-alive clients taking 1,000,000
-IDs, every error row, hostile clients, /metrics, and SIGTERM under load
-with a successor on the same node value and state folder.
+IDs, every error row, hostile clients, /metrics, SIGTERM under load
+with a successor on the same node value and state folder, and the client
+examples of docs/service.md (curl, Go, Python) run as they are written.
 
 SFC_CLI names the command (built with the service)."""
 
@@ -13,9 +14,11 @@ import json
 import os
 import re
 import select
+import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import unittest
@@ -23,7 +26,8 @@ import urllib.parse
 from pathlib import Path
 
 CLI = os.environ.get("SFC_CLI", "")
-VECTORS = Path(__file__).resolve().parents[1] / "vectors"
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "tests" / "vectors"
 TIMEOUT = 60  # seconds any one wait may take before the test fails
 
 
@@ -88,7 +92,7 @@ class Server:
         self.proc.stderr.close()
         return rc
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -200,7 +204,9 @@ class Generation(unittest.TestCase):
             self.assertEqual(errors, [])
             for ids in results:
                 self.assertEqual(len(ids), per_client)
-                self.assertTrue(all(a < b for a, b in zip(ids, ids[1:])), "not increasing on one connection")
+                self.assertTrue(
+                    all(a < b for a, b in zip(ids, ids[1:], strict=False)), "not increasing on one connection"
+                )
             everything = [i for ids in results for i in ids]
             self.assertEqual(len(set(everything)), 1_000_000)
             status, _, metrics = s.get("/metrics")
@@ -322,10 +328,19 @@ class Errors(unittest.TestCase):
         return headers
 
     def test_bad_input_is_400(self):
-        for path in ["/v1/ids", "/v1/ids?count=0", "/v1/ids?count=-1", "/v1/ids?count=abc", "/v1/ids?count=1001",
-                     "/v1/ids?count=99999999999999999999999", "/v1/ids?count=2&format=nope",
-                     "/v1/decode/abc", "/v1/decode/", "/v1/decode/18446744073709551616",
-                     "/v1/decode/123?from=nope"]:
+        for path in [
+            "/v1/ids",
+            "/v1/ids?count=0",
+            "/v1/ids?count=-1",
+            "/v1/ids?count=abc",
+            "/v1/ids?count=1001",
+            "/v1/ids?count=99999999999999999999999",
+            "/v1/ids?count=2&format=nope",
+            "/v1/decode/abc",
+            "/v1/decode/",
+            "/v1/decode/18446744073709551616",
+            "/v1/decode/123?from=nope",
+        ]:
             with self.subTest(path=path):
                 self.error(path, 400, "InvalidArgument")
         self.assertEqual(self.server.get("/v1/ids?count=1000")[0], 200)
@@ -384,7 +399,10 @@ class Errors(unittest.TestCase):
     def test_pipelined_requests_are_answered_in_order(self):
         sock = socket.create_connection((self.server.host, self.server.port), timeout=TIMEOUT)
         try:
-            sock.sendall(b"GET /v1/id HTTP/1.1\r\nHost: x\r\n\r\n" * 3 + b"GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            sock.sendall(
+                b"GET /v1/id HTTP/1.1\r\nHost: x\r\n\r\n" * 3
+                + b"GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
             data = b""
             while chunk := sock.recv(65536):
                 data += chunk
@@ -404,8 +422,13 @@ class Token(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             for args, env in [(["--token", "s3cret"], None), ([], {"SNOWFLAKE_TOKEN": "s3cret"})]:
                 with self.subTest(args=args), Server(["--node", "worker=105", *args], env=env, cwd=d) as s:
-                    for headers in [{}, {"Authorization": "Bearer nope"}, {"Authorization": "Bearer s3cre"},
-                                    {"Authorization": "Bearer s3cretx"}, {"Authorization": "Basic s3cret"}]:
+                    for headers in [
+                        {},
+                        {"Authorization": "Bearer nope"},
+                        {"Authorization": "Bearer s3cre"},
+                        {"Authorization": "Bearer s3cretx"},
+                        {"Authorization": "Basic s3cret"},
+                    ]:
                         status, got, body = s.get("/v1/id", headers)
                         self.assertEqual(status, 401, headers)
                         self.assertIn("Bearer", got["WWW-Authenticate"])
@@ -417,7 +440,70 @@ class Token(unittest.TestCase):
                     self.assertEqual(s.get("/readyz")[0], 200)
 
 
-SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\n]|\\.)*\",?)*)\})? (\S+)$")
+TESTED = re.compile(r"<!-- tested: (\w+) -->\n```\w*\n(.*?)```\n", re.S)
+
+
+class Examples(unittest.TestCase):
+    """The client examples of docs/service.md, each run as written against
+    a real server with a token: three IDs, then the first one decoded."""
+
+    @classmethod
+    def setUpClass(cls):
+        text = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
+        cls.blocks = dict(TESTED.findall(text))
+        assert len(cls.blocks) == text.count("<!-- tested: "), "a tested marker without its block"
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.server = Server(["--node", "worker=106", "--token", "t0ken"], cwd=cls.dir.name)
+        cls.env = {
+            **os.environ,
+            "SNOWFLAKE_URL": f"http://{cls.server.host}:{cls.server.port}",
+            "SNOWFLAKE_TOKEN": "t0ken",
+        }
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.dir.cleanup()
+
+    def test_the_three_clients_are_there(self):
+        self.assertEqual(sorted(self.blocks), ["bash", "go", "python"])
+
+    def run_example(self, command: list[str], env: dict | None = None) -> None:
+        out = subprocess.run(command, capture_output=True, timeout=300, cwd=self.dir.name, env=env or self.env)
+        self.assertEqual(out.returncode, 0, out.stderr.decode())
+        lines = out.stdout.decode().split("\n", 3)
+        ids = [int(x) for x in lines[:3]]
+        self.assertTrue(ids[0] < ids[1] < ids[2], ids)
+        want = cli("decode", "--json", "--preset", "default", str(ids[0])).stdout.decode()
+        self.assertEqual(lines[3], want)
+        # Without the token the example fails rather than printing an error as IDs.
+        bare = {k: v for k, v in (env or self.env).items() if k != "SNOWFLAKE_TOKEN"}
+        refused = subprocess.run(command, capture_output=True, timeout=300, cwd=self.dir.name, env=bare)
+        self.assertNotEqual(refused.returncode, 0, refused.stdout)
+
+    def test_curl(self):
+        curl = shutil.which("curl")
+        self.assertIsNotNone(curl, "curl is missing: run scripts/setup")
+        self.run_example(["bash", "-euo", "pipefail", "-c", self.blocks["bash"]])
+
+    def test_go(self):
+        go = shutil.which("go")
+        self.assertIsNotNone(go, "go is missing: run scripts/setup (Debian golang-go)")
+        main = Path(self.dir.name) / "main.go"
+        main.write_text(self.blocks["go"], encoding="utf-8")
+        # The build cache outlives the test (the standard library compiles once).
+        env = {**self.env, "GOCACHE": str(ROOT / "build" / "go-cache"), "GOTOOLCHAIN": "local", "GOFLAGS": ""}
+        vet = subprocess.run([go, "vet", str(main)], capture_output=True, timeout=300, cwd=self.dir.name, env=env)
+        self.assertEqual(vet.returncode, 0, vet.stderr.decode())
+        self.run_example([go, "run", str(main)], env)
+
+    def test_python(self):
+        self.run_example([sys.executable, "-c", self.blocks["python"]])
+
+
+SAMPLE = re.compile(
+    r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\n]|\\.)*\",?)*)\})? (\S+)$"
+)
 
 
 def parse_prometheus(text: str) -> dict:
