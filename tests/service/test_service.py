@@ -44,9 +44,10 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 class Server:
     """One `snowflake-c serve` on 127.0.0.1, port 0, in its own folder."""
 
-    def __init__(self, args: list[str], env: dict | None = None, cwd: str | None = None):
+    def __init__(self, args: list[str], env: dict | None = None, cwd: str | None = None, wrap: list[str] | None = None):
+        # wrap: a command prefix that execs the server (a namespace, a host name).
         self.proc = subprocess.Popen(
-            [CLI, "serve", "--listen", "127.0.0.1:0", *args],
+            [*(wrap or []), CLI, "serve", "--listen", "127.0.0.1:0", *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
