@@ -97,31 +97,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
   }
 }
 
-static int hex_digit(char ch) {
-  return ch >= '0' && ch <= '9'   ? ch - '0'
-         : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-         : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
-                                  : -1;
-}
-
-/* Percent-decodes the path and the query's values in place, as
- * libmicrohttpd would, but leaves "%00" as it is: the routes read C strings,
- * and a NUL must not cut an ID short ("5%00garbage" is no ID, not 5). */
+/* libmicrohttpd's unescape callback: url_unescape (routes.c), which the
+ * fuzzer drives too. */
 static size_t unescape(void *cls, struct MHD_Connection *conn, char *text) {
-  char *w = text;
   (void)cls, (void)conn;
-  for (const char *r = text; *r;) {
-    int hi = r[0] == '%' ? hex_digit(r[1]) : -1;
-    int lo = hi >= 0 ? hex_digit(r[2]) : -1;
-    if (lo >= 0 && (hi | lo)) {
-      *w++ = (char)(hi * 16 + lo);
-      r += 3;
-    } else {
-      *w++ = *r++;
-    }
-  }
-  *w = '\0';
-  return (size_t)(w - text);
+  return url_unescape(text);
 }
 
 /* Splits "HOST:PORT" or "[V6]:PORT" into host and port. */

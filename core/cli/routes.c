@@ -61,6 +61,31 @@ static void core_error(service *s, reply *rp, const sfc_error *err) {
   rp->retry_after = refusal;
 }
 
+static int hex_digit(char ch) {
+  return ch >= '0' && ch <= '9'   ? ch - '0'
+         : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+         : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                  : -1;
+}
+
+/* As libmicrohttpd unescapes, but "%00" stays as it is: the routes read C
+ * strings, and a NUL must not cut an ID short ("5%00garbage" is no ID). */
+size_t url_unescape(char *text) {
+  char *w = text;
+  for (const char *r = text; *r;) {
+    int hi = r[0] == '%' ? hex_digit(r[1]) : -1;
+    int lo = hi >= 0 ? hex_digit(r[2]) : -1;
+    if (lo >= 0 && (hi | lo)) {
+      *w++ = (char)(hi * 16 + lo);
+      r += 3;
+    } else {
+      *w++ = *r++;
+    }
+  }
+  *w = '\0';
+  return (size_t)(w - text);
+}
+
 static bool wants_json(const request *rq) {
   return rq->accept && strstr(rq->accept, "application/json");
 }

@@ -69,8 +69,12 @@ typedef struct reply {
 
 /* ---- routes.c ---------------------------------------------------------- */
 
-/* Answers `rq` into `rp` (whose body the caller frees). */
+/* Answers `rq` into `rp` (whose body the caller frees). The seam the
+ * fuzzer (tests/fuzz/fuzz_routes.c) drives without a socket. */
 void route(service *s, const request *rq, reply *rp);
+/* Percent-decodes the path or a query value in place (libmicrohttpd's
+ * unescape callback); returns the new length. */
+size_t url_unescape(char *text);
 
 /* ---- metrics.c --------------------------------------------------------- */
 

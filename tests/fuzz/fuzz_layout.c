@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (st != SFC_OK)
     check_error(st, &err);
   else
-    CHECK(node.value >= 0 && (unsigned)node.source <= SFC_SOURCE_POOL);
+    CHECK(node.value >= 0 && (unsigned)node.source <= SFC_SOURCE_LEASE);
   /* Every option takes the same text, as the CLI hands it over; a choice
    * it takes is the one its table names so. */
   const sfc_option_info *o;

@@ -151,12 +151,56 @@ def states():
     write("state", b"\x00\x01garbage")
 
 
+def routes():
+    """Requests of the service (fuzz_routes): METHOD, TARGET, Accept,
+    Authorization, one a line; a TARGET starting with '!' needs the token
+    s3cret. Every route, the error rows, and the decode vectors' IDs."""
+    json_accept = "application/json"
+    for target in [
+        "/v1/id",
+        "/v1/ids?count=3",
+        "/v1/ids?count=64&format=base62",
+        "/v1/ids?format=hex&count=2",
+        "/v1/ids?count=0",
+        "/v1/ids?count=65",
+        "/v1/ids?count=abc",
+        "/v1/ids?count=2&format=nope",
+        "/v1/ids?count=99999999999999999999999",
+        "/v1/ids",
+        "/v1/layout",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/",
+        "/v1/idz",
+        "/v1/decode/",
+        "/v1/decode/abc",
+        "/v1/decode/5%00garbage",
+        "/v1/decode/18446744073709551616",
+        "/v1/decode/123?from=nope",
+        "/v1/decode/0Czks0tP37X?from=base62",
+        "/v1/decode/%31%32%33",
+        "/v1/ids?count=%32&format=b%61se36",
+    ]:
+        write("routes", f"GET\n{target}")
+        write("routes", f"GET\n{target}\n{json_accept}")
+        write("routes", f"GET\n!{target}\n{json_accept}\nBearer s3cret")
+    for method in ["HEAD", "POST", "PUT", "DELETE", ""]:
+        write("routes", f"{method}\n/v1/id")
+    for auth in ["", "Bearer ", "Bearer s3cre", "Bearer s3cretx", "Basic s3cret", "bearer s3cret"]:
+        write("routes", f"GET\n!/v1/id\ntext/plain\n{auth}")
+    write("routes", "GET\n!/healthz")
+    for case in load("decode.json")[:40]:
+        write("routes", "GET\n/v1/decode/" + str(case.get("id", "")) + "\n" + json_accept)
+
+
 def main():
     layouts()
     decodes()
     clis()
     states()
-    for t in ("layout", "decode", "cli", "state"):
+    routes()
+    for t in ("layout", "decode", "cli", "state", "routes"):
         d = os.path.join(HERE, "corpus", t)
         print(t, len(os.listdir(d)), "seeds", file=sys.stderr)
 

@@ -1,7 +1,7 @@
 """snowflake-c serve, the real server driven by real clients (standard
 library only): the shared vectors through /v1/decode and /v1/layout byte
 for byte as the CLI prints them, 16 keep-alive clients taking 1,000,000
-IDs, every error row, hostile clients, /metrics, and SIGTERM under load
+IDs, every error row, hostile clients, /metrics, SIGTERM under load
 with a successor on the same node value and state folder.
 
 SFC_CLI names the command (built with the service)."""
@@ -23,7 +23,8 @@ import urllib.parse
 from pathlib import Path
 
 CLI = os.environ.get("SFC_CLI", "")
-VECTORS = Path(__file__).resolve().parents[1] / "vectors"
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "tests" / "vectors"
 TIMEOUT = 60  # seconds any one wait may take before the test fails
 
 
@@ -40,9 +41,10 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 class Server:
     """One `snowflake-c serve` on 127.0.0.1, port 0, in its own folder."""
 
-    def __init__(self, args: list[str], env: dict | None = None, cwd: str | None = None):
+    def __init__(self, args: list[str], env: dict | None = None, cwd: str | None = None, wrap: list[str] | None = None):
+        # wrap: a command prefix that execs the server (a namespace, a host name).
         self.proc = subprocess.Popen(
-            [CLI, "serve", "--listen", "127.0.0.1:0", *args],
+            [*(wrap or []), CLI, "serve", "--listen", "127.0.0.1:0", *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -88,7 +90,7 @@ class Server:
         self.proc.stderr.close()
         return rc
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -200,7 +202,9 @@ class Generation(unittest.TestCase):
             self.assertEqual(errors, [])
             for ids in results:
                 self.assertEqual(len(ids), per_client)
-                self.assertTrue(all(a < b for a, b in zip(ids, ids[1:])), "not increasing on one connection")
+                self.assertTrue(
+                    all(a < b for a, b in zip(ids, ids[1:], strict=False)), "not increasing on one connection"
+                )
             everything = [i for ids in results for i in ids]
             self.assertEqual(len(set(everything)), 1_000_000)
             status, _, metrics = s.get("/metrics")
@@ -322,10 +326,19 @@ class Errors(unittest.TestCase):
         return headers
 
     def test_bad_input_is_400(self):
-        for path in ["/v1/ids", "/v1/ids?count=0", "/v1/ids?count=-1", "/v1/ids?count=abc", "/v1/ids?count=1001",
-                     "/v1/ids?count=99999999999999999999999", "/v1/ids?count=2&format=nope",
-                     "/v1/decode/abc", "/v1/decode/", "/v1/decode/18446744073709551616",
-                     "/v1/decode/123?from=nope"]:
+        for path in [
+            "/v1/ids",
+            "/v1/ids?count=0",
+            "/v1/ids?count=-1",
+            "/v1/ids?count=abc",
+            "/v1/ids?count=1001",
+            "/v1/ids?count=99999999999999999999999",
+            "/v1/ids?count=2&format=nope",
+            "/v1/decode/abc",
+            "/v1/decode/",
+            "/v1/decode/18446744073709551616",
+            "/v1/decode/123?from=nope",
+        ]:
             with self.subTest(path=path):
                 self.error(path, 400, "InvalidArgument")
         self.assertEqual(self.server.get("/v1/ids?count=1000")[0], 200)
@@ -384,7 +397,10 @@ class Errors(unittest.TestCase):
     def test_pipelined_requests_are_answered_in_order(self):
         sock = socket.create_connection((self.server.host, self.server.port), timeout=TIMEOUT)
         try:
-            sock.sendall(b"GET /v1/id HTTP/1.1\r\nHost: x\r\n\r\n" * 3 + b"GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            sock.sendall(
+                b"GET /v1/id HTTP/1.1\r\nHost: x\r\n\r\n" * 3
+                + b"GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
             data = b""
             while chunk := sock.recv(65536):
                 data += chunk
@@ -404,8 +420,13 @@ class Token(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             for args, env in [(["--token", "s3cret"], None), ([], {"SNOWFLAKE_TOKEN": "s3cret"})]:
                 with self.subTest(args=args), Server(["--node", "worker=105", *args], env=env, cwd=d) as s:
-                    for headers in [{}, {"Authorization": "Bearer nope"}, {"Authorization": "Bearer s3cre"},
-                                    {"Authorization": "Bearer s3cretx"}, {"Authorization": "Basic s3cret"}]:
+                    for headers in [
+                        {},
+                        {"Authorization": "Bearer nope"},
+                        {"Authorization": "Bearer s3cre"},
+                        {"Authorization": "Bearer s3cretx"},
+                        {"Authorization": "Basic s3cret"},
+                    ]:
                         status, got, body = s.get("/v1/id", headers)
                         self.assertEqual(status, 401, headers)
                         self.assertIn("Bearer", got["WWW-Authenticate"])
@@ -417,7 +438,9 @@ class Token(unittest.TestCase):
                     self.assertEqual(s.get("/readyz")[0], 200)
 
 
-SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\n]|\\.)*\",?)*)\})? (\S+)$")
+SAMPLE = re.compile(
+    r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\n]|\\.)*\",?)*)\})? (\S+)$"
+)
 
 
 def parse_prometheus(text: str) -> dict:
