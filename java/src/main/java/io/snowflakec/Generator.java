@@ -787,6 +787,28 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
+     * How long a node value leased from PostgreSQL is held, by the database's clock (default 15 s;
+     * renewed at a third of it). A lease is taken through a host that runs its statements, as the
+     * CLI's {@code --lease URL} does.
+     *
+     * @param duration 1 s to 1 hour; null for the default
+     * @return this builder
+     */
+    public Builder leaseDuration(Duration duration) {
+      return option("leaseDuration", duration);
+    }
+
+    /**
+     * The instance's stable key for a leased node value: its last value is taken again when free.
+     *
+     * @param key the key; null for none
+     * @return this builder
+     */
+    public Builder leaseKey(String key) {
+      return option("leaseKey", key);
+    }
+
+    /**
      * Creates the generator.
      *
      * @return the generator; close it to release its node value

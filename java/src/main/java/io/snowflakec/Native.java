@@ -113,7 +113,9 @@ final class Native {
    */
   static native Object[] fastRule(long handle);
 
-  /** What the user of a new generator should be told (its node value unguarded, its layout ending). */
+  /**
+   * What the user of a new generator should be told (its node value unguarded, its layout ending).
+   */
   static native String[] generatorWarnings(long handle);
 
   static native byte[] generatorLayout(long handle);
