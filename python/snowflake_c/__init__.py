@@ -37,7 +37,7 @@ from ._snowflake_c import (
     parse_id,
 )
 from ._snowflake_c import names as _names
-from ._types import PresetName
+from ._types import PresetName as PresetName  # for annotations: the presets' names
 
 __version__ = CORE_VERSION
 
@@ -68,7 +68,6 @@ __all__ = [
     "LeaseExpired",
     "OutOfMemory",
     "Parts",
-    "PresetName",
     "SnowflakeError",
     "StateError",
     "TimeExhausted",

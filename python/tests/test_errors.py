@@ -19,6 +19,7 @@ ERRORS = [
     "WorkerUnavailable",
     "StateError",
     "OutOfMemory",
+    "LeaseExpired",
 ]
 
 
