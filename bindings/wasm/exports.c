@@ -363,14 +363,14 @@ EXPORT(generator_close) void w_generator_close(sfc_generator *g) {
  * last), and its text. */
 EXPORT(generator_warning_kind)
 const char *w_generator_warning_kind(sfc_generator *g, size_t i) {
-  const char *text;
-  return sfc_generator_warning_at(g, i, &text);
+  const char *said;
+  return sfc_generator_warning_at(g, i, &said);
 }
 EXPORT(generator_warning_text)
 const char *w_generator_warning_text(sfc_generator *g, size_t i) {
-  const char *text = NULL;
-  sfc_generator_warning_at(g, i, &text);
-  return text;
+  const char *said = NULL;
+  sfc_generator_warning_at(g, i, &said);
+  return said;
 }
 EXPORT(generator_check) int w_generator_check(const sfc_generator *g) {
   return (int)sfc_generator_check(g, &last_error);
