@@ -1,16 +1,8 @@
 /* The host-wide claim of a node value, on the integers.
  *
  * Two live generators on one host must never both run when some 64-bit
- * integer could come from both. A generator fixes some bits of every ID it
- * issues — its node fields, and the zeros above its layout's top — and
- * leaves the rest free (time, clock, sequence); two generators can meet
- * exactly when their fixed bits agree wherever both fix one. The claim is
- * that pattern: "<mask>.<value>", 16 hex digits each. Epochs, time units,
- * field names and roles, folders, users and environments play no part,
- * but for one fact of time: a generator's integers grow with its clock,
- * so from now on it can issue only those from its tick of a day ago (the
- * largest step back of the clock it may ride out with a clock bump) up to
- * its layout's largest; two whose ranges do not overlap never meet.
+ * integer could come from both: when their patterns (the bits every ID
+ * fixes) meet and their ranges from now on overlap (claim_pattern.c).
  *
  * Taking it: the pattern's own name (claim_os_*.c: an abstract socket on
  * Linux, seen across the network namespace; a named section on Windows; a
@@ -35,75 +27,14 @@
  * later or refuse. */
 #include "internal.h"
 
+#include "claim_parts.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define RECORD_MAGIC "snowflake-c hand-over 2\n"
 #define RECORD_PREFIX "snowflake-c-"
-
-/* The bits every ID of the layout fixes, given its node bits. */
-static void pattern(const sfc_layout *l, uint64_t bits, uint64_t *mask,
-                    uint64_t *value) {
-  uint64_t m = l->total_bits >= 64 ? 0 : ~UINT64_C(0) << l->total_bits;
-  for (unsigned i = 1; i < l->field_count; i++)
-    if ((int)i != l->seq_index && (int)i != l->clock_index)
-      m |= l->fields[i].max << l->fields[i].shift;
-  *mask = m;
-  *value = bits & m;
-}
-
-static bool meets(uint64_t m1, uint64_t v1, uint64_t m2, uint64_t v2) {
-  return ((v1 ^ v2) & m1 & m2) == 0;
-}
-
-/* The largest integer a pattern allows: its top bits fixed at zero (the
- * time field is first, so no node bit is above it). */
-static uint64_t top_of(uint64_t mask) {
-  unsigned zeros = 0;
-  while (zeros < 64 && (mask >> (63 - zeros) & 1))
-    zeros++;
-  return zeros >= 64 ? 0 : UINT64_MAX >> zeros;
-}
-
-/* The lowest integer the layout can issue from now on: its tick of a day
- * ago, the sequence and the rest at zero. */
-#define DAY_US INT64_C(86400000000)
-static uint64_t lowest_from_now(const sfc_layout *l) {
-  const int64_t since = sfc_wall_us() - DAY_US - l->epoch_ms * 1000;
-  if (since <= 0) return 0;
-  uint64_t tick = (uint64_t)(since / l->unit_us);
-  if (tick > l->fields[0].max) tick = l->fields[0].max;
-  return tick << l->fields[0].shift;
-}
-
-static bool overlap(uint64_t lo1, uint64_t hi1, uint64_t lo2, uint64_t hi2) {
-  return lo1 <= hi2 && lo2 <= hi1;
-}
-
-/* "<mask>.<value>" or "<mask>.<value>.<lowest>": 16 hex digits each;
- * false when `hex` is neither. */
-static bool parse_hex(const char *hex, uint64_t *mask, uint64_t *value,
-                      uint64_t *lowest) {
-  const size_t n = strlen(hex);
-  if ((n != 33 && n != 50) || strspn(hex, "0123456789abcdef") != 16 ||
-      hex[16] != '.' || strspn(hex + 17, "0123456789abcdef") != 16 ||
-      (n == 50 &&
-       (hex[33] != '.' || strspn(hex + 34, "0123456789abcdef") != 16)))
-    return false;
-  char m[17], v[17], w[17] = "0";
-  memcpy(m, hex, 16);
-  memcpy(v, hex + 17, 16);
-  m[16] = v[16] = '\0';
-  if (n == 50) {
-    memcpy(w, hex + 34, 16);
-    w[16] = '\0';
-  }
-  *mask = strtoull(m, NULL, 16);
-  *value = strtoull(v, NULL, 16);
-  *lowest = strtoull(w, NULL, 16);
-  return true;
-}
 
 void sfc_claim_init(sfc_claim *c) {
   memset(c, 0, sizeof *c);
@@ -295,7 +226,7 @@ static bool record_name_parts(const char *name, uint64_t *mask, uint64_t *value,
       strspn(hex + 34, "0123456789abcdef") != 16)
     return false;
   snprintf(pattern, sizeof pattern, "%.33s", hex);
-  if (!parse_hex(pattern, mask, value, &unused)) return false;
+  if (!sfc_pattern_parse(pattern, mask, value, &unused)) return false;
   *tag = hex + 51;
   return ((*tag)[0] == 'u' || (*tag)[0] == 's') && (*tag)[1] &&
          strspn(*tag + 1, "0123456789abcdef") == strlen(*tag + 1);
@@ -341,7 +272,7 @@ static void read_record(void *ctx, const char *name) {
   const char *tag;
   if (r->status != SFC_OK || *r->held ||
       !record_name_parts(name, &mask, &value, &tag) ||
-      !meets(mask, value, c->mask, c->value))
+      !sfc_pattern_meets(mask, value, c->mask, c->value))
     return;
   const bool mine = strcmp(name, c->record_name) == 0;
   if (mine && r->mine_read) return;
@@ -387,8 +318,8 @@ static void read_record(void *ctx, const char *name) {
     sfc_layout theirs;
     if (!why &&
         sfc_layout_parse(rec.spec, rec.epoch, &theirs, NULL) == SFC_OK &&
-        !overlap(lowest_from_now(&theirs), top_of(mask), c->lowest,
-                 top_of(c->mask)))
+        !sfc_pattern_overlap(sfc_pattern_lowest(&theirs), sfc_pattern_top(mask),
+                             c->lowest, sfc_pattern_top(c->mask)))
       return;
     *r->held = true;
     r->who->pid = why ? 0 : rec.pid;
@@ -492,7 +423,7 @@ static void scan_claim(void *ctx, const char *hex) {
   char range[RANGE_HEX + 1];
   if (s->other[0] || (n != RANGE_HEX && n != TAKING_HEX)) return;
   snprintf(range, sizeof range, "%.50s", hex);
-  if (!parse_hex(range, &mask, &value, &lowest) ||
+  if (!sfc_pattern_parse(range, &mask, &value, &lowest) ||
       (mask == c->mask && value == c->value))
     return;
   if (n == TAKING_HEX) {
@@ -501,8 +432,9 @@ static void scan_claim(void *ctx, const char *hex) {
       return;
     rank = strtoull(hex + RANGE_HEX + 1, NULL, 16);
   }
-  if (!meets(mask, value, c->mask, c->value) ||
-      !overlap(lowest, top_of(mask), c->lowest, top_of(c->mask)))
+  if (!sfc_pattern_meets(mask, value, c->mask, c->value) ||
+      !sfc_pattern_overlap(lowest, sfc_pattern_top(mask), c->lowest,
+                           sfc_pattern_top(c->mask)))
     return;
   for (unsigned i = 0; i < s->nwaits; i++) {
     if (!strcmp(s->waits[i], hex)) s->seen[i] = true;
@@ -658,8 +590,8 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
                           sfc_saved *handed, bool *held, sfc_holder *who,
                           sfc_error *err) {
   sfc_claim_init(c);
-  pattern(&g->layout, bits, &c->mask, &c->value);
-  c->lowest = lowest_from_now(&g->layout);
+  sfc_pattern_of(&g->layout, bits, &c->mask, &c->value);
+  c->lowest = sfc_pattern_lowest(&g->layout);
   snprintf(c->hex, sizeof c->hex, "%016llx.%016llx",
            (unsigned long long)c->mask, (unsigned long long)c->value);
   who->pid = 0;

@@ -138,7 +138,7 @@ SHAPE_KEYS = ["ms", "ms", "ms-auto", "clock", "clock", "coarse", "narrow", "pool
 
 
 def pattern(layout: sfc.Layout, node: dict[str, int]) -> tuple[int, int]:
-    """The bits every ID of the layout and node values fixes (claim.c's pattern):
+    """The bits every ID of the layout and node values fixes (claim_pattern.c):
     (mask, value)."""
     mask = 0 if layout.total_bits >= 64 else (ALL64 << layout.total_bits) & ALL64
     value = 0
