@@ -33,9 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RECORD_MAGIC "snowflake-c hand-over 2\n"
-#define RECORD_PREFIX "snowflake-c-"
-
 void sfc_claim_init(sfc_claim *c) {
   memset(c, 0, sizeof *c);
   c->name = SFC_NO_FD;
@@ -54,105 +51,8 @@ static void record_path(const sfc_claim *c, const char *name, char *buf,
   snprintf(buf, cap, "%s/%s", c->records_path, name);
 }
 
-/* The places of the time, clock and sequence fields: records of the same
- * shape compare in tick numbers. */
-static size_t shape_text(const sfc_layout *l, char *buf, size_t cap) {
-  const sfc_field *t = &l->fields[0], *s = &l->fields[l->seq_index];
-  const sfc_field *c = l->clock_index >= 0 ? &l->fields[l->clock_index] : NULL;
-  return (size_t)snprintf(buf, cap, "%u@%u %u@%u %u@%u", t->bits, t->shift,
-                          c ? c->bits : 0, c ? c->shift : 0, s->bits, s->shift);
-}
-
-/* The record's text, padded with newlines to the claim's fixed size (a
- * write over the same blocks cannot fail for want of space). */
-static size_t record_text(const sfc_claim *c, const sfc_generator *g,
-                          const sfc_saved *s, bool closed, char *buf,
-                          size_t cap) {
-  char spec[SFC_SPEC_MAX], shape[64];
-  sfc_layout_spec(&g->layout, spec, sizeof spec);
-  shape_text(&g->layout, shape, sizeof shape);
-  size_t n = (size_t)snprintf(
-      buf, cap,
-      "%slayout %s\nepoch %lld\nshape %s\npid %ld\nstate %s\ntaking "
-      "%016llx\n",
-      RECORD_MAGIC, spec, (long long)g->layout.epoch_ms, shape, sfc_os_pid(),
-      closed ? "closed" : "open", (unsigned long long)c->taking);
-  if (n >= cap) return 0;
-  n += sfc_saved_print(s, g->pack.clock_max, buf + n, cap - n);
-  n = n < cap ? sfc_check_append(buf, n, cap) : 0;
-  if (!n || n > c->size) return 0;
-  memset(buf + n, '\n', c->size - n);
-  return c->size;
-}
-
-/* Room for the longest record of the generator's layout. */
-static size_t record_size(const sfc_generator *g) {
-  char spec[SFC_SPEC_MAX];
-  size_t spec_len = sfc_layout_spec(&g->layout, spec, sizeof spec);
-  size_t n =
-      strlen(RECORD_MAGIC) + spec_len + 256 + (g->pack.clock_max + 1) * 21 + 64;
-  return n < SFC_RECORD_MAX ? n : SFC_RECORD_MAX;
-}
-
 /* --- reading records -------------------------------------------------------
  */
-
-typedef struct record {
-  char spec[SFC_SPEC_MAX];
-  long long epoch;
-  unsigned shape[6]; /* time, clock, sequence: bits and shift each */
-  long pid;
-  bool open;
-  uint64_t taking; /* its holder is taking it, at this rank; 0 settled */
-  sfc_saved saved;
-} record;
-
-/* Parses a record's text (modified in place): NULL, or what is wrong. */
-static const char *parse_record(char *buf, size_t n, record *out) {
-  size_t body, end;
-  const char *why = sfc_check_verify(buf, n, &body, &end);
-  if (why) return why;
-  if (strspn(buf + end, "\n") != n - end) return "text after the checksum";
-  if (strncmp(buf, RECORD_MAGIC, strlen(RECORD_MAGIC)) != 0)
-    return "not a snowflake-c hand-over record";
-  buf[body] = '\0';
-  char *p = buf + strlen(RECORD_MAGIC);
-  const char *spec = sfc_text_line(&p, "layout");
-  const char *epoch = spec ? sfc_text_line(&p, "epoch") : NULL;
-  const char *shape = epoch ? sfc_text_line(&p, "shape") : NULL;
-  const char *pid = shape ? sfc_text_line(&p, "pid") : NULL;
-  const char *state = pid ? sfc_text_line(&p, "state") : NULL;
-  /* "taking": not in the records of the first builds, which are settled. */
-  const char *taking = state ? sfc_text_line(&p, "taking") : NULL;
-  long long pid_n;
-  char tail;
-  if ((taking &&
-       (strlen(taking) != 16 || strspn(taking, "0123456789abcdef") != 16)) ||
-      !sfc_text_number(epoch, INT64_MIN, &out->epoch) ||
-      !sfc_text_number(pid, 0, &pid_n) ||
-      sscanf(shape, "%u@%u %u@%u %u@%u%c", &out->shape[0], &out->shape[1],
-             &out->shape[2], &out->shape[3], &out->shape[4], &out->shape[5],
-             &tail) != 6 ||
-      (strcmp(state, "open") != 0 && strcmp(state, "closed") != 0))
-    return "malformed contents";
-  if (out->shape[0] == 0 || out->shape[0] + out->shape[1] > 64 ||
-      out->shape[2] > SFC_MAX_CLOCK_BITS || out->shape[4] > 64 ||
-      out->shape[3] > 63 || out->shape[5] > 63)
-    return "malformed contents";
-  snprintf(out->spec, sizeof out->spec, "%s", spec);
-  out->pid = (long)pid_n;
-  out->open = strcmp(state, "open") == 0;
-  out->taking = taking ? strtoull(taking, NULL, 16) : 0;
-  /* Its own clock table's width: another shape may have another. */
-  const uint64_t its_clock_max =
-      out->shape[2] ? (UINT64_C(1) << out->shape[2]) - 1 : 0;
-  const uint64_t time_max =
-      out->shape[0] >= 64 ? UINT64_MAX : (UINT64_C(1) << out->shape[0]) - 1;
-  why = sfc_saved_parse(p, its_clock_max, time_max, &out->saved);
-  if (why) return why;
-  out->saved.unclean = out->open;
-  return NULL;
-}
 
 /* A record's tick in force for clock value c: its mark joins its value. */
 static int64_t bound_of(const sfc_saved *s, uint64_t c) {
@@ -169,7 +69,7 @@ static int64_t bound_of(const sfc_saved *s, uint64_t c) {
  * would repeat its IDs whatever it was handed: the claim keeps the two
  * from running at once, and their use one after the other is the
  * operator's (the README says so). */
-static sfc_status merge_other(const sfc_generator *g, const record *r,
+static sfc_status merge_other(const sfc_generator *g, const sfc_record *r,
                               sfc_saved *into) {
   sfc_layout theirs;
   if (sfc_layout_parse(r->spec, r->epoch, &theirs, NULL) != SFC_OK)
@@ -219,7 +119,7 @@ typedef struct reading {
  * a record's (a renewal's new file, a stranger's). */
 static bool record_name_parts(const char *name, uint64_t *mask, uint64_t *value,
                               const char **tag) {
-  const char *hex = name + strlen(RECORD_PREFIX);
+  const char *hex = name + strlen(SFC_RECORD_PREFIX);
   char pattern[34];
   uint64_t unused;
   if (strlen(hex) < 53 || hex[33] != '.' || hex[50] != '.' ||
@@ -245,7 +145,7 @@ static bool settled(sfc_claim *c, const char *name, const char *path, char *buf,
   for (int i = 0; i < 200; i++) {
     sfc_pause(1000);
     bool missing = false;
-    record rec;
+    sfc_record rec;
     if (sfc_file_lock_held_at(&c->records, name, path, live, err) != SFC_OK ||
         sfc_file_read_at(&c->records, name, path, buf, cap, n, &missing, owner,
                          err) != SFC_OK)
@@ -255,8 +155,8 @@ static bool settled(sfc_claim *c, const char *name, const char *path, char *buf,
       *n = 0;
       return true;
     }
-    if (!*live || (*n && !parse_record(buf, *n, &rec) && !rec.taking)) {
-      /* parse_record wrote in buf: read it again for the caller. */
+    if (!*live || (*n && !sfc_record_parse(buf, *n, &rec) && !rec.taking)) {
+      /* sfc_record_parse wrote in buf: read it again for the caller. */
       return sfc_file_read_at(&c->records, name, path, buf, cap, n, &missing,
                               owner, err) == SFC_OK &&
              !missing;
@@ -291,8 +191,8 @@ static void read_record(void *ctx, const char *name) {
                                  &missing, owner, r->err);
     if (r->status != SFC_OK || missing) return;
   }
-  record rec;
-  const char *why = n ? parse_record(buf, n, &rec) : "empty";
+  sfc_record rec;
+  const char *why = n ? sfc_record_parse(buf, n, &rec) : "empty";
   /* A live holder that has just taken its record writes it a moment
    * later: read it again, 20 ms at most, to learn its layout. */
   for (int i = 0; live && why && i < 20; i++) {
@@ -301,14 +201,14 @@ static void read_record(void *ctx, const char *name) {
                          owner, r->err) != SFC_OK ||
         missing)
       break;
-    why = n ? parse_record(buf, n, &rec) : "empty";
+    why = n ? sfc_record_parse(buf, n, &rec) : "empty";
   }
   /* One taking it beside us that ranks after us defers to us, unless it
    * read the folder before our record was there: wait until it has made
    * up its mind. */
   if (live && !why && rec.taking > c->taking &&
       settled(c, name, path, buf, sizeof buf, &n, &live, owner, r->err)) {
-    why = n ? parse_record(buf, n, &rec) : "empty";
+    why = n ? sfc_record_parse(buf, n, &rec) : "empty";
     if (!live && n == 0) return;
   }
   if (live) {
@@ -351,7 +251,7 @@ static void read_record(void *ctx, const char *name) {
   }
   char layout_id[17];
   snprintf(layout_id, sizeof layout_id, "%.16s",
-           name + strlen(RECORD_PREFIX) + 34);
+           name + strlen(SFC_RECORD_PREFIX) + 34);
   if (strcmp(layout_id, c->layout_id) == 0)
     sfc_saved_merge(r->into, &rec.saved); /* our layout: tick for tick */
   else if (merge_other(r->g, &rec, r->into) != SFC_OK)
@@ -378,14 +278,14 @@ static void find_layout(void *ctx, const char *name) {
   char buf[SFC_RECORD_MAX + 1], owner[SFC_TAG_MAX], path[200];
   size_t n;
   bool missing = false, live = false;
-  record rec;
+  sfc_record rec;
   if (f->out[0]) return;
   snprintf(path, sizeof path, "%s/%s", f->path, name);
   if (sfc_file_lock_held_at(f->records, name, path, &live, NULL) != SFC_OK ||
       !live ||
       sfc_file_read_at(f->records, name, path, buf, sizeof buf, &n, &missing,
                        owner, NULL) != SFC_OK ||
-      missing || !n || parse_record(buf, n, &rec))
+      missing || !n || sfc_record_parse(buf, n, &rec))
     return;
   snprintf(f->out, f->cap, "%.96s (epoch %lld)", rec.spec, rec.epoch);
 }
@@ -395,7 +295,7 @@ static void layout_of_holder(const char *pattern, char *out, size_t cap) {
   char path[64], prefix[64];
   out[0] = '\0';
   if (sfc_records_dir_open(&records, path, sizeof path, NULL) != SFC_OK) return;
-  snprintf(prefix, sizeof prefix, RECORD_PREFIX "%.33s.", pattern);
+  snprintf(prefix, sizeof prefix, SFC_RECORD_PREFIX "%.33s.", pattern);
   finding f = {&records, path, out, cap};
   sfc_dir_each(&records, prefix, find_layout, &f, NULL);
   sfc_fd_close(records.fd);
@@ -515,7 +415,7 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
                           (long long)g->layout.epoch_ms);
   snprintf(c->layout_id, sizeof c->layout_id, "%016llx",
            (unsigned long long)sfc_fnv1a(SFC_FNV_OFFSET, spec, len));
-  snprintf(c->record_name, sizeof c->record_name, RECORD_PREFIX "%s.%s.%s",
+  snprintf(c->record_name, sizeof c->record_name, SFC_RECORD_PREFIX "%s.%s.%s",
            c->hex, c->layout_id, c->user);
   char path[200];
   record_path(c, c->record_name, path, sizeof path);
@@ -546,19 +446,19 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
     /* A live holder of our user that the name did not show. */
     char buf[SFC_RECORD_MAX + 1];
     size_t n;
-    record rec;
+    sfc_record rec;
     who->uid = sfc_os_uid();
     who->pid = 0;
     if (sfc_file_read_fd(c->record, path, buf, sizeof buf, &n, NULL) ==
             SFC_OK &&
-        n && parse_record(buf, n, &rec) == NULL) {
+        n && sfc_record_parse(buf, n, &rec) == NULL) {
       who->pid = rec.pid;
       snprintf(c->other, sizeof c->other, "%.96s (epoch %lld)", rec.spec,
                rec.epoch);
     }
   }
   if (st != SFC_OK || *held) return st;
-  c->size = record_size(g);
+  c->size = sfc_record_size(g);
   char text[SFC_RECORD_MAX];
   size_t n;
   /* Ours first, and what we are written in it before we look at others':
@@ -567,17 +467,17 @@ static sfc_status open_records(sfc_claim *c, const sfc_generator *g,
   read_record(&r, c->record_name);
   if (r.status != SFC_OK) return r.status;
   r.mine_read = true;
-  n = record_text(c, g, handed, false, text, sizeof text);
+  n = sfc_record_text(c, g, handed, false, text, sizeof text);
   if (!n)
     return sfc_fail(err, SFC_STATE_ERROR, "hand-over record %s: too large",
                     path);
   st = sfc_file_overwrite(c->record, text, n, path, err);
   if (st == SFC_OK)
-    st = sfc_dir_each(&c->records, RECORD_PREFIX, read_record, &r, err);
+    st = sfc_dir_each(&c->records, SFC_RECORD_PREFIX, read_record, &r, err);
   if (st == SFC_OK) st = r.status;
   if (st != SFC_OK || *held) return st;
   c->taking = 0;
-  n = record_text(c, g, handed, false, text, sizeof text);
+  n = sfc_record_text(c, g, handed, false, text, sizeof text);
   st = sfc_file_renew_locked(&c->records, c->record_name, path, &c->record,
                              text, n, err);
   if (st == SFC_OK && g->shared)
@@ -661,7 +561,7 @@ static sfc_status creator_alive(const sfc_generator *g, sfc_error *err) {
 sfc_status sfc_claim_write(sfc_claim *c, const sfc_generator *g,
                            const sfc_saved *s, bool closed, sfc_error *err) {
   char text[SFC_RECORD_MAX];
-  size_t n = record_text(c, g, s, closed, text, sizeof text);
+  size_t n = sfc_record_text(c, g, s, closed, text, sizeof text);
   sfc_fd fd = c->record_write != SFC_NO_FD ? c->record_write : c->record;
   if (!n || fd == SFC_NO_FD)
     return sfc_fail(err, SFC_STATE_ERROR,

@@ -1,5 +1,6 @@
-/* What the claim's files share among themselves (claim.c, claim_pattern.c);
- * included by them only, after internal.h. */
+/* What the claim's files share among themselves (claim.c, claim_text.c,
+ * claim_pattern.c); included by them only, after
+ * internal.h. */
 #ifndef SFC_CLAIM_PARTS_H
 #define SFC_CLAIM_PARTS_H
 
@@ -22,5 +23,28 @@ SFC_INTERNAL bool sfc_pattern_overlap(uint64_t lo1, uint64_t hi1, uint64_t lo2,
  * false when `hex` is neither. */
 SFC_INTERNAL bool sfc_pattern_parse(const char *hex, uint64_t *mask,
                                     uint64_t *value, uint64_t *lowest);
+
+/* claim_text.c — a hand-over record's text. */
+#define SFC_RECORD_PREFIX "snowflake-c-" /* the records' file names */
+typedef struct sfc_record {
+  char spec[SFC_SPEC_MAX];
+  long long epoch;
+  unsigned shape[6]; /* time, clock, sequence: bits and shift each */
+  long pid;
+  bool open;
+  uint64_t taking; /* its holder is taking it, at this rank; 0 settled */
+  sfc_saved saved;
+} sfc_record;
+/* The record's text, padded with newlines to the claim's fixed size (a
+ * write over the same blocks cannot fail for want of space); 0 when it
+ * does not fit. */
+SFC_INTERNAL size_t sfc_record_text(const sfc_claim *c,
+                                    const struct sfc_generator *g,
+                                    const sfc_saved *s, bool closed, char *buf,
+                                    size_t cap);
+/* Room for the longest record of the generator's layout. */
+SFC_INTERNAL size_t sfc_record_size(const struct sfc_generator *g);
+/* Parses a record's text (modified in place): NULL, or what is wrong. */
+SFC_INTERNAL const char *sfc_record_parse(char *buf, size_t n, sfc_record *out);
 
 #endif
