@@ -1,10 +1,11 @@
 /* The host-wide claim's part of the core's shared declarations (claim.c,
- * guard.c); included by internal.h only. */
+ * claim_records.c, guard.c); included by internal.h only. What the claim's
+ * files share among themselves alone is claim_parts.h. */
 #ifndef SFC_CLAIM_H
 #define SFC_CLAIM_H
 
-/* claim.c — the host-wide claim of the integers a generator can issue, and
- * its hand-over record, written ahead. */
+/* claim.c — the host-wide claim of the integers a generator can issue;
+ * claim_records.c — its hand-over record, written ahead. */
 #define SFC_RECORD_MAX 8192
 typedef struct sfc_claim {
   sfc_fd name;          /* the held name (claim_os_*.c), or SFC_NO_FD */
@@ -37,8 +38,8 @@ SFC_INTERNAL sfc_status sfc_claim_take(sfc_claim *c,
                                        uint64_t bits, sfc_saved *handed,
                                        bool *held, sfc_holder *who,
                                        sfc_error *err);
-/* Writes the record: open (how far the holder may issue) or closed (what
- * it issued). */
+/* claim_records.c: writes the record: open (how far the holder may issue) or
+ * closed (what it issued). */
 SFC_INTERNAL sfc_status sfc_claim_write(sfc_claim *c,
                                         const struct sfc_generator *g,
                                         const sfc_saved *s, bool closed,

@@ -1,5 +1,5 @@
-/* What the claim's files share among themselves (claim.c, claim_text.c,
- * claim_pattern.c); included by them only, after
+/* What the claim's files share among themselves (claim.c, claim_records.c,
+ * claim_text.c, claim_pattern.c); included by them only, after
  * internal.h. */
 #ifndef SFC_CLAIM_PARTS_H
 #define SFC_CLAIM_PARTS_H
@@ -46,5 +46,20 @@ SFC_INTERNAL size_t sfc_record_text(const sfc_claim *c,
 SFC_INTERNAL size_t sfc_record_size(const struct sfc_generator *g);
 /* Parses a record's text (modified in place): NULL, or what is wrong. */
 SFC_INTERNAL const char *sfc_record_parse(char *buf, size_t n, sfc_record *out);
+
+/* claim_records.c — the hand-over records in their folder
+ * (sfc_claim_write is claim.h's). */
+/* Our record file, locked, and every record that can meet ours merged
+ * into *handed; then renewed with what it hands on, as our own. *held
+ * (and *who, c->other as far as known) when a live holder's record shows
+ * that it can meet ours. */
+SFC_INTERNAL sfc_status sfc_claim_records_open(sfc_claim *c,
+                                               const struct sfc_generator *g,
+                                               sfc_saved *handed, bool *held,
+                                               sfc_holder *who, sfc_error *err);
+/* The layout of a live holder of `pattern` ("<mask>.<value>"), from its
+ * record, for the refusal: "<spec> (epoch <ms>)"; "" when none says. */
+SFC_INTERNAL void sfc_claim_holder_layout(const char *pattern, char *out,
+                                          size_t cap);
 
 #endif
