@@ -9,8 +9,8 @@ Kubernetes or a container engine running:
   target, the state folder on the volume; then every replica's command (the
   Containerfile's ENTRYPOINT and the manifest's args) run under its pod's
   host name and probed, its node value from the ordinal;
-- Containerfile: its structure only (the machine has no container engine
-  to build it with): pinned bases, a numeric user, exec-form ENTRYPOINT and
+- Containerfile: its structure (tests/service/container builds it and runs
+  the image): pinned bases, a numeric user, exec-form ENTRYPOINT and
   CMD agreeing with the manifest, Meson recent enough for meson.build, its
   -D options those of meson.options, the run-time libraries of its -dev
   packages.
