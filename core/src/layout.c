@@ -160,6 +160,11 @@ static sfc_status parse_field(const char *spec, const char *s, const char *end,
     char c = s[i];
     bool ok = (c >= 'a' && c <= 'z') || (i > 0 && c >= '0' && c <= '9') ||
               (i > 0 && c == '_');
+    if (c == ' ' || c == '\t') /* "time:41@1ms, worker:10": a habit */
+      return sfc_fail(err, SFC_INVALID_LAYOUT,
+                      "layout '%s': field %u '%.*s' has a space: a layout "
+                      "is written without spaces (name:bits,name:bits)",
+                      spec, index + 1, (int)len, s);
     if (!ok)
       return sfc_fail(err, SFC_INVALID_LAYOUT,
                       "layout '%s': field name '%.*s' must be lower-case "

@@ -254,6 +254,12 @@ int main(void) {
   CHECK(sfc_id_parse("", 0, SFC_ENCODING_DEC, &id, &err) ==
             SFC_INVALID_ARGUMENT,
         "empty");
+  /* A space after a comma, a common habit, is named as such. */
+  sfc_layout spaced;
+  CHECK(sfc_layout_parse("time:41@1ms, worker:10,seq:12", 0, &spaced, &err) ==
+                SFC_INVALID_LAYOUT &&
+            strstr(err.message, "field 2 ' worker' has a space"),
+        "%s", err.message);
   CHECK_STATUS(sfc_text_check("layout", "time:41", 7, &err), SFC_OK, err);
   CHECK(sfc_text_check("layout", "time\0:41", 8, &err) ==
                 SFC_INVALID_ARGUMENT &&
