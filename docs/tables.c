@@ -2,8 +2,8 @@
  * rollback strategies, the error kinds, the layout and field facts, the
  * stats, the encodings and the presets, each walked through the public header
  * alone, and the guard's refusal as a second live generator of one value gets
- * it. scripts/docs writes the documents' generated blocks from this output and
- * checks them against it:
+ * it, held by this process and by another. scripts/docs writes the documents'
+ * generated blocks from this output and checks them against it:
  *
  *   doc-tables            every table, one "## name" section each
  *
@@ -21,6 +21,7 @@
 #include <process.h> /* _getpid */
 #define getpid _getpid
 #else
+#include <sys/wait.h>
 #include <unistd.h>
 #endif
 
@@ -156,49 +157,116 @@ static int presets(void) {
   return 0;
 }
 
-/* Two live generators of one value: the second is refused, and its message
- * is the one the documents quote. The epoch is no preset's and no test's,
- * so that no other generator of the machine holds the claim. */
-static int guard(void) {
-  static const char *const columns[] = {"node", "pid", "claim", "message",
-                                        NULL};
-  sfc_layout layout;
-  sfc_error err;
-  sfc_generator *first = NULL, *second = NULL;
+/* The refusal of `second`, held by `holder` of claim `claim`, as a row. */
+static void refusal_row(const char *where, long holder, const char *claim,
+                        const char *message) {
+  char pid[24];
+  snprintf(pid, sizeof pid, "%ld", holder);
+  cell(where);
+  cell("datacenter=1,worker=3");
+  cell(pid);
+  cell(claim);
+  cell(message);
+  end_row();
+}
+
+/* A generator of the documents' value; its claim's name in `claim`. */
+static sfc_generator *holder(const sfc_layout *layout, char *claim,
+                             size_t cap) {
   sfc_node_value node[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
                            {"worker", 3, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
   opts.node_count = 2;
+  sfc_generator *g = NULL;
+  sfc_error err;
+  sfc_stats stats;
+  const char *held = "held: ";
+  if (sfc_generator_new(layout, &opts, &g, &err) != SFC_OK) {
+    fprintf(stderr, "doc-tables: a generator: %s\n", err.message);
+    return NULL;
+  }
+  sfc_generator_stats(g, &stats);
+  if (strncmp(stats.guard, held, strlen(held)) != 0) {
+    fprintf(stderr, "doc-tables: the generator is not guarded\n");
+    sfc_generator_free(g);
+    return NULL;
+  }
+  snprintf(claim, cap, "%s", stats.guard + strlen(held));
+  return g;
+}
+
+/* The second generator of the value, refused: its message in err. */
+static int refused(const sfc_layout *layout, sfc_error *err) {
+  sfc_generator *second = NULL;
+  sfc_node_value node[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
+                           {"worker", 3, SFC_SOURCE_EXPLICIT}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = node;
+  opts.node_count = 2;
+  if (sfc_generator_new(layout, &opts, &second, err) == SFC_WORKER_UNAVAILABLE)
+    return 0;
+  sfc_generator_free(second);
+  fprintf(stderr, "doc-tables: the guard let a second generator start\n");
+  return 1;
+}
+
+/* Two live generators of one value: the second is refused, and its message
+ * is the one the documents quote — held by another process (the CLI's
+ * example) and by this one (the bindings'). The epoch is no preset's and no
+ * test's, so that no other generator of the machine holds the claim. */
+static int guard(void) {
+  static const char *const columns[] = {"where", "node",    "pid",
+                                        "claim", "message", NULL};
+  sfc_layout layout;
+  sfc_error err;
+  char claim[256];
   if (sfc_layout_parse("time:41@1ms,datacenter:5,worker:5,seq:12",
-                       1262304000017, &layout, &err) != SFC_OK ||
-      sfc_generator_new(&layout, &opts, &first, &err) != SFC_OK) {
-    fprintf(stderr, "doc-tables: the first generator: %s\n", err.message);
+                       1262304000017, &layout, &err) != SFC_OK) {
+    fprintf(stderr, "doc-tables: the layout: %s\n", err.message);
     return 1;
   }
-  sfc_stats stats;
-  sfc_generator_stats(first, &stats);
-  const char *held = "held: ";
-  const sfc_status status = sfc_generator_new(&layout, &opts, &second, &err);
-  int rc = 0;
-  if (status != SFC_WORKER_UNAVAILABLE ||
-      strncmp(stats.guard, held, strlen(held)) != 0) {
-    fprintf(stderr, "doc-tables: the guard let a second generator start\n");
-    rc = 1;
-  } else {
-    char pid[24];
-    snprintf(pid, sizeof pid, "%ld", (long)getpid());
-    header("guard", columns);
-    cell("datacenter=1,worker=3");
-    cell(pid);
-    cell(stats.guard + strlen(held));
-    cell(err.message);
-    end_row();
+  header("guard", columns);
+  sfc_generator *first = holder(&layout, claim, sizeof claim);
+  if (!first || refused(&layout, &err)) {
+    sfc_generator_free(first);
+    return 1;
   }
-  sfc_generator_free(second);
+  refusal_row("this process", (long)getpid(), claim, err.message);
   sfc_generator_free(first);
-  return rc;
+#ifndef _WIN32
+  /* A child holds it; it lets go when the parent closes its pipe. */
+  int ready[2], done[2];
+  if (pipe(ready) != 0 || pipe(done) != 0) return 1;
+  fflush(stdout);
+  pid_t child = fork();
+  if (child < 0) return 1;
+  if (child == 0) {
+    close(ready[0]), close(done[1]);
+    sfc_generator *g = holder(&layout, claim, sizeof claim);
+    size_t n = g ? strlen(claim) + 1 : 1;
+    if (write(ready[1], g ? claim : "", n) != (ssize_t)n) _exit(1);
+    char byte;
+    while (read(done[0], &byte, 1) > 0)
+      ;
+    sfc_generator_free(g);
+    _exit(0);
+  }
+  close(ready[1]), close(done[0]);
+  /* One write of less than PIPE_BUF: read whole. */
+  ssize_t got = read(ready[0], claim, sizeof claim - 1);
+  claim[got > 0 ? got : 0] = '\0';
+  int rc = !claim[0] || refused(&layout, &err);
+  if (!rc) refusal_row("another process", (long)child, claim, err.message);
+  close(done[1]), close(ready[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return rc || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+#else
+  return 0;
+#endif
 }
 
 static void encodings(void) {

@@ -147,8 +147,13 @@ static sfc_status held_elsewhere(sfc_generator *g, sfc_holder *who,
   }
   char text[SFC_NODE_TEXT_MAX];
   sfc_node_text(&g->layout, &g->node, text, sizeof text);
-  char by[48] = "another live process";
-  if (g->state.holder)
+  char by[80] = "another live process";
+  if (g->state.holder == sfc_os_pid())
+    snprintf(by, sizeof by,
+             "live process %ld, this process (close its other generator "
+             "first)",
+             g->state.holder);
+  else if (g->state.holder)
     snprintf(by, sizeof by, "live process %ld", g->state.holder);
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
                   "node value %s is held by %s (lock file %s.lock): give "

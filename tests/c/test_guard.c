@@ -94,7 +94,8 @@ static void same_value_refused(void) {
   snprintf(pid, sizeof pid, "live process %ld", own_pid());
   CHECK(!b && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, "worker=3") &&
             strstr(err.message, pid) && strstr(err.message, held + 6) &&
-            strstr(err.message, "guard off"),
+            strstr(err.message, ", this process: ") &&
+            strstr(err.message, "close that one first"),
         "the same value again: %s %s", sfc_status_name(st), err.message);
   sfc_generator_free(b);
 

@@ -2087,10 +2087,13 @@ def claims_cases():
         starts = not (first["guard"] and second["guard"] and can_meet(first, second))
         c = {"description": desc, "first": first, "second": second, "second_starts": starts}
         if not starts:
+            # Both sides live in one process: the refusal says so.
             c["message"] = message or [
                 ",".join(f"{k}={v}" for k, v in second["node"].items()),
                 "held by live process",
+                ", this process: another of its generators is still open",
                 "host-wide claim",
+                "close that one first",
             ]
         out.append(c)
 
@@ -2110,7 +2113,8 @@ def claims_cases():
          side(whole, {"worker": 517}), side("time:41@10ms,worker:10,seq:12", {"worker": 517}))
     case("claim: a clock field where the other has a node field: its IDs of clock value 0 are the other's",
          side(whole, {"worker": 5}), side("time:41@1ms,clock:3,worker:7,seq:12", {"worker": 5}),
-         message=["held by live process", "can issue the same integers", "host-wide claim"])
+         message=["held by live process", ", this process: another of its generators, of ",
+                  "which can issue its integers, is still open", "host-wide claim"])
     case("claim: the node field moved below the sequence is another ID space",
          side("time:39@10ms,seq:8,machine:16", {"machine": 517}),
          side("time:39@10ms,machine:16,seq:8", {"machine": 517}))
