@@ -120,6 +120,7 @@ typedef zval sfc_swig_obj;
 %ignore sfc_lease_stats;
 %ignore sfc_lease_table_sql;
 %ignore sfc_lease_new;
+%ignore sfc_lease_wanted;
 %ignore sfc_lease_due;
 %ignore sfc_lease_done;
 %ignore sfc_lease_failed;

@@ -15,25 +15,9 @@
 #include <string.h>
 
 /* The node field given as "lease", on the command line or in its
- * environment variable. */
+ * environment variable: the core's rule. */
 bool wants_lease(const cli *c, const sfc_options *opts) {
-  for (size_t k = 0; k < opts->node_count; k++)
-    if (opts->node[k].source == SFC_SOURCE_LEASE) return true;
-  for (unsigned i = 0; i < c->layout.field_count; i++) {
-    const sfc_field *f = &c->layout.fields[i];
-    if (f->kind != SFC_FIELD_NODE) continue;
-    bool given = false;
-    for (size_t k = 0; k < opts->node_count; k++)
-      given |= opts->node[k].name && !strcmp(opts->node[k].name, f->name);
-    char env[80] = "SNOWFLAKE_";
-    for (size_t j = 0; f->name[j] && j < 60; j++)
-      env[10 + j] =
-          (char)(f->name[j] >= 'a' && f->name[j] <= 'z' ? f->name[j] - 32
-                                                        : f->name[j]);
-    const char *v = getenv(env);
-    if (!given && v && !strcmp(v, "lease")) return true;
-  }
-  return false;
+  return sfc_lease_wanted(&c->layout, opts);
 }
 
 static int lease_sql(void) {
@@ -230,8 +214,9 @@ int lease_generator(cli *c, const command *cmd, const sfc_options *opts,
                             "--lease URL or SNOWFLAKE_LEASE_URL");
   if (sfc_lease_new(&c->layout, opts, &host.lease, &err) != SFC_OK)
     return fail(&err);
-  lease_ms =
-      opts->lease_duration_ms == SFC_UNSET ? 15000 : opts->lease_duration_ms;
+  sfc_lease_stats stats;
+  sfc_lease_stats_get(host.lease, &stats);
+  lease_ms = stats.duration_ms;
   sfc_status st = acquire(lease_ms, &err);
   if (st == SFC_OK) st = sfc_lease_generator_new(host.lease, opts, out, &err);
   if (st != SFC_OK) {

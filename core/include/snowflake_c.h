@@ -845,6 +845,14 @@ SFC_API sfc_status sfc_lease_new(const sfc_layout *layout,
                                  const sfc_options *opts, sfc_lease **out,
                                  sfc_error *err);
 
+/* Whether `opts` gives a node field of `layout` as "lease" (or its
+ * environment variable does: SNOWFLAKE_WORKER=lease): such a generator is
+ * made through sfc_lease_new, every other through sfc_generator_new. False
+ * as well when the node values do not resolve: sfc_generator_new then says
+ * why. */
+SFC_API bool sfc_lease_wanted(const sfc_layout *layout,
+                              const sfc_options *opts);
+
 /* The statement due now, or SFC_LEASE_IDLE and how long until one is. */
 SFC_API sfc_lease_step sfc_lease_due(sfc_lease *lease, sfc_lease_query *q,
                                      int64_t *wait_us);
@@ -890,6 +898,9 @@ typedef struct sfc_lease_stats {
   int64_t horizon_ms; /* Unix ms: no ID past it */
   uint64_t renewals, failures;
   char error[SFC_MESSAGE_MAX]; /* the last failure, or "" */
+  int64_t duration_ms;         /* the lease, by the database's clock: a
+                                  host's acquire gives up after one, and
+                                  its statements time out at a third */
 } sfc_lease_stats;
 SFC_API void sfc_lease_stats_get(const sfc_lease *lease, sfc_lease_stats *out);
 

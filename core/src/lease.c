@@ -112,6 +112,14 @@ sfc_status sfc_lease_new(const sfc_layout *layout, const sfc_options *opts,
   return SFC_OK;
 }
 
+bool sfc_lease_wanted(const sfc_layout *layout, const sfc_options *opts) {
+  sfc_node node;
+  sfc_error err;
+  return layout && opts &&
+         sfc_node_resolve(layout, opts, &node, &err) == SFC_OK &&
+         node.lease_slot >= 0;
+}
+
 static void param(sfc_lease_query *q, const char *fmt, long long v) {
   snprintf(q->text[q->nparams], SFC_LEASE_PARAM_MAX, fmt, v);
   q->params[q->nparams] = q->text[q->nparams];
@@ -340,6 +348,7 @@ void sfc_lease_stats_get(const sfc_lease *lease, sfc_lease_stats *out) {
   }
   out->renewals = l->renewals;
   out->failures = l->failures;
+  out->duration_ms = l->duration_ms;
   snprintf(out->error, sizeof out->error, "%s", l->error);
   sfc_mutex_unlock(&l->lock);
 }
