@@ -35,7 +35,7 @@ typedef struct {
   PyObject *error;                    /* SnowflakeError */
   PyObject *errors[SFC_STATUS_COUNT]; /* by status; NULL for Ok and Wait */
   PyObject *warnings; /* {kind: <kind>Warning} of sfc_warning_kind_at */
-  PyTypeObject *layout_type, *parts_type, *generator_type;
+  PyTypeObject *layout_type, *parts_type, *generator_type, *lease_type;
   PyObject *timedelta_type;
 } module_state;
 
@@ -48,6 +48,7 @@ typedef struct {
   apply((st)->layout_type);                                                    \
   apply((st)->parts_type);                                                     \
   apply((st)->generator_type);                                                 \
+  apply((st)->lease_type);                                                     \
   apply((st)->timedelta_type)
 
 static inline module_state *get_state(PyObject *module) {
@@ -496,7 +497,8 @@ typedef struct {
   ATOMIC(long) holds;
   ATOMIC(int) closed;
   module_state *st;
-  fast_rule rule; /* next_id()'s common case, while the generator is open */
+  fast_rule rule;  /* next_id()'s common case, while the generator is open */
+  PyObject *lease; /* the CoreLease of a leased node value, for stats() */
 } GeneratorObject;
 
 /* Frees the core generator (closing it if still open) without the GIL;
@@ -579,43 +581,69 @@ static int wait_clock(GeneratorObject *self, int64_t wait_us) {
   return PyErr_CheckSignals() < 0 ? -1 : check_open(self);
 }
 
-/* generator(cls, layout, node, options): a new `cls` (a CoreGenerator
- * subclass) with node values as (field or None, value) pairs and options
- * by name as the caller wrote them, each read by the core. */
-static PyObject *mod_generator(PyObject *module, PyObject *args) {
-  module_state *st = get_state(module);
-  PyObject *cls, *layout, *node, *options, *key, *value;
-  sfc_options opts;
-  sfc_node_value nodes[SFC_MAX_FIELDS];
+/* Node values as (field or None, value) pairs and options by name as the
+ * caller wrote them, each read by the core, into `opts` (its texts point
+ * into the caller's objects; `nodes` holds the node values). */
+static int read_options(module_state *st, PyObject *node, PyObject *options,
+                        sfc_options *opts,
+                        sfc_node_value nodes[SFC_MAX_FIELDS]) {
+  PyObject *key, *value;
   sfc_value v;
   sfc_error err;
   Py_ssize_t pos = 0, len = 0;
-  if (!PyArg_ParseTuple(args, "OO!O!O!", &cls, st->layout_type, &layout,
-                        &PyList_Type, &node, &PyDict_Type, &options))
-    return NULL;
-  sfc_options_init(&opts);
-  for (; opts.node_count < (size_t)PyList_Size(node); opts.node_count++) {
+  sfc_options_init(opts);
+  for (; opts->node_count < (size_t)PyList_Size(node); opts->node_count++) {
     const char *name;
-    if (pair_at(st, node, (Py_ssize_t)opts.node_count, &name, &value) < 0 ||
+    if (pair_at(st, node, (Py_ssize_t)opts->node_count, &name, &value) < 0 ||
         to_value(st, value, name ? name : "node", &v) < 0)
-      return NULL;
-    if (sfc_node_value_set(&nodes[opts.node_count], name, &v, &err) != SFC_OK)
-      return raise_error(st, &err);
+      return -1;
+    if (sfc_node_value_set(&nodes[opts->node_count], name, &v, &err) != SFC_OK)
+      return raise_error(st, &err), -1;
   }
-  opts.node = nodes;
+  opts->node = nodes;
   while (PyDict_Next(options, &pos, &key, &value)) {
     const char *name = text_arg(st, key, "an option name", &len);
-    if (!name) return NULL;
+    if (!name) return -1;
     /* An unknown name is the core's error, whatever its value's type. */
     if (!sfc_option_find(name, (size_t)len)) {
       v.type = SFC_TYPE_NONE;
-      sfc_options_set(&opts, name, (size_t)len, &v, &err);
-      return raise_error(st, &err);
+      sfc_options_set(opts, name, (size_t)len, &v, &err);
+      return raise_error(st, &err), -1;
     }
-    if (to_value(st, value, name, &v) < 0) return NULL;
-    if (sfc_options_set(&opts, name, (size_t)len, &v, &err) != SFC_OK)
-      return raise_error(st, &err);
+    if (to_value(st, value, name, &v) < 0) return -1;
+    if (sfc_options_set(opts, name, (size_t)len, &v, &err) != SFC_OK)
+      return raise_error(st, &err), -1;
   }
+  return 0;
+}
+
+/* `self` (new, from new_of) on the core generator `gen`; NULL with `err`
+ * raised when the core could not make it. */
+static PyObject *finish_generator(GeneratorObject *self, sfc_status status,
+                                  sfc_generator *gen, const sfc_error *err) {
+  module_state *st = self->st;
+  self->gen = gen;
+  if (status != SFC_OK) {
+    Py_DECREF(self);
+    return raise_error(st, err);
+  }
+  self->holds = 1; /* the open generator's own, which close() gives up */
+  fast_rule_take(&self->rule, gen);
+  return (PyObject *)self;
+}
+
+/* generator(cls, layout, node, options): a new `cls` (a CoreGenerator
+ * subclass) with node values and options as read_options reads them. */
+static PyObject *mod_generator(PyObject *module, PyObject *args) {
+  module_state *st = get_state(module);
+  PyObject *cls, *layout, *node, *options;
+  sfc_options opts;
+  sfc_node_value nodes[SFC_MAX_FIELDS];
+  sfc_error err;
+  if (!PyArg_ParseTuple(args, "OO!O!O!", &cls, st->layout_type, &layout,
+                        &PyList_Type, &node, &PyDict_Type, &options) ||
+      read_options(st, node, options, &opts, nodes) < 0)
+    return NULL;
   GeneratorObject *self = (GeneratorObject *)new_of(cls, st->generator_type);
   if (!self) return NULL;
   self->st = st;
@@ -623,18 +651,12 @@ static PyObject *mod_generator(PyObject *module, PyObject *args) {
   PyThreadState *ts = PyEval_SaveThread();
   sfc_status status = sfc_generator_new(LAYOUT(layout), &opts, &gen, &err);
   PyEval_RestoreThread(ts);
-  self->gen = gen;
-  if (status == SFC_OK) {
-    self->holds = 1; /* the open generator's own, which close() gives up */
-    fast_rule_take(&self->rule, gen);
-    return (PyObject *)self;
-  }
-  Py_DECREF(self);
-  return raise_error(st, &err);
+  return finish_generator(self, status, gen, &err);
 }
 
 static void Generator_dealloc(PyObject *op) {
   free_gen((GeneratorObject *)op); /* no call is left: each holds a ref */
+  Py_CLEAR(((GeneratorObject *)op)->lease); /* it let go of this one */
   plain_dealloc(op);
 }
 
@@ -728,7 +750,10 @@ static PyObject *Generator_now_us(PyObject *op, PyObject *Py_UNUSED(unused)) {
   return PyLong_FromLongLong(now);
 }
 
-/* The stats by name in the core's order; a MAP is a dict by node field.
+static PyObject *Lease_stats(PyObject *op, PyObject *unused);
+
+/* The stats by name in the core's order; a MAP is a dict by node field;
+ * a leased node value's lease as "lease" (CoreLease.stats()).
  * Held throughout: the stats' texts are the generator's, and making the
  * dicts may run a collection whose finalizers close it. */
 static PyObject *Generator_stats(PyObject *op, PyObject *Py_UNUSED(unused)) {
@@ -748,6 +773,9 @@ static PyObject *Generator_stats(PyObject *op, PyObject *Py_UNUSED(unused)) {
       if (set_item(value, key, from_value(&v)) < 0) Py_CLEAR(value);
     if (set_item(d, fact->name, value) < 0) Py_CLEAR(d);
   }
+  PyObject *lease = ((GeneratorObject *)op)->lease;
+  if (d && lease && set_item(d, "lease", Lease_stats(lease, NULL)) < 0)
+    Py_CLEAR(d);
   gen_release((GeneratorObject *)op);
   return d;
 }
@@ -801,7 +829,9 @@ static PyMethodDef Generator_methods[] = {
      "The generator's clock: Unix microseconds from its time source."},
     {"stats", Generator_stats, METH_NOARGS,
      "stats($self, /)\n--\n\n"
-     "The counters and settings, keyed as the core's table names them."},
+     "The counters and settings, keyed as the core's table names them; "
+     "with a leased node value, \"lease\": its state, value, expiry and "
+     "horizon (Unix ms), renewals, failures and last failure."},
     {"close", Generator_close, METH_NOARGS,
      "close($self, /)\n--\n\n"
      "Writes the state file (with a state_dir) and gives the node value "
@@ -824,6 +854,215 @@ static PyType_Slot Generator_slots[] = {
     {Py_tp_getset, Generator_getset},
     {0, NULL},
 };
+
+/* ---- Lease --------------------------------------------------------------- */
+
+/* A node value leased from PostgreSQL: the core's protocol (sfc_lease_*),
+ * whose statements the package's host (snowflake_c/_lease.py) runs through
+ * psycopg. The lease keeps the one statement in flight (a lease is used
+ * from one thread at a time: the host's), and, once it made the generator,
+ * a reference and a hold on it until release(): the core's lease reads the
+ * generator's clock and word until then, even after close(). */
+typedef struct {
+  PyObject_HEAD sfc_lease *lease;
+  GeneratorObject *gen; /* the generator made on the value, until release() */
+  module_state *st;
+  sfc_lease_query q; /* the statement due(), release() handed out last */
+  int has_query;
+} LeaseObject;
+
+/* The names of the steps, for the host's messages. */
+static const char *const lease_steps[] = {"idle", "acquire", "renew",
+                                          "release"};
+
+/* (step, sql, params) of the statement in q: the parameters as a tuple of
+ * str (bound as $1, $2, …; each statement casts them). */
+static PyObject *query_tuple(const sfc_lease_query *q) {
+  PyObject *params = PyTuple_New(q->nparams);
+  for (int i = 0; params && i < q->nparams; i++) {
+    PyObject *p = PyUnicode_FromString(q->params[i]);
+    if (!p || PyTuple_SetItem(params, i, p) < 0) Py_CLEAR(params);
+  }
+  return params ? Py_BuildValue("(ssN)", lease_steps[q->step], q->sql, params)
+                : NULL;
+}
+
+/* lease(layout, node, options): a CoreLease for the node field given as
+ * "lease" (explicitly or by its environment variable), None when none is. */
+static PyObject *mod_lease(PyObject *module, PyObject *args) {
+  module_state *st = get_state(module);
+  PyObject *layout, *node, *options;
+  sfc_options opts;
+  sfc_node_value nodes[SFC_MAX_FIELDS];
+  sfc_error err;
+  if (!PyArg_ParseTuple(args, "O!O!O!", st->layout_type, &layout, &PyList_Type,
+                        &node, &PyDict_Type, &options) ||
+      read_options(st, node, options, &opts, nodes) < 0)
+    return NULL;
+  if (!sfc_lease_wanted(LAYOUT(layout), &opts)) Py_RETURN_NONE;
+  LeaseObject *self = PyObject_New(LeaseObject, st->lease_type);
+  if (!self) return NULL;
+  self->st = st;
+  self->gen = NULL;
+  self->has_query = 0;
+  self->lease = NULL;
+  if (sfc_lease_new(LAYOUT(layout), &opts, &self->lease, &err) != SFC_OK) {
+    Py_DECREF(self);
+    return raise_error(st, &err);
+  }
+  return (PyObject *)self;
+}
+
+static void Lease_dealloc(PyObject *op) {
+  LeaseObject *self = (LeaseObject *)op;
+  sfc_lease_free(self->lease); /* first: it no longer reads the generator */
+  if (self->gen) gen_release(self->gen);
+  Py_CLEAR(self->gen);
+  PyTypeObject *tp = Py_TYPE(op);
+  PyObject_Free(op);
+  Py_DECREF(tp);
+}
+
+/* due(): the statement due now as (step, sql, params), or how many
+ * microseconds until one is. */
+static PyObject *Lease_due(PyObject *op, PyObject *Py_UNUSED(unused)) {
+  LeaseObject *self = (LeaseObject *)op;
+  int64_t wait_us = 0;
+  self->has_query = 0;
+  if (sfc_lease_due(self->lease, &self->q, &wait_us) == SFC_LEASE_IDLE)
+    return PyLong_FromLongLong(wait_us);
+  self->has_query = 1;
+  return query_tuple(&self->q);
+}
+
+static int check_query(LeaseObject *self) {
+  if (self->has_query) return 0;
+  raise_invalid(self->st, "the lease has no statement in flight: take one "
+                          "from due() or release() first");
+  return -1;
+}
+
+/* done(row): the row the statement returned (a tuple of str or None, each
+ * column as PostgreSQL's text), or None for no row. Raises what the core
+ * makes of it: WorkerUnavailable (every value held), LeaseExpired (the
+ * value taken by another holder), StateError. */
+static PyObject *Lease_done(PyObject *op, PyObject *row_obj) {
+  LeaseObject *self = (LeaseObject *)op;
+  const char *row[SFC_LEASE_PARAMS] = {NULL};
+  sfc_error err;
+  if (check_query(self) < 0) return NULL;
+  const int has_row = row_obj != Py_None;
+  if (has_row && !PyTuple_Check(row_obj))
+    return type_error(row_obj, "a row", "a tuple or None");
+  Py_ssize_t ncols = has_row ? PyTuple_Size(row_obj) : 0;
+  if (ncols > SFC_LEASE_PARAMS) ncols = SFC_LEASE_PARAMS;
+  for (Py_ssize_t i = 0; i < ncols; i++) {
+    PyObject *col = PyTuple_GetItem(row_obj, i);
+    if (!col || (col != Py_None &&
+                 !(row[i] = text_arg(self->st, col, "a column", NULL))))
+      return NULL;
+  }
+  self->has_query = 0;
+  if (sfc_lease_done(self->lease, &self->q, has_row ? row : NULL, (int)ncols,
+                     &err) != SFC_OK)
+    return raise_error(self->st, &err);
+  Py_RETURN_NONE;
+}
+
+/* failed(why): the statement could not be run (the driver's message); the
+ * core retries it with backoff. */
+static PyObject *Lease_failed(PyObject *op, PyObject *why_obj) {
+  LeaseObject *self = (LeaseObject *)op;
+  const char *why = text_arg(self->st, why_obj, "why", NULL);
+  if (!why || check_query(self) < 0) return NULL;
+  self->has_query = 0;
+  sfc_lease_failed(self->lease, &self->q, why);
+  Py_RETURN_NONE;
+}
+
+/* generator(cls, node, options): a new `cls` (a CoreGenerator subclass) on
+ * the value acquired, starting after the previous holder's horizon. */
+static PyObject *Lease_generator(PyObject *op, PyObject *args) {
+  LeaseObject *self = (LeaseObject *)op;
+  module_state *st = self->st;
+  PyObject *cls, *node, *options;
+  sfc_options opts;
+  sfc_node_value nodes[SFC_MAX_FIELDS];
+  sfc_error err;
+  if (!PyArg_ParseTuple(args, "OO!O!", &cls, &PyList_Type, &node, &PyDict_Type,
+                        &options) ||
+      read_options(st, node, options, &opts, nodes) < 0)
+    return NULL;
+  GeneratorObject *gen = (GeneratorObject *)new_of(cls, st->generator_type);
+  if (!gen) return NULL;
+  gen->st = st;
+  sfc_generator *g = NULL;
+  PyThreadState *ts = PyEval_SaveThread();
+  sfc_status status = sfc_lease_generator_new(self->lease, &opts, &g, &err);
+  PyEval_RestoreThread(ts);
+  PyObject *r = finish_generator(gen, status, g, &err);
+  if (r) {
+    gen->holds++; /* the lease's, until release() */
+    self->gen = (GeneratorObject *)Py_NewRef(r);
+    gen->lease = Py_NewRef(op); /* a cycle until release() */
+  }
+  return r;
+}
+
+static PyObject *Lease_valid(PyObject *op, PyObject *Py_UNUSED(unused)) {
+  return PyBool_FromLong(sfc_lease_valid(((LeaseObject *)op)->lease));
+}
+
+/* release(): the statement that gives the value back, as due() gives one
+ * (its generator closed first: the row keeps its exact last tick), or None
+ * when nothing is held. The lease lets go of its generator. */
+static PyObject *Lease_release(PyObject *op, PyObject *Py_UNUSED(unused)) {
+  LeaseObject *self = (LeaseObject *)op;
+  self->has_query = sfc_lease_release(self->lease, &self->q);
+  if (self->gen) {
+    gen_release(self->gen);
+    Py_CLEAR(self->gen);
+  }
+  if (!self->has_query) Py_RETURN_NONE;
+  return query_tuple(&self->q);
+}
+
+/* stats(): the lease's state, node field and value, expiry and horizon
+ * (Unix ms), renewals, failures and the last failure's message, and the
+ * lease's duration; the keys are the CLI's `gen --stats --json`. */
+static PyObject *Lease_stats(PyObject *op, PyObject *unused) {
+  (void)unused;
+  sfc_lease_stats s;
+  sfc_lease_stats_get(((LeaseObject *)op)->lease, &s);
+  return Py_BuildValue(
+      "{sssssLsLsLsKsKsssL}", "state", s.state, "field", s.field, "value",
+      (long long)s.value, "expires_ms", (long long)s.expires_ms, "horizon_ms",
+      (long long)s.horizon_ms, "renewals", (unsigned long long)s.renewals,
+      "failures", (unsigned long long)s.failures, "error", s.error,
+      "duration_ms", (long long)s.duration_ms);
+}
+
+static PyMethodDef Lease_methods[] = {
+    {"due", Lease_due, METH_NOARGS, NULL},
+    {"done", Lease_done, METH_O, NULL},
+    {"failed", Lease_failed, METH_O, NULL},
+    {"generator", Lease_generator, METH_VARARGS, NULL},
+    {"valid", Lease_valid, METH_NOARGS, NULL},
+    {"release", Lease_release, METH_NOARGS, NULL},
+    {"stats", Lease_stats, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot Lease_slots[] = {
+    {Py_tp_dealloc, Lease_dealloc},
+    {Py_tp_methods, Lease_methods},
+    {0, NULL},
+};
+
+static PyObject *mod_lease_table_sql(PyObject *Py_UNUSED(module),
+                                     PyObject *Py_UNUSED(unused)) {
+  return PyUnicode_FromString(sfc_lease_table_sql());
+}
 
 /* ---- Module functions ---------------------------------------------------- */
 
@@ -896,13 +1135,21 @@ static PyObject *mod_parse_time(PyObject *module, PyObject *arg) {
   return PyLong_FromLongLong(ms);
 }
 
-/* _adopt(cls): its base's methods as its own, which CPython's fast path for
- * method calls needs (it takes the exact type's); cls overrides none. */
-static PyObject *mod_adopt(PyObject *Py_UNUSED(module), PyObject *cls) {
+/* _adopt(cls, keep=()): its base's methods as its own, which CPython's fast
+ * path for method calls needs (it takes the exact type's), but for the
+ * names in `keep`, which cls overrides. */
+static PyObject *mod_adopt(PyObject *Py_UNUSED(module), PyObject *args) {
+  PyObject *cls, *keep = NULL;
+  if (!PyArg_ParseTuple(args, "O|O!", &cls, &PyTuple_Type, &keep)) return NULL;
   if (!PyType_Check(cls)) return type_error(cls, "cls", "a class");
   PyTypeObject *base = PyType_GetSlot((PyTypeObject *)cls, Py_tp_base);
   for (PyMethodDef *m = PyType_GetSlot(base, Py_tp_methods); m && m->ml_name;
        m++) {
+    PyObject *name = PyUnicode_FromString(m->ml_name);
+    int kept = name && keep ? PySequence_Contains(keep, name) : 0;
+    Py_XDECREF(name);
+    if (kept < 0 || !name) return NULL;
+    if (kept) continue;
     PyObject *d = PyDescr_NewMethod((PyTypeObject *)cls, m);
     int r = d ? PyObject_SetAttrString(cls, m->ml_name, d) : -1;
     Py_XDECREF(d);
@@ -936,6 +1183,12 @@ static PyObject *mod_names(PyObject *Py_UNUSED(module),
 static PyMethodDef module_methods[] = {
     {"layout", mod_layout, METH_VARARGS, NULL},
     {"generator", mod_generator, METH_VARARGS, NULL},
+    {"lease", mod_lease, METH_VARARGS, NULL},
+    {"lease_table_sql", mod_lease_table_sql, METH_NOARGS,
+     "lease_table_sql($module, /)\n--\n\n"
+     "The SQL that creates the table of leased node values "
+     "(snowflake_c_leases) if it is missing: for a migration, or run once "
+     "by a role that may create tables."},
     {"format_id", (PyCFunction)(void (*)(void))mod_format_id,
      METH_VARARGS | METH_KEYWORDS,
      "format_id($module, /, id, encoding, *, pad=True)\n--\n\n"
@@ -951,7 +1204,7 @@ static PyMethodDef module_methods[] = {
     {"format_time", mod_format_time, METH_O, NULL},
     {"parse_time", mod_parse_time, METH_O, NULL},
     {"names", mod_names, METH_NOARGS, NULL},
-    {"_adopt", mod_adopt, METH_O, NULL},
+    {"_adopt", mod_adopt, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1036,7 +1289,8 @@ static int module_exec(PyObject *module) {
       add_warnings(module, st) < 0 ||
       add_type(module, CORE_SPEC(Layout), &st->layout_type) < 0 ||
       add_type(module, CORE_SPEC(Parts), &st->parts_type) < 0 ||
-      add_type(module, CORE_SPEC(Generator), &st->generator_type) < 0)
+      add_type(module, CORE_SPEC(Generator), &st->generator_type) < 0 ||
+      add_type(module, CORE_SPEC(Lease), &st->lease_type) < 0)
     return -1;
   return PyModule_AddStringConstant(module, "CORE_VERSION",
                                     sfc_version_string());

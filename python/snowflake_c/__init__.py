@@ -34,6 +34,7 @@ from ._snowflake_c import (
     UnguardedWarning,
     WorkerUnavailable,
     format_id,
+    lease_table_sql,
     parse_id,
 )
 from ._snowflake_c import names as _names
@@ -78,6 +79,7 @@ __all__ = [
     "encode",
     "format_id",
     "format_time",
+    "lease_table_sql",
     "options",
     "parse_id",
     "presets",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import _snowflake_c as _c
 from ._adopt import adopt
 from ._layout import Layout, resolve
+from ._lease import LeaseHost
 from ._types import Epoch, NodeValue, PresetName
 
 if TYPE_CHECKING:
@@ -51,11 +52,19 @@ class Generator(_c.CoreGenerator):
     same ID space and node bits with WorkerUnavailable; guard=False warns
     with UnguardedWarning. A layout whose time runs out within ten years
     warns with LayoutEndingWarning.
+
+    A node value "lease" (``node={"worker": "lease"}`` or
+    SNOWFLAKE_WORKER=lease) is leased from the PostgreSQL of ``lease=`` (a
+    libpq URL or key=value text; else SNOWFLAKE_LEASE_URL) through psycopg
+    (``pip install 'snowflake-c[lease]'``): acquired here, renewed on a
+    daemon thread, given back by close(). Past a lease without a renewal,
+    calls raise LeaseExpired until one succeeds (docs/leases.md).
     """
 
-    __slots__ = ("_layout", "__weakref__")
+    __slots__ = ("_layout", "_lease", "__weakref__")
 
     _layout: Layout
+    _lease: LeaseHost | None
 
     def __new__(
         cls,
@@ -64,21 +73,44 @@ class Generator(_c.CoreGenerator):
         layout: Layout | str | None = None,
         epoch: Epoch | None = None,
         node: Mapping[str, NodeValue] | NodeValue | None = None,
+        lease: str | None = None,
         **options: Unpack[GeneratorOptions],
     ) -> Self:
         found = resolve(layout, preset, epoch)
         # A path object as the bytes the file system uses.
         given = {k: os.fsencode(v) if isinstance(v, os.PathLike) else v for k, v in options.items()}
-        self = _c.generator(cls, found, _node_pairs(node), given)
+        pairs = _node_pairs(node)
+        leased = _c.lease(found, pairs, given)
+        if leased is None:
+            self = _c.generator(cls, found, pairs, given)
+            self._lease = None
+        else:
+            self = _leased(cls, leased, lease, pairs, given)
         self._layout = found
-        for category, text in self._warnings():
-            warnings.warn(text, category, stacklevel=2)  # at the caller's Generator(...)
+        try:
+            for category, text in self._warnings():
+                warnings.warn(text, category, stacklevel=2)  # at the caller's Generator(...)
+        except BaseException:  # a warning made an error: no generator, nor its lease, is left running
+            self.close()
+            raise
         return self
 
     @property
     def layout(self) -> Layout:
         """The generator's Layout."""
         return self._layout
+
+    def close(self) -> None:
+        """Writes the state file (with a state_dir) and gives the node value
+        back, without waiting: a call in progress (on another thread, or one
+        that a signal handler calling close() interrupted) either issued
+        before it or raises InvalidArgument, as every later call does. A
+        leased value's renewer is stopped first, and the value given back
+        with the last tick issued. Idempotent."""
+        if self._lease is None:
+            _c.CoreGenerator.close(self)
+        else:
+            self._lease.close()
 
     @property
     def node(self) -> dict[str, int]:
@@ -162,4 +194,31 @@ class Generator(_c.CoreGenerator):
         return f"<snowflake_c.Generator {self._layout!r} node={self.node!r}>"
 
 
-adopt(Generator)  # the core type's methods as its own: calls at full speed
+def _leased(
+    cls: type[Generator],
+    lease: _c.CoreLease,
+    url: str | None,
+    node: list[tuple[str | None, Any]],
+    options: dict[str, Any],
+) -> Any:
+    """A generator on a value of the lease, acquired before it is made."""
+    url = url or os.environ.get("SNOWFLAKE_LEASE_URL") or None
+    if url is None:
+        raise _c.InvalidArgument(
+            "a node value 'lease' needs the database: give lease='postgresql://…' or SNOWFLAKE_LEASE_URL"
+        )
+    host = LeaseHost(lease, url)
+    host.acquire()
+    try:
+        self = lease.generator(cls, node, options)
+    except BaseException:
+        host.give_back()  # a value taken but never used goes back at once
+        raise
+    self._lease = host
+    host.start(self)
+    return self
+
+
+# The core type's methods as its own (calls at full speed), but for close(),
+# which stops a leased node value's renewer first.
+adopt(Generator, keep=("close",))

@@ -5,7 +5,7 @@ from typing import Any, ClassVar, Final, TypeVar
 
 from typing_extensions import disjoint_base
 
-from ._types import LayoutDescription, Stats, _Encoding
+from ._types import LayoutDescription, LeaseStats, Stats, _Encoding
 
 CORE_VERSION: Final[str]
 
@@ -97,7 +97,9 @@ class CoreGenerator:
     def now_us(self) -> int:
         """The generator's clock: Unix microseconds from its time source."""
     def stats(self) -> Stats:
-        """The counters and settings, keyed as the core's table names them."""
+        """The counters and settings, keyed as the core's table names them;
+        with a leased node value, "lease": its state, value, expiry and
+        horizon (Unix ms), renewals, failures and last failure."""
     def close(self) -> None:
         """Writes the state file (with a state_dir) and gives the node value
         back, without waiting: a call in progress (on another thread, or one
@@ -111,6 +113,19 @@ class CoreGenerator:
     def _warnings(self) -> list[tuple[type[UserWarning], str]]: ...
 
 _G = TypeVar("_G", bound=CoreGenerator)
+
+_LeaseQuery = tuple[str, str, tuple[str, ...]]
+
+@disjoint_base
+class CoreLease:
+    def due(self) -> _LeaseQuery | int: ...
+    def done(self, row: tuple[str | None, ...] | None, /) -> None: ...
+    def failed(self, why: str, /) -> None: ...
+    def generator(self, cls: type[_G], node: list[tuple[str | None, Any]], options: dict[str, Any], /) -> _G: ...
+    def valid(self) -> bool: ...
+    def release(self) -> _LeaseQuery | None: ...
+    def stats(self) -> LeaseStats: ...
+
 _L = TypeVar("_L", bound=CoreLayout)
 
 def layout(
@@ -125,6 +140,12 @@ def layout(
 def generator(
     cls: type[_G], layout: CoreLayout, node: list[tuple[str | None, Any]], options: dict[str, Any], /
 ) -> _G: ...
+def lease(layout: CoreLayout, node: list[tuple[str | None, Any]], options: dict[str, Any], /) -> CoreLease | None: ...
+def lease_table_sql() -> str:
+    """The SQL that creates the table of leased node values
+    (snowflake_c_leases) if it is missing: for a migration, or run once by a
+    role that may create tables."""
+
 def format_id(id: int | str, encoding: _Encoding, *, pad: bool = True) -> str:
     """The ID (an int or a decimal str) as text in an encoding: "dec", "hex",
     "base32" (Crockford), "base36", "base58" (Bitcoin) or "base62". Fixed
@@ -139,4 +160,4 @@ def parse_id(text: str, encoding: _Encoding, /) -> int:
 def format_time(ms: int, /) -> str: ...
 def parse_time(text: str, /) -> int: ...
 def names() -> tuple[list[str], list[str]]: ...
-def _adopt(cls: type, /) -> None: ...
+def _adopt(cls: type, keep: tuple[str, ...] = (), /) -> None: ...

@@ -53,7 +53,22 @@ class LayoutDescription(TypedDict):
     fields: list[FieldDescription]
 
 
-class Stats(TypedDict):
+class LeaseStats(TypedDict):
+    """A leased node value (docs/leases.md): the keys of the CLI's
+    ``gen --stats --json``, and the lease's duration."""
+
+    state: Literal["acquiring", "held", "expired", "lost", "released"]
+    field: str
+    value: int
+    expires_ms: int
+    horizon_ms: int
+    renewals: int
+    failures: int
+    error: str
+    duration_ms: int
+
+
+class _CoreStats(TypedDict):
     ids_issued: int
     waits: int
     borrowed_ticks: int
@@ -70,6 +85,12 @@ class Stats(TypedDict):
     node: dict[str, int]
     node_sources: dict[str, _NodeSource]
     guard: str
+
+
+class Stats(_CoreStats, total=False):
+    """The core's table of stats, and the lease of a leased node value."""
+
+    lease: LeaseStats
 
 
 class GeneratorOptions(TypedDict, total=False):

@@ -378,7 +378,8 @@ def test_the_typed_shapes_name_the_core_tables() -> None:
     assert list(_types.FieldDescription.__annotations__) == list(described["fields"][0]) == list(sfc.Field._fields)
     assert list(_types.GeneratorOptions.__annotations__) == sfc.options()
     with sfc.Generator(**own("twitter"), node={"datacenter": 1, "worker": 2}) as g:
-        assert list(_types.Stats.__annotations__) == list(g.stats())
+        assert list(_types.Stats.__annotations__) == [*g.stats(), "lease"]  # "lease": a leased value's only
+    assert _types.Stats.__optional_keys__ == {"lease"}
 
 
 def test_a_path_object_is_taken_as_file_system_bytes(tmp_path: Path) -> None:

@@ -3,18 +3,24 @@
 A block whose first line is ``# host name: NAME`` is a pod-only example (it
 reads a StatefulSet pod's host name, and the README says so): it runs under
 that host name (a UTS namespace), as in the pod, and is skipped, saying so,
-where none can be made.
+where none can be made. A block whose first line is ``# database: …`` leases
+from PostgreSQL: it runs against a server the test starts, its table made,
+in SNOWFLAKE_LEASE_URL (skipped, saying so, where there is none).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from postgres_server import postgres_server
 
+import snowflake_c
 from conftest import host_name_prefix
 
 HOST_NAME = re.compile(r"# host name: (\S+)\n")
@@ -51,7 +57,13 @@ def test_readme_example_runs(code: str, tmp_path: Path) -> None:
                 "(unshare -u, or unshare -ru, refused)"
             )
         prefix = (*found, host[1])
-    r = subprocess.run(
-        [*prefix, sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path
-    )
+    with ExitStack() as stack:
+        env = None
+        if code.startswith("# database:"):
+            pg = stack.enter_context(postgres_server())
+            pg.sql(snowflake_c.lease_table_sql())
+            env = {**os.environ, "SNOWFLAKE_LEASE_URL": f"host={pg.socket_dir} user=postgres dbname=postgres"}
+        r = subprocess.run(
+            [*prefix, sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
+        )
     assert r.returncode == 0, r.stderr

@@ -1,0 +1,209 @@
+"""The host of the core's lease protocol through psycopg: node values leased
+from PostgreSQL (``node={"worker": "lease"}``, docs/leases.md).
+
+The core owns the SQL, its parameters, the timings, the state machine and
+the fence; this module only runs each statement the core hands out and hands
+the row (or the driver's failure) back, as the CLI's libpq host does
+(core/cli/lease.c): the acquire before the generator is made, the renewals on
+a daemon thread, the release after the generator is closed.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from . import _snowflake_c as _c
+
+if TYPE_CHECKING:
+    import logging
+
+    from ._types import LeaseStats
+
+# The renewer looks at the core at least this often: a call that reached the
+# horizon asks for a renewal sooner than the third of the lease.
+_POLL_S = 0.05
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError as e:
+        raise ModuleNotFoundError(
+            "a node value 'lease' runs its statements through psycopg: pip install 'snowflake-c[lease]'",
+            name="psycopg",
+        ) from e
+    return psycopg
+
+
+def _log() -> logging.Logger:
+    import logging  # only when there is something to say
+
+    return logging.getLogger("snowflake_c")
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0]
+
+
+class LeaseHost:
+    """One lease: its connection, its renewer; made by Generator()."""
+
+    def __init__(self, lease: _c.CoreLease, url: str) -> None:
+        self._psycopg = _psycopg()
+        self._lease = lease
+        self._url = url
+        self._conn: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._generator: _c.CoreGenerator | None = None
+        self._closed = False
+        self._closing = threading.Lock()
+        self._duration_ms: int = lease.stats()["duration_ms"]
+
+    # ---- One statement -----------------------------------------------------
+
+    def _connect(self) -> Any:
+        """A connection that gives up within 2 s, whose statements time out
+        at a third of the lease: a hung database must not hold renewals back."""
+        psycopg = self._psycopg
+        return psycopg.Connection.connect(
+            self._url,
+            autocommit=True,
+            connect_timeout=2,
+            options=f"-c statement_timeout={self._duration_ms // 3}",
+            application_name="snowflake-c",
+            prepare_threshold=None,  # plain statements: poolers in transaction mode too
+            cursor_factory=psycopg.RawCursor,  # the core's $1, $2, … as they are
+        )
+
+    def _run(self, query: tuple[str, str, tuple[str, ...]]) -> bool:
+        """Runs the statement the core handed out and gives the core its row;
+        False when the database could not run it (the core retries it)."""
+        psycopg = self._psycopg
+        _step, sql, params = query
+        if self._conn is not None and (self._conn.closed or self._conn.broken):
+            self._drop()
+        try:
+            if self._conn is None:
+                self._conn = self._connect()
+        except Exception as e:
+            self._lease.failed(f"cannot connect to the lease database: {_first_line(e)}")
+            return False
+        try:
+            with self._conn.cursor() as cur:
+                cur.execute(sql, params)
+                row = cur.fetchone() if cur.description is not None else None
+        except Exception as e:
+            if not isinstance(e, psycopg.Error) or self._conn.broken:
+                self._drop()
+            self._lease.failed(f"the lease database refused: {_first_line(e)}")
+            return False
+        self._lease.done(None if row is None else tuple(None if v is None else str(v) for v in row))
+        return True
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # a broken connection has nothing left to say
+                pass
+
+    # ---- The life of the lease ---------------------------------------------
+
+    def acquire(self) -> None:
+        """Takes a value within a lease's time (a lost race is tried again at
+        once, a database that cannot be reached with backoff); every value
+        held is WorkerUnavailable at once."""
+        start = time.monotonic()
+        why = ""
+        while True:
+            step = self._lease.due()
+            if isinstance(step, tuple):
+                try:
+                    ran = self._run(step)
+                except BaseException:
+                    self.give_back()
+                    raise
+                if ran and self._lease.valid():
+                    return
+                if not ran:
+                    why = self._lease.stats()["error"]
+                wait_s = 0.0
+            else:
+                wait_s = step / 1e6
+            if (time.monotonic() - start) * 1000 > self._duration_ms:
+                self.give_back()
+                raise _c.WorkerUnavailable(
+                    why
+                    or "no node value could be leased in time: every free one was taken by another acquirer meanwhile"
+                )
+            time.sleep(min(max(wait_s, 0.0), 0.2) or 0.02)
+
+    def start(self, generator: _c.CoreGenerator) -> None:
+        """Renews on a daemon thread until close()."""
+        self._generator = generator
+        self._thread = threading.Thread(target=self._renew, name="snowflake-c lease", daemon=True)
+        self._thread.start()
+        _open.add(self)
+
+    def _renew(self) -> None:
+        while not self._stop.is_set():
+            try:
+                step = self._lease.due()
+                if isinstance(step, int):
+                    self._stop.wait(min(step / 1e6, _POLL_S))
+                    continue
+                self._run(step)
+            except _c.LeaseExpired as e:
+                _log().warning("lease: %s", e)
+            except Exception:  # the renewer must outlive any surprise
+                _log().exception("lease: the renewer failed")
+                self._stop.wait(_POLL_S)
+
+    def close(self) -> None:
+        """Stops the renewer, closes the generator, then gives the value back
+        with its exact last tick. Idempotent."""
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+        _open.discard(self)
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+        if self._generator is not None:
+            _c.CoreGenerator.close(self._generator)
+        self.give_back()
+
+    def give_back(self) -> None:
+        query = self._lease.release()
+        try:
+            if query is not None:
+                self._run(query)
+        finally:
+            self._drop()
+
+    def stats(self) -> LeaseStats:
+        return self._lease.stats()
+
+    def valid(self) -> bool:
+        return self._lease.valid()
+
+
+# The leases not yet closed: given back when the interpreter exits (after the
+# non-daemon threads end, before the daemon renewers are stopped).
+_open: set[LeaseHost] = set()
+
+
+@atexit.register
+def _close_all() -> None:
+    for host in list(_open):
+        try:
+            host.close()
+        except Exception:
+            pass
