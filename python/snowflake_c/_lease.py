@@ -11,6 +11,7 @@ a daemon thread, the release after the generator is closed.
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,7 @@ class LeaseHost:
         self._generator: _c.CoreGenerator | None = None
         self._closed = False
         self._closing = threading.Lock()
+        self._inherited = False  # true in a forked child
         self._duration_ms: int = lease.stats()["duration_ms"]
 
     # ---- One statement -----------------------------------------------------
@@ -172,13 +174,25 @@ class LeaseHost:
             if self._closed:
                 return
             self._closed = True
+        if self._inherited:
+            # A forked child's: the core's generator refuses there already;
+            # the lease, its row and its connection are the parent's.
+            self._conn = None  # psycopg closes no connection of another process
+            if self._generator is not None:
+                _c.CoreGenerator.close(self._generator)
+            return
         _open.discard(self)
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join()
+            # A statement in flight ends within a third of the lease (the
+            # server's statement_timeout) or the 2 s of a connection attempt;
+            # past a lease, the database hangs: the value is left to expire
+            # (the lease is its renewer's until that statement returns).
+            self._thread.join(self._duration_ms / 1000 + 2)
         if self._generator is not None:
             _c.CoreGenerator.close(self._generator)
-        self.give_back()
+        if self._thread is None or not self._thread.is_alive():
+            self.give_back()
 
     def give_back(self) -> None:
         query = self._lease.release()
@@ -198,6 +212,19 @@ class LeaseHost:
 # The leases not yet closed: given back when the interpreter exits (after the
 # non-daemon threads end, before the daemon renewers are stopped).
 _open: set[LeaseHost] = set()
+
+
+def _forked() -> None:
+    """In a forked child: its inherited leases are the parent's, never to be
+    given back from here (by close() or at exit)."""
+    for host in _open:
+        host._inherited = True
+        host._closing = threading.Lock()
+    _open.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 @atexit.register

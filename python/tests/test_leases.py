@@ -208,3 +208,37 @@ def test_a_lease_needs_psycopg(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg raises ImportError
     with pytest.raises(ModuleNotFoundError, match=r"pip install 'snowflake-c\[lease\]'"):
         sfc.Generator(layout=LAYOUT, epoch=EPOCH, node={"worker": "lease"}, lease="host=/nowhere")
+
+
+def test_a_forked_child_never_gives_its_parents_value_back(url: str, pg: Any) -> None:
+    """The child of a fork inherits the generator, not the lease: it refuses
+    IDs (GeneratorForked), and neither its close() nor its exit releases the
+    parent's value or touches the parent's connection."""
+    import atexit
+
+    with leased(url) as g:
+        value = g.node["worker"]
+        pid = os.fork()
+        if pid == 0:  # the child: its outcome as its exit status
+            code = 0
+            try:
+                try:
+                    g.next_id()
+                    code = 3
+                except sfc.GeneratorForked:
+                    pass
+                g.close()
+                atexit._run_exitfuncs()
+            except BaseException:
+                code = 4
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert not row(pg, value)["free"]
+        renewals = g.stats()["lease"]["renewals"]
+        deadline = time.monotonic() + 5
+        while g.stats()["lease"]["renewals"] == renewals:  # the parent's connection still renews
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert g.stats()["lease"]["state"] == "held"
+        g.next_id()
