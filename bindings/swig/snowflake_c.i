@@ -124,6 +124,7 @@ typedef zval sfc_swig_obj;
 %ignore sfc_lease_due;
 %ignore sfc_lease_done;
 %ignore sfc_lease_failed;
+%ignore sfc_lease_acquired;
 %ignore sfc_lease_generator_new;
 %ignore sfc_lease_valid;
 %ignore sfc_lease_release;

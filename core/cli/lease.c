@@ -155,23 +155,19 @@ static void sleep_us(int64_t us) {
   nanosleep(&ts, NULL);
 }
 
-/* Acquires within a lease's time (a lost race is tried again at once). */
+/* Acquires within the core's time (a lost race is tried again at once, a
+ * failed connection with backoff). */
 static sfc_status acquire(int64_t lease_ms, sfc_error *err) {
-  struct timespec t0, t;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  sfc_status st = SFC_OK;
   for (;;) {
     sfc_lease_query q;
     int64_t wait_us = 0;
     if (sfc_lease_due(host.lease, &q, &wait_us) == SFC_LEASE_ACQUIRE) {
-      st = run(&q, lease_ms, err);
-      if (st == SFC_OK && sfc_lease_valid(host.lease)) return SFC_OK;
+      const sfc_status st = run(&q, lease_ms, err);
       /* All values held is final; a failed connection is retried. */
       if (st != SFC_OK && st != SFC_WAIT) return st;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    if ((t.tv_sec - t0.tv_sec) * 1000 > lease_ms)
-      return st == SFC_WAIT ? err->status : SFC_WAIT;
+    const sfc_status st = sfc_lease_acquired(host.lease, err);
+    if (st != SFC_WAIT) return st;
     sleep_us(wait_us > 0 && wait_us < 200000 ? wait_us : 20000);
   }
 }
@@ -220,12 +216,6 @@ int lease_generator(cli *c, const command *cmd, const sfc_options *opts,
   sfc_status st = acquire(lease_ms, &err);
   if (st == SFC_OK) st = sfc_lease_generator_new(host.lease, opts, out, &err);
   if (st != SFC_OK) {
-    if (st == SFC_WAIT) {
-      err.status = SFC_WORKER_UNAVAILABLE;
-      snprintf(err.message, sizeof err.message,
-               "no node value could be leased in time: every free one was "
-               "taken by another acquirer meanwhile");
-    }
     /* A value taken but never used goes back at once. */
     sfc_lease_query q;
     sfc_error ignored;

@@ -867,6 +867,13 @@ SFC_API sfc_status sfc_lease_done(sfc_lease *lease, const sfc_lease_query *q,
                                   const char *const *row, int ncols,
                                   sfc_error *err);
 
+/* Whether the acquire is over: SFC_OK once a value is held; SFC_WAIT while
+ * it may go on (for a lease's time from sfc_lease_new: run what
+ * sfc_lease_due hands out meanwhile); then SFC_WORKER_UNAVAILABLE, saying
+ * why (the last failure, else the races lost to other acquirers). A host
+ * that gives up releases (sfc_lease_release) and frees the lease. */
+SFC_API sfc_status sfc_lease_acquired(sfc_lease *lease, sfc_error *err);
+
 /* `q` could not be run (no connection, a timeout): retried with backoff;
  * `why` is kept for the stats and the error past the deadline. */
 SFC_API void sfc_lease_failed(sfc_lease *lease, const sfc_lease_query *q,

@@ -26,6 +26,7 @@ struct sfc_lease {
   bool started;  /* a generator was made on the value */
   int64_t value; /* -1 until acquired */
   sfc_lease_start start;
+  int64_t made_us;    /* monotonic: sfc_lease_new, the acquire's start */
   int64_t due_us;     /* monotonic: the next statement */
   int64_t backoff_us; /* after a failure, doubling */
   uint64_t renewals, failures;
@@ -108,6 +109,7 @@ sfc_status sfc_lease_new(const sfc_layout *layout, const sfc_options *opts,
       sfc_option_ms(opts, SFC_OPTION_LEASE_DURATION, SFC_ROLLBACK_DEFAULT);
   l->value = -1;
   l->phase = ACQUIRING;
+  l->made_us = sfc_monotonic_us();
   *out = l;
   return SFC_OK;
 }
@@ -260,6 +262,30 @@ sfc_status sfc_lease_done(sfc_lease *l, const sfc_lease_query *q,
     l->phase = RELEASED;
   sfc_mutex_unlock(&l->lock);
   return st;
+}
+
+sfc_status sfc_lease_acquired(sfc_lease *l, sfc_error *err) {
+  sfc_mutex_lock(&l->lock);
+  const int64_t now = sfc_monotonic_us();
+  const phase ph = l->phase;
+  const bool valid = ph == HELD && now < l->start.deadline_us;
+  const bool late = now - l->made_us > l->duration_ms * 1000;
+  char why[SFC_MESSAGE_MAX];
+  snprintf(why, sizeof why, "%s", l->error);
+  sfc_mutex_unlock(&l->lock);
+  if (valid) return SFC_OK;
+  if (ph == ACQUIRING && !late) return SFC_WAIT;
+  if (ph != ACQUIRING && ph != HELD)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "the lease was released or lost: create a new one");
+  if (why[0])
+    return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                    "no node value could be leased within the lease (%lld "
+                    "ms): %s",
+                    (long long)l->duration_ms, why);
+  return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                  "no node value could be leased in time: every free one "
+                  "was taken by another acquirer meanwhile");
 }
 
 void sfc_lease_failed(sfc_lease *l, const sfc_lease_query *q, const char *why) {
