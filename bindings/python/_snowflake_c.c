@@ -1009,6 +1009,17 @@ static PyObject *Lease_generator(PyObject *op, PyObject *args) {
   return r;
 }
 
+/* acquired(): True once a value is held, False while the acquire may go
+ * on; past the core's time, WorkerUnavailable saying why. */
+static PyObject *Lease_acquired(PyObject *op, PyObject *Py_UNUSED(unused)) {
+  LeaseObject *self = (LeaseObject *)op;
+  sfc_error err;
+  sfc_status status = sfc_lease_acquired(self->lease, &err);
+  if (status != SFC_OK && status != SFC_WAIT)
+    return raise_error(self->st, &err);
+  return PyBool_FromLong(status == SFC_OK);
+}
+
 static PyObject *Lease_valid(PyObject *op, PyObject *Py_UNUSED(unused)) {
   return PyBool_FromLong(sfc_lease_valid(((LeaseObject *)op)->lease));
 }
@@ -1046,6 +1057,7 @@ static PyMethodDef Lease_methods[] = {
     {"due", Lease_due, METH_NOARGS, NULL},
     {"done", Lease_done, METH_O, NULL},
     {"failed", Lease_failed, METH_O, NULL},
+    {"acquired", Lease_acquired, METH_NOARGS, NULL},
     {"generator", Lease_generator, METH_VARARGS, NULL},
     {"valid", Lease_valid, METH_NOARGS, NULL},
     {"release", Lease_release, METH_NOARGS, NULL},

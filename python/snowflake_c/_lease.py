@@ -118,33 +118,23 @@ class LeaseHost:
     # ---- The life of the lease ---------------------------------------------
 
     def acquire(self) -> None:
-        """Takes a value within a lease's time (a lost race is tried again at
+        """Takes a value within the core's time (a lost race is tried again at
         once, a database that cannot be reached with backoff); every value
-        held is WorkerUnavailable at once."""
-        start = time.monotonic()
-        why = ""
-        while True:
-            step = self._lease.due()
-            if isinstance(step, tuple):
-                try:
-                    ran = self._run(step)
-                except BaseException:
-                    self.give_back()
-                    raise
-                if ran and self._lease.valid():
-                    return
-                if not ran:
-                    why = self._lease.stats()["error"]
+        held, or no value in time, is WorkerUnavailable."""
+        try:
+            while True:
+                step = self._lease.due()
                 wait_s = 0.0
-            else:
-                wait_s = step / 1e6
-            if (time.monotonic() - start) * 1000 > self._duration_ms:
-                self.give_back()
-                raise _c.WorkerUnavailable(
-                    why
-                    or "no node value could be leased in time: every free one was taken by another acquirer meanwhile"
-                )
-            time.sleep(min(max(wait_s, 0.0), 0.2) or 0.02)
+                if isinstance(step, tuple):
+                    self._run(step)
+                else:
+                    wait_s = step / 1e6
+                if self._lease.acquired():
+                    return
+                time.sleep(min(wait_s, 0.2) or 0.02)
+        except BaseException:
+            self.give_back()
+            raise
 
     def start(self, generator: _c.CoreGenerator) -> None:
         """Renews on a daemon thread until close()."""
