@@ -242,3 +242,24 @@ def test_a_forked_child_never_gives_its_parents_value_back(url: str, pg: Any) ->
             time.sleep(0.05)
         assert g.stats()["lease"]["state"] == "held"
         g.next_id()
+
+
+def test_a_generator_left_open_is_closed_at_exit(url: str, pg: Any) -> None:
+    """The interpreter's exit stops the renewer and gives the value back with
+    the last tick issued, as close() does."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SNOWFLAKE_", "PG"))}
+    script = textwrap.dedent(
+        """
+        import sys
+        import snowflake_c as sfc
+        g = sfc.Generator(layout=sys.argv[1], epoch=int(sys.argv[2]), node={"worker": "lease"}, lease=sys.argv[3])
+        print(g.node["worker"], g.next_id())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, LAYOUT, str(EPOCH), url], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    value, last = (int(x) for x in done.stdout.split())
+    got = row(pg, value)
+    assert got["free"] and got["horizon"] == tick(last)
