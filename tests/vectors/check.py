@@ -10,7 +10,12 @@
 - the files are what tools/gen_vectors.py (the independent reference model)
   generates, unless --no-model is given;
 - every case of encodings.json agrees with the plain-Python model of the
-  string forms below (Python's own integers, nothing from the project).
+  string forms below (Python's own integers, nothing from the project);
+- every warnings case of contract.json says what a generator of its layout
+  and guard says on any day from the one the cases were decided on (today
+  included): Unguarded first when the guard is off, LayoutEnding when the
+  layout's time field ends within ten years of that day or has ended, and
+  never an outcome that moves with the date.
 
 Exits 0 when all is well, 1 on any problem (each printed on stderr), 2 when
 the `jsonschema` package is missing.
@@ -22,6 +27,8 @@ import argparse
 import json
 import subprocess
 import sys
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 try:
@@ -96,6 +103,54 @@ def check_encodings(cases: list) -> list[str]:
     return problems
 
 
+# The warnings of a new generator (the header's sfc_generator_warning_at).
+WARNINGS_DECIDED_MS = 1795910400000  # 2026-11-29T00:00:00Z: the cases hold from then on
+TEN_YEARS_MS = 3652 * 86_400_000  # the core's "within ten years"
+LATEST_READ_MS = 7258118400000  # 2200-01-01T00:00:00Z: no vector is read later
+UNIT_US = {"us": 1, "ms": 1000, "s": 1_000_000}
+
+
+def time_end_ms(spec: str, epoch: str) -> int:
+    """When a layout's time field (the first) runs out, Unix ms."""
+    name, _, rest = spec.split(",")[0].partition(":")
+    assert name == "time", spec
+    bits, _, unit = rest.partition("@")
+    unit = unit or "1ms"
+    unit_us = int(unit.rstrip("usm")) * UNIT_US[unit.lstrip("0123456789")]
+    if epoch.isdigit():
+        epoch_ms = int(epoch)
+    else:
+        when = datetime.fromisoformat(epoch.replace("Z", "+00:00"))
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        epoch_ms = int(when.timestamp() * 1000)
+    return epoch_ms + (2 ** int(bits)) * unit_us // 1000
+
+
+def check_warnings(cases: list) -> list[str]:
+    problems = []
+    today_ms = int(time.time() * 1000)
+    for i, c in enumerate(cases):
+        if "warnings" not in c:
+            continue
+        here = f"contract.json[{i}] {c.get('description')!r}"
+        end = time_end_ms(c["args"]["layout"], c["args"]["epoch"])
+        ending = end - WARNINGS_DECIDED_MS < TEN_YEARS_MS
+        if not ending and end - LATEST_READ_MS < TEN_YEARS_MS:
+            problems.append(f"{here}: whether its layout warns moves with the date (it ends at {end} ms)")
+        if ending != (end - max(today_ms, WARNINGS_DECIDED_MS) < TEN_YEARS_MS):
+            problems.append(f"{here}: today's outcome is not the one decided")
+        want = ([] if c.get("guard") else ["Unguarded"]) + (["LayoutEnding"] if ending else [])
+        got = [w["kind"] for w in c["warnings"]]
+        if got != want:
+            problems.append(f"{here}: warns {got}, the model says {want}")
+        day = datetime.fromtimestamp(end / 1000, timezone.utc).strftime("%Y-%m-%d")
+        for w in c["warnings"]:
+            if w["kind"] == "LayoutEnding" and day not in w["message_has"]:
+                problems.append(f"{here}: LayoutEnding does not name the day it ends, {day}")
+    return problems
+
+
 def check(directory: Path, run_model: bool) -> list[str]:
     problems: list[str] = []
     schema = json.loads((directory / "schema.json").read_text())
@@ -122,10 +177,12 @@ def check(directory: Path, run_model: bool) -> list[str]:
             problems.append(f"{path.name}: at /{where}: {err.message[:300]}")
         if not isinstance(cases, list):
             continue
-        if path.name == "encodings.json":
+        for name, checker in (("encodings.json", check_encodings), ("contract.json", check_warnings)):
+            if path.name != name:
+                continue
             try:
-                problems += check_encodings(cases)
-            except (KeyError, ValueError, TypeError) as e:
+                problems += checker(cases)
+            except (KeyError, ValueError, TypeError, AssertionError) as e:
                 problems.append(f"{path.name}: malformed case ({e!r})")
         for i, case in enumerate(cases):
             desc = case.get("description") if isinstance(case, dict) else None

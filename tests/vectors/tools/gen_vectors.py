@@ -1816,6 +1816,18 @@ STATS_KEYS = ["ids_issued", "waits", "borrowed_ticks", "rollbacks", "rollbacks_w
 DESCRIBE_KEYS = ["name", "spec", "epoch_ms", "unit_us", "total_bits", "ids_per_second",
                  "node_capacity", "time_end_ms", "max_id", "fields"]
 FIELD_KEYS = ["name", "kind", "bits", "shift", "max"]
+# The core's refusal of decode, encode or range with no layout named
+# (sfc_layout_resolve_for_ids), word for word: every binding that takes the
+# trio gives it as it is.
+NO_LAYOUT_MESSAGE = (
+    "no layout given: name the one the IDs were made with (a preset, or a layout "
+    "spec with its epoch); an ID read under another layout gives a believable "
+    "wrong answer, so none is assumed"
+)
+# The warnings cases were decided on this day: their outcomes hold on every
+# later one (see warned() in contract_cases).
+WARNINGS_DECIDED_MS = 1795910400000  # 2026-11-29T00:00:00Z
+TEN_YEARS_MS = 3652 * 86400000  # the core's "within ten years"
 
 
 def duration_text_ns(text: str):
@@ -2017,10 +2029,64 @@ def contract_cases():
     node("a field the layout does not have", one, {"shard": 1}, error="InvalidArgument")
     node("auto without a state folder", one, "auto", error="InvalidArgument")
 
+    def warned(desc, spec, epoch, value, guard):
+        """A generator's warnings at creation (sfc_generator_warning_at): the
+        guard off says Unguarded; a layout whose time field runs out within ten
+        years of the day, or has run out, says LayoutEnding."""
+        lay = resolve({"spec": spec, "epoch": epoch})
+        said = []
+        if not guard:
+            said.append({"kind": "Unguarded",
+                         "message_has": [f"node value warned={value} is not guarded"]})
+        end_ms = lay.time_end_us() // 1000
+        # Decided for every day from WARNINGS_DECIDED_MS on: a layout that ends
+        # within ten years of that day ends within ten years of any later one
+        # (or has ended); one that lasts ten years past FAR_FUTURE_MS lasts
+        # past any day these vectors are read on.
+        if end_ms - WARNINGS_DECIDED_MS < TEN_YEARS_MS:
+            said.append({"kind": "LayoutEnding",
+                         "message_has": ["time field", iso(end_ms)[:10], "TimeExhausted"]})
+        else:
+            assert end_ms - FAR_FUTURE_MS >= TEN_YEARS_MS, f"{desc}: its outcome moves with the date"
+        out.append({"description": desc, "args": {"layout": spec, "epoch": epoch},
+                    "node": {"warned": value}, "guard": guard, "warnings": said})
+
+    centuries = "time:43@1ms,warned:8,seq:12"  # 2^43 ms: 278 years, to 2302
+    ended = "time:20@1s,warned:10,seq:12"  # 2^20 s: 12 days, from 2000-01-01
+    ending = "time:28@1s,warned:22,seq:13"  # 2^28 s: 8.5 years, from 2023-01-01
+    warned("warnings: none for a guarded generator whose layout runs out centuries from now",
+           centuries, "1704067200000", 161, True)
+    warned("warnings: the guard off says Unguarded, naming the node value",
+           centuries, "1704067200000", 162, False)
+    warned("warnings: a layout that ran out long ago says LayoutEnding, and its generator starts",
+           ended, "946684800000", 163, True)
+    warned("warnings: a layout that runs out within ten years says LayoutEnding",
+           ending, "1672531200000", 164, True)
+    warned("warnings: the guard off and a layout that ran out say both, Unguarded first",
+           ended, "946684800000", 165, False)
+
     for call in ("next_id", "next_ids", "stats"):
         out.append({"description": f"{call} on a closed generator", "call": call,
                     "error": "InvalidArgument"})
     out.append({"description": "closing a closed generator does nothing", "call": "close"})
+
+    # IDs made elsewhere name their layout (sfc_layout_resolve_for_ids): with
+    # none, decode, encode and range refuse rather than assume the default
+    # preset, under which a Discord ID gives a believable year and worker.
+    discord = resolve({"preset": "discord"})
+    id_ = 175928847299117063
+    time_us, values = discord.decode(id_)
+    fields = {n: str(v) for n, v in values.items() if n != "time"}
+    t0 = time_us // 1000
+    for_ids = {
+        "decode": {"id": str(id_)},
+        "encode": {"time_ms": str(t0), "fields": fields},
+        "range": {"t0_ms": str(t0), "t1_ms": str(t0 + 1)},
+    }
+    for call, given in for_ids.items():
+        out.append({"description": f"{call} with no layout named is refused: none is assumed",
+                    "for_ids": call, **given, "error": "InvalidArgument",
+                    "message": NO_LAYOUT_MESSAGE})
 
     out.append({"description": "the options, in the core's table order", "table": "options",
                 "names": list(OPTIONS)})
