@@ -33,7 +33,7 @@ def _kind(path: Path, case: dict[str, Any]) -> str | None:
         if path.stem.startswith(kind):
             return kind
     # A file named otherwise: recognise the case by its shape.
-    if {"table", "call", "args"} & set(case) or ("option" in case and "value" in case):
+    if {"table", "call", "args", "for_ids"} & set(case) or ("option" in case and "value" in case):
         return "contract"
     if "first" in case and "second" in case:
         return "claims"
@@ -354,6 +354,9 @@ def _run_contract(case: dict[str, Any]) -> None:
     if "table" in case:
         assert _table(case["table"]) == case["names"]
         return
+    if "for_ids" in case:
+        _run_for_ids(case)
+        return
     if "call" in case:
         g = sfc.Generator(preset="twitter", node=CONTRACT_NODE, **UNGUARDED)
         g.close()
@@ -369,11 +372,14 @@ def _run_contract(case: dict[str, Any]) -> None:
         kwargs: dict[str, Any] = {"preset": "twitter", "node": CONTRACT_NODE, **UNGUARDED}
         kwargs[case["option"]] = case["value"]
     else:
-        kwargs = {**case["args"], "node": case["node"], **UNGUARDED}
+        kwargs = {**case["args"], "node": case["node"], "guard": case.get("guard", False)}
         ref = kwargs.pop("layout_object", None)
         if ref is not None:  # the Layout object is made first, then given as the layout
             held = sfc.Layout.preset(ref["preset"]) if "preset" in ref else sfc.Layout(ref["spec"], ref["epoch"])
             kwargs["layout"] = held
+    if "warnings" in case:
+        _run_warnings(case, kwargs)
+        return
     if "error" in case:
         with _raises(case["error"]) as info:
             sfc.Generator(**kwargs)
@@ -386,6 +392,36 @@ def _run_contract(case: dict[str, Any]) -> None:
         assert want is not None
         for key, value in want.items():
             assert _same(got[key], value), f"{key}: {got[key]!r} != {value!r}"
+
+
+def _run_warnings(case: dict[str, Any], kwargs: dict[str, Any]) -> None:
+    """What the generator's creation says: one warning of the category
+    <kind>Warning per warning of the case, in order, each text holding its
+    message_has. Every warning is recorded, whatever was said before."""
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        sfc.Generator(**kwargs).close()
+    got = [(w.category.__name__, str(w.message)) for w in said]
+    want = case["warnings"]
+    assert [name for name, _ in got] == [f"{w['kind']}Warning" for w in want], got
+    for (name, text), w in zip(got, want, strict=True):
+        assert issubclass(getattr(sfc, name), UserWarning), name
+        for part in w["message_has"]:
+            assert part in text, f"{part!r} not in {name}: {text}"
+
+
+# decode, encode and range of IDs made elsewhere, with no layout named.
+FOR_IDS: dict[str, Any] = {
+    "decode": lambda c: sfc.decode(c["id"]),
+    "encode": lambda c: sfc.encode(int(c["time_ms"]), {k: int(v) for k, v in c["fields"].items()}),
+    "range": lambda c: sfc.range(int(c["t0_ms"]), int(c["t1_ms"])),
+}
+
+
+def _run_for_ids(case: dict[str, Any]) -> None:
+    with _raises(case["error"]) as info:
+        FOR_IDS[case["for_ids"]](case)
+    assert str(info.value) == case["message"], "the core's message, word for word"
 
 
 def _table(name: str) -> list[str]:
