@@ -771,6 +771,7 @@ function createApi(binding, errors, host) {
     #layout;
     #closing; // aborted by close(): ends the async calls' waits
     #syncLimitUs; // the longest wait of a synchronous call: a tick, at least 10 ms
+    #warnings; // what the core said of this generator at its creation
 
     /**
      * @param {object} [options]
@@ -784,7 +785,8 @@ function createApi(binding, errors, host) {
      * Every other key is an option of the core's table (see `options()`): it
      * goes to the core by name, which checks it and refuses an unknown one.
      * An unguarded generator (`guard: false`) emits an `UnguardedWarning`, and
-     * one whose layout runs out within ten years a `LayoutEndingWarning`.
+     * one whose layout runs out within ten years a `LayoutEndingWarning`
+     * (each text once per thread); `warnings` keeps what this one said.
      */
     constructor(options = {}) {
       if (options === null || typeof options !== 'object') {
@@ -799,12 +801,25 @@ function createApi(binding, errors, host) {
       );
       this.#slot = this.#h.slot;
       this.#syncLimitUs = Math.max(this.#layout.unitUs, SYNC_WAIT_US);
+      this.#warnings = Object.freeze(
+        this.#h.warnings.map(([kind, message]) => Object.freeze({ kind, message })),
+      );
       warnOnce(this.#h.warnings);
     }
 
     /** The generator's layout. */
     get layout() {
       return this.#layout;
+    }
+
+    /**
+     * What the core said of this generator at its creation, in its order, each
+     * `{ kind, message }`: the kinds `Unguarded` and `LayoutEnding`, emitted
+     * as `<kind>Warning` (each text once per thread, so that this is where a
+     * program reads them for itself); `[]` when it said nothing.
+     */
+    get warnings() {
+      return this.#warnings;
     }
 
     /** The next ID. @returns {bigint} */

@@ -330,11 +330,18 @@ export interface GeneratorStats {
  * clock behind the last ID issued) throws {@link ClockMovedBackwards}. The
  * async methods wait any length with timers.
  */
+/** A warning of a new generator: its kind (`Unguarded`, `LayoutEnding`) and its text. */
+export interface GeneratorWarning {
+  readonly kind: string;
+  readonly message: string;
+}
+
 export class Generator {
   /**
    * Emits an `UnguardedWarning` (code `SNOWFLAKE_C_UNGUARDED`) through
    * `process.emitWarning` when the generator runs unguarded (`guard: false`),
-   * once per text in each thread.
+   * and a `LayoutEndingWarning` (code `SNOWFLAKE_C_LAYOUT_ENDING`) when its
+   * layout runs out within ten years, once per text in each thread.
    * @throws {InvalidArgument | InvalidLayout}
    * @throws {StateError} when the host-wide claim cannot be taken, or the state
    *   directory cannot be used
@@ -342,6 +349,14 @@ export class Generator {
    */
   constructor(options?: GeneratorOptions);
   readonly layout: Layout;
+  /**
+   * What the core said of this generator at its creation, in its order: its
+   * node value unguarded (`Unguarded`), its layout's time running out within
+   * ten years or run out (`LayoutEnding`). Each is emitted as a
+   * `<kind>Warning` too, once per text in each thread; `[]` when it said
+   * nothing.
+   */
+  readonly warnings: readonly GeneratorWarning[];
   /** The next ID. */
   nextId(): bigint;
   /** The next ID as a decimal string. */

@@ -455,13 +455,24 @@ test('a layout whose time runs out within ten years warns at creation', async ()
   const listen = (warning) => warnings.push(warning);
   process.on('warning', listen);
   try {
-    new Generator({ layout: 'time:28@1s,worker:4,seq:13', epoch, node: { worker: 12 } }).close();
-    new Generator({ layout: WORKER_SPEC, epoch: newEpoch(), node: { worker: 12 } }).close();
+    const options = { layout: 'time:28@1s,worker:4,seq:13', epoch, node: { worker: 12 } };
+    const ending = new Generator(options);
+    ending.close();
+    const lasting = new Generator({ layout: WORKER_SPEC, epoch: newEpoch(), node: { worker: 12 } });
+    lasting.close();
+    // The same text again is not emitted again, and is kept all the same.
+    const again = new Generator(options);
+    again.close();
     await settled();
     assert.equal(warnings.length, 1, warnings.map(String).join('\n'));
     assert.equal(warnings[0].name, 'LayoutEndingWarning');
     assert.equal(warnings[0].code, 'SNOWFLAKE_C_LAYOUT_ENDING');
     assert.match(warnings[0].message, /runs out on .* in 7\.5 years/);
+    for (const g of [ending, again]) {
+      assert.deepEqual(g.warnings, [{ kind: 'LayoutEnding', message: warnings[0].message }]);
+    }
+    assert.deepEqual(lasting.warnings, []);
+    assert.throws(() => ending.warnings.push({}), TypeError);
   } finally {
     process.off('warning', listen);
   }

@@ -5,6 +5,7 @@ import {
   formatId,
   parseId,
   Generator,
+  GeneratorWarning,
   Layout,
   Parts,
   PresetName,
@@ -81,8 +82,13 @@ const guarded = new Generator({
   guard: true,
 });
 const guardState: string = guarded.stats().guard;
+const said: readonly GeneratorWarning[] = guarded.warnings;
+const firstKind: string | undefined = said[0]?.kind;
+// @ts-expect-error the warnings are read-only
+guarded.warnings.push({ kind: 'Unguarded', message: '' });
 guarded.close();
 new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guard: false }).close();
 // @ts-expect-error guard is a boolean
 new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guard: 'off' });
 void guardState;
+void firstKind;
