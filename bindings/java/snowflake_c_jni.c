@@ -998,7 +998,7 @@ static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
 
 /* What the user of a new generator should be told (its node value
  * unguarded, its layout ending): the core decides, Java says each in its
- * idiom. */
+ * idiom. Each warning as two strings, its kind and its text. */
 static jobjectArray n_generator_warnings(JNIEnv *env, jclass cls,
                                          jlong handle) {
   (void)cls;
@@ -1008,10 +1008,10 @@ static jobjectArray n_generator_warnings(JNIEnv *env, jclass cls,
   while (sfc_generator_warning_at(gen, (size_t)n, &text)) {
     n++;
   }
-  jobjectArray out = (*env)->NewObjectArray(env, n, string_class, NULL);
-  for (jsize i = 0; out != NULL && i < n; i++) {
-    sfc_generator_warning_at(gen, (size_t)i, &text);
-    jstring s = new_string(env, text);
+  jobjectArray out = (*env)->NewObjectArray(env, 2 * n, string_class, NULL);
+  for (jsize i = 0; out != NULL && i < 2 * n; i++) {
+    const char *kind = sfc_generator_warning_at(gen, (size_t)(i / 2), &text);
+    jstring s = new_string(env, i % 2 == 0 ? kind : text);
     if (s == NULL) {
       return NULL;
     }

@@ -84,6 +84,7 @@ public final class Generator implements AutoCloseable {
   // unreachable, so that no call (each keeps `this` reachable to its end) can reach freed memory.
   private final long handle;
   private final Layout layout;
+  private final List<Warning> warnings;
   private final FastPath fast; // null: every call goes to the core
   private final Calls calls; // JNI, or FFM downcalls on Java 22+
   private volatile boolean closed;
@@ -107,9 +108,13 @@ public final class Generator implements AutoCloseable {
     this.calls = Calls.of(Native.mayBlock(handle));
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
-      for (String text : Native.generatorWarnings(handle)) {
-        warn(text);
+      String[] said = Native.generatorWarnings(handle); // kind, text, kind, text, …
+      Warning[] warnings = new Warning[said.length / 2];
+      for (int i = 0; i < warnings.length; i++) {
+        warnings[i] = new Warning(said[2 * i], said[2 * i + 1]);
+        warn(said[2 * i + 1]);
       }
+      this.warnings = List.of(warnings);
       // No rule for time_source counter where its counter runs: the core's check is cheaper than
       // System.currentTimeMillis(), through FFM and through JNI alike.
       this.fast = FAST_PATH ? FastPath.of(handle) : null;
@@ -144,6 +149,27 @@ public final class Generator implements AutoCloseable {
    */
   public static List<String> options() {
     return Facts.OPTIONS.stream().map(Facts::camelCase).toList();
+  }
+
+  /**
+   * A warning the core gave at a generator's creation.
+   *
+   * @param kind {@code "Unguarded"} (its node value is not guarded: the guard is off, or the host
+   *     cannot hold a claim) or {@code "LayoutEnding"} (its layout's time runs out within ten
+   *     years, or has run out)
+   * @param message the text, as logged
+   */
+  public record Warning(String kind, String message) {}
+
+  /**
+   * What the core said of this generator at its creation, in its order; empty when nothing. Each
+   * text is logged too (a {@code WARNING} on the {@link System.Logger} {@code "io.snowflakec"}),
+   * once per JVM: this list keeps it for every generator it concerns.
+   *
+   * @return the warnings, unmodifiable
+   */
+  public List<Warning> warnings() {
+    return warnings;
   }
 
   /**

@@ -114,7 +114,8 @@ final class Native {
   static native Object[] fastRule(long handle);
 
   /**
-   * What the user of a new generator should be told (its node value unguarded, its layout ending).
+   * What the user of a new generator should be told (its node value unguarded, its layout ending):
+   * each warning as two strings, its kind and its text.
    */
   static native String[] generatorWarnings(long handle);
 

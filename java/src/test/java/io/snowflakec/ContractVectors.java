@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -16,8 +17,9 @@ import org.junit.jupiter.api.function.Executable;
 
 /**
  * The cases of tests/vectors/contract.json (shapes in tests/vectors/README.md): options set by
- * their Java name, the preset/layout/epoch trio, node values, calls on a closed generator and the
- * names walked from the core's tables.
+ * their Java name, the preset/layout/epoch trio, node values, the warnings of a new generator,
+ * calls on a closed generator, calls on IDs with no layout named and the names walked from the
+ * core's tables.
  */
 final class ContractVectors {
   private ContractVectors() {}
@@ -29,6 +31,8 @@ final class ContractVectors {
       runArgs(c);
     } else if (c.has("call")) {
       runCall(c);
+    } else if (c.has("for_ids")) {
+      runForIds(c);
     } else if (c.has("table")) {
       runTable(c);
     } else {
@@ -84,7 +88,7 @@ final class ContractVectors {
 
   static void runArgs(JsonNode c) throws Throwable {
     JsonNode args = c.get("args");
-    Generator.Builder b = Generator.builder().guard(false);
+    Generator.Builder b = Generator.builder().guard(c.path("guard").asBoolean(false));
     if (args.has("preset")) {
       b.preset(args.get("preset").asText());
     }
@@ -129,7 +133,66 @@ final class ContractVectors {
           if (c.has("stats")) {
             matches(c.get("stats"), g.stats().asMap(), "stats");
           }
+          if (c.has("warnings")) {
+            assertWarnings(c.get("warnings"), g.warnings());
+          }
         });
+  }
+
+  /**
+   * The generator's warnings ({@link Generator#warnings()}: what it logged, each text once per JVM)
+   * are the case's, in order: each its kind and its text holding every string of {@code
+   * message_has}.
+   */
+  static void assertWarnings(JsonNode want, List<Generator.Warning> said) {
+    List<String> kinds = new ArrayList<>();
+    want.forEach(w -> kinds.add(w.get("kind").asText()));
+    assertEquals(kinds, said.stream().map(Generator.Warning::kind).toList(), "warnings: " + said);
+    for (int i = 0; i < said.size(); i++) {
+      String text = said.get(i).message();
+      for (JsonNode part : want.get(i).get("message_has")) {
+        assertTrue(text.contains(part.asText()), "'" + part.asText() + "' is not in: " + text);
+      }
+    }
+    assertThrows(UnsupportedOperationException.class, () -> said.add(null), "read-only");
+  }
+
+  /**
+   * A call on IDs made elsewhere with no layout named. Java's decode, encode and range take a
+   * {@link Layout} object, so that none is {@code null}: refused before the core with the JDK's
+   * answer to a missing argument, a {@link NullPointerException} naming the layout, where the
+   * bindings that take the trio give the case's kind and the core's message.
+   */
+  static void runForIds(JsonNode c) {
+    String call = c.get("for_ids").asText();
+    Layout none = null;
+    Executable made;
+    switch (call) {
+      case "decode":
+        made = () -> Snowflake.decode(c.get("id").asText(), none);
+        break;
+      case "encode":
+        made =
+            () ->
+                Snowflake.encode(
+                    none,
+                    Long.parseLong(c.get("time_ms").asText()),
+                    VectorTest.fieldsOf(c.get("fields")));
+        break;
+      case "range":
+        made =
+            () ->
+                Snowflake.range(
+                    none,
+                    Long.parseLong(c.get("t0_ms").asText()),
+                    Long.parseLong(c.get("t1_ms").asText()));
+        break;
+      default:
+        fail("unknown call " + call);
+        return;
+    }
+    NullPointerException e = assertThrows(NullPointerException.class, made, call);
+    assertEquals("layout", e.getMessage(), call);
   }
 
   static void runCall(JsonNode c) throws Throwable {

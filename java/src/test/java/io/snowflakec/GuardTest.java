@@ -271,6 +271,10 @@ class GuardTest {
     }
   }
 
+  static List<String> kindsOf(Generator g) {
+    return g.warnings().stream().map(Generator.Warning::kind).toList();
+  }
+
   @Test
   void guardFalseIsOffAndSaysSo() throws Throwable {
     // A field name of this test's own: the warning names the value, and each is said once per JVM.
@@ -293,6 +297,11 @@ class GuardTest {
                 assertEquals("off", guardOf(g));
                 assertEquals("off", guardOf(again));
                 assertEquals("off", guardOf(other));
+                // Logged once, kept by each generator it concerns.
+                assertEquals(g.warnings(), again.warnings());
+                assertEquals(List.of("Unguarded"), kindsOf(again));
+                assertTrue(again.warnings().get(0).message().startsWith("node value unguarded=5 "));
+                assertEquals(List.of(), guarded.warnings());
                 // Off registers nothing: a guarded generator of the value still starts beside it.
                 claimOf(guarded);
               }

@@ -44,7 +44,9 @@ import org.junit.jupiter.api.function.Executable;
  *
  * <p>Java IDs are signed longs: a case whose expected ID lies above {@link Long#MAX_VALUE} (the top
  * bit of a 64-bit layout) checks instead that Java rejects it — {@code InvalidArgument} for decode,
- * encode and range, {@code TimeExhausted} for generation — and its name says so.
+ * encode and range, {@code TimeExhausted} for generation — and its name says so. Java's decode,
+ * encode and range take a {@link Layout}: a contract case of such a call with no layout named
+ * checks the {@link NullPointerException} of a null one instead, and its name says so too.
  */
 class VectorTest {
   static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
@@ -81,6 +83,9 @@ class VectorTest {
         boolean unsigned = expectsUnsignedId(kind, c);
         if (unsigned) {
           name = "[java: above Long.MAX_VALUE, rejected] " + name;
+        }
+        if (c.has("for_ids")) {
+          name = "[java: a Layout is required, none is null: NullPointerException] " + name;
         }
         tests.add(DynamicTest.dynamicTest(name, runner(kind, c, unsigned)));
       }
