@@ -529,11 +529,71 @@ function table_names(string $table): array
     throw new Mismatch("unknown table $table");
 }
 
+/* decode, encode and range of IDs made elsewhere, with no layout named: the
+ * module takes an SfcLayout or a preset's name, so that none is null, which
+ * it refuses with the case's kind (in a message of its own: no trio reaches
+ * the core's sfc_layout_resolve_for_ids here). */
+function run_for_ids(array $c): void
+{
+    $call = match ($c['for_ids']) {
+        'decode' => fn () => sfc_decode(null, $c['id']),
+        'encode' => fn () => sfc_encode_named(null, (int) $c['time_ms'] * 1000, $c['fields']),
+        'range' => fn () => sfc_range(null, (int) $c['t0_ms'], (int) $c['t1_ms']),
+    };
+    $e = expect_error($c['error'], $call);
+    if (!str_contains($e->getMessage(), 'layout')) {
+        throw new Mismatch('the message does not name the layout: ' . $e->getMessage());
+    }
+}
+
+/* What a new generator says: the module tells each text once per process,
+ * without its kind, so each warning of the case is a text told now holding
+ * every string of its message_has, in order, or one told before; nothing
+ * else is told. */
+function run_warnings(array $c, callable $make): void
+{
+    global $warnings;
+    $before = array_column($warnings, 0);
+    [$told] = warnings_of(fn () => $make()->close());
+    $told = array_column($told, 0);
+    $at = -1;
+    foreach ($c['warnings'] as $w) {
+        $has = function (string $text) use ($w): bool {
+            foreach ($w['message_has'] as $part) {
+                if (!str_contains($text, $part)) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        $i = array_key_first(array_filter($told, fn ($t) => $t !== null && $has($t)));
+        if ($i === null) {
+            if (!array_filter($before, $has)) {
+                throw new Mismatch("no {$w['kind']} warning holds " . json_encode($w['message_has']));
+            }
+            continue;
+        }
+        if ($i < $at) {
+            throw new Mismatch("{$w['kind']} told out of order: " . json_encode($told));
+        }
+        $at = $i;
+        $told[$i] = null;
+    }
+    $left = array_values(array_filter($told, fn ($t) => $t !== null));
+    if ($left) {
+        throw new Mismatch('warnings the case does not have: ' . json_encode($left));
+    }
+}
+
 function run_contract(array $c): void
 {
     putenv('SNOWFLAKE_C_CONTRACT_UNSET');
     if (isset($c['table'])) {
         expect_eq($c['table'], table_names($c['table']), $c['names']);
+        return;
+    }
+    if (isset($c['for_ids'])) {
+        run_for_ids($c);
         return;
     }
     if (isset($c['call'])) {
@@ -549,10 +609,14 @@ function run_contract(array $c): void
             $args['layout'] = layout_of($args['layout_object']);
             unset($args['layout_object']);
         }
-        $make = fn () => new SfcGenerator($args + ['node' => $c['node'], 'guard' => false]);
+        $make = fn () => new SfcGenerator($args + ['node' => $c['node'], 'guard' => $c['guard'] ?? false]);
     }
     if (isset($c['error'])) {
         expect_error($c['error'], $make);
+        return;
+    }
+    if (isset($c['warnings'])) {
+        run_warnings($c, $make);
         return;
     }
     $g = $make();
@@ -577,7 +641,8 @@ function kind_of_case(array $c): ?string
         isset($c['first'], $c['second']) => 'claim',
         isset($c['encoding']) => 'encoding',
         isset($c['option'], $c['nanos']) => 'duration',
-        isset($c['table']) || isset($c['call']) || isset($c['args']) || isset($c['option']) => 'contract',
+        isset($c['table']) || isset($c['call']) || isset($c['args']) || isset($c['option'])
+            || isset($c['for_ids']) => 'contract',
         isset($c['steps']) || isset($c['options']) => 'generate',
         isset($c['t0_ms']) => 'range',
         isset($c['time_ms']) => 'encode',

@@ -386,9 +386,49 @@ def error_classes
   end.to_a
 end
 
+# decode, encode and range of IDs made elsewhere, with no layout named: the
+# module takes a Layout or a preset's name, so that none is nil, which it
+# refuses with the case's kind (in a message of its own: no trio reaches the
+# core's sfc_layout_resolve_for_ids here).
+FOR_IDS = {
+  'decode' => ->(c) { SnowflakeC.decode(nil, c['id']) },
+  'encode' => ->(c) { SnowflakeC.encode_named(nil, Integer(c['time_ms'], 10) * 1000, c['fields']) },
+  'range' => ->(c) { SnowflakeC.range(nil, Integer(c['t0_ms'], 10), Integer(c['t1_ms'], 10)) }
+}.freeze
+
+def run_for_ids(c)
+  call = FOR_IDS.fetch(c['for_ids']) { raise Mismatch, "unknown call #{c['for_ids']}" }
+  e = expect_error(c['error']) { call.call(c) }
+  raise Mismatch, "the message does not name the layout: #{e.message}" unless e.message.include?('layout')
+end
+
+# What a new generator says: the module tells each text once per process,
+# without its kind, so each warning of the case is a text told now holding
+# every string of its message_has, in order, or one told before; nothing
+# else is told.
+def run_warnings(c, make)
+  before = $warnings.dup
+  told = warnings_of { make.call.close }
+  at = -1
+  c['warnings'].each do |w|
+    has = ->(text) { w['message_has'].all? { |part| text.include?(part) } }
+    i = told.index { |text| text && has.call(text) }
+    if i.nil?
+      raise Mismatch, "no #{w['kind']} warning holds #{w['message_has']}" if before.none?(&has)
+    else
+      raise Mismatch, "#{w['kind']} told out of order: #{told}" if i < at
+
+      at = i
+      told[i] = nil
+    end
+  end
+  raise Mismatch, "warnings the case does not have: #{told.compact}" unless told.compact.empty?
+end
+
 def run_contract(c)
   ENV.delete('SNOWFLAKE_C_CONTRACT_UNSET')
   return expect_eq(c['table'], table_names(c['table']), c['names']) if c.key?('table')
+  return run_for_ids(c) if c.key?('for_ids')
 
   make = if c.key?('call')
            g = contract_generator
@@ -401,9 +441,10 @@ def run_contract(c)
            # A Layout object is made first; the generator takes it as its layout.
            object = args.delete(:layout_object)
            args[:layout] = layout_of(object) if object
-           -> { SnowflakeC::Generator.new(**args, node: c['node'], guard: false) }
+           -> { SnowflakeC::Generator.new(**args, node: c['node'], guard: c.fetch('guard', false)) }
          end
   return expect_error(c['error'], &make) if c.key?('error')
+  return run_warnings(c, make) if c.key?('warnings')
 
   g = make.call
   return unless g.is_a?(SnowflakeC::Generator)
@@ -420,7 +461,7 @@ def kind_of_case(c)
   return :claim if c.key?('first') && c.key?('second')
   return :encoding if c.key?('encoding')
   return :duration if c.key?('option') && c.key?('nanos')
-  return :contract if %w[table call args option].any? { |k| c.key?(k) }
+  return :contract if %w[table call args option for_ids].any? { |k| c.key?(k) }
   return :generate if c.key?('steps') || c.key?('options')
   return :range if c.key?('t0_ms')
   return :encode if c.key?('time_ms')
