@@ -68,7 +68,10 @@ def configure() -> None:
 def report() -> None:
     from snowflake_c.django import generator
 
-    print(json.dumps({"pid": os.getpid(), "node": generator().node["worker"]}), flush=True)
+    # One write(2) of a whole line, under PIPE_BUF: the eight processes share
+    # the pipe, and a line written in two pieces could meet another's.
+    line = json.dumps({"pid": os.getpid(), "node": generator().node["worker"]}) + "\n"
+    os.write(sys.stdout.fileno(), line.encode())
 
 
 def save_rows(threads: int, rows: int) -> None:
@@ -105,6 +108,7 @@ def write(forks: int, threads: int, rows: int) -> None:
     Row.objects.create(pid=os.getpid(), thread=-1)
     arrive(os.environ["IDS_BARRIER"])  # counted, not waiting: it lives until its workers end
     connections.close_all()  # no connection crosses the fork
+    sys.stdout.flush()  # nor a buffered line, which each child would print again
     children = []
     for _ in range(forks):
         pid = os.fork()
