@@ -81,6 +81,11 @@ static void throw_status(JNIEnv *env, sfc_status status, const char *message) {
   jclass cls = (unsigned)status < SFC_STATUS_COUNT && exception_classes[status]
                    ? exception_classes[status]
                    : base_exception;
+  /* The options as Java names them: stateDir, not state_dir. */
+  char said[2 * SFC_MESSAGE_MAX];
+  if (sfc_text_in_terms(message, SFC_TERMS_CAMEL, said, sizeof said) <
+      sizeof said)
+    message = said;
   (*env)->ThrowNew(env, cls, message);
 }
 

@@ -79,6 +79,11 @@ Napi::Object MakeError(Napi::Env env, sfc_status status, const char *message) {
 }
 
 [[noreturn]] void Throw(Napi::Env env, sfc_status status, const char *message) {
+  // The options as JavaScript names them: stateDir, not state_dir.
+  char said[2 * SFC_MESSAGE_MAX];
+  if (sfc_text_in_terms(message, SFC_TERMS_CAMEL, said, sizeof said) <
+      sizeof said)
+    message = said;
   throw Napi::Error(env, MakeError(env, status, message));
 }
 

@@ -43,6 +43,11 @@ EXPORT(error_status) int w_error_status(void) {
   return (int)last_error.status;
 }
 EXPORT(error_message) const char *w_error_message(void) {
+  /* The options as JavaScript names them: stateDir, not state_dir. */
+  static char said[2 * SFC_MESSAGE_MAX];
+  if (sfc_text_in_terms(last_error.message, SFC_TERMS_CAMEL, said,
+                        sizeof said) < sizeof said)
+    return said;
   return last_error.message;
 }
 EXPORT(text) const char *w_text(void) {

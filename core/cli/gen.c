@@ -73,8 +73,11 @@ int make_generator(cli *c, const command *cmd, sfc_generator **out) {
     return fail(&err);
   }
   const char *text;
-  for (size_t i = 0; sfc_generator_warning_at(*out, i, &text); i++)
-    fprintf(stderr, PROG ": warning: %s\n", text);
+  char said[2 * SFC_MESSAGE_MAX];
+  for (size_t i = 0; sfc_generator_warning_at(*out, i, &text); i++) {
+    sfc_text_in_terms(text, SFC_TERMS_FLAG, said, sizeof said);
+    fprintf(stderr, PROG ": warning: %s\n", said);
+  }
   return 0;
 }
 

@@ -8,8 +8,9 @@
 #include <string.h>
 
 int fail(const sfc_error *err) {
-  fprintf(stderr, PROG ": %s: %s\n", sfc_status_name(err->status),
-          err->message);
+  char said[2 * SFC_MESSAGE_MAX]; /* the options as flags: --state-dir */
+  sfc_text_in_terms(err->message, SFC_TERMS_FLAG, said, sizeof said);
+  fprintf(stderr, PROG ": %s: %s\n", sfc_status_name(err->status), said);
   return 1;
 }
 

@@ -991,6 +991,22 @@ SFC_API const sfc_option_info *sfc_option_at(size_t i);
  * "maxWait", "MaxWait", "max-wait". NULL when there is none. */
 SFC_API const sfc_option_info *sfc_option_find(const char *name, size_t len);
 
+/* How a caller names the options: as the table does (state_dir: Python, C,
+ * SQL), in camelCase (stateDir: Node.js, Java) or as a command line's flag
+ * (--state-dir). */
+typedef enum sfc_terms {
+  SFC_TERMS_SNAKE = 0,
+  SFC_TERMS_CAMEL = 1,
+  SFC_TERMS_FLAG = 2
+} sfc_terms;
+
+/* `text` (a message of the core's) into `out` with every option name of two
+ * words or more (state_dir, max_wait; a one-word name is also a word of the
+ * prose) written in the caller's `terms`. NUL-terminated, cut at `cap`;
+ * returns the length the whole text needs, as snprintf does. */
+SFC_API size_t sfc_text_in_terms(const char *text, sfc_terms terms, char *out,
+                                 size_t cap);
+
 /* Sets the option called `name` (any casing, `len` bytes) in `opts` from a
  * binding's value; SFC_TYPE_NONE restores its default. What each type of
  * option takes:

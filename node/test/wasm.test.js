@@ -24,6 +24,18 @@ test('the wasm API has the native API names', () => {
 
 runWasmCases(sfc);
 
+test("the core's messages name options as JavaScript does, in both builds", () => {
+  for (const build of [native, sfc]) {
+    assert.throws(
+      () => new build.Generator({ ...TWITTER, node: { datacenter: 1 } }),
+      (error) =>
+        error.code === 'InvalidArgument' &&
+        error.message.includes('worker=auto with a stateDir') &&
+        !error.message.includes('state_dir'),
+    );
+  }
+});
+
 test('an unguarded wasm generator says why, once', async () => {
   const said = [];
   const listen = (warning) => said.push(warning);

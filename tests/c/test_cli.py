@@ -204,6 +204,13 @@ def test_mistakes() -> None:
     # A negative node value is named so, as every binding names it.
     r = run("gen", "--node", "worker=-1", "-n", "1")
     check("a negative worker", r.returncode == 1 and "node value worker=-1 is negative" in r.stderr, r.stderr)
+    # The core's messages name options as the command line does.
+    r = run("gen", "--preset", "twitter", "--node", "datacenter=1,worker=auto", "-n", "1")
+    check(
+        "the options as flags",
+        r.returncode == 1 and "needs a --state-dir" in r.stderr and "state_dir" not in r.stderr,
+        r.stderr,
+    )
     # A negative number is an argument, and its command says what is wrong with it.
     r = run("decode", "--preset", "twitter", "-5")
     check("decode -5: the ID refused", r.returncode == 1 and "dec ID '-5'" in r.stderr, r.stderr)

@@ -318,8 +318,45 @@ static void layout_ending(void) {
   sfc_generator_free(g);
 }
 
+/* Messages in the caller's terms: options of two words or more, whole
+ * words only. */
+static void terms(void) {
+  static const struct {
+    const char *text;
+    sfc_terms terms;
+    const char *want;
+  } cases[] = {
+      {"needs a state_dir: x", SFC_TERMS_FLAG, "needs a --state-dir: x"},
+      {"needs a state_dir: x", SFC_TERMS_CAMEL, "needs a stateDir: x"},
+      {"needs a state_dir: x", SFC_TERMS_SNAKE, "needs a state_dir: x"},
+      {"options: rollback, max_wait, guard, lease_key", SFC_TERMS_CAMEL,
+       "options: rollback, maxWait, guard, leaseKey"},
+      {"turn the guard off (rollback)", SFC_TERMS_FLAG,
+       "turn the guard off (rollback)"},
+      {"my_state_dir, state_dirs, state_dir_x", SFC_TERMS_FLAG,
+       "my_state_dir, state_dirs, state_dir_x"},
+      {"'state_dir'", SFC_TERMS_FLAG, "'--state-dir'"},
+      {"", SFC_TERMS_CAMEL, ""},
+  };
+  char out[128];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    size_t n =
+        sfc_text_in_terms(cases[i].text, cases[i].terms, out, sizeof out);
+    CHECK(strcmp(out, cases[i].want) == 0 && n == strlen(cases[i].want),
+          "'%s' in terms %d: '%s' (%zu)", cases[i].text, (int)cases[i].terms,
+          out, n);
+  }
+  /* Cut like snprintf: the length it needed, the text cut at cap. */
+  char small[8];
+  size_t n =
+      sfc_text_in_terms("a state_dir", SFC_TERMS_FLAG, small, sizeof small);
+  CHECK(n == strlen("a --state-dir") && strcmp(small, "a --sta") == 0,
+        "cut: '%s' (%zu)", small, n);
+}
+
 int main(void) {
   names();
+  terms();
   layout_ending();
   values();
   node_values();

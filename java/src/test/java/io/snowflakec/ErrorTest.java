@@ -125,10 +125,16 @@ class ErrorTest {
 
   @Test
   void badGeneratorOptions(@TempDir Path tmp) throws Exception {
-    expect(
-        InvalidArgumentException.class,
-        "InvalidArgument",
-        () -> Generator.builder().preset("twitter").node("worker", 1).build());
+    InvalidArgumentException missing =
+        expect(
+            InvalidArgumentException.class,
+            "InvalidArgument",
+            () -> Generator.builder().preset("twitter").node("worker", 1).build());
+    // The core's messages name options as Java does: stateDir, not state_dir.
+    assertTrue(
+        missing.getMessage().contains("datacenter=auto with a stateDir")
+            && !missing.getMessage().contains("state_dir"),
+        missing.getMessage());
     expect(
         InvalidArgumentException.class,
         "InvalidArgument",
