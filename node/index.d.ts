@@ -25,7 +25,8 @@ export type TimeInput = Date | number | bigint | string;
 export type EpochInput = number | bigint | string | Date;
 
 /** The preset names. */
-export type PresetName = 'default' | 'twitter' | 'discord' | 'sonyflake' | 'baidu' | 'instagram';
+export type PresetName =
+  'default' | 'twitter' | 'discord' | 'sonyflake' | 'baidu' | 'instagram' | 'jssafe';
 
 /** Names a layout: a preset, or a spec with its epoch, or a Layout. */
 export type LayoutOptions =
@@ -83,7 +84,7 @@ export class Layout {
    * @throws {InvalidLayout} naming the problem
    */
   static parse(spec: string, epoch: EpochInput): Layout;
-  /** A preset: `default`, `twitter`, `discord`, `sonyflake`, `baidu`, `instagram`. */
+  /** A preset: `default`, `twitter`, `discord`, `sonyflake`, `baidu`, `instagram`, `jssafe`. */
   static preset(name: PresetName): Layout;
   /** The preset's name when the layout is one (same spec and epoch), else null. */
   readonly name: PresetName | null;

@@ -10,7 +10,7 @@ _snowflake_c() {
     words="gen serve decode convert encode range layout presets sql lease help completions -h --help -V --version"
   else
     case $prev in
-    --preset) words="default twitter discord sonyflake baidu instagram" ;;
+    --preset) words="default twitter discord sonyflake baidu instagram jssafe" ;;
     --format | --from | --to) words="dec hex base32 base36 base58 base62" ;;
     --rollback) words="default error wait clock borrow switch" ;;
     --time-source) words="wall monotonic counter" ;;

@@ -14,6 +14,8 @@ static const struct preset {
     {"sonyflake", "time:39@10ms,seq:8,machine:16", 1409529600000},
     {"baidu", "time:28@1s,worker:22,seq:13", 1463673600000},
     {"instagram", "time:41@1ms,shard:13,seq:10", 1314220021721},
+    /* Below 2^53 until 2093: a JavaScript Number holds every ID exactly. */
+    {"jssafe", "time:41@1ms,worker:5,seq:7", 1704067200000},
 };
 
 #define PRESET_COUNT (sizeof presets / sizeof presets[0])
@@ -36,10 +38,12 @@ sfc_status sfc_layout_preset(const char *name, sfc_layout *out,
   for (size_t i = 0; name && i < PRESET_COUNT; i++)
     if (strcmp(name, presets[i].name) == 0)
       return sfc_layout_parse(presets[i].spec, presets[i].epoch_ms, out, err);
-  return sfc_fail(err, SFC_INVALID_LAYOUT,
-                  "unknown preset '%s': use one of default, twitter, discord, "
-                  "sonyflake, baidu, instagram",
-                  name ? name : "(null)");
+  char known[128] = "";
+  for (size_t i = 0, at = 0; i < PRESET_COUNT && at < sizeof known; i++)
+    at += (size_t)snprintf(known + at, sizeof known - at, "%s%s", i ? ", " : "",
+                           presets[i].name);
+  return sfc_fail(err, SFC_INVALID_LAYOUT, "unknown preset '%s': use one of %s",
+                  name ? name : "(null)", known);
 }
 
 /* Parses a decimal number of at most `max_digits` digits ending at `end`. */

@@ -192,7 +192,15 @@ describe('64-bit inputs never lose precision', () => {
 describe('layouts', () => {
   test('presets() lists the six presets', () => {
     const names = presets().map((p) => p.name);
-    assert.deepEqual(names, ['default', 'twitter', 'discord', 'sonyflake', 'baidu', 'instagram']);
+    assert.deepEqual(names, [
+      'default',
+      'twitter',
+      'discord',
+      'sonyflake',
+      'baidu',
+      'instagram',
+      'jssafe',
+    ]);
     assert.equal(presets()[1].epochMs, 1288834974657);
   });
 

@@ -46,7 +46,7 @@ class Layout(_c.CoreLayout):
 
     @classmethod
     def preset(cls, name: PresetName, /) -> Layout:
-        """The layout of a preset: "default", "twitter", "discord", "sonyflake", "baidu" or "instagram"."""
+        """The layout of a preset: "default", "twitter", "discord", "sonyflake", "baidu", "instagram" or "jssafe"."""
         return resolve(None, name, None)
 
     def describe(self) -> LayoutDescription:

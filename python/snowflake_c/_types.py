@@ -21,7 +21,7 @@ NodeValue = int | str
 """A number, "auto", "host" or "env:NAME"."""
 Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
-PresetName = Literal["default", "twitter", "discord", "sonyflake", "baidu", "instagram"]
+PresetName = Literal["default", "twitter", "discord", "sonyflake", "baidu", "instagram", "jssafe"]
 """The presets' names (the core's table)."""
 
 if TYPE_CHECKING:  # names for type checkers only

@@ -238,7 +238,7 @@ def test_layout_describes_itself() -> None:
 
 def test_presets_lists_every_preset() -> None:
     presets = sfc.presets()
-    assert list(presets) == ["default", "twitter", "discord", "sonyflake", "baidu", "instagram"]
+    assert list(presets) == ["default", "twitter", "discord", "sonyflake", "baidu", "instagram", "jssafe"]
     assert presets["sonyflake"].spec == "time:39@10ms,seq:8,machine:16"
     assert all(layout.name == name for name, layout in presets.items())
 

@@ -378,7 +378,7 @@ def test_json() -> None:
     check("layout --json of a spec: no name", [d["name"] for d in docs["layout (custom)"]] == [None])
     check(
         "presets --json: epoch_ms a number",
-        len(docs["presets"]) == 6 and all(is_int(d["epoch_ms"]) for d in docs["presets"]),
+        len(docs["presets"]) == 7 and all(is_int(d["epoch_ms"]) for d in docs["presets"]),
     )
     check(
         "presets --json: twitter's epoch, and the instant its IDs run out",

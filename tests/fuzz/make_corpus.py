@@ -11,7 +11,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS = os.path.join(HERE, "..", "vectors")
-PRESETS = ["default", "twitter", "discord", "sonyflake", "baidu", "instagram"]
+PRESETS = ["default", "twitter", "discord", "sonyflake", "baidu", "instagram", "jssafe"]
 
 
 def load(name):

@@ -38,6 +38,7 @@ PRESETS = {
     "sonyflake": ("time:39@10ms,seq:8,machine:16", 1409529600000),
     "baidu": ("time:28@1s,worker:22,seq:13", 1463673600000),
     "instagram": ("time:41@1ms,shard:13,seq:10", 1314220021721),
+    "jssafe": ("time:41@1ms,worker:5,seq:7", 1704067200000),
 }
 
 # "now" for the "epoch in the future" rule: any epoch after this instant is

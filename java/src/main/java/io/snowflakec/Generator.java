@@ -576,7 +576,7 @@ public final class Generator implements AutoCloseable {
 
     /**
      * Uses a preset's layout and epoch ({@code default}, {@code twitter}, {@code discord}, {@code
-     * sonyflake}, {@code baidu}, {@code instagram}).
+     * sonyflake}, {@code baidu}, {@code instagram}, {@code jssafe}).
      *
      * @param name the preset
      * @return this builder

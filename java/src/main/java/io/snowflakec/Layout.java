@@ -121,7 +121,7 @@ public final class Layout {
 
   /**
    * A preset: {@code default}, {@code twitter}, {@code discord}, {@code sonyflake}, {@code baidu},
-   * {@code instagram}.
+   * {@code instagram}, {@code jssafe}.
    *
    * @param name the preset's name
    * @return its layout and epoch

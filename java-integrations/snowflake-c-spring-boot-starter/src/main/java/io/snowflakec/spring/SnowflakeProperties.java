@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("snowflake-c")
 public class SnowflakeProperties {
-  /** A preset: default, twitter, discord, sonyflake, baidu, instagram. */
+  /** A preset: default, twitter, discord, sonyflake, baidu, instagram, jssafe. */
   private String preset;
 
   /** A layout spec, for example time:41@1ms,worker:10,seq:12 (instead of a preset). */
