@@ -215,8 +215,8 @@ SFC_API sfc_status sfc_layout_parse(const char *spec, int64_t epoch_ms,
                                     sfc_layout *out, sfc_error *err);
 
 /* The presets: "default", "twitter", "discord", "sonyflake", "baidu",
- * "instagram", "jssafe" (sfc_preset_at). SFC_INVALID_LAYOUT for an unknown name, listing the known
- * ones. */
+ * "instagram", "jssafe" (sfc_preset_at). SFC_INVALID_LAYOUT for an unknown
+ * name, listing the known ones. */
 SFC_API sfc_status sfc_layout_preset(const char *name, sfc_layout *out,
                                      sfc_error *err);
 
