@@ -27,26 +27,23 @@ sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
     snprintf(by, sizeof by, "live process %ld of uid %lld", who->pid, who->uid);
   else
     snprintf(by, sizeof by, "live process %ld", who->pid);
-  if (c->other[0])
+  /* A holder in this process: a notebook cell or a reload run twice. */
+  const bool here = who->pid == sfc_os_pid();
+  if (c->other[0] && here)
+    snprintf(what, sizeof what, ", of %.160s, which can issue its integers,",
+             c->other);
+  else if (c->other[0])
     snprintf(what, sizeof what,
              ", whose generator of %.160s can issue the same integers",
              c->other);
-  if (who->pid == sfc_os_pid()) { /* a notebook cell or a reload run twice */
-    char mine[200] = "";
-    if (c->other[0])
-      snprintf(mine, sizeof mine, ", of %.160s, which can issue its integers,",
-               c->other);
-    return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                    "node value %s is held by %s, this process: another of "
-                    "its generators%s is still open (host-wide claim %s); "
-                    "close that one first, or use it again (a cell or a "
-                    "reload run twice must close what it made before)",
-                    node, by, mine, c->where);
-  }
-  return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                  "node value %s is held by %s%s (host-wide claim %s): two "
-                  "live generators of one value issue the same IDs; give "
-                  "each its own, or a pool (auto, with a state_dir), or turn "
-                  "the guard off to share it on purpose",
-                  node, by, what, c->where);
+  return sfc_fail(
+      err, SFC_WORKER_UNAVAILABLE,
+      "node value %s is held by %s%s%s%s (host-wide claim %s)%s", node, by,
+      here ? ", this process: another of its generators" : "", what,
+      here ? " is still open" : "", c->where,
+      here ? "; close that one first, or use it again (a cell or a reload "
+             "run twice must close what it made before)"
+           : ": two live generators of one value issue the same IDs; give "
+             "each its own, or a pool (auto, with a state_dir), or turn the "
+             "guard off to share it on purpose");
 }
