@@ -170,20 +170,26 @@ static void refusal_row(const char *where, long holder, const char *claim,
   end_row();
 }
 
-/* A generator of the documents' value; its claim's name in `claim`. */
-static sfc_generator *holder(const sfc_layout *layout, char *claim,
-                             size_t cap) {
+/* A generator of the documents' value, datacenter=1,worker=3. */
+static sfc_status documents_value(const sfc_layout *layout, sfc_generator **g,
+                                  sfc_error *err) {
   sfc_node_value node[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
                            {"worker", 3, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
   opts.node = node;
   opts.node_count = 2;
+  return sfc_generator_new(layout, &opts, g, err);
+}
+
+/* The first generator of the value; its claim's name in `claim`. */
+static sfc_generator *holder(const sfc_layout *layout, char *claim,
+                             size_t cap) {
   sfc_generator *g = NULL;
   sfc_error err;
   sfc_stats stats;
   const char *held = "held: ";
-  if (sfc_generator_new(layout, &opts, &g, &err) != SFC_OK) {
+  if (documents_value(layout, &g, &err) != SFC_OK) {
     fprintf(stderr, "doc-tables: a generator: %s\n", err.message);
     return NULL;
   }
@@ -200,14 +206,7 @@ static sfc_generator *holder(const sfc_layout *layout, char *claim,
 /* The second generator of the value, refused: its message in err. */
 static int refused(const sfc_layout *layout, sfc_error *err) {
   sfc_generator *second = NULL;
-  sfc_node_value node[] = {{"datacenter", 1, SFC_SOURCE_EXPLICIT},
-                           {"worker", 3, SFC_SOURCE_EXPLICIT}};
-  sfc_options opts;
-  sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 2;
-  if (sfc_generator_new(layout, &opts, &second, err) == SFC_WORKER_UNAVAILABLE)
-    return 0;
+  if (documents_value(layout, &second, err) == SFC_WORKER_UNAVAILABLE) return 0;
   sfc_generator_free(second);
   fprintf(stderr, "doc-tables: the guard let a second generator start\n");
   return 1;
