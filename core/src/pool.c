@@ -147,13 +147,11 @@ static sfc_status held_elsewhere(sfc_generator *g, sfc_holder *who,
   }
   char text[SFC_NODE_TEXT_MAX];
   sfc_node_text(&g->layout, &g->node, text, sizeof text);
-  char by[80] = "another live process";
-  if (g->state.holder == sfc_os_pid())
-    snprintf(by, sizeof by,
-             "live process %ld, this process (close its other generator "
-             "first)",
-             g->state.holder);
-  else if (g->state.holder)
+  /* The pid in the lock file is the holder's own: from another pid
+   * namespace on a shared volume it may equal ours, so "this process" is
+   * never said here (the claim, whose pid the kernel translates, says it). */
+  char by[48] = "another live process";
+  if (g->state.holder)
     snprintf(by, sizeof by, "live process %ld", g->state.holder);
   return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
                   "node value %s is held by %s (lock file %s.lock): give "
