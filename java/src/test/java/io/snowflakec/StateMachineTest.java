@@ -81,6 +81,10 @@ class StateMachineTest {
   // day waits for it, so that only close() can end its next live call.
   static final long FAR_AHEAD_US = 3_600_000_000L;
 
+  // How far a generator's clock may run from the wall clock's over a try, beyond the offset read at
+  // its start (its time source's rate against the wall clock's).
+  static final long CLOCK_SLACK_MS = 5;
+
   // Hang guards, never verdicts on speed: how long a thread may take to end once its generator is
   // closed (it would otherwise wait an hour), and how long the Cleaner may take to give a dropped
   // generator's value back.
@@ -541,6 +545,8 @@ class StateMachineTest {
     long tickMs = Long.MIN_VALUE;
     long handedTickMs = Long.MIN_VALUE;
     boolean callerTimed;
+    // Its clock less the wall clock's, read at its start: its time source may be another clock.
+    final long clockOffsetMs;
     final long[] recent = new long[8]; // IDs to decode again
     int recentCount;
 
@@ -557,6 +563,7 @@ class StateMachineTest {
       this.rollback = s.rollback();
       this.maxWaitMs = s.maxWaitMs();
       this.lastChanges = s.clockBumps() + s.nodeSwitches();
+      this.clockOffsetMs = g.nowUs() / 1000 - System.currentTimeMillis();
       for (Map.Entry<Bits, Long> h : Run.HANDED.entrySet()) {
         if (h.getKey().meets(bits)) {
           handedTickMs = Math.max(handedTickMs, h.getValue());
@@ -575,14 +582,27 @@ class StateMachineTest {
 
     /**
      * What it hands over as it lets go of its values: its last tick by the clock (with a state
-     * folder, whose file keeps the last tick of the state word, any last tick).
+     * folder, whose file keeps the last tick of the state word, any last tick). Once it issued at a
+     * caller's time the core cannot tell those IDs from the clock's, so the record it wrote ahead
+     * stands (guard.c): up to a reserve past its latest tick or its clock at its last call, which
+     * is before now.
      */
     void handOver() {
       long last = config.stateDir() == null ? clockTickMs : tickMs;
+      if (callerTimed) {
+        long nowMs = System.currentTimeMillis() + clockOffsetMs + CLOCK_SLACK_MS;
+        last = Math.max(last, Math.max(tickMs, nowMs) + handoverReserveMs(layout));
+      }
       Run.HANDED.merge(bits, last, Math::max);
       for (Bits b : leaving) {
         Run.HANDED.merge(b, last, Math::max);
       }
+    }
+
+    /** The reserve the core's record is written ahead by: 16 ms in whole ticks (generator.c). */
+    static long handoverReserveMs(Layout layout) {
+      long unitUs = layout.unitUs();
+      return 16_000 / unitUs * unitUs / 1000;
     }
 
     boolean waitable() {
