@@ -250,7 +250,7 @@ static void check_sorts(const uint64_t *ids, size_t n, const char *what) {
 }
 
 static void test_sort_order(void) {
-  enum { N = 1000000 };
+  enum { N = 200000 };
   uint64_t *ids = malloc(N * sizeof *ids);
   if (!ids) exit(99);
   sfc_layout l = check_layout("time:41@1ms,shard:10,seq:12", 1704067200000);
