@@ -924,7 +924,7 @@ static void Lease_dealloc(PyObject *op) {
 }
 
 /* due(): the statement due now as (step, sql, params), or how many
- * microseconds until one is. */
+ * microseconds to sleep before asking again (the core caps it). */
 static PyObject *Lease_due(PyObject *op, PyObject *Py_UNUSED(unused)) {
   LeaseObject *self = (LeaseObject *)op;
   int64_t wait_us = 0;

@@ -161,19 +161,21 @@ static sfc_status acquire(int64_t lease_ms, sfc_error *err) {
   for (;;) {
     sfc_lease_query q;
     int64_t wait_us = 0;
-    if (sfc_lease_due(host.lease, &q, &wait_us) == SFC_LEASE_ACQUIRE) {
+    const bool ran =
+        sfc_lease_due(host.lease, &q, &wait_us) == SFC_LEASE_ACQUIRE;
+    if (ran) {
       const sfc_status st = run(&q, lease_ms, err);
       /* All values held is final; a failed connection is retried. */
       if (st != SFC_OK && st != SFC_WAIT) return st;
     }
     const sfc_status st = sfc_lease_acquired(host.lease, err);
     if (st != SFC_WAIT) return st;
-    sleep_us(wait_us > 0 && wait_us < 200000 ? wait_us : 20000);
+    if (!ran) sleep_us(wait_us);
   }
 }
 
-/* Renews until told to stop, waking at least every 50 ms: a call that
- * reached the horizon asks for a renewal sooner. */
+/* Renews until told to stop, sleeping what the core says (a close wakes
+ * it sooner). */
 static void *renew_main(void *arg) {
   const int64_t lease_ms = *(const int64_t *)arg;
   pthread_mutex_lock(&host.lock);
@@ -188,7 +190,6 @@ static void *renew_main(void *arg) {
       pthread_mutex_lock(&host.lock);
       continue;
     }
-    if (wait_us > 50000) wait_us = 50000;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_nsec += (long)(wait_us * 1000);

@@ -791,7 +791,7 @@ SFC_API const char *sfc_warning_kind_at(size_t i, const char **doc);
  *     sfc_lease_query q;
  *     int64_t wait_us;
  *     if (sfc_lease_due(lease, &q, &wait_us) == SFC_LEASE_IDLE) {
- *       sleep(wait_us); continue;
+ *       sleep(wait_us); continue;          // the core caps it
  *     }
  *     run q.sql with q.params[0..q.nparams) as text, one row back:
  *       ok:     sfc_lease_done(lease, &q, row, ncols, &err) (row NULL: none)
@@ -853,7 +853,11 @@ SFC_API sfc_status sfc_lease_new(const sfc_layout *layout,
 SFC_API bool sfc_lease_wanted(const sfc_layout *layout,
                               const sfc_options *opts);
 
-/* The statement due now, or SFC_LEASE_IDLE and how long until one is. */
+/* The statement due now, or SFC_LEASE_IDLE and how long the host sleeps
+ * before it calls again: until the next statement, at most 50 ms while the
+ * value is held (a call that reached the horizon asks for a renewal
+ * sooner) and 200 ms while acquiring (the acquire's end is told that
+ * soon). A host adds no timing of its own. */
 SFC_API sfc_lease_step sfc_lease_due(sfc_lease *lease, sfc_lease_query *q,
                                      int64_t *wait_us);
 

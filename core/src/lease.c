@@ -13,6 +13,11 @@
 
 typedef enum phase { ACQUIRING, HELD, LOST, RELEASED } phase;
 
+/* The longest sfc_lease_due lets its host sleep: held, a call that reached
+ * the horizon waits at most this for the renewal it asks for; acquiring,
+ * the acquire's end (a value, or the deadline) is told this soon. */
+enum { LEASE_POLL_HELD_US = 50000, LEASE_POLL_ACQUIRING_US = 200000 };
+
 struct sfc_lease {
   sfc_mutex lock;
   sfc_layout layout;
@@ -163,17 +168,22 @@ sfc_lease_step sfc_lease_due(sfc_lease *l, sfc_lease_query *q,
   const int64_t now = sfc_monotonic_us();
   sfc_lease_step step = SFC_LEASE_IDLE;
   /* A call reached the horizon written: renew now (no sooner than every
-   * 50 ms). */
+   * poll). */
   if (l->phase == HELD && l->gen && atomic_load(&l->gen->fence.wanted) &&
-      l->due_us > now + 50000 && !l->backoff_us)
-    l->due_us = now + 50000;
+      l->due_us > now + LEASE_POLL_HELD_US && !l->backoff_us)
+    l->due_us = now + LEASE_POLL_HELD_US;
+  /* How long the host may sleep: until the next statement, but no longer
+   * than a call reaching the horizon may wait for its renewal (held), or
+   * the acquire's end may wait to be told (acquiring). */
+  const int64_t poll_us =
+      l->phase == ACQUIRING ? LEASE_POLL_ACQUIRING_US : LEASE_POLL_HELD_US;
   if (l->phase == ACQUIRING || l->phase == HELD) {
     if (now >= l->due_us)
       step = l->phase == ACQUIRING ? SFC_LEASE_ACQUIRE : SFC_LEASE_RENEW;
     else
-      *wait_us = l->due_us - now;
+      *wait_us = l->due_us - now < poll_us ? l->due_us - now : poll_us;
   } else {
-    *wait_us = 1000000;
+    *wait_us = poll_us;
   }
   if (step != SFC_LEASE_IDLE) {
     make(l, step, q);

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 
     from ._types import LeaseStats
 
-# The renewer looks at the core at least this often: a call that reached the
-# horizon asks for a renewal sooner than the third of the lease.
-_POLL_S = 0.05
+# After a failure of its own, the renewer waits this long before it asks the
+# core again (the core's own timings cover every failure of a statement).
+_SURPRISE_S = 0.05
 
 
 def _psycopg() -> Any:
@@ -124,14 +124,12 @@ class LeaseHost:
         try:
             while True:
                 step = self._lease.due()
-                wait_s = 0.0
                 if isinstance(step, tuple):
                     self._run(step)
-                else:
-                    wait_s = step / 1e6
                 if self._lease.acquired():
                     return
-                time.sleep(min(wait_s, 0.2) or 0.02)
+                if isinstance(step, int):
+                    time.sleep(step / 1e6)  # the core caps it
         except BaseException:
             self.give_back()
             raise
@@ -148,14 +146,14 @@ class LeaseHost:
             try:
                 step = self._lease.due()
                 if isinstance(step, int):
-                    self._stop.wait(min(step / 1e6, _POLL_S))
+                    self._stop.wait(step / 1e6)  # the core caps it
                     continue
                 self._run(step)
             except _c.LeaseExpired as e:
                 _log().warning("lease: %s", e)
             except Exception:  # the renewer must outlive any surprise
                 _log().exception("lease: the renewer failed")
-                self._stop.wait(_POLL_S)
+                self._stop.wait(_SURPRISE_S)
 
     def close(self) -> None:
         """Stops the renewer, closes the generator, then gives the value back

@@ -94,8 +94,12 @@ static inline void check_thread_join(check_thread t) {
   WaitForSingleObject(t, INFINITE);
   CloseHandle(t);
 }
+static inline void check_sleep_us(int64_t us) {
+  Sleep((DWORD)(us / 1000));
+}
 #else
 #include <pthread.h>
+#include <time.h>
 typedef pthread_t check_thread;
 static inline void check_thread_start(check_thread *t, void *(*fn)(void *),
                                       void *arg) {
@@ -103,6 +107,10 @@ static inline void check_thread_start(check_thread *t, void *(*fn)(void *),
 }
 static inline void check_thread_join(check_thread t) {
   pthread_join(t, NULL);
+}
+static inline void check_sleep_us(int64_t us) {
+  struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+  nanosleep(&ts, NULL);
 }
 #endif
 

@@ -140,14 +140,18 @@ static void switch_on_rollback(const sfc_layout *l) {
   CHECK(worker_in(l, clock_id) == w2, "the clock's ID under %llu, not %llu",
         (unsigned long long)w2, (unsigned long long)worker_in(l, clock_id));
 
-  /* The parked values are still held: a third generator takes neither. */
+  /* The parked values are held until the clock passes their marks, 16 ms
+   * (the hand-over's reserve) past the clock of their last IDs: a third
+   * generator made before then takes neither. A slower host (wine) may
+   * only check that it takes no value in use. */
+  const bool parked = sfc_generator_now_us(g) - now < 15000;
   sfc_generator *h = open_pool(l, folder, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   if (h) {
     uint64_t wh = worker_of(l, h);
-    CHECK(wh != w0 && wh != w1 && wh != w2,
-          "a parked value was given to another generator: %llu",
-          (unsigned long long)wh);
+    CHECK(wh != w2 && (!parked || (wh != w0 && wh != w1)),
+          "a %s value was given to another generator: %llu",
+          wh == w2 ? "live" : "parked", (unsigned long long)wh);
   }
   sfc_generator_free(h);
   sfc_generator_free(g);

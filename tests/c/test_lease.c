@@ -1,0 +1,73 @@
+/* The lease's timings as its hosts see them, without a database: the
+ * statement due at once, and the sleeps sfc_lease_due hands out capped so
+ * that no host needs a timing of its own (tests/leases runs the protocol
+ * against a real PostgreSQL). */
+#include "check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static sfc_lease *new_lease(int64_t duration_ms) {
+  sfc_layout layout;
+  sfc_error err;
+  CHECK_STATUS(sfc_layout_parse("time:41@1ms,worker:10,seq:12", 1704067200000,
+                                &layout, &err),
+               SFC_OK, err);
+  sfc_node_value node[] = {{"worker", 0, SFC_SOURCE_LEASE}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = node;
+  opts.node_count = 1;
+  opts.lease_duration_ms = duration_ms;
+  CHECK(sfc_lease_wanted(&layout, &opts), "a node value 'lease' is wanted");
+  sfc_lease *lease = NULL;
+  CHECK_STATUS(sfc_lease_new(&layout, &opts, &lease, &err), SFC_OK, err);
+  return lease;
+}
+
+static void acquiring(void) {
+  sfc_lease *lease = new_lease(30000);
+  if (!lease) return;
+  sfc_lease_query q;
+  int64_t wait_us = -1;
+  CHECK(sfc_lease_due(lease, &q, &wait_us) == SFC_LEASE_ACQUIRE,
+        "the acquire is due at once");
+  CHECK(wait_us == 0 && q.nparams > 0 && q.sql != NULL,
+        "a statement with its parameters: wait %lld, %d parameters",
+        (long long)wait_us, q.nparams);
+  /* The database could not be reached: backoff, told within 200 ms. */
+  sfc_lease_failed(lease, &q, "connection refused");
+  sfc_error err;
+  CHECK_STATUS(sfc_lease_acquired(lease, &err), SFC_WAIT, err);
+  int64_t slept = 0;
+  sfc_lease_step step = SFC_LEASE_IDLE;
+  for (int i = 0; i < 5000 && step == SFC_LEASE_IDLE; i++) {
+    step = sfc_lease_due(lease, &q, &wait_us);
+    if (step != SFC_LEASE_IDLE) break;
+    CHECK(wait_us > 0 && wait_us <= 200000,
+          "acquiring, a sleep of at most 200 ms: %lld µs", (long long)wait_us);
+    check_sleep_us(wait_us);
+    slept += wait_us;
+  }
+  CHECK(step == SFC_LEASE_ACQUIRE,
+        "the acquire is due again after its backoff "
+        "(slept %lld µs)",
+        (long long)slept);
+
+  /* Taken: value 5, nothing before it, our horizon far ahead. */
+  const char *row[] = {"5", "0", "999999999999", "1"};
+  CHECK_STATUS(sfc_lease_done(lease, &q, row, 4, &err), SFC_OK, err);
+  CHECK_STATUS(sfc_lease_acquired(lease, &err), SFC_OK, err);
+  step = sfc_lease_due(lease, &q, &wait_us);
+  CHECK(step == SFC_LEASE_IDLE, "nothing due right after the acquire");
+  /* The renewal is 10 s away (a third of 30 s): the host still looks every
+   * 50 ms, so that a call that reached the horizon is renewed soon. */
+  CHECK(wait_us > 0 && wait_us <= 50000,
+        "held, a sleep of at most 50 ms: %lld µs", (long long)wait_us);
+  sfc_lease_free(lease);
+}
+
+int main(void) {
+  acquiring();
+  return check_summary();
+}
