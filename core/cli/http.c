@@ -181,10 +181,16 @@ http_server *http_start(service *s, const char *listen, unsigned threads,
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
                    MHD_USE_ITC | MHD_USE_ERROR_LOG;
   if (ai->ai_family == AF_INET6) flags |= MHD_USE_IPv6;
+  /* A pool of threads, or (one thread) the polling thread alone: the
+   * library refuses a pool of one. */
+  struct MHD_OptionItem pool[] = {
+      {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)threads, NULL},
+      {MHD_OPTION_END, 0, NULL}};
   h->daemon = MHD_start_daemon(
       flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-      MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
-      s->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, s->idle_timeout_s,
+      MHD_OPTION_ARRAY, threads > 1 ? pool : pool + 1,
+      MHD_OPTION_CONNECTION_LIMIT, s->max_connections,
+      MHD_OPTION_CONNECTION_TIMEOUT, s->idle_timeout_s,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
       MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
       MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);

@@ -4,6 +4,9 @@
  * (service.h), built only with libmicrohttpd. */
 #if defined(SNOWFLAKE_C_SERVE)
 #define _POSIX_C_SOURCE 200809L
+#if defined(__linux__)
+#define _GNU_SOURCE /* sched_getaffinity */
+#endif
 #endif
 
 #include "cli.h"
@@ -26,6 +29,7 @@ int cmd_serve(cli *c, int argc, char **argv) {
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +54,14 @@ static void node_text(const sfc_generator *g, char *buf, size_t cap) {
   if (!st.node_count) append(buf, cap, "none");
 }
 
+/* One thread a CPU this process may run on (its affinity: a container's
+ * cpuset, taskset), at most 16. */
 static unsigned threads_to_use(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) n = CPU_COUNT(&cpus);
+#endif
   return n < 1 ? 1 : n > 16 ? 16 : (unsigned)n;
 }
 
