@@ -26,7 +26,7 @@ static int unknown_option(const command *cmd, const option_view *views,
     if (takes(cmd, &views[i])) names[count++] = views[i].name;
   char hint[200] = "";
   if (len > 2 && typed[1] == '-')
-    suggest(typed + 2, len - 2, names, count, "--", "", hint, sizeof hint);
+    sfc_suggest(typed + 2, len - 2, names, count, "--", "", hint, sizeof hint);
   else
     len = strlen(typed); /* "--=x": no name to name */
   return usage_error(cmd, "unknown option '%.*s'%s", (int)len, typed, hint);

@@ -251,10 +251,6 @@ int fail(const sfc_error *err);
 /* A mistake in the command line: the message, where to read more, and exit
  * status 2. */
 int usage_error(const command *cmd, const char *format, ...);
-/* ": did you mean 'gen'?", or "" when no name is near. */
-void suggest(const char *typed, size_t n, const char *const *names,
-             size_t count, const char *dashes, const char *quote, char *out,
-             size_t cap);
 int unknown_command(const char *name);
 
 void print_overview(FILE *out);

@@ -305,6 +305,7 @@ int cmd_completions(cli *c, int argc, char **argv) {
       return 0;
     }
   char hint[200];
-  suggest(argv[0], strlen(argv[0]), shells, SHELLS, "", "'", hint, sizeof hint);
+  sfc_suggest(argv[0], strlen(argv[0]), shells, SHELLS, "", "'", hint,
+              sizeof hint);
   return usage_error(self, "unknown shell '%s'%s", argv[0], hint);
 }

@@ -37,7 +37,7 @@ static int first_word(const char *word) {
   static const char *const globals[] = {"help", "version"};
   char hint[200] = "";
   if (len > 2 && word[1] == '-')
-    suggest(word + 2, len - 2, globals, 2, "--", "", hint, sizeof hint);
+    sfc_suggest(word + 2, len - 2, globals, 2, "--", "", hint, sizeof hint);
   else
     len = strlen(word);
   return usage_error(NULL, "unknown option '%.*s'%s", (int)len, word, hint);

@@ -1011,6 +1011,16 @@ typedef enum sfc_terms {
 SFC_API size_t sfc_text_in_terms(const char *text, sfc_terms terms, char *out,
                                  size_t cap);
 
+/* ": did you mean 'gen'?" into `out` for `typed` (`len` bytes), a name the
+ * caller does not know: the `names` that it begins, else the nearest within
+ * a few edits (fewer for short words), at most three, each written `quote`
+ * `prefix` name `quote` ("--" for flags). "" when none is near. Returns
+ * the length written (cut at `cap`). */
+SFC_API size_t sfc_suggest(const char *typed, size_t len,
+                           const char *const *names, size_t count,
+                           const char *prefix, const char *quote, char *out,
+                           size_t cap);
+
 /* Sets the option called `name` (any casing, `len` bytes) in `opts` from a
  * binding's value; SFC_TYPE_NONE restores its default. What each type of
  * option takes:

@@ -25,6 +25,12 @@ SFC_INTERNAL sfc_status sfc_fail(sfc_error *err, sfc_status status,
  * language. */
 SFC_INTERNAL sfc_status sfc_fail_closed(sfc_error *err);
 
+/* value.c: `words` ("max_wait") as the caller writes names, judged by
+ * `given`: "maxWait" after a camelCase name, "max-wait" after a dashed
+ * one, else as it is. */
+SFC_INTERNAL void sfc_in_casing_of(const char *given, size_t len,
+                                   const char *words, char *out, size_t cap);
+
 /* value.c: `given` (len bytes) is `canonical` ("max_wait") in any casing:
  * "maxWait", "MaxWait", "max-wait". */
 SFC_INTERNAL bool sfc_same_words(const char *given, size_t len,

@@ -339,26 +339,6 @@ static sfc_status path_value(const char *name, size_t len, const sfc_value *v,
   return SFC_OK;
 }
 
-/* `words` ("max_wait") as the caller writes names, judged by `given`:
- * "maxWait" after a camelCase name, "max-wait" after a dashed one, else as
- * it is. */
-static void in_casing_of(const char *given, size_t len, const char *words,
-                         char *out, size_t cap) {
-  bool camel = false, dashed = false;
-  for (size_t i = 0; given && i < len; i++) {
-    camel |= given[i] >= 'A' && given[i] <= 'Z';
-    dashed |= given[i] == '-';
-  }
-  size_t n = 0;
-  for (const char *p = words; *p && n + 1 < cap; p++) {
-    if (*p == '_' && camel && p[1])
-      out[n++] = (char)toupper((unsigned char)*++p);
-    else
-      out[n++] = *p == '_' && dashed ? '-' : *p;
-  }
-  out[n] = '\0';
-}
-
 static void *field_of(sfc_options *opts, const option_row *r) {
   return (char *)opts + r->offset;
 }
@@ -457,17 +437,29 @@ sfc_status sfc_options_set(sfc_options *opts, const char *name, size_t len,
                            const sfc_value *value, sfc_error *err) {
   const sfc_option_info *o = sfc_option_find(name, len);
   if (!o) {
-    char list[240] = "";
-    size_t used = 0;
-    for (size_t i = 0; row_at(i) && used < sizeof list; i++) {
-      char word[48];
-      in_casing_of(name, len, rows[i].info.name, word, sizeof word);
-      used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                               i ? ", " : "", word);
+    /* The options, and the generator's own arguments beside them (a
+     * `nodes=` means node), in the caller's casing. */
+    static const char *const arguments[] = {"preset", "layout", "epoch", "node",
+                                            "lease"};
+    enum { ARGS = sizeof arguments / sizeof arguments[0] };
+    char list[240] = "", words[OPTION_COUNT + ARGS][48], hint[160];
+    const char *near[OPTION_COUNT + ARGS];
+    size_t used = 0, n = 0;
+    for (size_t i = 0; row_at(i); i++, n++) {
+      sfc_in_casing_of(name, len, rows[i].info.name, words[n], sizeof words[n]);
+      near[n] = words[n];
+      if (used < sizeof list)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                 i ? ", " : "", words[n]);
     }
+    for (size_t i = 0; i < ARGS; i++)
+      near[n++] = arguments[i];
+    sfc_suggest(name, name ? len : 0, near, n, "", "", hint, sizeof hint);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "unknown option '%s': the options are %s",
-                    name ? name_of(name, len).text : "(null)", list);
+                    "unknown option '%s'%s%sthe options are %s%s",
+                    name ? name_of(name, len).text : "(null)",
+                    hint[0] ? hint : ":", hint[0] ? " (" : " ", list,
+                    hint[0] ? ")" : "");
   }
   const option_row *r = &rows[o->option];
   if (value == NULL || value->type == SFC_TYPE_NONE) {

@@ -39,3 +39,23 @@ sfc_status sfc_text_check(const char *what, const char *text, size_t len,
                     what ? what : "text", (size_t)(nul - text));
   return SFC_OK;
 }
+
+/* `words` ("max_wait") as the caller writes names, judged by `given`:
+ * "maxWait" after a camelCase name, "max-wait" after a dashed one, else as
+ * it is. */
+void sfc_in_casing_of(const char *given, size_t len, const char *words,
+                      char *out, size_t cap) {
+  bool camel = false, dashed = false;
+  for (size_t i = 0; given && i < len; i++) {
+    camel |= given[i] >= 'A' && given[i] <= 'Z';
+    dashed |= given[i] == '-';
+  }
+  size_t n = 0;
+  for (const char *p = words; *p && n + 1 < cap; p++) {
+    if (*p == '_' && camel && p[1])
+      out[n++] = (char)toupper((unsigned char)*++p);
+    else
+      out[n++] = *p == '_' && dashed ? '-' : *p;
+  }
+  out[n] = '\0';
+}

@@ -359,7 +359,9 @@ describe('Generator', () => {
     );
     assert.throws(
       () => new Generator({ preset: 'twitter', nodes: {} }),
-      (e) => kind('InvalidArgument')(e) && e.message.includes("unknown option 'nodes'"),
+      (e) =>
+        kind('InvalidArgument')(e) &&
+        e.message.includes("unknown option 'nodes': did you mean node? (the options are"),
     );
     assert.throws(
       () =>

@@ -131,7 +131,9 @@ def test_bad_input_raises(what: str, call: Any, exc: type[BaseException]) -> Non
 
 
 def test_unknown_option_named_whatever_its_value() -> None:
-    with pytest.raises(sfc.InvalidArgument, match="unknown option 'nodes': the options are rollback"):
+    with pytest.raises(
+        sfc.InvalidArgument, match=r"unknown option 'nodes': did you mean node\? \(the options are rollback"
+    ):
         sfc.Generator(preset="default", nodes={"worker": 1})  # type: ignore[call-arg]
 
 

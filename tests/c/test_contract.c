@@ -145,6 +145,29 @@ static void values(void) {
             SFC_INVALID_ARGUMENT,
         "a NUL inside: %s", err.message);
   CHECK(opts.state_dir == dir, "unchanged");
+
+  /* An unknown name: the near ones among the options and the generator's
+   * own arguments, in the caller's casing, then the options. */
+  CHECK(set(&opts, "nodes", flag(1), &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "unknown option 'nodes': did you mean node? "
+                                "(the options are rollback, max_wait,"),
+        "%s", err.message);
+  CHECK(set(&opts, "maxWaits", flag(1), &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "did you mean maxWait? (the options are "
+                                "rollback, maxWait,"),
+        "%s", err.message);
+  CHECK(set(&opts, "colour", flag(1), &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "unknown option 'colour': the options are "
+                                "rollback,"),
+        "nothing near: %s", err.message);
+  char hint[80];
+  const char *const names[] = {"gen", "decode", "layout"};
+  CHECK(sfc_suggest("dcode", 5, names, 3, "--", "'", hint, sizeof hint) > 0 &&
+            strcmp(hint, ": did you mean '--decode'?") == 0,
+        "%s", hint);
+  CHECK(sfc_suggest("zzzzzz", 6, names, 3, "", "", hint, sizeof hint) == 0 &&
+            hint[0] == '\0',
+        "none near: '%s'", hint);
 }
 
 static void node_values(void) {
