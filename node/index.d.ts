@@ -12,6 +12,7 @@
  * JSON.stringify(decode(175928847299117063n, { preset: 'discord' }));
  * // {"id":"175928847299117063","time_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","worker":1,"process":0,"seq":7}
  * ```
+ * @module snowflake-c
  * @packageDocumentation
  */
 

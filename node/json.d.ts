@@ -1,4 +1,19 @@
-// Types of snowflake-c/json: JSON for bigint IDs.
+/**
+ * snowflake-c/json — JSON with `bigint` IDs: a replacer that writes them as
+ * strings in any of the package's string forms, and a reviver that reads the
+ * named keys back as `bigint`, both through the package's `formatId` and
+ * `parseId`.
+ *
+ * @example
+ * ```js
+ * const { replacer, reviver } = require('snowflake-c/json');
+ * const text = JSON.stringify({ id: 175928847299117063n }, replacer());
+ * // {"id":"175928847299117063"}
+ * JSON.parse(text, reviver({ keys: ['id'] })).id; // 175928847299117063n
+ * ```
+ * @module snowflake-c/json
+ * @packageDocumentation
+ */
 import type { Encoding, InvalidArgument, formatId, parseId } from './index.js';
 
 /** The property names that hold IDs, or a test on each (key, value). */

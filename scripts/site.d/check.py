@@ -13,10 +13,15 @@ Fails (exit 1, each problem on a line) when
                python/snowflake_c.html, and every name of the __all__ of
                snowflake_c.sqlalchemy, .django and .pydantic one in
                python/snowflake_c/<submodule>.html
-      Node.js  every export of node/index.d.ts has its TypeDoc page
-               (node/classes/NAME.html, node/functions/NAME.html, …)
+      Node.js  each entry point of the package (snowflake-c,
+               snowflake-c/json, snowflake-c/wasm) has its TypeDoc module
+               page, and every export it declares its own page
+               (node/classes/snowflake-c.NAME.html,
+               node/functions/snowflake-c_json.NAME.html, …)
       Java     every public type of the io.snowflakec sources, nested ones
-               too, has its javadoc page.
+               too, has its javadoc page; so does every public type of the
+               integrations (java-integrations/snowflake-c-*), in
+               java-integrations/<package>/.
 The external links (http, https) are listed, not fetched.
 """
 
@@ -131,22 +136,53 @@ def check_names(site: Path, problems: list[str]) -> None:
         "let": "variables",
         "enum": "enums",
     }
-    typescript = (ROOT / "node/index.d.ts").read_text()
-    exports = dict.fromkeys(
-        re.findall(r"^export\s+(?:declare\s+)?(class|function|interface|type|const|let|enum)\s+(\w+)", typescript, re.M)
-    )
-    where = {name: f"node/{folders[kind]}/{name}.html" for kind, name in exports}
+    entries = {
+        "snowflake-c": "node/index.d.ts",
+        "snowflake-c/json": "node/json.d.ts",
+        "snowflake-c/wasm": "node/wasm/index.d.ts",
+    }
+    where: dict[str, str] = {}
+    for module, source in entries.items():
+        prefix = module.replace("/", "_")
+        where[module] = f"node/modules/{prefix}.html"
+        typescript = (ROOT / source).read_text()
+        exports = dict.fromkeys(
+            re.findall(
+                r"^export\s+(?:declare\s+)?(class|function|interface|type|const|let|enum)\s+(\w+)", typescript, re.M
+            )
+        )
+        where |= {f"{module}: {name}": f"node/{folders[kind]}/{prefix}.{name}.html" for kind, name in exports}
     require(site, "Node.js", list(where), None, problems, page=where.get)
 
-    java = ROOT / "java/src/main/java/io/snowflakec"
+    pages = site / "java/io.snowflakec/io/snowflakec"
+    types = public_java_types(ROOT / "java/src/main/java/io/snowflakec")
+    require(site, "Java", types, None, problems, page=lambda name: (pages / f"{name}.html").relative_to(site))
+    integrations: dict[str, Path] = {}
+    for module in sorted((ROOT / "java-integrations").glob("snowflake-c-*/src/main/java/io/snowflakec")):
+        for package in sorted(p for p in module.iterdir() if p.is_dir()):
+            for name in public_java_types(package):
+                integrations[f"io.snowflakec.{package.name}.{name}"] = (
+                    site / f"java-integrations/{package.name}/io/snowflakec/{package.name}/{name}.html"
+                )
+    require(
+        site,
+        "Java integrations",
+        list(integrations),
+        None,
+        problems,
+        page=lambda name: integrations[name].relative_to(site),
+    )
+
+
+def public_java_types(package: Path) -> list[str]:
+    """The public types of a package's sources, nested ones as Outer.Inner."""
     types: list[str] = []
     kinds = r"(?:(?:static|final|abstract|sealed|non-sealed|strictfp)\s+)*(?:class|interface|enum|record|@interface)"
-    for source in sorted(java.glob("*.java")):
+    for source in sorted(package.glob("*.java")):
         text = re.sub(r"/\*.*?\*/|//[^\n]*", "", source.read_text(), flags=re.S)
         for indent, name in re.findall(rf"^([ \t]*)public\s+{kinds}\s+(\w+)", text, re.M):
             types.append(name if not indent else f"{source.stem}.{name}")
-    pages = site / "java/io.snowflakec/io/snowflakec"
-    require(site, "Java", types, None, problems, page=lambda name: (pages / f"{name}.html").relative_to(site))
+    return types
 
 
 def main() -> None:

@@ -338,8 +338,15 @@ options, node identity, Kubernetes, errors, platforms, speed</li>
 framework integrations <a href="python/snowflake_c/sqlalchemy.html"><code>snowflake_c.sqlalchemy</code></a>,
 <a href="python/snowflake_c/django.html"><code>snowflake_c.django</code></a>,
 <a href="python/snowflake_c/pydantic.html"><code>snowflake_c.pydantic</code></a></li>
-<li><a href="node/index.html">Node.js</a>: the <code>snowflake-c</code> package's types</li>
-<li><a href="java/index.html">Java</a>: the <code>io.snowflakec</code> module</li>
+<li><a href="node/index.html">Node.js</a>: the package's types, by entry point:
+<a href="node/modules/snowflake-c.html"><code>snowflake-c</code></a>,
+<a href="node/modules/snowflake-c_json.html"><code>snowflake-c/json</code></a>,
+<a href="node/modules/snowflake-c_wasm.html"><code>snowflake-c/wasm</code></a></li>
+<li><a href="java/index.html">Java</a>: the <code>io.snowflakec</code> module, and its framework
+integrations <a href="java-integrations/hibernate/index.html"><code>io.snowflakec.hibernate</code></a>,
+<a href="java-integrations/jackson/index.html"><code>io.snowflakec.jackson</code></a> (Jackson 3),
+<a href="java-integrations/jackson2/index.html"><code>io.snowflakec.jackson2</code></a> (Jackson 2),
+<a href="java-integrations/spring/index.html"><code>io.snowflakec.spring</code></a> (Spring Boot)</li>
 </ul>
 """
     (out / "index.html").write_text(page(f"snowflake-c {version()}", body, 0), encoding="utf-8")

@@ -11,6 +11,7 @@ import org.hibernate.generator.EventTypeSets;
  * io.snowflakec.Generator}, on insert only. Its API is common to Hibernate 6.6 and 7.
  */
 public final class SnowflakeIdentifierGenerator implements BeforeExecutionGenerator {
+  /** The name of the registered generator: empty for the default one. */
   private final String name;
 
   /**

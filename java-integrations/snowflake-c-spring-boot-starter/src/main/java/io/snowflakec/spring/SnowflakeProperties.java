@@ -13,6 +13,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("snowflake-c")
 public class SnowflakeProperties {
+  /** Properties left unset: the core's defaults. */
+  public SnowflakeProperties() {}
+
   /** A preset: default, twitter, discord, sonyflake, baidu, instagram, jssafe. */
   private String preset;
 
@@ -37,59 +40,127 @@ public class SnowflakeProperties {
   /** The JSON form of @JsonSnowflakeId properties. */
   private final Json json = new Json();
 
+  /**
+   * The {@code snowflake-c.preset} property.
+   *
+   * @return the preset
+   */
   public String getPreset() {
     return preset;
   }
 
+  /**
+   * Sets the {@code snowflake-c.preset} property.
+   *
+   * @param preset the preset
+   */
   public void setPreset(String preset) {
     this.preset = preset;
   }
 
+  /**
+   * The {@code snowflake-c.layout} property.
+   *
+   * @return the layout spec
+   */
   public String getLayout() {
     return layout;
   }
 
+  /**
+   * Sets the {@code snowflake-c.layout} property.
+   *
+   * @param layout the layout spec
+   */
   public void setLayout(String layout) {
     this.layout = layout;
   }
 
+  /**
+   * The {@code snowflake-c.epoch} property.
+   *
+   * @return the layout's epoch
+   */
   public String getEpoch() {
     return epoch;
   }
 
+  /**
+   * Sets the {@code snowflake-c.epoch} property.
+   *
+   * @param epoch the layout's epoch
+   */
   public void setEpoch(String epoch) {
     this.epoch = epoch;
   }
 
+  /**
+   * The {@code snowflake-c.node} property.
+   *
+   * @return the node field values by name
+   */
   public Map<String, String> getNode() {
     return node;
   }
 
+  /**
+   * Sets the {@code snowflake-c.node} property.
+   *
+   * @param node the node field values by name
+   */
   public void setNode(Map<String, String> node) {
     this.node = node;
   }
 
+  /**
+   * The {@code snowflake-c.id-generator-name} property.
+   *
+   * @return the name of the @SnowflakeId generator
+   */
   public String getIdGeneratorName() {
     return idGeneratorName;
   }
 
+  /**
+   * Sets the {@code snowflake-c.id-generator-name} property.
+   *
+   * @param idGeneratorName the name of the @SnowflakeId generator
+   */
   public void setIdGeneratorName(String idGeneratorName) {
     this.idGeneratorName = idGeneratorName;
   }
 
+  /**
+   * The {@code snowflake-c.json.*} properties.
+   *
+   * @return them
+   */
   public Json getJson() {
     return json;
   }
 
   /** The {@code snowflake-c.json.*} properties. */
   public static class Json {
+    /** The defaults: decimal IDs. */
+    public Json() {}
+
     /** The string form of IDs in JSON: dec, hex, base32, base36, base58 or base62. */
     private String encoding = "dec";
 
+    /**
+     * The {@code snowflake-c.json.encoding} property.
+     *
+     * @return the string form of IDs in JSON
+     */
     public String getEncoding() {
       return encoding;
     }
 
+    /**
+     * Sets the {@code snowflake-c.json.encoding} property.
+     *
+     * @param encoding the string form of IDs in JSON
+     */
     public void setEncoding(String encoding) {
       this.encoding = encoding;
     }
