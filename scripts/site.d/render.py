@@ -55,7 +55,8 @@ def page(title: str, body: str, depth: int) -> str:
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f'<nav class="top"><a href="{up}index.html">snowflake-c documentation</a></nav>\n'
+        f'<nav class="top"><a href="{up}index.html">snowflake-c documentation</a>'
+        f' · <a href="{up}search.html">search</a></nav>\n'
         f"{body}\n</body>\n</html>\n"
     )
 
@@ -323,6 +324,7 @@ def render_index(out: Path) -> None:
     body = f"""<h1>snowflake-c {version()}</h1>
 <p>64-bit, time-ordered unique IDs (the Snowflake family) from a lock-free C core,
 with the same IDs, decoding and JSON in every language.</p>
+<p><a href="search.html">Search</a> the guides and every reference at once.</p>
 <h2>Guides</h2>
 <ul>
 <li><a href="docs/README.html">README</a>: the CLI, layouts, guarantees, clock rollback,
@@ -352,6 +354,27 @@ integrations <a href="java-integrations/hibernate/index.html"><code>io.snowflake
     (out / "index.html").write_text(page(f"snowflake-c {version()}", body, 0), encoding="utf-8")
 
 
+def render_search(out: Path) -> None:
+    """One search over every page of the site: Pagefind's interface over the
+    index that scripts/site builds (pagefind/) once every page is written."""
+    body = """<h1>Search</h1>
+<p>The guides, the README and the C, Python, Node.js, Java and integrations references.</p>
+<link href="pagefind/pagefind-ui.css" rel="stylesheet">
+<script src="pagefind/pagefind-ui.js"></script>
+<div id="search"></div>
+<script>
+window.addEventListener("DOMContentLoaded", () => {
+  // Results link from where this page is served (the site may live below a path).
+  const baseUrl = new URL(".", location.href).pathname;
+  const ui = new PagefindUI({ element: "#search", showSubResults: true, baseUrl });
+  const q = new URLSearchParams(location.search).get("q");
+  if (q) ui.triggerSearch(q);
+});
+</script>
+<noscript>The search runs in the browser and needs JavaScript.</noscript>"""
+    (out / "search.html").write_text(page("Search — snowflake-c", body, 0), encoding="utf-8")
+
+
 def main() -> None:
     if len(sys.argv) != 2:
         sys.exit("usage: render.py OUT")
@@ -359,6 +382,7 @@ def main() -> None:
     render_documents(out)
     render_header(out)
     render_index(out)
+    render_search(out)
 
 
 if __name__ == "__main__":
