@@ -31,6 +31,8 @@
 //   instantParse(text), encodingByName(name)
 //   formatId(id, encoding, shortest), parseId(text, encoding)
 //   decode(handle, id, out), partsJson(handle, id), partsTime(handle, id)
+//   uuid7(text) → [uuid, unixMs, randA, randB (bigint), json]; the text
+//                                         whole, a NUL inside for the core to name
 //   encode(handle, timeUs, names, values), range(handle, t0Ms, t1Ms)
 //   generatorNew(handle, [[name|null, value]], [[name, value]]) → { slot,
 //     nextAt(nowUs?) → ID | µs to wait, fillAt(nowUs?, out, offset) →
@@ -630,6 +632,75 @@ function createApi(binding, errors, host) {
     return parseAs(text, encodingOf(encoding));
   }
 
+  let newUuid7;
+
+  /**
+   * A UUIDv7 (RFC 9562) split into its time and random bits, by the core.
+   * `JSON.stringify(u)` is the core's canonical JSON, byte for byte:
+   * `{"uuid":"…","version":7,"time_ms":…,"time":"…","rand_a":…,"rand_b":"…"}`.
+   */
+  class Uuid7 {
+    #json;
+
+    static {
+      newUuid7 = (row) => new Uuid7(row, newUuid7);
+    }
+
+    /** @private use decodeUuid7() */
+    constructor(row, token) {
+      if (token !== newUuid7) throw invalid('use decodeUuid7(text).');
+      /** The canonical text: 8-4-4-4-12, lowercase. */
+      this.uuid = row[0];
+      /** Unix ms: the UUID's 48-bit time. */
+      this.unixMs = row[1];
+      /** The 12 bits of rand_a. */
+      this.randA = row[2];
+      /** The 62 bits of rand_b, as a bigint. */
+      this.randB = row[3];
+      this.#json = row[4];
+      Object.freeze(this);
+    }
+
+    /** ISO-8601 UTC with milliseconds (the core's, from its JSON). */
+    get time() {
+      return JSON.parse(this.#json).time;
+    }
+
+    /** The time as a Date. */
+    get date() {
+      return new Date(this.unixMs);
+    }
+
+    /** The canonical JSON line, as the core wrote it. */
+    toString() {
+      return this.#json;
+    }
+
+    /** In Node.js's console: the properties, `time` too (an accessor). */
+    [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+      const { uuid, unixMs, time, randA, randB } = this;
+      return `Uuid7 ${inspect({ uuid, unixMs, time, randA, randB }, options)}`;
+    }
+
+    /** The core's canonical JSON as an object, so that JSON.stringify() reproduces it. */
+    toJSON() {
+      return JSON.parse(this.#json);
+    }
+  }
+
+  /**
+   * Splits a UUIDv7 (8-4-4-4-12 or 32 hex digits, either case) into its time
+   * and random bits. Any other text is InvalidArgument with the core's
+   * message (another length, a character that is not hex, a misplaced
+   * hyphen, another version or variant).
+   * @param {string} text
+   * @returns {Uuid7}
+   */
+  function decodeUuid7(text) {
+    if (typeof text !== 'string') throw invalid(`decodeUuid7 takes a string, not ${show(text)}.`);
+    return newUuid7(binding.uuid7(text));
+  }
+
   const TIME_KEYS = ['timeMs', 'time_ms', 'timeUs', 'time'];
 
   /**
@@ -1007,7 +1078,9 @@ function createApi(binding, errors, host) {
     Generator,
     Layout,
     Parts,
+    Uuid7,
     decode,
+    decodeUuid7,
     encode,
     formatId,
     parseId,

@@ -138,6 +138,45 @@ export function decode(id: IdInput, layout: LayoutArg): Parts;
  */
 export function decode(id: string, options: LayoutOptions & { encoding: Encoding }): Parts;
 
+/**
+ * A UUIDv7 (RFC 9562) split into its time and random bits by the core.
+ * `JSON.stringify(u)` gives the canonical JSON:
+ * `{"uuid":"…","version":7,"time_ms":…,"time":"…","rand_a":…,"rand_b":"…"}`.
+ */
+export class Uuid7 {
+  private constructor();
+  /** The canonical text: 8-4-4-4-12, lowercase. */
+  readonly uuid: string;
+  /** Unix ms: the UUID's 48-bit time. */
+  readonly unixMs: number;
+  /** ISO-8601 UTC with milliseconds, e.g. `2022-02-22T19:22:22.000Z`. */
+  readonly time: string;
+  /** The time as a Date. */
+  readonly date: Date;
+  /** The 12 bits of rand_a. */
+  readonly randA: number;
+  /** The 62 bits of rand_b. */
+  readonly randB: bigint;
+  /** The canonical JSON line, as the core wrote it. */
+  toString(): string;
+  /** The canonical JSON as an object: `{ uuid, version, time_ms, time, rand_a, rand_b }`. */
+  toJSON(): {
+    uuid: string;
+    version: 7;
+    time_ms: number;
+    time: string;
+    rand_a: number;
+    rand_b: string;
+  };
+}
+
+/**
+ * Splits a UUIDv7 (8-4-4-4-12 or 32 hex digits, either case) into its time and random bits.
+ * @throws {InvalidArgument} with the core's message: another length, a character that is not
+ * hex, a misplaced hyphen, a version other than 7 or a variant other than RFC 9562's
+ */
+export function decodeUuid7(text: string): Uuid7;
+
 /** The string forms of an ID; see {@link formatId}. */
 export type Encoding = 'dec' | 'hex' | 'base32' | 'base36' | 'base58' | 'base62';
 

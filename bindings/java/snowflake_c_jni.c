@@ -727,6 +727,39 @@ static jstring n_parts_json(JNIEnv *env, jclass cls, jbyteArray jlayout,
   return new_string(env, buf);
 }
 
+/* A UUIDv7 as {String uuid, String json, long[]{unix_ms, rand_a, rand_b}},
+ * read by its real length (a NUL inside is the core's to name). */
+static jobjectArray n_uuid7(JNIEnv *env, jclass cls, jstring jtext) {
+  (void)cls;
+  size_t len = 0;
+  char *text = get_text(env, jtext, NULL, &len);
+  if (text == NULL) {
+    return NULL;
+  }
+  sfc_uuid7 u;
+  sfc_error err;
+  sfc_status st = sfc_uuid7_parse(text, len, &u, &err);
+  free(text);
+  if (st != SFC_OK) {
+    throw_error(env, &err);
+    return NULL;
+  }
+  char json[SFC_UUID7_JSON_MAX];
+  sfc_uuid7_json(&u, json, sizeof json);
+  const jlong numbers[] = {(jlong)u.unix_ms, (jlong)u.rand_a, (jlong)u.rand_b};
+  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
+  jlongArray jnumbers = (*env)->NewLongArray(env, 3);
+  if (out == NULL || jnumbers == NULL) {
+    return NULL;
+  }
+  (*env)->SetLongArrayRegion(env, jnumbers, 0, 3, numbers);
+  if (!put(env, out, 0, new_string(env, u.text)) ||
+      !put(env, out, 1, new_string(env, json)) || !put(env, out, 2, jnumbers)) {
+    return NULL;
+  }
+  return out;
+}
+
 static jstring n_format_iso(JNIEnv *env, jclass cls, jlong unix_ms) {
   (void)cls;
   char buf[SFC_ISO_MAX];
@@ -1219,6 +1252,7 @@ static const JNINativeMethod methods[] = {
     {"parseIdAs", "(" STR "I)J", (void *)n_parse_id_as},
     {"partsJson", "(" LAYOUT "J)" STR, (void *)n_parts_json},
     {"formatIso", "(J)" STR, (void *)n_format_iso},
+    {"uuid7", "(" STR ")" OBJS, (void *)n_uuid7},
     {"encode", "(" LAYOUT "J[" STR "[J)J", (void *)n_encode},
     {"range", "(" LAYOUT "JJ)[J", (void *)n_range},
     {"generatorNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",

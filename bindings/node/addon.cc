@@ -393,6 +393,28 @@ Napi::Value ParseId(const Napi::CallbackInfo &info) {
   return Napi::BigInt::New(info.Env(), id);
 }
 
+// uuid7(text) → [uuid, unixMs, randA, randB, json] of a UUIDv7, by the
+// text's real length (a NUL inside is refused with its position).
+Napi::Value Uuid7(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  std::string text = Text(Arg(info, 0));
+  sfc_uuid7 u;
+  sfc_error err;
+  if (sfc_uuid7_parse(text.data(), text.size(), &u, &err) != SFC_OK) {
+    Throw(env, err);
+  }
+  char json[SFC_UUID7_JSON_MAX];
+  size_t n = sfc_uuid7_json(&u, json, sizeof json);
+  Napi::Array out = Napi::Array::New(env, 5);
+  out.Set(0u, Napi::String::New(env, u.text));
+  out.Set(1u, Napi::Number::New(env, static_cast<double>(u.unix_ms)));
+  out.Set(2u, Napi::Number::New(env, u.rand_a));
+  out.Set(3u, Napi::BigInt::New(env, u.rand_b));
+  out.Set(4u,
+          Napi::String::New(env, json, n < sizeof json ? n : sizeof json - 1));
+  return out;
+}
+
 // --- Decode, encode, range -------------------------------------------------
 
 sfc_parts DecodeOrThrow(Napi::Env env, const sfc_layout &layout, uint64_t id) {
@@ -960,6 +982,7 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
       {"parseId", ParseId},
       {"decode", Decode},
       {"partsJson", PartsJson},
+      {"uuid7", Uuid7},
       {"partsTime", PartsTime},
       {"encode", Encode},
       {"range", Range},

@@ -171,6 +171,10 @@ typedef zval sfc_swig_obj;
 %immutable sfc_layout_info::node_capacity;
 %immutable sfc_layout_info::time_end_ms;
 %immutable sfc_layout_info::max_id;
+%immutable sfc_uuid7::text;
+%immutable sfc_uuid7::unix_ms;
+%immutable sfc_uuid7::rand_a;
+%immutable sfc_uuid7::rand_b;
 %immutable sfc_parts::id;
 %immutable sfc_parts::time_ms;
 /* The core's tables, read-only: status_at, option_at, rollback_at,
@@ -203,6 +207,7 @@ typedef zval sfc_swig_obj;
 %nodefaultctor sfc_option_info;
 %nodefaultctor sfc_rollback_info;
 %nodefaultctor sfc_fact_info;
+%nodefaultctor sfc_uuid7;
 
 #if defined(SWIGRUBY)
 %rename("%(strip:[sfc_])s", %$isfunction) "";
@@ -212,6 +217,7 @@ typedef zval sfc_swig_obj;
 %rename(Field) sfc_field;
 %rename(LayoutInfo) sfc_layout_info;
 %rename(Parts) sfc_parts;
+%rename(Uuid7) sfc_uuid7;
 %rename(StatusInfo) sfc_status_info;
 %rename(OptionInfo) sfc_option_info;
 %rename(RollbackInfo) sfc_rollback_info;
@@ -223,6 +229,7 @@ typedef zval sfc_swig_obj;
 %rename(SfcField) sfc_field;
 %rename(SfcLayoutInfo) sfc_layout_info;
 %rename(SfcParts) sfc_parts;
+%rename(SfcUuid7) sfc_uuid7;
 %rename(SfcStatusInfo) sfc_status_info;
 %rename(SfcOptionInfo) sfc_option_info;
 %rename(SfcRollbackInfo) sfc_rollback_info;

@@ -132,6 +132,14 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
   }
 }
 
+%typemap(check) const sfc_uuid7 *uuid {
+  if (!$1) {
+    sfc_swig_raise_invalid("argument $argnum of $symname must be a Uuid7 "
+                           "object (from uuid7_parse), not nil/null");
+    SWIG_fail;
+  }
+}
+
 /* Statuses become exceptions (%exception); the value itself is dropped. */
 %typemap(out) sfc_status {
   (void)$1;
@@ -151,16 +159,18 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
 %typemap(out, phptype = "SfcLayoutInfo") void sfc_layout_describe "";
 %typemap(out, phptype = "array") void next_ids, void next_ids_at "";
 %typemap(out, phptype = "string") size_t sfc_layout_spec, size_t sfc_parts_json,
-    size_t sfc_format_iso, size_t sfc_format_id "(void)$1;";
+    size_t sfc_format_iso, size_t sfc_format_id, size_t sfc_uuid7_json "(void)$1;";
 
 /* Out-parameters become return values (an array when there are several). */
 %typemap(in, numinputs = 0) sfc_layout *out (sfc_layout temp),
     sfc_parts *out (sfc_parts temp),
-    sfc_layout_info *out (sfc_layout_info temp) {
+    sfc_layout_info *out (sfc_layout_info temp),
+    sfc_uuid7 *out (sfc_uuid7 temp) {
   memset(&temp, 0, sizeof temp);
   $1 = &temp;
 }
-%typemap(argout) sfc_layout *out, sfc_parts *out, sfc_layout_info *out {
+%typemap(argout) sfc_layout *out, sfc_parts *out, sfc_layout_info *out,
+    sfc_uuid7 *out {
   sfc_swig_obj o;
   $*1_ltype *copy = ($*1_ltype *)malloc(sizeof *copy);
   if (!copy) {
@@ -220,6 +230,20 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
 %typemap(in, phptype = "string") const char *spec, const char *name,
     const char *text {
   if (!($1 = ($1_ltype)sfc_swig_text_in(&$input, "$1_name"))) SWIG_fail;
+}
+
+/* Text the core reads by its length (sfc_uuid7_parse): whole, a NUL inside
+ * included, for the core to name where it stands. */
+%typemap(in, phptype = "string") (const char *text, size_t len) {
+  sfc_value v;
+  sfc_swig_in(&$input, &v);
+  if (v.type != SFC_TYPE_TEXT) {
+    sfc_swig_raise_invalid("argument $argnum of $symname must be text, not "
+                           "a %s", sfc_swig_type_of(&$input));
+    SWIG_fail;
+  }
+  $1 = ($1_ltype)v.text;
+  $2 = v.len;
 }
 
 /* An epoch: Unix ms, or text for sfc_epoch_parse ("2024-01-01"). */

@@ -235,6 +235,22 @@ EXPORT(id_format) size_t w_id_format(uint64_t id, int encoding, int shortest) {
 EXPORT(id_parse) int w_id_parse(const char *t, size_t len, int encoding) {
   return (int)sfc_id_parse(t, len, (sfc_encoding)encoding, &out_u, &last_error);
 }
+/* A UUIDv7: its Unix ms in out_i, rand_a in out_u2, rand_b in out_u, its
+ * canonical JSON in text() (length in out_len), its canonical text in
+ * uuid7_text(). */
+static sfc_uuid7 uuid7;
+EXPORT(uuid7_parse) int w_uuid7_parse(const char *t, size_t len) {
+  sfc_status st = sfc_uuid7_parse(t, len, &uuid7, &last_error);
+  if (st != SFC_OK) return (int)st;
+  out_i = uuid7.unix_ms;
+  out_u = uuid7.rand_b;
+  out_u2 = uuid7.rand_a;
+  out_len = sfc_uuid7_json(&uuid7, text, sizeof text);
+  return SFC_OK;
+}
+EXPORT(uuid7_text) const char *w_uuid7_text(void) {
+  return uuid7.text;
+}
 
 /* ---- Decode, encode, range ---- */
 

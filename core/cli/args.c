@@ -58,8 +58,16 @@ static int set_option(const command *cmd, cli *c, const option_view *v,
   case SET_ENCODING: {
     encoding_choice *e = (encoding_choice *)(void *)at;
     e->set = true;
-    if (sfc_encoding_by_name(value, strlen(value), &e->value, &err) != SFC_OK)
+    if (v->value == VALUE_FROM && strcmp(value, "uuid7") == 0) {
+      e->uuid7 = true;
+      break;
+    }
+    if (sfc_encoding_by_name(value, strlen(value), &e->value, &err) != SFC_OK) {
+      if (v->value == VALUE_FROM) /* the core's list, and the CLI's own */
+        strncat(err.message, ", or uuid7 (decode only)",
+                sizeof err.message - strlen(err.message) - 1);
       return fail(&err);
+    }
     break;
   }
   case SET_CORE:

@@ -46,6 +46,7 @@ typedef enum value_kind {
   VALUE_ANY,      /* the user's own text */
   VALUE_PRESET,   /* a preset's name */
   VALUE_ENCODING, /* an encoding's name */
+  VALUE_FROM,     /* an encoding's name, or uuid7 */
   VALUE_CHOICE,   /* one of a core option's choices */
   VALUE_DIR       /* a folder */
 } value_kind;
@@ -142,6 +143,7 @@ void option_synopsis(const option_view *v, char *buf, size_t cap);
 /* An encoding option: given or not, and the encoding. */
 typedef struct encoding_choice {
   bool set;
+  bool uuid7; /* --from uuid7: UUIDv7s, not IDs (value unused) */
   sfc_encoding value;
 } encoding_choice;
 

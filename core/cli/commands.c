@@ -56,12 +56,16 @@ const command commands[] = {
      "time (ISO-8601 UTC) and FIELD=VALUE of each other field, or with "
      "--json the canonical JSON, byte for byte what every binding prints. "
      "The IDs come from the arguments or, separated by blanks, from "
-     "standard input; in decimal unless --from names their encoding.",
+     "standard input; in decimal unless --from names their encoding. With "
+     "--from uuid7 they are UUIDv7s: each line is the UUID, its time and "
+     "rand_a=N rand_b=N, or its canonical JSON, and no layout is needed.",
      TAKES_LAYOUT | TAKES(OPT_JSON) | TAKES(OPT_FROM),
      false,
      ARGS_IDS,
      {"snowflake-c decode --preset discord --json 175928847299117063",
-      "snowflake-c decode --preset discord --from base62 0Czks0tP37X", NULL}},
+      "snowflake-c decode --preset discord --from base62 0Czks0tP37X",
+      "snowflake-c decode --from uuid7 017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+      NULL}},
     {"convert",
      cmd_convert,
      "[OPTIONS] [ID...]",

@@ -11,8 +11,9 @@ static void value_words(const option_view *v, char *buf, size_t cap) {
   buf[0] = '\0';
   if (v->value == VALUE_PRESET) {
     append_presets(buf, cap);
-  } else if (v->value == VALUE_ENCODING) {
+  } else if (v->value == VALUE_ENCODING || v->value == VALUE_FROM) {
     append_encodings(buf, cap);
+    if (v->value == VALUE_FROM) append(buf, cap, " uuid7");
   } else if (v->value == VALUE_CHOICE) {
     for (int k = 0; v->core->choices[k]; k++) {
       if (k) append(buf, cap, " ");

@@ -13,7 +13,26 @@ static sfc_status parse_given(const cli *c, const char *text, size_t len,
                       id, err);
 }
 
+/* A UUIDv7: its canonical text, time and random bits, or its JSON. */
+static int decode_uuid7(const cli *c, const char *text, size_t len) {
+  sfc_error err;
+  sfc_uuid7 u;
+  if (sfc_uuid7_parse(text, len, &u, &err) != SFC_OK) return fail(&err);
+  if (c->json) {
+    char line[SFC_UUID7_JSON_MAX];
+    sfc_uuid7_json(&u, line, sizeof line);
+    puts(line);
+    return 0;
+  }
+  char iso[SFC_ISO_MAX];
+  sfc_format_iso(u.unix_ms, iso, sizeof iso);
+  printf("%s  %s  rand_a=%u  rand_b=%" PRIu64 "\n", u.text, iso,
+         (unsigned)u.rand_a, u.rand_b);
+  return 0;
+}
+
 static int decode_one(const cli *c, const char *text, size_t len) {
+  if (c->from.uuid7) return decode_uuid7(c, text, len);
   sfc_error err;
   uint64_t id;
   sfc_parts p;

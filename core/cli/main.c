@@ -105,7 +105,14 @@ int main(int argc, char **argv) {
   int rc = parse_options(cmd, argc - 2, argv + 2, &c, args, &nargs);
   if (rc == 0 && c.shortest && !c.format.set && !c.to.set)
     rc = usage_error(cmd, "--shortest goes with --format or --to");
-  if (rc == 0 && (cmd->takes & TAKES(OPT_PRESET))) rc = resolve_layout(cmd, &c);
+  if (rc == 0 && c.from.uuid7 && strcmp(cmd->name, "decode") != 0)
+    rc = usage_error(cmd, "--from uuid7 goes with decode: a UUID is not a "
+                          "64-bit ID");
+  else if (rc == 0 && c.from.uuid7 && (c.preset || c.spec || c.epoch))
+    rc = usage_error(cmd, "--from uuid7 takes no layout: a UUIDv7's time is "
+                          "its own (drop --preset, --layout and --epoch)");
+  else if (rc == 0 && (cmd->takes & TAKES(OPT_PRESET)) && !c.from.uuid7)
+    rc = resolve_layout(cmd, &c);
   if (rc == 0) rc = cmd->run(&c, nargs, args);
   free(args);
   if (rc == HELP_SHOWN) rc = 0;

@@ -48,9 +48,11 @@ const option_row own_options[OPT_OWN] = {
                     "print the IDs in ENC: {encodings}; fixed width, so that "
                     "they sort as the IDs do",
                     ENCODING(format)},
-    [OPT_FROM] = {"from", 0, "ENC", VALUE_ENCODING,
+    [OPT_FROM] = {"from", 0, "ENC", VALUE_FROM,
                   "the encoding of the IDs given: {encodings} (default: "
-                  "dec)",
+                  "dec); or, for decode, uuid7: the IDs are UUIDv7s "
+                  "(RFC 9562), 8-4-4-4-12 or 32 hex digits, split into "
+                  "their time and random bits, with no layout",
                   ENCODING(from)},
     [OPT_TO] = {"to", 0, "ENC", VALUE_ENCODING,
                 "the encoding to print: {encodings}, fixed width (default: "

@@ -11,7 +11,8 @@ _snowflake_c() {
   else
     case $prev in
     --preset) words="default twitter discord sonyflake baidu instagram jssafe" ;;
-    --format | --from | --to) words="dec hex base32 base36 base58 base62" ;;
+    --format | --to) words="dec hex base32 base36 base58 base62" ;;
+    --from) words="dec hex base32 base36 base58 base62 uuid7" ;;
     --rollback) words="default error wait clock borrow switch" ;;
     --time-source) words="wall monotonic counter" ;;
     --state-dir)

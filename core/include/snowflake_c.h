@@ -331,6 +331,35 @@ SFC_API size_t sfc_parts_json(const sfc_layout *layout, const sfc_parts *parts,
  * "+012345-…"). Returns the length. */
 SFC_API size_t sfc_format_iso(int64_t unix_ms, char *buf, size_t cap);
 
+/* A UUIDv7 (RFC 9562 §5.7), decoded: its 48-bit Unix ms, 12 bits of
+ * rand_a and 62 of rand_b (the version and variant bits are fixed). */
+typedef struct sfc_uuid7 {
+  char text[37];   /* canonical: 8-4-4-4-12, lowercase, NUL-ended */
+  int64_t unix_ms; /* 0 .. 2^48 - 1 */
+  uint16_t rand_a;
+  uint64_t rand_b;
+} sfc_uuid7;
+
+#define SFC_UUID7_JSON_MAX 192 /* canonical JSON of a UUIDv7, with NUL */
+
+/* Parses `len` bytes (no NUL needed at the end) of a UUIDv7: the canonical
+ * 8-4-4-4-12 form or 32 hex digits without hyphens, in either case.
+ * SFC_INVALID_ARGUMENT, the text quoted, for another length, a character
+ * that is not a hex digit or a NUL byte (named with its position, counting
+ * from 0), a hyphen missing or out of place, a version other than 7 ("... is
+ * a version 4 UUID, not 7") or a variant other than RFC 9562's (0b10).
+ * Thread-safe. */
+SFC_API sfc_status sfc_uuid7_parse(const char *text, size_t len, sfc_uuid7 *out,
+                                   sfc_error *err);
+
+/* The canonical JSON of a decoded UUIDv7, one compact line, keys in this
+ * order: "uuid" (the canonical text), "version" (7), "time_ms" (an integer,
+ * below 2^53), "time" (ISO-8601 UTC, ms, Z), "rand_a" (an integer),
+ * "rand_b" (a decimal string: 62 bits). Byte-for-byte the same in every
+ * language. Returns the length written (SFC_UUID7_JSON_MAX is always
+ * enough). */
+SFC_API size_t sfc_uuid7_json(const sfc_uuid7 *uuid, char *buf, size_t cap);
+
 /* Checks text of `len` bytes before it goes to a function that takes C text
  * (a layout spec, an epoch, a name, a node value, a path): a NUL byte inside
  * would end it early and the rest would be lost silently, so it is refused

@@ -172,13 +172,11 @@ size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
   return 0;
 }
 
-/* The text for a message: printable ASCII as is, other bytes as \xNN, cut
- * after 32 bytes (SHOWN_MAX with the NUL). */
-#define SHOWN_MAX (32 * 4 + 4)
-static void shown(const char *text, size_t len, char *out) {
+#define SHOWN_MAX SFC_SHOWN_MAX
+void sfc_shown(const char *text, size_t len, size_t most, char *out) {
   static const char hexd[] = "0123456789ABCDEF";
   size_t n = 0, i = 0;
-  for (; i < len && i < 32; i++) {
+  for (; i < len && i < most && i < 40; i++) {
     unsigned char c = (unsigned char)text[i];
     if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
       out[n++] = (char)c;
@@ -200,8 +198,8 @@ static void shown(const char *text, size_t len, char *out) {
 static sfc_status bad_char(const encoding_row *e, const char *text, size_t len,
                            size_t at, sfc_error *err) {
   char t[SHOWN_MAX], c[SHOWN_MAX];
-  shown(text, len, t);
-  shown(text + at, 1, c);
+  sfc_shown(text, len, 32, t);
+  sfc_shown(text + at, 1, 1, c);
   if (text[at] == '\0')
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "%s ID '%s' has a NUL byte at position %zu (counting "
@@ -227,7 +225,7 @@ static inline sfc_status parse_in(sfc_encoding encoding, unsigned base,
     if (d < 0) return bad_char(e, text, len, i, err);
     if (i + 1 == e->info.width && v > (UINT64_MAX - (unsigned)d) / base) {
       char t[SHOWN_MAX];
-      shown(text, len, t);
+      sfc_shown(text, len, 32, t);
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "%s ID '%s' is larger than 2^64 - 1, the largest ID "
                       "(%s in %s)",
@@ -253,7 +251,7 @@ sfc_status sfc_id_parse(const char *text, size_t len, sfc_encoding encoding,
                     e->info.width, e->alphabet);
   if (len > e->info.width) {
     char t[SHOWN_MAX];
-    shown(text, len, t);
+    sfc_shown(text, len, 32, t);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "%s ID '%s' is %zu characters long: a 64-bit ID takes "
                     "at most %u in %s",

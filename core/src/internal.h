@@ -21,6 +21,13 @@
 SFC_INTERNAL sfc_status sfc_fail(sfc_error *err, sfc_status status,
                                  const char *fmt, ...) SFC_PRINTF(3, 4);
 
+/* encoding.c: text for a message, printable ASCII as is and other bytes as
+ * \xNN, cut after `most` bytes (40 at most) with "...": out holds
+ * SFC_SHOWN_MAX. */
+#define SFC_SHOWN_MAX (40 * 4 + 4)
+SFC_INTERNAL void sfc_shown(const char *text, size_t len, size_t most,
+                            char *out);
+
 /* status.c: the one answer to a call on a closed generator, in every
  * language. */
 SFC_INTERNAL sfc_status sfc_fail_closed(sfc_error *err);

@@ -726,3 +726,13 @@ describe('adversarial input (issue 16)', () => {
     assert.ok(collected >= 10000, `${collected} of 20000 dropped generators collected`);
   });
 });
+
+test('decodeUuid7: a string only, its result made by decodeUuid7 only', () => {
+  for (const bad of [undefined, null, 42, 1645557742000n, {}]) {
+    assert.throws(() => sfc.decodeUuid7(bad), sfc.InvalidArgument);
+  }
+  assert.throws(() => new sfc.Uuid7(), sfc.InvalidArgument);
+  const u = sfc.decodeUuid7('017f22e279b07cc398c4dc0c0c07398f');
+  assert.ok(Object.isFrozen(u));
+  assert.equal(u.date.toISOString(), '2022-02-22T19:22:22.000Z');
+});

@@ -332,6 +332,22 @@ function createBinding(instance) {
     });
   }
 
+  // uuid7(text) → [uuid, unixMs, randA, randB, json], by the text's real length
+  function uuid7(text) {
+    return scoped((keep) => {
+      const [ptr, len] = keep(text);
+      check(w.uuid7_parse(ptr, len));
+      const json = textAt(w.text(), w.out_len());
+      return [
+        textAt(w.uuid7_text(), 36),
+        Number(w.out_i()),
+        Number(w.out_u2()),
+        u64(w.out_u()),
+        json,
+      ];
+    });
+  }
+
   // ---- Decode, encode, range ----
 
   /** The module's result words (exports.c's `decoded`), as 32-bit halves. */
@@ -580,6 +596,7 @@ function createBinding(instance) {
     parseId,
     decode,
     partsJson,
+    uuid7,
     partsTime,
     encode,
     range,

@@ -44,7 +44,9 @@ export let version;
 export const Generator = lazyClass('Generator');
 export const Layout = lazyClass('Layout');
 export const Parts = lazyClass('Parts');
+export const Uuid7 = lazyClass('Uuid7');
 export const decode = lazyFunction('decode');
+export const decodeUuid7 = lazyFunction('decodeUuid7');
 export const encode = lazyFunction('encode');
 export const formatId = lazyFunction('formatId');
 export const parseId = lazyFunction('parseId');
@@ -67,7 +69,9 @@ export default {
   Generator,
   Layout,
   Parts,
+  Uuid7,
   decode,
+  decodeUuid7,
   encode,
   formatId,
   parseId,

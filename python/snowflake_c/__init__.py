@@ -39,6 +39,7 @@ from ._snowflake_c import (
 )
 from ._snowflake_c import names as _names
 from ._types import PresetName as PresetName  # for annotations: the presets' names
+from ._uuid7 import Uuid7, decode_uuid7
 
 __version__ = CORE_VERSION
 
@@ -73,9 +74,11 @@ __all__ = [
     "StateError",
     "TimeExhausted",
     "UnguardedWarning",
+    "Uuid7",
     "WorkerUnavailable",
     "__version__",
     "decode",
+    "decode_uuid7",
     "encode",
     "format_id",
     "format_time",

@@ -6,6 +6,7 @@ import json
 import operator
 import pickle
 import time
+import uuid
 from array import array
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -189,6 +190,23 @@ def test_no_layout_is_assumed_for_ids_made_elsewhere() -> None:
     assert sfc.decode(175928847299117063, preset="discord")["process"] == 0
     with sfc.Generator(node={"worker": 1}) as gen:  # a generator's own: the default preset
         assert gen.layout == sfc.Layout.preset("default")
+
+
+def test_decode_uuid7() -> None:
+    """A UUIDv7 from a str or a uuid.UUID: its parts typed, its time aware
+    UTC, the core's JSON; a UUID of another version, or not a str, refused."""
+    u = sfc.decode_uuid7("017F22E2-79B0-7CC3-98C4-DC0C0C07398F")
+    assert isinstance(u, sfc.Uuid7)
+    assert u.uuid == "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
+    assert u.time == datetime(2022, 2, 22, 19, 22, 22, tzinfo=timezone.utc)
+    assert (u.unix_ms, u.rand_a, u.rand_b) == (1645557742000, 0xCC3, 0x18C4DC0C0C07398F)
+    assert json.loads(u.to_json())["time"] == "2022-02-22T19:22:22.000Z"
+    assert sfc.decode_uuid7(uuid.UUID(int=int(u.uuid.replace("-", ""), 16))) == u
+    assert "_json" not in repr(u)
+    with pytest.raises(sfc.InvalidArgument, match="is a version 4 UUID, not 7"):
+        sfc.decode_uuid7(uuid.uuid4())
+    with pytest.raises(TypeError, match="uuid must be a str or a uuid.UUID"):
+        sfc.decode_uuid7(1645557742000)  # type: ignore[arg-type]
 
 
 def test_encode_is_the_inverse_of_decode() -> None:

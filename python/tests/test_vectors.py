@@ -6,9 +6,10 @@ import json
 import os
 import re
 import time
+import uuid
 import warnings
 from contextlib import ExitStack
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from conftest import VECTORS, layout_kwargs
 pytestmark = pytest.mark.filterwarnings("ignore::snowflake_c.UnguardedWarning")
 UNGUARDED: dict[str, Any] = {"guard": False}
 
-KINDS = ("layouts", "decode", "encodings", "encode", "range", "generate", "durations", "contract", "claims")
+KINDS = ("layouts", "decode", "encodings", "encode", "range", "generate", "durations", "contract", "claims", "uuid7")
 
 
 def _kind(path: Path, case: dict[str, Any]) -> str | None:
@@ -39,6 +40,8 @@ def _kind(path: Path, case: dict[str, Any]) -> str | None:
         return "claims"
     if "encoding" in case:
         return "encodings"
+    if "uuid" in case or ("text" in case and "message_has" in case):
+        return "uuid7"
     if "option" in case and "nanos" in case:
         return "durations"
     if "steps" in case or "options" in case:
@@ -210,6 +213,31 @@ def _run_encode(case: dict[str, Any]) -> None:
             sfc.encode(int(case["time_ms"]), fields, **kw)
         return
     assert sfc.encode(int(case["time_ms"]), fields, **kw) == int(case["id"])
+
+
+def _run_uuid7(case: dict[str, Any]) -> None:
+    if "error" in case:
+        with _raises(case["error"]) as info:
+            sfc.decode_uuid7(case["text"])
+        for part in case["message_has"]:
+            assert part in str(info.value)
+        return
+    u = sfc.decode_uuid7(case["text"])
+    assert (u.uuid, u.unix_ms, u.rand_a, u.rand_b) == (
+        case["uuid"],
+        int(case["time_ms"]),
+        case["rand_a"],
+        int(case["rand_b"]),
+    )
+    assert u.to_json() == case["json"]
+    assert sfc.format_time(u.unix_ms) == case["time"]
+    if u.unix_ms < 253402300800000:  # datetime holds years up to 9999
+        assert u.time == datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(milliseconds=int(case["time_ms"]))
+    else:
+        with pytest.raises(OverflowError):
+            u.time  # noqa: B018
+    # A uuid.UUID is taken as its text, and decodes the same.
+    assert sfc.decode_uuid7(uuid.UUID(case["text"])) == u
 
 
 FULL_64_BITS = sfc.Layout("time:52@1ms,seq:12", 0)

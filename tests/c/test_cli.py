@@ -395,6 +395,52 @@ def test_json() -> None:
     check("presets: baidu's 28-bit seconds ran out in 2024", "ran out  2024-11-20" in text, text)
 
 
+def test_uuid7(root: Path) -> None:
+    """decode --from uuid7 on every case of tests/vectors/uuid7.json: from
+    the arguments and from standard input, as text and as the core's JSON;
+    the refusals with the core's messages; no layout, and not for convert."""
+    cases = json.loads((root / "tests" / "vectors" / "uuid7.json").read_text(encoding="utf-8"))
+    for c in cases:
+        text, here = c["text"], f"decode --from uuid7: {c['description']}"
+        r = (
+            subprocess.run([CLI, "decode", "--from", "uuid7"], input=text.encode(), capture_output=True, timeout=60)
+            if "\0" in text
+            else subprocess.run([CLI, "decode", "--from", "uuid7", text], capture_output=True, timeout=60)
+        )
+        out, err = r.stdout.decode(), r.stderr.decode()
+        if "error" in c:
+            check(
+                f"{here}: refused",
+                r.returncode == 1
+                and not out
+                and err.startswith(f"snowflake-c: {c['error']}: ")
+                and all(m in err for m in c["message_has"]),
+                f"exit {r.returncode}, stdout {out!r}, stderr {err!r}",
+            )
+            continue
+        want = f"{c['uuid']}  {c['time']}  rand_a={c['rand_a']}  rand_b={c['rand_b']}\n"
+        check(f"{here}: text", r.returncode == 0 and out == want, f"{out!r} {err!r}, want {want!r}")
+        r = run("decode", "--json", "--from", "uuid7", text)
+        check(f"{here}: --json", r.returncode == 0 and r.stdout == c["json"] + "\n", r.stdout + r.stderr)
+    valid = [c for c in cases if "error" not in c]
+    r = run("decode", "--from", "uuid7", "--json", stdin="\n".join(f" {c['text']}\t" for c in valid))
+    check(
+        "decode --from uuid7: standard input, one line each",
+        r.returncode == 0 and r.stdout == "".join(c["json"] + "\n" for c in valid),
+        r.stdout + r.stderr,
+    )
+    r = run("decode", "--from", "uuid7", valid[0]["text"], "0-0", valid[1]["text"])
+    check(
+        "decode --from uuid7: the good ones printed, exit 1 for the bad",
+        r.returncode == 1 and r.stdout.count("\n") == 2 and "UUID '0-0' is 3 characters long" in r.stderr,
+        r.stdout + r.stderr,
+    )
+    usage_error(["convert", "--from", "uuid7", valid[0]["text"]], "--from uuid7 goes with decode")
+    usage_error(["decode", "--preset", "discord", "--from", "uuid7", valid[0]["text"]], "--from uuid7 takes no layout")
+    r = run("decode", "--from", "uuid8", "1")
+    check("--from uuid8: uuid7 among the names", r.returncode == 1 and "or uuid7 (decode only)" in r.stderr, r.stderr)
+
+
 def test_stats() -> None:
     text = run("gen", "-n", "2", "--stats", *OWN, "--node", "worker=6")
     js = run("gen", "-n", "2", "--stats", "--json", *OWN, "--node", "worker=6")
@@ -720,6 +766,7 @@ def main(argv: list[str]) -> int:
     test_mistakes()
     test_sql()
     test_json()
+    test_uuid7(root)
     test_stats()
     test_readme(root)
     test_guides(root)

@@ -1244,6 +1244,53 @@ static int run_claim(const json_value *c) {
   return ok;
 }
 
+/* ------------------------------------------------------------------ */
+/* uuid7.json                                                         */
+/* ------------------------------------------------------------------ */
+
+static int run_uuid7(const json_value *c) {
+  size_t len = 0;
+  const char *text = str_n(c, "text", &len);
+  if (!text) return fail("expected a text in the vector");
+  sfc_error err;
+  sfc_uuid7 u;
+  sfc_status st = sfc_uuid7_parse(text, len, &u, &err);
+  const char *want_err = expected_error(c);
+  if (want_err)
+    return check_error(want_err, st, &err, "the text") && message_has(c, &err);
+  if (st != SFC_OK)
+    return fail("expected '%s' to decode; got %s", text, status_text(st, &err));
+  uint64_t ms = 0, rand_b = 0;
+  int64_t rand_a = -1;
+  const char *uuid = str(c, "uuid"), *time = str(c, "time"),
+             *json = str(c, "json");
+  if (!get_u64(c, "time_ms", &ms) || !get_u64(c, "rand_b", &rand_b) ||
+      !get_int(json_get(c, "rand_a"), &rand_a) || !uuid || !time || !json)
+    return fail("expected uuid, time_ms, time, rand_a, rand_b, json");
+  if (strcmp(u.text, uuid) != 0)
+    return fail("expected uuid %s; got %s", uuid, u.text);
+  if ((uint64_t)u.unix_ms != ms)
+    return fail("expected time_ms %" PRIu64 "; got %" PRId64, ms, u.unix_ms);
+  if ((int64_t)u.rand_a != rand_a || u.rand_b != rand_b)
+    return fail("expected rand_a %" PRId64 ", rand_b %" PRIu64
+                "; got %u, %" PRIu64,
+                rand_a, rand_b, (unsigned)u.rand_a, u.rand_b);
+  char iso[SFC_ISO_MAX];
+  sfc_format_iso(u.unix_ms, iso, sizeof iso);
+  if (strcmp(iso, time) != 0)
+    return fail("expected time %s; got %s", time, iso);
+  char line[SFC_UUID7_JSON_MAX];
+  size_t n = sfc_uuid7_json(&u, line, sizeof line);
+  if (n != strlen(json) || strcmp(line, json) != 0)
+    return fail("expected JSON %s; got %s", json, line);
+  /* What does not fit is cut, always ended, and the length is the whole. */
+  char small[8];
+  if (sfc_uuid7_json(&u, small, sizeof small) != n ||
+      memcmp(small, json, 7) != 0 || small[7] != '\0')
+    return fail("expected JSON cut to 7 bytes and its length %zu", n);
+  return 1;
+}
+
 typedef int (*runner)(const json_value *c);
 
 static const struct {
@@ -1254,7 +1301,7 @@ static const struct {
     {"encode.json", run_encode},      {"range.json", run_range},
     {"generate.json", run_generate},  {"durations.json", run_duration},
     {"encodings.json", run_encoding}, {"contract.json", run_contract},
-    {"claims.json", run_claim},
+    {"claims.json", run_claim},       {"uuid7.json", run_uuid7},
 };
 
 static void file_failure(const char *file, const char *fmt, const char *arg) {

@@ -427,6 +427,27 @@ function run_encoding(array $c): void
     expect_eq('parse shortest', (string) sfc_parse_id($c['shortest'], $enc), $c['id']);
 }
 
+/* uuid7.json: a UUIDv7's parts and canonical JSON, or the core's refusal. */
+function run_uuid7(array $c): void
+{
+    if (isset($c['error'])) {
+        $e = expect_error($c['error'], fn () => sfc_uuid7_parse($c['text']));
+        foreach ($c['message_has'] as $part) {
+            if (!str_contains($e->getMessage(), $part)) {
+                throw new Mismatch("'$part' is not in: " . $e->getMessage());
+            }
+        }
+        return;
+    }
+    $u = sfc_uuid7_parse($c['text']);
+    expect_eq('uuid', $u->text, $c['uuid']);
+    expect_eq('time_ms', (string) $u->unix_ms, $c['time_ms']);
+    expect_eq('time', sfc_format_iso($u->unix_ms), $c['time']);
+    expect_eq('rand_a', $u->rand_a, $c['rand_a']);
+    expect_eq('rand_b', (string) $u->rand_b, $c['rand_b']);
+    expect_eq('json', sfc_uuid7_json($u), $c['json']);
+}
+
 /* decode_as, and the order of fixed strings. */
 function string_forms(): void
 {
@@ -640,6 +661,7 @@ function kind_of_case(array $c): ?string
     return match (true) {
         isset($c['first'], $c['second']) => 'claim',
         isset($c['encoding']) => 'encoding',
+        isset($c['uuid']) || isset($c['text'], $c['message_has']) => 'uuid7',
         isset($c['option'], $c['nanos']) => 'duration',
         isset($c['table']) || isset($c['call']) || isset($c['args']) || isset($c['option'])
             || isset($c['for_ids']) => 'contract',
@@ -674,6 +696,7 @@ function run_vectors(string $dir): void
                     'generate' => run_generate($c),
                     'duration' => run_duration($c),
                     'encoding' => run_encoding($c),
+                    'uuid7' => run_uuid7($c),
                     'contract' => run_contract($c),
                     'claim' => run_claim($c),
                     default => throw new Mismatch('unknown case shape'),

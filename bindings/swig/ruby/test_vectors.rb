@@ -457,9 +457,28 @@ def run_contract(c)
   end
 end
 
+# uuid7.json: a UUIDv7's parts and canonical JSON, or the core's refusal.
+def run_uuid7(c)
+  if c.key?('error')
+    e = expect_error(c['error']) { SnowflakeC.uuid7_parse(c['text']) }
+    c['message_has'].each do |part|
+      raise Mismatch, "'#{part}' is not in: #{e.message}" unless e.message.include?(part)
+    end
+    return
+  end
+  u = SnowflakeC.uuid7_parse(c['text'])
+  expect_eq('uuid', u.text, c['uuid'])
+  expect_eq('time_ms', u.unix_ms.to_s, c['time_ms'])
+  expect_eq('time', SnowflakeC.format_iso(u.unix_ms), c['time'])
+  expect_eq('rand_a', u.rand_a, c['rand_a'])
+  expect_eq('rand_b', u.rand_b.to_s, c['rand_b'])
+  expect_eq('json', SnowflakeC.uuid7_json(u), c['json'])
+end
+
 def kind_of_case(c)
   return :claim if c.key?('first') && c.key?('second')
   return :encoding if c.key?('encoding')
+  return :uuid7 if c.key?('uuid') || (c.key?('text') && c.key?('message_has'))
   return :duration if c.key?('option') && c.key?('nanos')
   return :contract if %w[table call args option for_ids].any? { |k| c.key?(k) }
   return :generate if c.key?('steps') || c.key?('options')
@@ -490,6 +509,7 @@ def run_vectors
         when :generate then run_generate(c)
         when :duration then run_duration(c)
         when :encoding then run_encoding(c)
+        when :uuid7 then run_uuid7(c)
         when :contract then run_contract(c)
         when :claim then run_claim(c)
         else raise Mismatch, 'unknown case shape'

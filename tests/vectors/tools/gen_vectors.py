@@ -2196,6 +2196,103 @@ def claims_cases():
     return out
 
 
+# --------------------------------------------------------------------------
+# UUIDv7 (RFC 9562 §5.7)
+# --------------------------------------------------------------------------
+
+
+def iso_any(ms: int) -> str:
+    """iso() past year 9999 as well: whole 400-year cycles (146097 days each)
+    taken off for datetime and added back to the year, which is then written
+    as ISO-8601's expanded year (a sign and at least six digits)."""
+    cycles = max(0, (ms // 86400000) // 146097 - 15)
+    t = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc) + _dt.timedelta(
+        milliseconds=ms - cycles * 146097 * 86400000
+    )
+    year = t.year + 400 * cycles
+    text = f"{year:04d}" if year <= 9999 else f"+{year:06d}"
+    return text + t.strftime("-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def uuid7_model(text: str) -> dict:
+    """The decoded UUIDv7 of `text`, or Refused with what its message names."""
+    shown = "".join(ch if " " <= ch <= "~" and ch not in "\\'" else f"\\x{ord(ch):02X}" for ch in text[:40])
+    shown += "..." if len(text) > 40 else ""
+    if len(text) not in (32, 36):
+        raise Refused(f"UUID '{shown}'", f"is {len(text)} characters long", "give 36", "or 32 hex digits")
+    hyphens = (8, 13, 18, 23) if len(text) == 36 else ()
+    for i, ch in enumerate(text):
+        if i in hyphens and ch != "-":
+            raise Refused(f"UUID '{shown}'", f"at position {i} (counting from 0) where a hyphen goes")
+        if i not in hyphens and ch not in "0123456789abcdefABCDEF":
+            raise Refused(f"UUID '{shown}'", f"at position {i} (counting from 0), which is not a hex digit")
+    value = int(text.replace("-", ""), 16)
+    version, variant = (value >> 76) & 15, (value >> 62) & 3
+    if version != 7:
+        raise Refused(f"UUID '{shown}' is a version {version} UUID, not 7")
+    if variant != 2:
+        raise Refused(f"UUID '{shown}' has variant bits {variant:02b}, not RFC 9562's 10")
+    digits = f"{value:032x}"
+    canonical = "-".join((digits[:8], digits[8:12], digits[12:16], digits[16:20], digits[20:]))
+    ms, rand_a, rand_b = value >> 80, (value >> 64) & 0xFFF, value & (2**62 - 1)
+    line = json.dumps(
+        {"uuid": canonical, "version": 7, "time_ms": ms, "time": iso_any(ms), "rand_a": rand_a, "rand_b": str(rand_b)},
+        separators=(",", ":"),
+    )
+    return {"uuid": canonical, "time_ms": str(ms), "time": iso_any(ms), "rand_a": rand_a, "rand_b": str(rand_b), "json": line}
+
+
+def uuid7_cases():
+    """Decoded UUIDv7s (RFC 9562's example asserted as published) and every
+    way a text is refused."""
+    out = []
+
+    def decoded(desc, text, documented_time=None):
+        m = uuid7_model(text)
+        assert documented_time is None or m["time"] == documented_time, (desc, m["time"])
+        out.append({"description": desc, "text": text, **m})
+
+    def refused(desc, text):
+        try:
+            uuid7_model(text)
+        except Refused as e:
+            out.append({"description": desc, "text": text, "error": e.kind, "message_has": list(e.has)})
+            return
+        raise AssertionError(f"{desc}: the model decodes {text!r}")
+
+    decoded(
+        "RFC 9562 Appendix A.6 (Example of a UUIDv7 Value): 017F22E2-79B0-7CC3-98C4-DC0C0C07398F "
+        "is Tuesday, February 22, 2022 2:22:22.00 PM GMT-05:00 (2022-02-22T19:22:22Z)",
+        "017F22E2-79B0-7CC3-98C4-DC0C0C07398F",
+        "2022-02-22T19:22:22.000Z",
+    )
+    decoded("RFC 9562's example in lowercase", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f")
+    decoded("RFC 9562's example as 32 hex digits, no hyphens", "017f22e279b07cc398c4dc0c0c07398f")
+    decoded("32 upper-case hex digits, mixed with lower", "017F22E279B07cc398C4DC0c0C07398F")
+    decoded("time 0 ms (1970-01-01), every random bit 0", "00000000-0000-7000-8000-000000000000")
+    decoded(
+        "time 2^48 - 1 ms, the last (year 10889, an expanded ISO-8601 year), every random bit 1",
+        "ffffffff-ffff-7fff-bfff-ffffffffffff",
+    )
+    decoded("variant digit 9: rand_b's top bits 01", "01890a5d-ac96-774b-9cc9-1b7a3b9e5b2e")
+    decoded("variant digit a: rand_b's top bits 10", "01890a5d-ac96-774b-acc9-1b7a3b9e5b2e")
+    refused("empty text", "")
+    refused("35 characters: one digit short", "017f22e2-79b0-7cc3-98c4-dc0c0c07398")
+    refused("37 characters: one digit too many", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f0")
+    refused("31 hex digits", "017f22e279b07cc398c4dc0c0c07398")
+    refused("braces around it: 38 characters", "{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}")
+    refused("a character that is not hex, named with its position", "017f22e2-79b0-7cc3-98c4-dc0c0c07398g")
+    refused("a NUL byte inside", "017f22e2-79b0-7cc3-98c4-dc0c0c07\x0098f")
+    refused("a hyphen out of place, a digit where one goes", "017f22e27-9b0-7cc3-98c4-dc0c0c07398f")
+    refused("hyphens in a 32-character text", "017f22e2-79b07cc398c4-dc0c0c0739")
+    refused("a version 4 UUID", "f47ac10b-58cc-4372-a567-0e02b2c3d479")
+    refused("a version 1 UUID", "c232ab00-9414-11ec-b3c8-9f6bdeced846")
+    refused("the nil UUID: version 0", "00000000-0000-0000-0000-000000000000")
+    refused("version 7 with the NCS variant (digit 7: bits 0x)", "017f22e2-79b0-7cc3-78c4-dc0c0c07398f")
+    refused("version 7 with Microsoft's variant (digit c: bits 11)", "017f22e2-79b0-7cc3-c8c4-dc0c0c07398f")
+    return out
+
+
 FILES = {
     "layouts.json": layouts_cases,
     "decode.json": decode_cases,
@@ -2206,6 +2303,7 @@ FILES = {
     "encodings.json": encoding_cases,
     "contract.json": contract_cases,
     "claims.json": claims_cases,
+    "uuid7.json": uuid7_cases,
 }
 
 

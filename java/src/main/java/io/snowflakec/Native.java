@@ -79,6 +79,12 @@ final class Native {
 
   static native String formatIso(long unixMs);
 
+  /**
+   * A UUIDv7 decoded by the core: {@code Object[]{String uuid, String json, long[]{unixMs, randA,
+   * randB}}}.
+   */
+  static native Object[] uuid7(String text);
+
   static native long encode(byte[] layout, long timeUs, String[] names, long[] values);
 
   static native long[] range(byte[] layout, long t0Ms, long t1Ms);

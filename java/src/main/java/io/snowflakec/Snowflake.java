@@ -186,6 +186,32 @@ public final class Snowflake {
   }
 
   /**
+   * Splits a UUIDv7 (RFC 9562) into its time and random bits.
+   *
+   * @param text 8-4-4-4-12 or 32 hex digits, either case
+   * @return the UUID's parts
+   * @throws InvalidArgumentException with the core's message for another length, a character that
+   *     is not hex, a misplaced hyphen, a version other than 7 or a variant other than RFC 9562's
+   */
+  public static Uuid7 decodeUuid7(String text) {
+    Objects.requireNonNull(text, "text");
+    return new Uuid7(Native.uuid7(text));
+  }
+
+  /**
+   * Splits a UUIDv7 (RFC 9562) into its time and random bits.
+   *
+   * @param uuid the UUID
+   * @return the UUID's parts
+   * @throws InvalidArgumentException with the core's message when its version is not 7 or its
+   *     variant not RFC 9562's
+   */
+  public static Uuid7 decodeUuid7(java.util.UUID uuid) {
+    Objects.requireNonNull(uuid, "uuid");
+    return decodeUuid7(uuid.toString());
+  }
+
+  /**
    * Parses a decimal ID, rejecting signs, spaces, empty text and values above {@link
    * Long#MAX_VALUE}.
    *

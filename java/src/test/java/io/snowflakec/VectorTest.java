@@ -114,6 +114,8 @@ class VectorTest {
         return () -> ContractVectors.run(c);
       case "claims":
         return () -> runClaim(c);
+      case "uuid7":
+        return () -> runUuid7(c);
       default:
         return () -> fail("no runner for vector file " + kind + ".json: add one to VectorTest");
     }
@@ -208,6 +210,35 @@ class VectorTest {
     assertEquals(shortest, Snowflake.format(id, enc, false));
     assertEquals(id, Snowflake.parse(fixed, enc));
     assertEquals(id, Snowflake.parse(shortest, enc));
+  }
+
+  // ---- uuid7.json ----------------------------------------------------------------------
+
+  static void runUuid7(JsonNode c) {
+    String text = c.get("text").asText();
+    if (c.has("error")) {
+      expectError(c.get("error").asText(), () -> Snowflake.decodeUuid7(text), "decodeUuid7");
+      try {
+        Snowflake.decodeUuid7(text);
+      } catch (SnowflakeException e) {
+        for (JsonNode part : c.get("message_has")) {
+          assertTrue(
+              e.getMessage().contains(part.asText()),
+              "'" + part.asText() + "' is not in: " + e.getMessage());
+        }
+      }
+      return;
+    }
+    Uuid7 u = Snowflake.decodeUuid7(text);
+    assertEquals(c.get("uuid").asText(), u.uuid());
+    assertEquals(Long.parseLong(c.get("time_ms").asText()), u.unixMs());
+    assertEquals(Long.parseLong(c.get("time_ms").asText()), u.time().toEpochMilli());
+    assertEquals(c.get("time").asText(), Snowflake.formatIso(u.unixMs()));
+    assertEquals(c.get("rand_a").asInt(), u.randA());
+    assertEquals(Long.parseLong(c.get("rand_b").asText()), u.randB());
+    assertEquals(c.get("json").asText(), u.toJson());
+    // A java.util.UUID is taken as its text, and decodes the same.
+    assertEquals(u, Snowflake.decodeUuid7(java.util.UUID.fromString(c.get("uuid").asText())));
   }
 
   // ---- layouts.json --------------------------------------------------------------------
