@@ -40,6 +40,39 @@
 //   generatorNext(slot) → ID | µs to wait (or, with nextIo, undefined and
 //     the ID there), sleep(us) → false where the host's clock is frozen
 
+// Private state that decode() reads, kept by base classes of every API's
+// Layout and Parts, made once for the module: both builds in one process
+// (the addon's API and the WebAssembly one) then read it by one private
+// name, and the code V8 optimises for decode() stays fast for both.
+
+/** A layout's decode plan (createApi's decodePlan). */
+class LayoutBase {
+  #decodePlan;
+  constructor(plan) {
+    this.#decodePlan = plan;
+  }
+  static planOf(layout) {
+    return layout.#decodePlan;
+  }
+}
+
+/** What a Parts works out on first use, in one object made when first asked for. */
+class Later {
+  timeUs = undefined;
+  timeMs = undefined;
+  fields = undefined;
+  time = undefined;
+  json = undefined;
+}
+
+/** A Parts' values worked out so far (one private field: each costs decode() its store). */
+class PartsBase {
+  #later;
+  static laterOf(parts) {
+    return (parts.#later ??= new Later());
+  }
+}
+
 function createApi(binding, errors, host) {
   const { InvalidArgument, ClockMovedBackwards } = errors;
 
@@ -326,14 +359,13 @@ function createApi(binding, errors, host) {
    * How IDs are packed: an ordered list of fields plus an epoch. Immutable.
    * Get one with `Layout.parse(spec, epoch)` or `Layout.preset(name)`.
    */
-  class Layout {
+  class Layout extends LayoutBase {
     #handle;
     #info;
-    #decodePlan;
 
     static {
       handleOf = (layout) => layout.#handle;
-      decodePlanOf = (layout) => layout.#decodePlan;
+      decodePlanOf = LayoutBase.planOf;
     }
 
     /** @private use Layout.parse() or Layout.preset() */
@@ -341,13 +373,14 @@ function createApi(binding, errors, host) {
       if (token !== handleOf) {
         throw invalid('use Layout.parse(spec, epoch) or Layout.preset(name).');
       }
-      this.#handle = handle;
-      this.#info = fromRows(binding.layoutFacts(handle), (v) =>
+      const info = fromRows(binding.layoutFacts(handle), (v) =>
         Array.isArray(v) ? v.map((field) => fromRows(field, (x) => x)) : v,
       );
-      for (const field of this.#info.fields) Object.freeze(field);
-      Object.freeze(this.#info.fields);
-      this.#decodePlan = decodePlan(handle, this.#info.fields);
+      for (const field of info.fields) Object.freeze(field);
+      Object.freeze(info.fields);
+      super(decodePlan(handle, info.fields));
+      this.#handle = handle;
+      this.#info = info;
       Object.freeze(this);
     }
 
@@ -508,25 +541,13 @@ function createApi(binding, errors, host) {
 
   let newParts;
 
-  /** What a Parts works out on first use, in one object made when first asked for. */
-  class Later {
-    timeUs = undefined;
-    timeMs = undefined;
-    fields = undefined;
-    time = undefined;
-    json = undefined;
-  }
-
   /**
    * The parts of one ID. `JSON.stringify(parts)` is the canonical JSON of the
    * core, byte for byte: `{"id":"…","time_ms":…,"time":"…",<fields>}`. The
    * times and the fields are worked out on first use, by the core's decode
    * rule; the ISO time and the JSON are the core's, made on first use too.
-   * (One private field: a class field costs each decode() its store.)
    */
-  class Parts {
-    #later;
-
+  class Parts extends PartsBase {
     static {
       newParts = (id, layout) => new Parts(id, layout, newParts);
     }
@@ -534,26 +555,23 @@ function createApi(binding, errors, host) {
     /** @private use decode() */
     constructor(id, layout, token) {
       if (token !== newParts) throw invalid('use decode(id, options).');
+      super();
       /** The ID (a bigint given is the ID: no other bigint is made). */
       this.id = id;
       this.layout = layout;
       Object.freeze(this);
     }
 
-    get #known() {
-      return (this.#later ??= new Later());
-    }
-
     /** Unix ms of the ID's tick, rounded down. */
     get timeMs() {
-      const known = this.#known;
+      const known = PartsBase.laterOf(this);
       known.timeMs ??= Number(this.timeUs / 1000n);
       return known.timeMs;
     }
 
     /** Unix µs of the tick's start. */
     get timeUs() {
-      const known = this.#known;
+      const known = PartsBase.laterOf(this);
       if (known.timeUs === undefined) {
         const plan = decodePlanOf(this.layout);
         known.timeUs = plan.epochUs + ((this.id >> plan.timeShift) & plan.timeMask) * plan.unitUs;
@@ -563,14 +581,14 @@ function createApi(binding, errors, host) {
 
     /** Every field but time, by name, in layout order. */
     get fields() {
-      const known = this.#known;
+      const known = PartsBase.laterOf(this);
       known.fields ??= readFields(this.id, decodePlanOf(this.layout).values);
       return known.fields;
     }
 
     /** ISO-8601 UTC with milliseconds (the core's, made on first use). */
     get time() {
-      const known = this.#known;
+      const known = PartsBase.laterOf(this);
       known.time ??= binding.partsTime(handleOf(this.layout), this.id);
       return known.time;
     }
@@ -582,7 +600,7 @@ function createApi(binding, errors, host) {
 
     /** The canonical JSON line, as the core wrote it. */
     toString() {
-      const known = this.#known;
+      const known = PartsBase.laterOf(this);
       known.json ??= binding.partsJson(handleOf(this.layout), this.id);
       return known.json;
     }
