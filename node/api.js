@@ -30,7 +30,8 @@
 //   layoutResolve(held, preset, spec, epoch, forIds), layoutFacts(handle)   [[name, value]]
 //   instantParse(text), encodingByName(name)
 //   formatId(id, encoding, shortest), parseId(text, encoding)
-//   decode(handle, id, out), partsJson(handle, id), partsTime(handle, id)
+//   decodeRule(handle) → [maxId, epochUs, unitUs, [[shift, mask], …]] (bigints)
+//   partsJson(handle, id), partsTime(handle, id)
 //   uuid7(text) → [uuid, unixMs, randA, randB (bigint), json]; the text
 //                                         whole, a NUL inside for the core to name
 //   encode(handle, timeUs, names, values), range(handle, t0Ms, t1Ms)
@@ -41,6 +42,39 @@
 //   generatorNext(slot) → ID | µs to wait (or, with nextIo, undefined and
 //     the ID there), sleep(us) → false where the host's clock is frozen
 
+// Private state that decode() reads, kept by base classes of every API's
+// Layout and Parts, made once for the module: both builds in one process
+// (the addon's API and the WebAssembly one) then read it by one private
+// name, and the code V8 optimises for decode() stays fast for both.
+
+/** A layout's decode plan (createApi's decodePlan). */
+class LayoutBase {
+  #decodePlan;
+  constructor(plan) {
+    this.#decodePlan = plan;
+  }
+  static planOf(layout) {
+    return layout.#decodePlan;
+  }
+}
+
+/** What a Parts works out on first use, in one object made when first asked for. */
+class Later {
+  timeUs = undefined;
+  timeMs = undefined;
+  fields = undefined;
+  time = undefined;
+  json = undefined;
+}
+
+/** A Parts' values worked out so far (one private field: each costs decode() its store). */
+class PartsBase {
+  #later;
+  static laterOf(parts) {
+    return (parts.#later ??= new Later());
+  }
+}
+
 function createApi(binding, errors, host) {
   const { InvalidArgument, ClockMovedBackwards } = errors;
 
@@ -49,6 +83,7 @@ function createApi(binding, errors, host) {
   const UINT64_MAX = 2n ** 64n - 1n;
   const INT64_MIN = -(2n ** 63n);
   const INT64_MAX = 2n ** 63n - 1n;
+  const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
   const TYPE = {};
   binding.types.forEach((name, i) => {
     TYPE[name] = i;
@@ -292,46 +327,47 @@ function createApi(binding, errors, host) {
     }
   }
 
-  // decode's result array (binding.decode(handle, id, encoding, out)): the
-  // ID (uint64), timeMs (double), timeUs (int64), then the value of each
-  // field in layout order, a double for fields of up to 53 bits, else a
-  // uint64. One array for every call, read before the next: building an
-  // object in the binding costs more than the decoding itself.
-  const SLOT_ID = 0;
-  const SLOT_TIME_MS = 1;
-  const SLOT_TIME_US = 2;
-  const SLOT_VALUES = 3;
-
   let handleOf;
   let decodePlanOf;
 
   /**
-   * What decode() reads for a layout, worked out once: each field but time
-   * as { name, slot in decode's result array, wide: more than 53 bits (a
-   * bigint) }, and whether any is wide (then toJSON keeps its digits exactly).
+   * What decode() applies for a layout, worked out once: the core's decode
+   * rule (binding.decodeRule: its steps are sfc_layout_decode_rule's, in
+   * snowflake_c.h) with the field names, each field but time as { name,
+   * shift, mask, wide: more than a Number holds exactly (a bigint) }, and
+   * whether any is wide (then toJSON keeps its digits exactly).
    */
-  function decodePlan(fields) {
-    const values = [];
-    fields.forEach((field, i) => {
-      if (field.kind !== 'time') {
-        values.push({ name: field.name, slot: SLOT_VALUES + i, wide: field.bits > 53 });
-      }
-    });
-    return { values, wide: values.some((v) => v.wide), slots: SLOT_VALUES + fields.length };
+  function decodePlan(handle, fields) {
+    const [maxId, epochUs, unitUs, rule] = binding.decodeRule(handle);
+    const values = rule.slice(1).map(([shift, mask], i) => ({
+      name: fields[i + 1].name,
+      shift,
+      mask,
+      wide: mask > MAX_SAFE,
+    }));
+    const [timeShift, timeMask] = rule[0];
+    return {
+      maxId,
+      epochUs,
+      unitUs,
+      timeShift,
+      timeMask,
+      values,
+      wide: values.some((v) => v.wide),
+    };
   }
 
   /**
    * How IDs are packed: an ordered list of fields plus an epoch. Immutable.
    * Get one with `Layout.parse(spec, epoch)` or `Layout.preset(name)`.
    */
-  class Layout {
+  class Layout extends LayoutBase {
     #handle;
     #info;
-    #decodePlan;
 
     static {
       handleOf = (layout) => layout.#handle;
-      decodePlanOf = (layout) => layout.#decodePlan;
+      decodePlanOf = LayoutBase.planOf;
     }
 
     /** @private use Layout.parse() or Layout.preset() */
@@ -339,13 +375,14 @@ function createApi(binding, errors, host) {
       if (token !== handleOf) {
         throw invalid('use Layout.parse(spec, epoch) or Layout.preset(name).');
       }
-      this.#handle = handle;
-      this.#info = fromRows(binding.layoutFacts(handle), (v) =>
+      const info = fromRows(binding.layoutFacts(handle), (v) =>
         Array.isArray(v) ? v.map((field) => fromRows(field, (x) => x)) : v,
       );
-      for (const field of this.#info.fields) Object.freeze(field);
-      Object.freeze(this.#info.fields);
-      this.#decodePlan = decodePlan(this.#info.fields);
+      for (const field of info.fields) Object.freeze(field);
+      Object.freeze(info.fields);
+      super(decodePlan(handle, info.fields));
+      this.#handle = handle;
+      this.#info = info;
       Object.freeze(this);
     }
 
@@ -480,29 +517,28 @@ function createApi(binding, errors, host) {
     return layoutOf(preset, layout, epochText(epoch), forIds);
   }
 
-  let slots = new Float64Array(SLOT_VALUES);
-  let slotsU64 = new BigUint64Array(slots.buffer);
-  let slotsI64 = new BigInt64Array(slots.buffer);
-
-  /** The value of a field from decode's result array. */
-  const readValue = (v) => (v.wide ? slotsU64[v.slot] : slots[v.slot]);
+  /** The value of a field of the ID, by the decode rule. */
+  function readValue(id, v) {
+    const value = (id >> v.shift) & v.mask;
+    return v.wide ? value : Number(value);
+  }
 
   /**
    * The decoded fields by name, in layout order. The first six are stored
    * line by line: a store site that sees one key (per layout) stays fast,
    * where a loop's one site for every key cost a third of decode().
    */
-  function readFields(values) {
+  function readFields(id, values) {
     const n = values.length;
     const fields = {};
-    if (n > 0) fields[values[0].name] = readValue(values[0]);
-    if (n > 1) fields[values[1].name] = readValue(values[1]);
-    if (n > 2) fields[values[2].name] = readValue(values[2]);
-    if (n > 3) fields[values[3].name] = readValue(values[3]);
-    if (n > 4) fields[values[4].name] = readValue(values[4]);
-    if (n > 5) fields[values[5].name] = readValue(values[5]);
-    for (let i = 6; i < n; i++) fields[values[i].name] = readValue(values[i]);
-    return fields;
+    if (n > 0) fields[values[0].name] = readValue(id, values[0]);
+    if (n > 1) fields[values[1].name] = readValue(id, values[1]);
+    if (n > 2) fields[values[2].name] = readValue(id, values[2]);
+    if (n > 3) fields[values[3].name] = readValue(id, values[3]);
+    if (n > 4) fields[values[4].name] = readValue(id, values[4]);
+    if (n > 5) fields[values[5].name] = readValue(id, values[5]);
+    for (let i = 6; i < n; i++) fields[values[i].name] = readValue(id, values[i]);
+    return Object.freeze(fields);
   }
 
   let newParts;
@@ -510,35 +546,53 @@ function createApi(binding, errors, host) {
   /**
    * The parts of one ID. `JSON.stringify(parts)` is the canonical JSON of the
    * core, byte for byte: `{"id":"…","time_ms":…,"time":"…",<fields>}`. The
-   * ISO time and the JSON are the core's too, made on first use.
+   * times and the fields are worked out on first use, by the core's decode
+   * rule; the ISO time and the JSON are the core's, made on first use too.
    */
-  class Parts {
-    #time;
-    #json;
-
+  class Parts extends PartsBase {
     static {
-      newParts = (id, layout, plan) => new Parts(id, layout, plan, newParts);
+      newParts = (id, layout) => new Parts(id, layout, newParts);
     }
 
     /** @private use decode() */
-    constructor(id, layout, plan, token) {
+    constructor(id, layout, token) {
       if (token !== newParts) throw invalid('use decode(id, options).');
+      super();
       /** The ID (a bigint given is the ID: no other bigint is made). */
-      this.id = typeof id === 'bigint' ? id : slotsU64[SLOT_ID];
-      /** Unix ms of the ID's tick, rounded down. */
-      this.timeMs = slots[SLOT_TIME_MS];
-      /** Unix µs of the tick's start. */
-      this.timeUs = slotsI64[SLOT_TIME_US];
-      /** Every field but time, by name, in layout order. */
-      this.fields = Object.freeze(readFields(plan.values));
+      this.id = id;
       this.layout = layout;
       Object.freeze(this);
     }
 
+    /** Unix ms of the ID's tick, rounded down. */
+    get timeMs() {
+      const known = PartsBase.laterOf(this);
+      known.timeMs ??= Number(this.timeUs / 1000n);
+      return known.timeMs;
+    }
+
+    /** Unix µs of the tick's start. */
+    get timeUs() {
+      const known = PartsBase.laterOf(this);
+      if (known.timeUs === undefined) {
+        const plan = decodePlanOf(this.layout);
+        known.timeUs = plan.epochUs + ((this.id >> plan.timeShift) & plan.timeMask) * plan.unitUs;
+      }
+      return known.timeUs;
+    }
+
+    /** Every field but time, by name, in layout order. */
+    get fields() {
+      const known = PartsBase.laterOf(this);
+      known.fields ??= readFields(this.id, decodePlanOf(this.layout).values);
+      return known.fields;
+    }
+
     /** ISO-8601 UTC with milliseconds (the core's, made on first use). */
     get time() {
-      this.#time ??= binding.partsTime(handleOf(this.layout), this.id);
-      return this.#time;
+      const known = PartsBase.laterOf(this);
+      known.time ??= binding.partsTime(handleOf(this.layout), this.id);
+      return known.time;
     }
 
     /** The tick's start as a Date (millisecond precision). */
@@ -548,8 +602,9 @@ function createApi(binding, errors, host) {
 
     /** The canonical JSON line, as the core wrote it. */
     toString() {
-      this.#json ??= binding.partsJson(handleOf(this.layout), this.id);
-      return this.#json;
+      const known = PartsBase.laterOf(this);
+      known.json ??= binding.partsJson(handleOf(this.layout), this.id);
+      return known.json;
     }
 
     /** In Node.js's console: the properties, `time` too (an accessor). */
@@ -590,15 +645,11 @@ function createApi(binding, errors, host) {
   function decode(id, options) {
     const layout = resolveLayout(options, 'decode', true);
     const encoding = options !== null && typeof options === 'object' ? options.encoding : undefined;
-    const plan = decodePlanOf(layout);
-    if (slots.length < plan.slots) {
-      slots = new Float64Array(plan.slots);
-      slotsU64 = new BigUint64Array(slots.buffer);
-      slotsI64 = new BigInt64Array(slots.buffer);
-    }
     const x = encoding === undefined ? toU64(id, 'id') : parseAs(id, encodingOf(encoding));
-    binding.decode(handleOf(layout), x, slots.buffer);
-    return newParts(id, layout, plan);
+    const big = typeof x === 'bigint' ? x : BigInt(x);
+    // An ID past the layout's largest: the core refuses it, with its message.
+    if (big > decodePlanOf(layout).maxId) binding.partsTime(handleOf(layout), big);
+    return newParts(big, layout);
   }
 
   /**

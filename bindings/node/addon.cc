@@ -11,7 +11,6 @@
 #include <snowflake_c.h>
 
 #include <cinttypes>
-#include <cstring>
 #include <deque>
 #include <memory>
 #include <string>
@@ -426,52 +425,27 @@ sfc_parts DecodeOrThrow(Napi::Env env, const sfc_layout &layout, uint64_t id) {
   return parts;
 }
 
-// The 64-bit words of decode's result array (api.js reads the same slots).
-enum DecodeSlot : size_t { kSlotId, kSlotTimeMs, kSlotTimeUs, kSlotValues };
-
-template <typename T> void PutWord(double *slots, size_t i, T x) {
-  static_assert(sizeof x == sizeof *slots, "a slot holds 64 bits");
-  std::memcpy(&slots[i], &x, sizeof x);
-}
-
-// The words of decode's `out`: an ArrayBuffer with room for `fields` values.
-// (An ArrayBuffer rather than a typed array, whose type takes longer to
-// check than the decoding.)
-double *DecodeSlots(const Napi::Value &out, unsigned fields) {
-  Napi::Env env = out.Env();
-  size_t bytes = 0;
-  void *data = nullptr;
-  if (out.IsArrayBuffer()) {
-    Check(env, napi_get_arraybuffer_info(env, out, &data, &bytes));
-  }
-  if (bytes < (kSlotValues + fields) * sizeof(double)) {
-    Invalid(env, "decode needs an ArrayBuffer of a word per part.");
-  }
-  return static_cast<double *>(data);
-}
-
-// decode(handle, id, out): the parts in the ArrayBuffer `out` rather than in
-// a new object, which costs more than the decoding itself: the ID (as
-// uint64), timeMs (double), timeUs (int64), then each field's value, a
-// double when the field is at most 53 bits wide, else a uint64. The
-// canonical JSON and the ISO time are made on demand (partsJson, partsTime).
-Napi::Value Decode(const Napi::CallbackInfo &info) {
+// decodeRule(handle) → [maxId, epochUs, unitUs, [[shift, mask], …]], all
+// bigints: the core's steps for splitting an ID (sfc_layout_decode_rule),
+// which api.js takes itself, without a call per ID. The canonical JSON and
+// the ISO time are the core's, made on demand (partsJson, partsTime).
+Napi::Value DecodeRule(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  uint64_t id = U64(Arg(info, 1));
-  double *slots = DecodeSlots(Arg(info, 2), layout.field_count);
-  sfc_parts parts = DecodeOrThrow(env, layout, id);
-  PutWord(slots, kSlotId, parts.id);
-  PutWord(slots, kSlotTimeMs, static_cast<double>(parts.time_ms));
-  PutWord(slots, kSlotTimeUs, parts.time_us);
-  for (unsigned i = 0; i < layout.field_count; i++) {
-    if (layout.fields[i].bits <= 53) {
-      PutWord(slots, kSlotValues + i, static_cast<double>(parts.values[i]));
-    } else {
-      PutWord(slots, kSlotValues + i, parts.values[i]);
-    }
+  sfc_decode_rule rule;
+  sfc_layout_decode_rule(&GetLayout(Arg(info, 0)), &rule);
+  Napi::Array fields = Napi::Array::New(env, rule.field_count);
+  for (uint32_t i = 0; i < rule.field_count; i++) {
+    Napi::Array field = Napi::Array::New(env, 2);
+    field.Set(0u, Napi::BigInt::New(env, static_cast<uint64_t>(rule.shift[i])));
+    field.Set(1u, Napi::BigInt::New(env, rule.mask[i]));
+    fields.Set(i, field);
   }
-  return env.Undefined();
+  Napi::Array out = Napi::Array::New(env, 4);
+  out.Set(0u, Napi::BigInt::New(env, rule.max_id));
+  out.Set(1u, Napi::BigInt::New(env, rule.epoch_us));
+  out.Set(2u, Napi::BigInt::New(env, rule.unit_us));
+  out.Set(3u, fields);
+  return out;
 }
 
 // partsJson(handle, id) → the canonical JSON of a decoded ID
@@ -980,7 +954,7 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
       {"encodingByName", EncodingByName},
       {"formatId", FormatId},
       {"parseId", ParseId},
-      {"decode", Decode},
+      {"decodeRule", DecodeRule},
       {"partsJson", PartsJson},
       {"uuid7", Uuid7},
       {"partsTime", PartsTime},

@@ -71,15 +71,21 @@ static void *raise_error(module_state *st, const sfc_error *err) {
 #define raise_invalid(st, ...)                                                 \
   PyErr_Format((st)->errors[SFC_INVALID_ARGUMENT], __VA_ARGS__)
 
-/* Raises `err` with the n IDs issued before the failure as `.ids`. */
-static PyObject *raise_with_ids(module_state *st, const sfc_error *err,
-                                const uint64_t *issued, size_t n) {
-  PyObject *cls = error_class(st, err->status), *id;
-  PyObject *ids = PyList_New((Py_ssize_t)n);
+/* A list of the n IDs as ints. */
+static PyObject *list_of(const uint64_t *issued, size_t n) {
+  PyObject *ids = PyList_New((Py_ssize_t)n), *id;
   for (size_t i = 0; ids && i < n; i++)
     if (!(id = PyLong_FromUnsignedLongLong(issued[i])) ||
         PyList_SetItem(ids, (Py_ssize_t)i, id) < 0)
       Py_CLEAR(ids);
+  return ids;
+}
+
+/* Raises `err` with the n IDs issued before the failure as `.ids`. */
+static PyObject *raise_with_ids(module_state *st, const sfc_error *err,
+                                const uint64_t *issued, size_t n) {
+  PyObject *cls = error_class(st, err->status);
+  PyObject *ids = list_of(issued, n);
   PyObject *exc = ids ? PyObject_CallFunction(cls, "s", err->message) : NULL;
   if (exc && PyObject_SetAttrString(exc, "ids", ids) == 0)
     PyErr_SetObject(cls, exc);
@@ -698,8 +704,45 @@ static PyObject *Generator_next_id(PyObject *op, PyObject *Py_UNUSED(unused)) {
   return PyLong_FromUnsignedLongLong(id);
 }
 
-/* _ids(n, now_us=None): n IDs as native-order bytes, for next_ids() and
- * fill(), the core without the GIL for large n; with now_us, the
+/* Issues n IDs into `ids`: by the generator's clock, waiting as the core
+ * says, the core without the GIL for large n (now_us NULL); or at the
+ * caller's time *now_us, never waiting (the deterministic entry). *done
+ * counts the IDs issued, which are the caller's whatever the outcome.
+ * Returns the core's last status (issued: SFC_OK, or SFC_WAIT with *wait_us
+ * to wait), or -1 with the Python exception of a signal handler or of a
+ * close() meanwhile. The caller holds `gen`. */
+static int issue(GeneratorObject *self, sfc_generator *gen,
+                 const int64_t *now_us, uint64_t *ids, size_t n, size_t *done,
+                 int64_t *wait_us, sfc_error *err) {
+  *done = 0;
+  *wait_us = 0;
+  if (now_us)
+    return (int)sfc_next_ids_at(gen, *now_us, ids, n, done, wait_us, err);
+  sfc_status status = SFC_OK;
+  while (*done < n && (status == SFC_OK || status == SFC_WAIT)) {
+    size_t got = 0;
+    PyThreadState *ts = n >= RELEASE_GIL_AT ? PyEval_SaveThread() : NULL;
+    status = sfc_next_ids_now(gen, ids + *done, n - *done, &got, wait_us, err);
+    *done += got;
+    if (ts) PyEval_RestoreThread(ts);
+    if ((ts && check_open(self) < 0) ||
+        (status == SFC_WAIT && wait_clock(self, *wait_us) < 0))
+      return -1;
+  }
+  return (int)status;
+}
+
+#define ISSUED(status) ((status) == SFC_OK || (status) == SFC_WAIT)
+
+/* A batch call's count n (given as `obj`): 0 up to what a buffer holds. */
+static int count_check(module_state *st, PyObject *obj, int64_t n) {
+  if (n >= 0 && n <= PY_SSIZE_T_MAX / 8) return 0;
+  raise_invalid(st, "n must be 0 or more, not %R", obj);
+  return -1;
+}
+
+/* _ids(n, now_us=None): n IDs as native-order bytes, for fill() and
+ * next_id_at(), the core without the GIL for large n; with now_us, the
  * deterministic entry: (bytes, how many were issued, wait_us). On failure
  * the exception's `ids` holds the IDs issued before it. */
 static PyObject *Generator_ids(PyObject *op, PyObject *args) {
@@ -708,38 +751,78 @@ static PyObject *Generator_ids(PyObject *op, PyObject *args) {
   int64_t n, now_us = 0, wait_us = 0;
   if (!PyArg_ParseTuple(args, "O|O", &n_obj, &now) ||
       int64_arg(self->st, n_obj, "n", &n) < 0 ||
-      (now != Py_None && int64_arg(self->st, now, "now_us", &now_us) < 0))
+      (now != Py_None && int64_arg(self->st, now, "now_us", &now_us) < 0) ||
+      count_check(self->st, n_obj, n) < 0)
     return NULL;
-  if (n < 0 || n > PY_SSIZE_T_MAX / 8)
-    return raise_invalid(self->st, "n must be 0 or more, not %R", n_obj);
   PyObject *bytes = PyBytes_FromStringAndSize(NULL, n * 8);
   sfc_generator *gen = bytes ? gen_hold(self) : NULL;
   if (!gen) return Py_XDECREF(bytes), NULL;
   uint64_t *ids = (uint64_t *)PyBytes_AsString(bytes);
-  size_t done = 0, got = 0;
+  size_t done = 0;
   sfc_error err;
-  sfc_status status =
-      now == Py_None
-          ? SFC_OK
-          : sfc_next_ids_at(gen, now_us, ids, (size_t)n, &done, &wait_us, &err);
-  int python_error = 0;
-  while (now == Py_None && done < (size_t)n && !python_error &&
-         (status == SFC_OK || status == SFC_WAIT)) {
-    PyThreadState *ts = n >= RELEASE_GIL_AT ? PyEval_SaveThread() : NULL;
-    status = sfc_next_ids_now(gen, ids + done, (size_t)n - done, &got, &wait_us,
-                              &err);
-    done += got;
-    if (ts) PyEval_RestoreThread(ts);
-    python_error = (ts && check_open(self) < 0) ||
-                   (status == SFC_WAIT && wait_clock(self, wait_us) < 0);
-  }
+  int status = issue(self, gen, now == Py_None ? NULL : &now_us, ids, (size_t)n,
+                     &done, &wait_us, &err);
   gen_release(self);
-  int failed = python_error || (status != SFC_OK && status != SFC_WAIT);
-  if (failed && !python_error) raise_with_ids(self->st, &err, ids, done);
-  if (failed) Py_CLEAR(bytes);
-  if (failed || now == Py_None) return bytes;
+  if (status >= 0 && !ISSUED(status)) raise_with_ids(self->st, &err, ids, done);
+  if (status < 0 || !ISSUED(status)) Py_CLEAR(bytes);
+  if (!bytes || now == Py_None) return bytes;
   return Py_BuildValue("(NnL)", bytes, (Py_ssize_t)done,
                        (long long)(status == SFC_WAIT ? wait_us : 0));
+}
+
+/* IDs a list is made of at once: a batch up to this many is issued into the
+ * stack, a larger one into memory of its own. */
+#define IDS_ON_STACK 1024
+
+/* next_ids(n) and next_ids_at(now_us, n): the IDs issued as a list, made
+ * straight from the core's buffer; with now_us, (list, wait_us). */
+static PyObject *ids_list(GeneratorObject *self, int64_t n,
+                          const int64_t *now_us) {
+  uint64_t stack[IDS_ON_STACK];
+  uint64_t *ids = n <= IDS_ON_STACK
+                      ? stack
+                      : (uint64_t *)PyMem_Malloc((size_t)n * sizeof *ids);
+  if (!ids) return PyErr_NoMemory();
+  PyObject *list = NULL;
+  sfc_generator *gen = gen_hold(self);
+  if (gen) {
+    size_t done = 0;
+    int64_t wait_us = 0;
+    sfc_error err;
+    int status =
+        issue(self, gen, now_us, ids, (size_t)n, &done, &wait_us, &err);
+    gen_release(self);
+    if (status >= 0 && !ISSUED(status))
+      raise_with_ids(self->st, &err, ids, done);
+    else if (status >= 0)
+      list = list_of(ids, done);
+    if (list && now_us)
+      list = Py_BuildValue("(NL)", list,
+                           (long long)(status == SFC_WAIT ? wait_us : 0));
+  }
+  if (ids != stack) PyMem_Free(ids);
+  return list;
+}
+
+static PyObject *Generator_next_ids(PyObject *op, PyObject *n_obj) {
+  GeneratorObject *self = (GeneratorObject *)op;
+  int64_t n;
+  if (int64_arg(self->st, n_obj, "n", &n) < 0 ||
+      count_check(self->st, n_obj, n) < 0)
+    return NULL;
+  return ids_list(self, n, NULL);
+}
+
+static PyObject *Generator_next_ids_at(PyObject *op, PyObject *args) {
+  GeneratorObject *self = (GeneratorObject *)op;
+  PyObject *now, *n_obj;
+  int64_t now_us, n;
+  if (!PyArg_ParseTuple(args, "OO", &now, &n_obj) ||
+      int64_arg(self->st, n_obj, "n", &n) < 0 ||
+      int64_arg(self->st, now, "now_us", &now_us) < 0 ||
+      count_check(self->st, n_obj, n) < 0)
+    return NULL;
+  return ids_list(self, n, &now_us);
 }
 
 static PyObject *Generator_now_us(PyObject *op, PyObject *Py_UNUSED(unused)) {
@@ -823,6 +906,14 @@ static PyMethodDef Generator_methods[] = {
      "next_id($self, /)\n--\n\n"
      "The next ID. Waits for the clock with the GIL released when the "
      "tick's sequence has run out or the clock stepped back."},
+    {"next_ids", Generator_next_ids, METH_O,
+     "next_ids($self, n, /)\n--\n\n"
+     "A list of n consecutive IDs, each tick's run reserved at once. On "
+     "failure the exception's `ids` holds the IDs already issued."},
+    {"next_ids_at", Generator_next_ids_at, METH_VARARGS,
+     "next_ids_at($self, now_us, n, /)\n--\n\n"
+     "The deterministic batch entry: (ids, wait_us), wait_us 0 when all n "
+     "were issued. On failure the exception's `ids` holds the IDs issued."},
     {"_ids", Generator_ids, METH_VARARGS, NULL},
     {"now_us", Generator_now_us, METH_NOARGS,
      "now_us($self, /)\n--\n\n"

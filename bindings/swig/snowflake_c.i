@@ -104,11 +104,14 @@ typedef zval sfc_swig_obj;
 %ignore sfc_generator_free;
 %ignore sfc_generator_close;
 /* For hosts of their own (a shared generator) and bindings that issue the
- * common case themselves (the fast rule): nothing a script calls. */
+ * common case or split IDs themselves (the fast rule, the decode rule):
+ * nothing a script calls. */
 %ignore sfc_generator_new_shared;
 %ignore sfc_generator_shared_size;
 %ignore sfc_generator_fast_rule;
 %ignore sfc_fast_rule;
+%ignore sfc_layout_decode_rule;
+%ignore sfc_decode_rule;
 %ignore sfc_generator_may_block;
 %ignore sfc_generator_check;
 %ignore sfc_generator_warning_at; /* said at creation (sfc_swig_tell) */

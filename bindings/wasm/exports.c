@@ -254,31 +254,22 @@ EXPORT(uuid7_text) const char *w_uuid7_text(void) {
 
 /* ---- Decode, encode, range ---- */
 
-/* decode's result, in the 64-bit words of node/api.js's array: the ID,
- * time_ms as a double, time_us, then each field's value, a double when the
- * field is at most 53 bits wide, else the uint64 (as the native addon). */
-static union {
-  uint64_t u;
-  int64_t i;
-  double d;
-} decoded[3 + SFC_MAX_FIELDS];
+/* The decode rule (sfc_layout_decode_rule) in 64-bit words: max_id,
+ * epoch_us, unit_us, field_count, then each field's shift and mask. */
+static uint64_t rule_words[4 + 2 * SFC_MAX_FIELDS];
 
-EXPORT(decoded) const void *w_decoded(void) {
-  return decoded;
-}
-EXPORT(decode) int w_decode(const sfc_layout *l, uint64_t id) {
-  sfc_status st = sfc_decode(l, id, &parts, &last_error);
-  if (st != SFC_OK) return (int)st;
-  decoded[0].u = parts.id;
-  decoded[1].d = (double)parts.time_ms;
-  decoded[2].i = parts.time_us;
-  for (unsigned i = 0; i < l->field_count; i++) {
-    if (l->fields[i].bits <= 53)
-      decoded[3 + i].d = (double)parts.values[i];
-    else
-      decoded[3 + i].u = parts.values[i];
+EXPORT(decode_rule) const uint64_t *w_decode_rule(const sfc_layout *l) {
+  sfc_decode_rule rule;
+  sfc_layout_decode_rule(l, &rule);
+  rule_words[0] = rule.max_id;
+  rule_words[1] = (uint64_t)rule.epoch_us;
+  rule_words[2] = (uint64_t)rule.unit_us;
+  rule_words[3] = rule.field_count;
+  for (unsigned i = 0; i < rule.field_count; i++) {
+    rule_words[4 + 2 * i] = rule.shift[i];
+    rule_words[5 + 2 * i] = rule.mask[i];
   }
-  return SFC_OK;
+  return rule_words;
 }
 /* The canonical JSON of a decoded ID in text(), its length in out_len. */
 EXPORT(parts_json) int w_parts_json(const sfc_layout *l, uint64_t id) {

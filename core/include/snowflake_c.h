@@ -298,6 +298,28 @@ typedef struct sfc_parts {
 SFC_API sfc_status sfc_decode(const sfc_layout *layout, uint64_t id,
                               sfc_parts *out, sfc_error *err);
 
+/* The decode rule, as data: a binding whose calls into the library cost
+ * more than the work may split an ID itself with exactly these steps, and
+ * gets sfc_decode's parts:
+ *
+ *   if id > max_id: call sfc_decode (which refuses the ID)
+ *   values[i] = (id >> shift[i]) & mask[i]      for i < field_count
+ *   time_us = epoch_us + values[0] * unit_us   (within int64)
+ *   time_ms = time_us / 1000                   (time_us >= 0: rounded down)
+ *
+ * values[0] is the time field's tick count, then every other field in
+ * layout order, as `layout->fields`. */
+typedef struct sfc_decode_rule {
+  uint64_t max_id;  /* the largest ID the layout holds */
+  int64_t epoch_us; /* Unix µs of time value 0 */
+  int64_t unit_us;  /* the length of one tick */
+  unsigned field_count;
+  unsigned shift[SFC_MAX_FIELDS];
+  uint64_t mask[SFC_MAX_FIELDS];
+} sfc_decode_rule;
+SFC_API void sfc_layout_decode_rule(const sfc_layout *layout,
+                                    sfc_decode_rule *out);
+
 /* The inverse of sfc_decode: reads `in->time_us` (rounded down to the tick)
  * and `in->values[i]` of every field but time. SFC_INVALID_ARGUMENT when a
  * value does not fit its field or the time is outside the layout's life. */

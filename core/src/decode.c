@@ -31,6 +31,20 @@ sfc_status sfc_decode(const sfc_layout *layout, uint64_t id, sfc_parts *out,
   return SFC_OK;
 }
 
+void sfc_layout_decode_rule(const sfc_layout *layout, sfc_decode_rule *out) {
+  memset(out, 0, sizeof *out);
+  out->max_id = layout->total_bits < 64
+                    ? (UINT64_C(1) << layout->total_bits) - 1
+                    : UINT64_MAX;
+  out->epoch_us = layout->epoch_ms * 1000;
+  out->unit_us = layout->unit_us;
+  out->field_count = layout->field_count;
+  for (unsigned i = 0; i < layout->field_count; i++) {
+    out->shift[i] = layout->fields[i].shift;
+    out->mask[i] = layout->fields[i].max;
+  }
+}
+
 sfc_status sfc_encode(const sfc_layout *layout, const sfc_parts *in,
                       uint64_t *id, sfc_error *err) {
   int64_t epoch_us = layout->epoch_ms * 1000;

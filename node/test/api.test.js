@@ -106,6 +106,92 @@ describe('canonical JSON', () => {
   });
 });
 
+/**
+ * An API over `binding` whose calls are listed in `calls` (by name), as
+ * index.js makes it over the addon and wasm/index.js over the module.
+ */
+function countedApi(binding, errors) {
+  const calls = [];
+  const counted = new Proxy(binding, {
+    get(target, key) {
+      const value = target[key];
+      if (typeof value !== 'function') return value;
+      return (...args) => {
+        calls.push(key);
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { api: require('../api')(counted, errors, require('../node-host')), calls };
+}
+
+const BUILDS = {
+  native: () =>
+    countedApi(require('../binding').load(path.join(__dirname, '..')), require('../errors')),
+  wasm: () => {
+    const { imports, createBinding } = require('../wasm/binding');
+    let memory;
+    const wasmFile = path.join(__dirname, '..', 'wasm', 'snowflake_c.wasm');
+    const instance = new WebAssembly.Instance(
+      new WebAssembly.Module(fs.readFileSync(wasmFile)),
+      imports(() => memory, require('node:crypto').webcrypto),
+    );
+    memory = instance.exports.memory;
+    const binding = createBinding(instance);
+    const errors = require('../error-kinds')(binding.statuses());
+    const { SnowflakeError, ...kinds } = errors;
+    binding.setErrorClasses(kinds);
+    return countedApi(binding, errors);
+  },
+};
+
+describe("decode applies the core's decode rule", () => {
+  for (const [build, make] of Object.entries(BUILDS)) {
+    test(`${build}: no call into the core per ID, and the parts of the core's JSON`, () => {
+      const { api, calls } = make();
+      const layouts = [
+        ...api.presets().map((p) => api.Layout.preset(p.name)),
+        api.Layout.parse('time:8@1s,node:54,seq:2', 1704067200000), // 64 bits, a bigint field
+        api.Layout.parse('time:40@1us,a:1,clock:8,seq:15', 0), // ticks of 1 µs
+        api.Layout.parse('time:37@60s,seq:16', 1704067200000), // ends near the year 294000
+        api.Layout.parse('time:10@1ms,worker:4,seq:6', 1704067200000),
+      ];
+      const words = new BigUint64Array(300);
+      for (const layout of layouts) {
+        const maxId = 2n ** BigInt(layout.totalBits) - 1n;
+        const ids = [0n, maxId, ...crypto.getRandomValues(words).map((w) => w & maxId)];
+        calls.length = 0;
+        const all = ids.map((id) => api.decode(id, layout));
+        const some = ids.slice(0, 20).map((id) => api.decode(Number(id & 0xffffffffn), layout));
+        assert.deepEqual(calls, [], `${layout}: decode called the core`);
+        for (const parts of [...all, ...some]) {
+          const where = `${layout} ${parts.id}`;
+          const fields = Object.entries(parts.fields).map(([name, value]) => `,"${name}":${value}`);
+          assert.equal(
+            String(parts),
+            `{"id":"${parts.id}","time_ms":${parts.timeMs},"time":"${parts.time}"${fields.join('')}}`,
+            where,
+          );
+          const sinceEpoch = parts.timeUs - BigInt(layout.epochMs) * 1000n;
+          assert.ok(sinceEpoch >= 0n && sinceEpoch % BigInt(layout.unitUs) === 0n, where);
+          assert.equal(parts.timeMs, Number(parts.timeUs / 1000n), where);
+          assert.equal(api.encode(parts, layout), parts.id, where);
+        }
+        if (maxId < 2n ** 64n - 1n) {
+          for (const id of [maxId + 1n, Number.MAX_SAFE_INTEGER, String(maxId + 1n)]) {
+            if (BigInt(id) <= maxId) continue;
+            assert.throws(
+              () => api.decode(id, layout),
+              (e) => e.code === 'InvalidArgument' && /does not fit the layout/.test(e.message),
+              `${layout} ${id}`,
+            );
+          }
+        }
+      }
+    });
+  }
+});
+
 describe('64-bit inputs never lose precision', () => {
   test('decode accepts a bigint, a decimal string or a safe Number', () => {
     const want = JSON.stringify(decode(175928847299117063n, 'discord'));

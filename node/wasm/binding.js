@@ -350,30 +350,15 @@ function createBinding(instance) {
 
   // ---- Decode, encode, range ----
 
-  /** The module's result words (exports.c's `decoded`), as 32-bit halves. */
-  let decodedBuffer;
-  let decodedWords;
-  function decodedResult() {
-    if (memory.buffer !== decodedBuffer) {
-      decodedBuffer = memory.buffer;
-      decodedWords = new Uint32Array(decodedBuffer, w.decoded() >>> 0);
-    }
-    return decodedWords;
-  }
-
-  // decode(handle, id, out): the parts in the ArrayBuffer `out`, as the
-  // addon writes them (the words are copied as integers: a double's NaN bits
-  // could change on the way through a Number).
-  let lastOut;
-  let lastOutWords;
-  function decode(handle, id, out) {
-    const l = getLayout(handle);
-    check(w.decode(l, BigInt(id)));
-    if (out !== lastOut) {
-      lastOutWords = new Uint32Array(out);
-      lastOut = out;
-    }
-    lastOutWords.set(decodedResult().subarray(0, 2 * (3 + w.layout_field_count(l))));
+  // decodeRule(handle): [maxId, epochUs, unitUs, [[shift, mask], …]] as
+  // bigints, from the module's words (exports.c's decode_rule).
+  function decodeRule(handle) {
+    const ptr = w.decode_rule(getLayout(handle)) >>> 0;
+    const count = Number(new BigUint64Array(memory.buffer, ptr, 4)[3]);
+    const words = new BigUint64Array(memory.buffer, ptr, 4 + 2 * count);
+    const fields = [];
+    for (let i = 0; i < count; i++) fields.push([words[4 + 2 * i], words[5 + 2 * i]]);
+    return [words[0], BigInt.asIntN(64, words[1]), BigInt.asIntN(64, words[2]), fields];
   }
 
   function partsJson(handle, id) {
@@ -594,7 +579,7 @@ function createBinding(instance) {
     encodingByName,
     formatId,
     parseId,
-    decode,
+    decodeRule,
     partsJson,
     uuid7,
     partsTime,

@@ -117,22 +117,11 @@ class Generator(_c.CoreGenerator):
         """The node values in force, by field name (after auto, host and env)."""
         return self.stats()["node"]
 
-    def next_ids(self, n: int, /) -> list[int]:
-        """A list of n consecutive IDs, each tick's run reserved at once. On
-        failure the exception's `ids` holds the IDs already issued."""
-        return array("Q", self._ids(n)).tolist()
-
     def next_id_at(self, now_us: int, /) -> tuple[int | None, int]:
         """The deterministic entry: takes the clock reading (Unix µs), never
         sleeps. Returns (id, 0), or (None, wait_us) when the caller must wait."""
         issued, count, wait_us = self._ids(1, now_us)
         return (array("Q", issued)[0], 0) if count else (None, wait_us)
-
-    def next_ids_at(self, now_us: int, n: int, /) -> tuple[list[int], int]:
-        """The deterministic batch entry: (ids, wait_us), wait_us 0 when all n
-        were issued. On failure the exception's `ids` holds the IDs issued."""
-        issued, count, wait_us = self._ids(n, now_us)
-        return array("Q", issued)[:count].tolist(), wait_us
 
     def fill(self, buffer: Buffer, /) -> int:
         """Fills a writable buffer of 64-bit integers (array('Q'), a numpy.uint64

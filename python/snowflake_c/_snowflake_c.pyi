@@ -94,6 +94,12 @@ class CoreGenerator:
     def next_id(self) -> int:
         """The next ID. Waits for the clock with the GIL released when the
         tick's sequence has run out or the clock stepped back."""
+    def next_ids(self, n: int, /) -> list[int]:
+        """A list of n consecutive IDs, each tick's run reserved at once. On
+        failure the exception's `ids` holds the IDs already issued."""
+    def next_ids_at(self, now_us: int, n: int, /) -> tuple[list[int], int]:
+        """The deterministic batch entry: (ids, wait_us), wait_us 0 when all n
+        were issued. On failure the exception's `ids` holds the IDs issued."""
     def now_us(self) -> int:
         """The generator's clock: Unix microseconds from its time source."""
     def stats(self) -> Stats:

@@ -63,6 +63,45 @@ static void round_trips(const sfc_layout *l, const char *name) {
   CHECK(bad == 0, "%s: %d IDs did not survive decode+encode", name, bad);
 }
 
+/* sfc_layout_decode_rule's steps, as a binding takes them, give
+ * sfc_decode's parts for every ID the layout holds, and every ID past
+ * max_id is one that sfc_decode refuses. */
+static void decode_rule(const sfc_layout *l, const char *name) {
+  sfc_decode_rule r;
+  memset(&r, 0xA5, sizeof r); /* every member written */
+  sfc_layout_decode_rule(l, &r);
+  sfc_layout_info info;
+  sfc_layout_describe(l, &info);
+  CHECK(r.max_id == info.max_id && r.field_count == l->field_count, "%s", name);
+  int bad = 0, refused = 0;
+  for (int i = 0; i < 20000; i++) {
+    uint64_t id = next_random();
+    if (i % 2) id &= r.max_id;
+    if (i == 0) id = 0;
+    if (i == 1) id = r.max_id;
+    sfc_parts p;
+    sfc_error err;
+    sfc_status st = sfc_decode(l, id, &p, &err);
+    if (id > r.max_id) {
+      refused += st == SFC_INVALID_ARGUMENT;
+      bad += st != SFC_INVALID_ARGUMENT;
+      continue;
+    }
+    uint64_t values[SFC_MAX_FIELDS];
+    for (unsigned f = 0; f < r.field_count; f++)
+      values[f] = (id >> r.shift[f]) & r.mask[f];
+    int64_t time_us = r.epoch_us + (int64_t)values[0] * r.unit_us;
+    int same = st == SFC_OK && p.id == id && p.time_us == time_us &&
+               time_us >= 0 && p.time_ms == time_us / 1000;
+    for (unsigned f = 0; same && f < r.field_count; f++)
+      same = p.values[f] == values[f];
+    bad += !same;
+  }
+  CHECK(bad == 0, "%s: %d IDs where the decode rule and sfc_decode differ",
+        name, bad);
+  CHECK(r.max_id == UINT64_MAX || refused > 0, "%s: no ID past max_id", name);
+}
+
 /* What sfc_format_iso and sfc_parts_json write with a buffer of `cap`:
  * as snprintf, the text's length returned, what fits written and ended. */
 static void check_cap(const char *full, size_t n,
@@ -217,9 +256,17 @@ int main(void) {
     sfc_preset_at(i, &name, NULL, NULL);
     CHECK_STATUS(sfc_layout_preset(name, &l, &err), SFC_OK, err);
     round_trips(&l, name);
+    decode_rule(&l, name);
   }
   sfc_layout wide = check_layout("time:40@1us,a:1,clock:8,seq:15", 0);
   round_trips(&wide, "wide");
+  decode_rule(&wide, "wide");
+  /* All 64 bits; a field wider than a double holds; seconds; a time field
+   * whose last tick ends near the year 294000. */
+  sfc_layout all = check_layout("time:8@1s,node:54,seq:2", 1704067200000);
+  decode_rule(&all, "64 bits");
+  sfc_layout far = check_layout("time:37@60s,seq:16", 1704067200000);
+  decode_rule(&far, "far");
 
   /* IDs from text: decimal. */
   uint64_t id;
