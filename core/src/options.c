@@ -443,18 +443,18 @@ sfc_status sfc_options_set(sfc_options *opts, const char *name, size_t len,
                                             "lease"};
     enum { ARGS = sizeof arguments / sizeof arguments[0] };
     char list[240] = "", words[OPTION_COUNT + ARGS][48], hint[160];
-    const char *near[OPTION_COUNT + ARGS];
+    const char *candidates[OPTION_COUNT + ARGS];
     size_t used = 0, n = 0;
     for (size_t i = 0; row_at(i); i++, n++) {
       sfc_in_casing_of(name, len, rows[i].info.name, words[n], sizeof words[n]);
-      near[n] = words[n];
+      candidates[n] = words[n];
       if (used < sizeof list)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
                                  i ? ", " : "", words[n]);
     }
     for (size_t i = 0; i < ARGS; i++)
-      near[n++] = arguments[i];
-    sfc_suggest(name, name ? len : 0, near, n, "", "", hint, sizeof hint);
+      candidates[n++] = arguments[i];
+    sfc_suggest(name, name ? len : 0, candidates, n, "", "", hint, sizeof hint);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "unknown option '%s'%s%sthe options are %s%s",
                     name ? name_of(name, len).text : "(null)",

@@ -265,8 +265,8 @@ int main(void) {
    * whose last tick ends near the year 294000. */
   sfc_layout all = check_layout("time:8@1s,node:54,seq:2", 1704067200000);
   decode_rule(&all, "64 bits");
-  sfc_layout far = check_layout("time:37@60s,seq:16", 1704067200000);
-  decode_rule(&far, "far");
+  sfc_layout late = check_layout("time:37@60s,seq:16", 1704067200000);
+  decode_rule(&late, "late");
 
   /* IDs from text: decimal. */
   uint64_t id;
