@@ -1,6 +1,8 @@
 /* Decode, encode, range and canonical JSON. */
 #include "internal.h"
 
+#include "json_out.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -122,46 +124,29 @@ sfc_status sfc_range(const sfc_layout *layout, int64_t t0_ms, int64_t t1_ms,
   return SFC_OK;
 }
 
-/* Appends text, or a number's decimal digits, at *p. */
-static void put_text(char **p, const char *s, size_t n) {
-  memcpy(*p, s, n);
-  *p += n;
-}
-
-static void put_u64(char **p, uint64_t v) {
-  *p += sfc_id_format(v, SFC_ENCODING_DEC, SFC_FORMAT_SHORTEST, *p,
-                      SFC_ENCODED_MAX);
-}
-
 /* By hand, not snprintf: a decoder writes one per ID. Every piece is
  * bounded (names by SFC_NAME_MAX, numbers by 20 digits): SFC_JSON_MAX
  * holds the longest. */
 size_t sfc_parts_json(const sfc_layout *layout, const sfc_parts *parts,
                       char *buf, size_t cap) {
   char out[SFC_JSON_MAX], *p = out;
-  put_text(&p, "{\"id\":\"", 7);
-  put_u64(&p, parts->id);
-  put_text(&p, "\",\"time_ms\":", 12);
+  sfc_put_text(&p, "{\"id\":\"", 7);
+  sfc_put_dec(&p, parts->id);
+  sfc_put_text(&p, "\",\"time_ms\":", 12);
   if (parts->time_ms < 0) *p++ = '-';
-  put_u64(&p, parts->time_ms < 0 ? 0 - (uint64_t)parts->time_ms
-                                 : (uint64_t)parts->time_ms);
-  put_text(&p, ",\"time\":\"", 9);
+  sfc_put_dec(&p, parts->time_ms < 0 ? 0 - (uint64_t)parts->time_ms
+                                     : (uint64_t)parts->time_ms);
+  sfc_put_text(&p, ",\"time\":\"", 9);
   p += sfc_format_iso(parts->time_ms, p, SFC_ISO_MAX);
   *p++ = '"';
   for (unsigned i = 1; i < layout->field_count; i++) {
-    put_text(&p, ",\"", 2);
-    put_text(&p, layout->fields[i].name, strlen(layout->fields[i].name));
-    put_text(&p, "\":", 2);
-    put_u64(&p, parts->values[i]);
+    sfc_put_text(&p, ",\"", 2);
+    sfc_put_text(&p, layout->fields[i].name, strlen(layout->fields[i].name));
+    sfc_put_text(&p, "\":", 2);
+    sfc_put_dec(&p, parts->values[i]);
   }
   *p++ = '}';
-  const size_t n = (size_t)(p - out);
-  if (cap) { /* as snprintf: what fits, always ended */
-    const size_t k = n < cap ? n : cap - 1;
-    memcpy(buf, out, k);
-    buf[k] = '\0';
-  }
-  return n;
+  return sfc_copy_out(out, (size_t)(p - out), buf, cap);
 }
 
 sfc_status sfc_encode_named(const sfc_layout *layout, int64_t time_us,

@@ -1,6 +1,8 @@
 /* The string forms of an ID: dec, hex, base32, base36, base58, base62. */
 #include "internal.h"
 
+#include "json_out.h"
+
 #include <string.h>
 
 /* Each encoding's value of a byte as a constant expression, one per
@@ -272,4 +274,13 @@ sfc_status sfc_id_parse(const char *text, size_t len, sfc_encoding encoding,
     return parse_in(encoding, 62, text, len, id, err);
   }
   return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown encoding");
+}
+
+size_t sfc_copy_out(const char *text, size_t n, char *buf, size_t cap) {
+  if (cap) {
+    const size_t k = n < cap ? n : cap - 1;
+    memcpy(buf, text, k);
+    buf[k] = '\0';
+  }
+  return n;
 }

@@ -2,6 +2,8 @@
  * canonical JSON. */
 #include "internal.h"
 
+#include "json_out.h"
+
 #include <string.h>
 
 #define HYPHENATED 36 /* 8-4-4-4-12 */
@@ -81,34 +83,18 @@ sfc_status sfc_uuid7_parse(const char *text, size_t len, sfc_uuid7 *out,
   return SFC_OK;
 }
 
-static void put_text(char **p, const char *s, size_t n) {
-  memcpy(*p, s, n);
-  *p += n;
-}
-
-static void put_u64(char **p, uint64_t v) {
-  *p += sfc_id_format(v, SFC_ENCODING_DEC, SFC_FORMAT_SHORTEST, *p,
-                      SFC_ENCODED_MAX);
-}
-
 size_t sfc_uuid7_json(const sfc_uuid7 *uuid, char *buf, size_t cap) {
   char out[SFC_UUID7_JSON_MAX], *p = out;
-  put_text(&p, "{\"uuid\":\"", 9);
-  put_text(&p, uuid->text, HYPHENATED);
-  put_text(&p, "\",\"version\":7,\"time_ms\":", 24);
-  put_u64(&p, (uint64_t)uuid->unix_ms);
-  put_text(&p, ",\"time\":\"", 9);
+  sfc_put_text(&p, "{\"uuid\":\"", 9);
+  sfc_put_text(&p, uuid->text, HYPHENATED);
+  sfc_put_text(&p, "\",\"version\":7,\"time_ms\":", 24);
+  sfc_put_dec(&p, (uint64_t)uuid->unix_ms);
+  sfc_put_text(&p, ",\"time\":\"", 9);
   p += sfc_format_iso(uuid->unix_ms, p, SFC_ISO_MAX);
-  put_text(&p, "\",\"rand_a\":", 11);
-  put_u64(&p, uuid->rand_a);
-  put_text(&p, ",\"rand_b\":\"", 11);
-  put_u64(&p, uuid->rand_b);
-  put_text(&p, "\"}", 2);
-  const size_t n = (size_t)(p - out);
-  if (cap) { /* as snprintf: what fits, always ended */
-    const size_t k = n < cap ? n : cap - 1;
-    memcpy(buf, out, k);
-    buf[k] = '\0';
-  }
-  return n;
+  sfc_put_text(&p, "\",\"rand_a\":", 11);
+  sfc_put_dec(&p, uuid->rand_a);
+  sfc_put_text(&p, ",\"rand_b\":\"", 11);
+  sfc_put_dec(&p, uuid->rand_b);
+  sfc_put_text(&p, "\"}", 2);
+  return sfc_copy_out(out, (size_t)(p - out), buf, cap);
 }
