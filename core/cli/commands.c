@@ -33,7 +33,7 @@ const command commands[] = {
      "serve IDs over HTTP",
      "Serves the IDs of one layout for one node value over HTTP/1.1 until "
      "SIGTERM or SIGINT, which drain the requests in flight: GET /v1/id, "
-     "/v1/ids?count=N[&format=ENC], /v1/decode/ID[?from=ENC], /v1/layout, "
+     "/v1/ids?count=N[&format=ENC], /v1/decode/ID[?from=ENC|uuid7], /v1/layout, "
      "/healthz, /readyz and /metrics (Prometheus). Text by default, JSON "
      "with Accept: application/json; errors are "
      "{\"error\":{\"kind\":\"KIND\",\"message\":\"TEXT\"}}. The node "

@@ -187,14 +187,40 @@ static void ids(service *s, const request *rq, reply *rp, uint64_t n,
   rp->len = (size_t)(w - body);
 }
 
+/* A UUIDv7's canonical JSON, as `decode --from uuid7 --json` prints it. */
+static void decode_uuid7(service *s, const char *text, reply *rp) {
+  sfc_error err;
+  sfc_uuid7 u;
+  if (sfc_uuid7_parse(text, strlen(text), &u, &err) != SFC_OK) {
+    core_error(s, rp, &err);
+    return;
+  }
+  char line[SFC_UUID7_JSON_MAX];
+  size_t n = sfc_uuid7_json(&u, line, sizeof line);
+  sfk_buffer b = {0};
+  sfk_sink out = sfk_buffer_sink(&b);
+  out.write(out.ctx, line, n);
+  out.write(out.ctx, "\n", 1);
+  take(rp, 200, JSON, &b);
+}
+
 static void decode(service *s, const request *rq, const char *text, reply *rp) {
+  if (rq->from && strcmp(rq->from, "uuid7") == 0) {
+    decode_uuid7(s, text, rp);
+    return;
+  }
   sfc_error err;
   sfc_encoding from = SFC_ENCODING_DEC;
   uint64_t id;
   sfc_parts p;
-  if ((rq->from && sfc_encoding_by_name(rq->from, strlen(rq->from), &from,
-                                        &err) != SFC_OK) ||
-      sfc_id_parse(text, strlen(text), from, &id, &err) != SFC_OK ||
+  if (rq->from &&
+      sfc_encoding_by_name(rq->from, strlen(rq->from), &from, &err) != SFC_OK) {
+    strncat(err.message, ", or uuid7",
+            sizeof err.message - strlen(err.message) - 1);
+    core_error(s, rp, &err);
+    return;
+  }
+  if (sfc_id_parse(text, strlen(text), from, &id, &err) != SFC_OK ||
       sfc_decode(s->layout, id, &p, &err) != SFC_OK) {
     core_error(s, rp, &err);
     return;

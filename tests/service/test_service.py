@@ -166,6 +166,34 @@ class Vectors(unittest.TestCase):
             self.assertEqual((status, body), (200, want))
 
 
+    def test_uuid7_vectors(self):
+        """from=uuid7: each UUIDv7 vector's JSON, as `decode --from uuid7 --json`."""
+        vectors = json.loads((VECTORS / "uuid7.json").read_text(encoding="utf-8"))
+        checked = 0
+        with Server(["--preset", "default", "--node", "worker=0", "--no-guard"]) as s:
+            for v in vectors:
+                if not v["text"] or "/" in v["text"] or "\0" in v["text"]:
+                    continue  # not a path segment
+                with self.subTest(text=v["text"]):
+                    path = "/v1/decode/" + urllib.parse.quote(v["text"], safe="") + "?from=uuid7"
+                    status, _, body = s.get(path)
+                    if "error" in v:
+                        self.assertEqual(status, 400, body)
+                        error = json.loads(body)["error"]
+                        self.assertEqual(error["kind"], v["error"])
+                        for part in v["message_has"]:
+                            self.assertIn(part, error["message"])
+                    else:
+                        want = cli("decode", "--from", "uuid7", "--json", v["text"]).stdout
+                        self.assertEqual((status, body), (200, want))
+                        self.assertEqual(body, v["json"].encode() + b"\n")
+                    checked += 1
+            status, _, body = s.get("/v1/decode/1?from=base63")
+            self.assertEqual(status, 400, body)
+            self.assertIn("or uuid7", json.loads(body)["error"]["message"])
+        self.assertGreater(checked, 15)
+
+
 class Generation(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
