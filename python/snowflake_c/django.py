@@ -12,7 +12,8 @@ one Generator per process, made on the first ID a process draws from the
 or the dotted path of a zero-argument callable that returns a Generator.
 Made per process, so a pre-forking server (gunicorn --preload, uwsgi) gives
 each worker its own; with ``"auto"`` and a ``state_dir`` each takes its own
-node value from the pool. See docs/integrations/python-django.md. Needs
+node value from the pool; with ``"worker": "lease"``, ``"lease"`` may name a
+PostgreSQL database of DATABASES. See docs/integrations/python-django.md. Needs
 ``pip install snowflake-c[django]``.
 """
 
@@ -47,7 +48,7 @@ def _from_settings() -> Generator:
             factory: Callable[[], Generator] = import_string(config)
             made = factory()
         elif isinstance(config, dict):
-            made = Generator(**config)
+            made = Generator(**_lease_from_databases(config))
         else:
             raise ImproperlyConfigured(
                 f"{SETTING} is a dict of Generator keywords or the dotted path of a callable that returns "
@@ -64,6 +65,39 @@ def _from_settings() -> Generator:
             made.close()  # made here and refused: its node value goes back at once
         raise ImproperlyConfigured(f"{SETTING}: {e}") from e
     return made
+
+
+# OPTIONS of Django's PostgreSQL backend that are Django's own, not libpq's.
+_DJANGO_OPTIONS = {"isolation_level", "server_side_binding", "assume_role", "pool", "cursor_factory", "context"}
+
+
+def _lease_from_databases(config: dict[str, Any]) -> dict[str, Any]:
+    """``"lease": ALIAS`` names a database of DATABASES: the lease's
+    connection is made from that PostgreSQL database's settings, so that the
+    address and credentials are written once."""
+    alias = config.get("lease")
+    databases = getattr(settings, "DATABASES", {})
+    if not isinstance(alias, str) or alias not in databases:
+        return config
+    db = databases[alias]
+    if "postgresql" not in db.get("ENGINE", ""):
+        raise ImproperlyConfigured(
+            f"{SETTING}: lease names the database {alias!r}, whose ENGINE is {db.get('ENGINE')!r}: "
+            "node values are leased from PostgreSQL only"
+        )
+    from psycopg.conninfo import make_conninfo
+
+    given = {
+        "dbname": db.get("NAME"),
+        "user": db.get("USER"),
+        "password": db.get("PASSWORD"),
+        "host": db.get("HOST"),
+        "port": db.get("PORT"),
+    }
+    options = db.get("OPTIONS", {})
+    given.update({k: v for k, v in options.items() if k not in _DJANGO_OPTIONS and isinstance(v, (str, int))})
+    conninfo = make_conninfo(**{k: v for k, v in given.items() if v not in (None, "")})
+    return {**config, "lease": conninfo}
 
 
 _generator = PerProcess(_from_settings)

@@ -367,3 +367,43 @@ def test_a_forked_worker_makes_its_own_generator(django_db: None, tmp_path: Path
         answer = in_child()
         assert answer.startswith("worker ") and answer.endswith("same=False"), answer
         assert int(answer.split()[1]) != parent.node["worker"]
+
+
+@pytest.mark.filterwarnings("ignore:Overriding setting DATABASES")
+def test_lease_names_a_database_of_databases(django_db: None) -> None:
+    """ "lease": ALIAS takes the lease's connection from DATABASES[ALIAS]:
+    the generator's worker is leased from that PostgreSQL, and given back
+    when the setting changes."""
+    pytest.importorskip("psycopg")
+    from snowflake_c.django import generator
+
+    with postgres_server() as pg:
+        pg.sql(sfc.lease_table_sql())
+        databases = {
+            **settings.DATABASES,
+            "ids": {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": "postgres",
+                "USER": "postgres",
+                "HOST": str(pg.socket_dir),
+                "OPTIONS": {"isolation_level": 1, "application_name": "ids"},
+            },
+        }
+        leased = {**own("default"), "node": {"worker": "lease"}, "lease": "ids", "lease_duration": "2s"}
+        with override_settings(DATABASES=databases, SNOWFLAKE_C=leased):
+            key, _ = _fresh_row()
+            lease = generator().stats()["lease"]
+            assert sfc.decode(key, **own("default")).fields["worker"] == lease["value"]
+            held = pg.sql("SELECT count(*) FROM snowflake_c_leases WHERE expires_at > now()")
+            assert held.strip() == "1"
+        held = pg.sql("SELECT count(*) FROM snowflake_c_leases WHERE expires_at > now()")
+        assert held.strip() == "0"  # the setting changed back: closed, the value given back
+        sqlite = {**leased, "lease": "default"}
+        with (
+            override_settings(DATABASES=databases, SNOWFLAKE_C=sqlite),
+            pytest.raises(
+                ImproperlyConfigured,
+                match="lease names the database 'default', whose ENGINE is .*sqlite3.*PostgreSQL only",
+            ),
+        ):
+            _fresh_row()
