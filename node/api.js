@@ -247,8 +247,9 @@ function createApi(binding, errors, host) {
   const encodings = new Map();
 
   function encodingOf(name) {
-    let e = encodings.get(toText(name, 'encoding'));
+    let e = encodings.get(name);
     if (e === undefined) {
+      toText(name, 'encoding');
       e = binding.encodingByName(name);
       encodings.set(name, e);
     }
@@ -661,15 +662,17 @@ function createApi(binding, errors, host) {
    * @param {{pad?: boolean}} [options]
    * @returns {string}
    */
-  function formatId(id, encoding, options = {}) {
-    if (options === null || typeof options !== 'object') {
-      throw invalid('formatId takes options { pad }.');
+  function formatId(id, encoding, options) {
+    let pad = true;
+    if (options !== undefined) {
+      if (options === null || typeof options !== 'object') {
+        throw invalid('formatId takes options { pad }.');
+      }
+      checkKeys(options, ['pad'], 'formatId option');
+      if (options.pad !== undefined) pad = options.pad;
+      if (typeof pad !== 'boolean') throw invalid(`pad must be true or false, not ${show(pad)}.`);
     }
-    checkKeys(options, ['pad'], 'formatId option');
-    const { pad = true } = options;
-    if (typeof pad !== 'boolean') throw invalid(`pad must be true or false, not ${show(pad)}.`);
-    const x = toU64(id, 'id');
-    return binding.formatId(x, encodingOf(encoding), !pad);
+    return binding.formatId(toU64(id, 'id'), encodingOf(encoding), !pad);
   }
 
   /**
