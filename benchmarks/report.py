@@ -321,7 +321,7 @@ def from_node(raw: dict[str, Any], root: Path) -> list[dict[str, Any]]:
                 "node",
                 scenario,
                 r["name"],
-                versions.get(r["package"], "?"),
+                "-" if r["name"] == FLOOR else versions.get(r["package"], "?"),
                 r["layout"],
                 1,
                 r["samples"],
@@ -544,12 +544,15 @@ def summary_rows(results: list[dict[str, Any]], scenarios: list[str]) -> list[di
             others = [
                 r for r in group if r["kind"] != "snowflake-c" and (r["duplicates"] == 0 or sc in OUTPUT_SCENARIOS)
             ]
+            # A string form's floor has a column of its own, never the peer's.
+            floor = next((r for r in others if sc in OUTPUT_SCENARIOS and r["implementation"] == FLOOR), None)
+            others = [r for r in others if r is not floor]
             # A reference (the floor of the design, C's built-in generators) only where there is
             # no peer: the floors table sets snowflake-c beside its floor.
             others = [r for r in others if r["kind"] == "peer"] or others
             best = max(others, key=lambda r: r["ids_per_s"]["median"], default=None)
             dup_peers = [r for r in group if r["kind"] != "snowflake-c" and r["duplicates"]]
-            rows.append({"ours": ours, "best": best, "dup_peers": dup_peers})
+            rows.append({"ours": ours, "best": best, "dup_peers": dup_peers, "floor": floor})
     return rows
 
 
@@ -645,19 +648,25 @@ def markdown(doc: dict[str, Any], json_link: str, chart_link: str) -> str:
         out += [
             "",
             "String forms (on IDs of the wide layout, fixed width) and decode (on Discord IDs), one ID "
-            "per call, each peer's output checked equal to snowflake-c's before timing:",
+            "per call, each peer's output checked equal to snowflake-c's before timing. The floor of a "
+            "string form is a minimal binding's function that turns an ID into a string of the same "
+            "length, or such a string into an ID (`benchmarks/node/floor`); × floor is its ns/ID over "
+            "snowflake-c's:",
             "",
-            "| language | scenario | snowflake-c IDs/s | ns/ID | fastest peer | IDs/s | snowflake-c × |",
-            "|---|---|---:|---:|---|---:|---:|",
+            "| language | scenario | snowflake-c IDs/s | ns/ID | fastest peer | IDs/s | snowflake-c × "
+            "| floor ns/ID | × floor |",
+            "|---|---|---:|---:|---|---:|---:|---:|---:|",
         ]
     for row in strings:
-        o, b = row["ours"], row["best"]
+        o, b, f = row["ours"], row["best"], row["floor"]
         peer = "–" if b is None else f"{b['implementation']} {b['version']}"
         peer_rate = fmt_rate(b["ids_per_s"]["median"]) if b else "–"
         ratio = f"{o['ids_per_s']['median'] / b['ids_per_s']['median']:.2f}" if b else "–"
+        floor_ns = f"{f['ns_per_id']['median']:.2f}" if f else "–"
+        floor_ratio = f"{f['ns_per_id']['median'] / o['ns_per_id']['median']:.2f}" if f else "–"
         out.append(
             f"| {LANGUAGE_TITLES[o['language']]} | {o['scenario']} | {fmt_rate(o['ids_per_s']['median'])} | "
-            f"{o['ns_per_id']['median']:.2f} | {peer} | {peer_rate} | {ratio} |"
+            f"{o['ns_per_id']['median']:.2f} | {peer} | {peer_rate} | {ratio} | {floor_ns} | {floor_ratio} |"
         )
     out += [
         "",

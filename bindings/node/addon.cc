@@ -101,9 +101,11 @@ Napi::Object MakeError(Napi::Env env, sfc_status status, const char *message) {
 
 // An ID: a bigint of 0..2^64 - 1 or a safe non-negative integer Number.
 uint64_t U64(const Napi::Value &value) {
-  if (value.IsBigInt()) {
-    bool lossless = false;
-    return value.As<Napi::BigInt>().Uint64Value(&lossless);
+  uint64_t u = 0;
+  bool lossless = false; // api.js checked the range
+  if (napi_get_value_bigint_uint64(value.Env(), value, &u, &lossless) ==
+      napi_ok) {
+    return u; // one call, not a typeof first: IDs are bigints on hot paths
   }
   return static_cast<uint64_t>(value.As<Napi::Number>().Int64Value());
 }
@@ -370,26 +372,44 @@ sfc_encoding Encoding(const Napi::Value &value) {
   return static_cast<sfc_encoding>(value.As<Napi::Number>().Int32Value());
 }
 
-// formatId(id, encoding, shortest) → string
+// formatId(id, encoding, shortest) → string: Latin-1, which a string form
+// is (ASCII), saves V8 decoding it as UTF-8.
 Napi::Value FormatId(const Napi::CallbackInfo &info) {
   char buf[SFC_ENCODED_MAX];
+  bool shortest = false; // api.js passes a boolean
+  napi_get_value_bool(info.Env(), Arg(info, 2), &shortest);
   size_t n = sfc_id_format(U64(Arg(info, 0)), Encoding(Arg(info, 1)),
-                           Arg(info, 2).ToBoolean() ? SFC_FORMAT_SHORTEST : 0,
-                           buf, sizeof buf);
-  return Napi::String::New(info.Env(), buf, n);
+                           shortest ? SFC_FORMAT_SHORTEST : 0, buf, sizeof buf);
+  napi_value out = nullptr;
+  NAPI_THROW_IF_FAILED(info.Env(),
+                       napi_create_string_latin1(info.Env(), buf, n, &out),
+                       Napi::Value());
+  return Napi::Value(info.Env(), out);
 }
 
 // parseId(text, encoding) → bigint, by the text's real length (a NUL inside
-// is refused with its position).
+// is refused with its position). A text that fills the stack buffer may be
+// longer: it is read whole, so that the core names its real length.
 Napi::Value ParseId(const Napi::CallbackInfo &info) {
-  std::string text = Text(Arg(info, 0));
+  Napi::Env env = info.Env();
+  char buf[64];
+  size_t len = 0;
+  std::string whole;
+  const char *text = buf;
+  NAPI_THROW_IF_FAILED(
+      env, napi_get_value_string_utf8(env, Arg(info, 0), buf, sizeof buf, &len),
+      Napi::Value());
+  if (len + 1 >= sizeof buf) {
+    whole = Text(Arg(info, 0));
+    text = whole.data();
+    len = whole.size();
+  }
   uint64_t id = 0;
   sfc_error err;
-  if (sfc_id_parse(text.data(), text.size(), Encoding(Arg(info, 1)), &id,
-                   &err) != SFC_OK) {
-    Throw(info.Env(), err);
+  if (sfc_id_parse(text, len, Encoding(Arg(info, 1)), &id, &err) != SFC_OK) {
+    Throw(env, err);
   }
-  return Napi::BigInt::New(info.Env(), id);
+  return Napi::BigInt::New(env, id);
 }
 
 // uuid7(text) → [uuid, unixMs, randA, randB, json] of a UUIDv7, by the
