@@ -159,9 +159,8 @@ final class ContractVectors {
 
   /**
    * A call on IDs made elsewhere with no layout named. Java's decode, encode and range take a
-   * {@link Layout} object, so that none is {@code null}: refused before the core with the JDK's
-   * answer to a missing argument, a {@link NullPointerException} naming the layout, where the
-   * bindings that take the trio give the case's kind and the core's message.
+   * {@link Layout} object, so that none is a {@code null} one: refused by the core with the case's
+   * kind and message, as in the bindings that take the trio, not a bare NullPointerException.
    */
   static void runForIds(JsonNode c) {
     String call = c.get("for_ids").asText();
@@ -191,8 +190,9 @@ final class ContractVectors {
         fail("unknown call " + call);
         return;
     }
-    NullPointerException e = assertThrows(NullPointerException.class, made, call);
-    assertEquals("layout", e.getMessage(), call);
+    SnowflakeException e = assertThrows(SnowflakeException.class, made, call);
+    assertEquals(c.get("error").asText(), e.statusName(), call);
+    assertEquals(c.get("message").asText(), e.getMessage(), call);
   }
 
   static void runCall(JsonNode c) throws Throwable {
