@@ -66,6 +66,14 @@ final class ContractVectors {
   static void expect(JsonNode c, Generator.Builder b, String at, Check check) throws Throwable {
     if (c.has("error")) {
       VectorTest.expectError(c.get("error").asText(), () -> b.build().close(), at);
+      // Java names the options in camelCase: stateDir, not state_dir.
+      JsonNode said = c.path("message_in_terms").path("camel");
+      if (!said.isMissingNode()) {
+        SnowflakeException e = assertThrows(SnowflakeException.class, () -> b.build().close(), at);
+        assertTrue(
+            e.getMessage().contains(said.asText()),
+            "'" + said.asText() + "' is not in: " + e.getMessage());
+      }
       return;
     }
     try (Generator g = b.build()) {
