@@ -2036,7 +2036,11 @@ def contract_cases():
     node("values by name", {"preset": "twitter"}, {"datacenter": 2, "worker": 31},
          {"node": {"datacenter": 2, "worker": 31},
           "node_sources": {"datacenter": "explicit", "worker": "explicit"}})
-    node("a negative value is refused", one, -1, error="InvalidArgument")
+    # One value for the only node field: the message shows it as given, no
+    # field name made up for it.
+    negative = "node value -1 is negative: give 0 to the field's maximum"
+    node("a negative value is refused", one, -1, error="InvalidArgument",
+         terms={"snake": negative, "camel": negative})
     node("-2 is a number, not the host name", one, -2, error="InvalidArgument")
     node("a value past the field's width", one, 1024, error="InvalidArgument")
     node("text that is no value", one, "three", error="InvalidArgument")
