@@ -104,10 +104,17 @@ static void throw_out_of_memory(JNIEnv *env) {
 /* ---- conversions -------------------------------------------------------- */
 
 /* Copies a layout out of its Java byte[]; false (with an exception) when the
- * array is not one. */
+ * array is not one. No array (a null Layout: decode, encode and range of IDs
+ * made elsewhere) is the core's InvalidArgument for a layout not named: none
+ * is assumed. */
 static int get_layout(JNIEnv *env, jbyteArray bytes, sfc_layout *out) {
-  if (bytes == NULL ||
-      (*env)->GetArrayLength(env, bytes) != (jsize)sizeof(sfc_layout)) {
+  if (bytes == NULL) {
+    sfc_error err;
+    sfc_layout_resolve_for_ids(NULL, NULL, NULL, NULL, out, &err);
+    throw_error(env, &err);
+    return 0;
+  }
+  if ((*env)->GetArrayLength(env, bytes) != (jsize)sizeof(sfc_layout)) {
     throw_invalid(env, "Not a layout: build one with Layout.parse or "
                        "Layout.preset.");
     return 0;

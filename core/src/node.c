@@ -54,10 +54,15 @@ static sfc_status from_env(const char *name, int64_t *value, sfc_error *err) {
 }
 
 /* Text of a node value: "3", "auto", "host" or "env:NAME". */
-/* A negative value, as text or as a number: one message. */
-#define NEGATIVE                                                               \
-  "node value %s=%.*s is negative: give 0..max, \"auto\", \"host\" or "        \
-  "\"env:NAME\""
+/* A negative value, as text or as a number: one message, naming the field
+ * when the caller did (its width is not known yet: the layout comes later). */
+static sfc_status negative(sfc_error *err, const char *name, int n,
+                           const char *text) {
+  return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                  "node value %s%s%.*s is negative: give 0 to the field's "
+                  "maximum, \"auto\", \"host\" or \"env:NAME\"",
+                  name ? name : "", name ? "=" : "", n, text);
+}
 
 static sfc_status parse_text(const char *shown, const char *text, size_t len,
                              sfc_node_value *out, sfc_error *err) {
@@ -89,8 +94,7 @@ static sfc_status parse_text(const char *shown, const char *text, size_t len,
   int64_t magnitude;
   if (len > 1 && text[0] == '-' &&
       parse_digits_n(text + 1, len - 1, &magnitude))
-    return sfc_fail(err, SFC_INVALID_ARGUMENT, NEGATIVE, shown,
-                    (int)(len > 40 ? 40 : len), text);
+    return negative(err, shown, (int)(len > 40 ? 40 : len), text);
   if (!parse_digits_n(text, len, &out->value))
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "node value '%.*s' is not a number, 'auto', 'host' or "
@@ -109,7 +113,7 @@ sfc_status sfc_node_value_set(sfc_node_value *out, const char *name,
     if (value->i < 0) {
       char text[24];
       int n = snprintf(text, sizeof text, "%lld", (long long)value->i);
-      return sfc_fail(err, SFC_INVALID_ARGUMENT, NEGATIVE, shown, n, text);
+      return negative(err, name, n, text);
     }
     v.value = value->i;
     break;
@@ -126,7 +130,7 @@ sfc_status sfc_node_value_set(sfc_node_value *out, const char *name,
                       shown);
     if ((st = sfc_text_check(shown, value->text, value->len, err)) != SFC_OK)
       return st;
-    if ((st = parse_text(shown, value->text, value->len, &v, err)) != SFC_OK)
+    if ((st = parse_text(name, value->text, value->len, &v, err)) != SFC_OK)
       return st;
     break;
   default:

@@ -630,6 +630,14 @@ describe('packaging entry points', () => {
       keys('GeneratorSettings'),
       sfc.options().map((o) => o.name),
     );
+    // PresetName is the core's preset table, in its order: a typo in a preset's
+    // name is a type error, and a new preset is a name the typings take.
+    const presetName = /export type PresetName =([^;]*);/.exec(dts);
+    assert.ok(presetName, 'index.d.ts has no type PresetName');
+    assert.deepEqual(
+      [...presetName[1].matchAll(/'(\w+)'/g)].map((m) => m[1]),
+      sfc.presets().map((p) => p.name),
+    );
     for (const [name, value] of Object.entries(sfc)) {
       if (typeof value === 'function' && value.prototype instanceof sfc.SnowflakeError) {
         assert.match(dts, new RegExp(`export class ${name} extends SnowflakeError`), name);

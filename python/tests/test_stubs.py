@@ -67,6 +67,40 @@ def test_stubs_type_check_an_example(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_preset_name_is_the_core_table() -> None:
+    """PresetName lists the core's presets, in the table's order: a new
+    preset is a name the type checker takes."""
+    import typing
+
+    import snowflake_c
+
+    assert list(typing.get_args(snowflake_c.PresetName)) == list(snowflake_c.presets())
+
+
+def test_a_misspelled_preset_is_a_type_error(tmp_path: Path) -> None:
+    """preset is PresetName, the core's preset names, not a plain str: a typo
+    is caught by the type checker in every call that takes one."""
+    calls = [
+        'snowflake_c.Generator(preset="twiter", node={"datacenter": 1, "worker": 3})',
+        'snowflake_c.decode(1, preset="twiter")',
+        'snowflake_c.encode(0, {"worker": 1}, preset="twiter")',
+        'snowflake_c.range(0, 1, preset="twiter")',
+        'snowflake_c.Layout.preset("twiter")',
+    ]
+    example = tmp_path / "typo.py"
+    example.write_text("import snowflake_c\n\n" + "\n".join(calls) + "\n")
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--no-error-summary", str(example)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    errors = [line for line in r.stdout.splitlines() if ": error: " in line]
+    lines = sorted({int(line.split(":")[1]) for line in errors})
+    assert lines == list(range(3, 3 + len(calls))), r.stdout + r.stderr
+    assert all("'twiter'" in line and "expected \"Literal['default'" in line for line in errors), r.stdout
+
+
 def test_package_and_tests_pass_mypy_strict() -> None:
     """The package's Python sources and these tests type-check against the stubs."""
     tests = Path(__file__).resolve().parent

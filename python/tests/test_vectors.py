@@ -413,6 +413,9 @@ def _run_contract(case: dict[str, Any]) -> None:
             sfc.Generator(**kwargs)
         if "option" in case:
             assert case["option"] in str(info.value), "the message names the option as given"
+        said = case.get("message_in_terms", {}).get("snake")
+        if said is not None:  # Python names the options as the core does: state_dir
+            assert said in str(info.value), f"{said!r} not in: {info.value}"
         return
     with sfc.Generator(**kwargs) as g:
         got: dict[str, Any] = dict(g.layout.describe()) if "describe" in case else dict(g.stats())

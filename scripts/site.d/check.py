@@ -22,6 +22,13 @@ Fails (exit 1, each problem on a line) when
                too, has its javadoc page; so does every public type of the
                integrations (java-integrations/snowflake-c-*), in
                java-integrations/<package>/.
+      PostgreSQL
+               every function of the extension (CREATE FUNCTION in
+               bindings/postgres/snowflake_c.sql) is shown called, NAME(, on
+               docs/docs/postgres.html;
+  - a Markdown document of the repository (git ls-files '*.md') is not a
+    page of the site (docs/<path>.html): every one is linked from the README
+    or from a document it leads to.
 The external links (http, https) are listed, not fetched.
 """
 
@@ -174,6 +181,33 @@ def check_names(site: Path, problems: list[str]) -> None:
     )
 
 
+def check_postgres(site: Path, problems: list[str]) -> None:
+    """Every function of the extension shown called on its page."""
+    sql = (ROOT / "bindings/postgres/snowflake_c.sql").read_text(encoding="utf-8")
+    functions = sorted(set(re.findall(r"^CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(\w+)\s*\(", sql, re.M)))
+    page = site / "docs/docs/postgres.html"
+    text = page.read_text(encoding="utf-8") if page.is_file() else ""
+    if not functions:
+        problems.append("PostgreSQL: no functions found (the parser is out of date)")
+    for name in functions:
+        if not re.search(rf"\b{name}\(", text):
+            problems.append(f"PostgreSQL: {name}() is not shown on docs/docs/postgres.html")
+    print(f"PostgreSQL: {len(functions)} functions")
+
+
+def check_documents(site: Path, problems: list[str]) -> None:
+    """Every Markdown document of the repository is a page of the site."""
+    import subprocess
+
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "*.md"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    missing = [name for name in listed if not (site / "docs" / Path(name).with_suffix(".html")).is_file()]
+    for name in missing:
+        problems.append(f"documents: {name} is not on the site (docs/{Path(name).with_suffix('.html')}): link it")
+    print(f"documents: {len(listed)} Markdown files, {len(listed) - len(missing)} on the site")
+
+
 def public_java_types(package: Path) -> list[str]:
     """The public types of a package's sources, nested ones as Outer.Inner."""
     types: list[str] = []
@@ -192,6 +226,8 @@ def main() -> None:
     problems: list[str] = []
     external = check_links(site, problems)
     check_names(site, problems)
+    check_postgres(site, problems)
+    check_documents(site, problems)
     print(f"external links (listed, not fetched): {len(external)}")
     for url, count in sorted(external.items()):
         print(f"  {url}" + (f" ({count}×)" if count > 1 else ""))

@@ -395,6 +395,43 @@ def test_json() -> None:
     check("presets: baidu's 28-bit seconds ran out in 2024", "ran out  2024-11-20" in text, text)
 
 
+def test_terms(root: Path) -> None:
+    """Every contract case of tests/vectors/contract.json whose message is
+    given in the command line's terms (message_in_terms.flag): the same
+    mistake made with gen's flags says --state-dir where Python says
+    state_dir and Node.js and Java say stateDir."""
+    cases = json.loads((root / "tests" / "vectors" / "contract.json").read_text(encoding="utf-8"))
+    walked = 0
+    for c in cases:
+        said = c.get("message_in_terms", {}).get("flag")
+        if said is None:
+            continue
+        here = f"contract in the CLI's terms: {c['description']}"
+        if "option" in c:
+            args = ["--preset", "twitter", "--node", "datacenter=1,worker=1", "--no-guard"]
+            args += ["--" + c["option"].replace("_", "-"), str(c["value"])]
+        else:
+            known = {"preset", "layout", "epoch"}
+            if not set(c["args"]) <= known:
+                check(here, False, f"the runner takes only {sorted(known)}: teach it {sorted(c['args'])}")
+                continue
+            args = [x for k, v in c["args"].items() for x in ("--" + k, v)]
+            node = c["node"]
+            if not isinstance(node, dict):  # the layout's only node field by name
+                spec = c["args"]["layout"]
+                names = [f.split(":")[0] for f in spec.split(",") if f.split(":")[0] not in ("time", "seq")]
+                node = {names[0]: node}
+            args += ["--node", ",".join(f"{k}={v}" for k, v in node.items())]
+        r = run("gen", "-n", "1", *args)
+        check(
+            here,
+            r.returncode == 1 and r.stderr.startswith(f"snowflake-c: {c['error']}: ") and said in r.stderr,
+            f"gen {shlex.join(args)}: exit {r.returncode}, stderr {r.stderr!r}",
+        )
+        walked += 1
+    check("contract cases in the CLI's terms walked", walked > 0)
+
+
 def test_uuid7(root: Path) -> None:
     """decode --from uuid7 on every case of tests/vectors/uuid7.json: from
     the arguments and from standard input, as text and as the core's JSON;
@@ -767,6 +804,7 @@ def main(argv: list[str]) -> int:
     test_sql()
     test_json()
     test_uuid7(root)
+    test_terms(root)
     test_stats()
     test_readme(root)
     test_guides(root)

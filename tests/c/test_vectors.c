@@ -953,6 +953,15 @@ static sfc_status base_generator(sfc_options *opts, sfc_generator **g,
   return sfc_generator_new(&l, opts, g, err);
 }
 
+/* An error case's message_in_terms: C names the options as the core does
+ * (snake_case, state_dir), so the message holds the case's "snake" text. */
+static int check_terms(const json_value *c, const sfc_error *err) {
+  const char *said = str(json_get(c, "message_in_terms"), "snake");
+  if (said && !strstr(err->message, said))
+    return fail("'%s' is not in: %s", said, err->message);
+  return 1;
+}
+
 static int contract_option(const json_value *c) {
   const char *name = str(c, "option");
   const char *want_err = expected_error(c);
@@ -966,7 +975,7 @@ static int contract_option(const json_value *c) {
   if (st == SFC_OK) st = base_generator(&opts, &g, &err);
   if (want_err) {
     sfc_generator_free(g);
-    return check_error(want_err, st, &err, name);
+    return check_error(want_err, st, &err, name) && check_terms(c, &err);
   }
   if (st != SFC_OK)
     return fail("expected %s to be taken; got %s", name, status_text(st, &err));
@@ -1036,7 +1045,8 @@ static int contract_layout(const json_value *c) {
   }
   if (want_err) {
     sfc_generator_free(g);
-    return check_error(want_err, st, &err, "the generator");
+    return check_error(want_err, st, &err, "the generator") &&
+           check_terms(c, &err);
   }
   if (st != SFC_OK)
     return fail("expected a generator; got %s", status_text(st, &err));

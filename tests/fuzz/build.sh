@@ -36,10 +36,10 @@ for src in "$root"/core/cli/*.c; do
     -c "$src" -o "${cli_obj[-1]}"
 done
 
-for target in layout decode cli state routes; do
+for target in layout decode cli state routes uuid7; do
   extra=()
   [[ $target = cli || $target = routes ]] && extra=(-I"$root/core/cli" "${cli_obj[@]}")
   "$cc" "${flags[@]}" -fsanitize=fuzzer "$root/tests/fuzz/fuzz_$target.c" \
     "${extra[@]}" "${objs[@]}" -lpthread -o "$out/fuzz_$target"
 done
-echo "fuzz harnesses built in $out: fuzz_layout fuzz_decode fuzz_cli fuzz_state fuzz_routes"
+echo "fuzz harnesses built in $out: fuzz_layout fuzz_decode fuzz_cli fuzz_state fuzz_routes fuzz_uuid7"

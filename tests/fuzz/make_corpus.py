@@ -194,13 +194,41 @@ def routes():
         write("routes", "GET\n/v1/decode/" + str(case.get("id", "")) + "\n" + json_accept)
 
 
+def uuid7s():
+    """UUIDs for fuzz_uuid7: every text of the shared UUIDv7 vectors (valid
+    and refused), each also without its hyphens, and a few near misses."""
+    for case in load("uuid7.json"):
+        text = case.get("text")
+        if not isinstance(text, str):
+            continue
+        write("uuid7", text)
+        if len(text) == 36:
+            write("uuid7", text.replace("-", ""))
+    base = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
+    for text in [
+        "",
+        base.upper(),
+        base[:-1],
+        base + "0",
+        base.replace("-", "", 1),
+        base[:8] + "0" + base[9:],
+        base[:14] + "4" + base[15:],
+        base[:19] + "c" + base[20:],
+        base[:20] + "\x00" + base[21:],
+        "ffffffff-ffff-7fff-bfff-ffffffffffff",
+        "00000000-0000-7000-8000-000000000000",
+    ]:
+        write("uuid7", text)
+
+
 def main():
     layouts()
     decodes()
     clis()
     states()
     routes()
-    for t in ("layout", "decode", "cli", "state", "routes"):
+    uuid7s()
+    for t in ("layout", "decode", "cli", "state", "routes", "uuid7"):
         d = os.path.join(HERE, "corpus", t)
         print(t, len(os.listdir(d)), "seeds", file=sys.stderr)
 

@@ -1903,13 +1903,16 @@ def contract_cases():
     out = []
     base_node = {"datacenter": 1, "worker": 1}  # the twitter preset, no clock field
 
-    def option(desc, name, value, rollback="default"):
+    def option(desc, name, value, rollback="default", terms=None):
         c = {"description": desc, "option": name, "value": value}
         result, got = option_outcome(name, value)
         if result == "error":
             c["error"] = "InvalidArgument"
+            if terms:
+                c["message_in_terms"] = terms
             out.append(c)
             return
+        assert not terms, "message_in_terms goes with an error"
         if name in ("max_wait", "max_drift") or name == "rollback":
             wait = got if name == "max_wait" and result == "ok" else None
             drift = got if name == "max_drift" and result == "ok" else None
@@ -1927,7 +1930,10 @@ def contract_cases():
     option("max_wait as text with a unit: 1.5s", "max_wait", "1.5s")
     option("max_wait as text: 250us rounds up to 1 ms", "max_wait", "250us")
     option("max_wait as text without a unit is ms", "max_wait", "40")
-    option("max_wait -1 is refused: no default hides in a negative number", "max_wait", -1)
+    # message_in_terms: the core's message as each caller names the options
+    # (sfc_text_in_terms): snake_case, camelCase, or the command line's flag.
+    option("max_wait -1 is refused: no default hides in a negative number", "max_wait", -1,
+           terms={"snake": "max_wait must not be negative", "camel": "maxWait must not be negative"})
     option("max_wait past its maximum of 1 day", "max_wait", 86400001)
     option("max_wait none: the strategy's default", "max_wait", None)
     option("max_wait true is not a duration", "max_wait", True)
@@ -1949,12 +1955,21 @@ def contract_cases():
     option("time_source monotonic", "time_source", "monotonic")
     option("time_source counter", "time_source", "counter")
     option("time_source by an unknown name", "time_source", "solar")
-    option("state_reserve 0 is refused", "state_reserve", 0)
+    option("state_reserve 0 is refused", "state_reserve", 0,
+           terms={"snake": "state_reserve must be at least 1 ms",
+                  "camel": "stateReserve must be at least 1 ms"})
     option("state_reserve past its maximum of 1 hour", "state_reserve", 3600001)
     option("state_reserve 250 ms", "state_reserve", 250)
     option("state_dir as a number is refused", "state_dir", 5)
     out.append({"description": "an unknown option is refused, not ignored",
-                "option": "max_waits", "value": 5, "error": "InvalidArgument"})
+                "option": "max_waits", "value": 5, "error": "InvalidArgument",
+                "message_in_terms": {
+                    "snake": "unknown option 'max_waits': did you mean max_wait? (the options are "
+                             "rollback, max_wait, max_drift, random_start, time_source, state_dir, "
+                             "state_reserve,",
+                    "camel": "unknown option 'maxWaits': did you mean maxWait? (the options are "
+                             "rollback, maxWait, maxDrift, randomStart, timeSource, stateDir, "
+                             "stateReserve,"}})
 
     def layout(desc, args, node, expect=None, error=None):
         c = {"description": desc, "args": args, "node": node}
@@ -2003,10 +2018,12 @@ def contract_cases():
            {"layout_object": {"spec": spec, "epoch": "2024-01-01"}, "preset": "twitter"},
            {"worker": 1}, error="InvalidArgument")
 
-    def node(desc, args, value, stats=None, error=None):
+    def node(desc, args, value, stats=None, error=None, terms=None):
         c = {"description": desc, "args": args, "node": value}
         if error:
             c["error"] = error
+            if terms:
+                c["message_in_terms"] = terms
         else:
             c["stats"] = stats
         out.append(c)
@@ -2019,7 +2036,11 @@ def contract_cases():
     node("values by name", {"preset": "twitter"}, {"datacenter": 2, "worker": 31},
          {"node": {"datacenter": 2, "worker": 31},
           "node_sources": {"datacenter": "explicit", "worker": "explicit"}})
-    node("a negative value is refused", one, -1, error="InvalidArgument")
+    # One value for the only node field: the message shows it as given, no
+    # field name made up for it.
+    negative = "node value -1 is negative: give 0 to the field's maximum"
+    node("a negative value is refused", one, -1, error="InvalidArgument",
+         terms={"snake": negative, "camel": negative})
     node("-2 is a number, not the host name", one, -2, error="InvalidArgument")
     node("a value past the field's width", one, 1024, error="InvalidArgument")
     node("text that is no value", one, "three", error="InvalidArgument")
@@ -2028,7 +2049,10 @@ def contract_cases():
     node("one value for a layout with two node fields", {"preset": "twitter"}, 3,
          error="InvalidArgument")
     node("a field the layout does not have", one, {"shard": 1}, error="InvalidArgument")
-    node("auto without a state folder", one, "auto", error="InvalidArgument")
+    node("auto without a state folder", one, "auto", error="InvalidArgument",
+         terms={"snake": "node value 'auto' needs a state_dir",
+                "camel": "node value 'auto' needs a stateDir",
+                "flag": "node value 'auto' needs a --state-dir"})
 
     def warned(desc, spec, epoch, value, guard):
         """A generator's warnings at creation (sfc_generator_warning_at): the

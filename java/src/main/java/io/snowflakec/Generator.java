@@ -580,9 +580,16 @@ public final class Generator implements AutoCloseable {
      *
      * @param name the preset
      * @return this builder
+     * @throws InvalidArgumentException when the name is null
      */
     public Builder preset(String name) {
-      this.preset = Objects.requireNonNull(name, "name");
+      if (name == null) {
+        throw new InvalidArgumentException(
+            "The preset given to Generator.Builder.preset is null: name one (default, twitter,"
+                + " discord, sonyflake, baidu, instagram, jssafe), or leave preset out for the"
+                + " default preset.");
+      }
+      this.preset = name;
       return this;
     }
 
@@ -592,9 +599,15 @@ public final class Generator implements AutoCloseable {
      *
      * @param layout the layout
      * @return this builder
+     * @throws InvalidArgumentException when the layout is null
      */
     public Builder layout(Layout layout) {
-      this.layout = Objects.requireNonNull(layout, "layout");
+      if (layout == null) {
+        throw new InvalidArgumentException(
+            "The layout given to Generator.Builder.layout is null: build one with Layout.preset"
+                + " or Layout.parse, or leave layout out for the default preset.");
+      }
+      this.layout = layout;
       this.spec = null;
       return this;
     }

@@ -85,11 +85,11 @@ public final class Snowflake {
    * @param id the ID
    * @param layout its layout
    * @return the parts
-   * @throws InvalidArgumentException when the ID is negative or wider than the layout
+   * @throws InvalidArgumentException when the layout is null (none is assumed), or the ID is
+   *     negative or wider than the layout
    */
   public static Parts decode(long id, Layout layout) {
-    Objects.requireNonNull(layout, "layout");
-    return new Parts(layout, id, Native.decode(layout.raw(), id));
+    return new Parts(layout, id, Native.decode(raw(layout), id));
   }
 
   /**
@@ -231,10 +231,11 @@ public final class Snowflake {
    * @param timeMs the Unix time in ms, rounded down to the layout's tick
    * @param fields a value for every field but time
    * @return the ID
-   * @throws InvalidArgumentException when a field is missing, unknown or does not fit, or the time
-   *     is outside the layout's life
+   * @throws InvalidArgumentException when the layout is null (none is assumed), a field is missing,
+   *     unknown or does not fit, or the time is outside the layout's life
    */
   public static long encode(Layout layout, long timeMs, Map<String, Long> fields) {
+    raw(layout);
     long timeUs;
     try {
       timeUs = Math.multiplyExact(timeMs, 1000L);
@@ -255,6 +256,7 @@ public final class Snowflake {
    * @throws InvalidArgumentException as {@link #encode(Layout, long, Map)}
    */
   public static long encode(Layout layout, Instant time, Map<String, Long> fields) {
+    raw(layout);
     long timeUs;
     try {
       timeUs =
@@ -268,7 +270,7 @@ public final class Snowflake {
   }
 
   private static long encodeUs(Layout layout, long timeUs, Map<String, Long> fields) {
-    Objects.requireNonNull(layout, "layout");
+    byte[] raw = raw(layout);
     Objects.requireNonNull(fields, "fields");
     String[] names = new String[fields.size()];
     long[] values = new long[fields.size()];
@@ -278,7 +280,7 @@ public final class Snowflake {
       values[i] = Objects.requireNonNull(e.getValue(), "value of " + e.getKey());
       i++;
     }
-    return Native.encode(layout.raw(), timeUs, names, values);
+    return Native.encode(raw, timeUs, names, values);
   }
 
   /**
@@ -290,12 +292,11 @@ public final class Snowflake {
    * @param t0Ms the first Unix millisecond, included
    * @param t1Ms the end, excluded
    * @return the range
-   * @throws InvalidArgumentException when no tick of the layout starts in the interval ({@code t1Ms
-   *     <= t0Ms} included)
+   * @throws InvalidArgumentException when the layout is null (none is assumed), or no tick of the
+   *     layout starts in the interval ({@code t1Ms <= t0Ms} included)
    */
   public static IdRange range(Layout layout, long t0Ms, long t1Ms) {
-    Objects.requireNonNull(layout, "layout");
-    long[] r = Native.range(layout.raw(), t0Ms, t1Ms);
+    long[] r = Native.range(raw(layout), t0Ms, t1Ms);
     return new IdRange(r[0], r[1]);
   }
 
@@ -310,7 +311,22 @@ public final class Snowflake {
    * @throws InvalidArgumentException when no tick of the layout starts in the interval
    */
   public static IdRange range(Layout layout, Instant t0, Instant t1) {
+    raw(layout);
     return range(layout, t0.toEpochMilli(), t1.toEpochMilli());
+  }
+
+  /**
+   * A layout's bytes for the core. IDs made elsewhere are read only under a layout the caller
+   * names: a null one is refused by the core, as in every binding, with an {@link
+   * InvalidArgumentException} saying that none is assumed (the core's message for a layout not
+   * named, thrown by the native call given no layout).
+   */
+  private static byte[] raw(Layout layout) {
+    if (layout == null) {
+      Native.range(null, 0, 1); // throws the core's InvalidArgumentException
+      throw new AssertionError("unreachable: the core refuses a missing layout");
+    }
+    return layout.raw();
   }
 
   /**

@@ -66,6 +66,14 @@ final class ContractVectors {
   static void expect(JsonNode c, Generator.Builder b, String at, Check check) throws Throwable {
     if (c.has("error")) {
       VectorTest.expectError(c.get("error").asText(), () -> b.build().close(), at);
+      // Java names the options in camelCase: stateDir, not state_dir.
+      JsonNode said = c.path("message_in_terms").path("camel");
+      if (!said.isMissingNode()) {
+        SnowflakeException e = assertThrows(SnowflakeException.class, () -> b.build().close(), at);
+        assertTrue(
+            e.getMessage().contains(said.asText()),
+            "'" + said.asText() + "' is not in: " + e.getMessage());
+      }
       return;
     }
     try (Generator g = b.build()) {
@@ -159,9 +167,8 @@ final class ContractVectors {
 
   /**
    * A call on IDs made elsewhere with no layout named. Java's decode, encode and range take a
-   * {@link Layout} object, so that none is {@code null}: refused before the core with the JDK's
-   * answer to a missing argument, a {@link NullPointerException} naming the layout, where the
-   * bindings that take the trio give the case's kind and the core's message.
+   * {@link Layout} object, so that none is a {@code null} one: refused by the core with the case's
+   * kind and message, as in the bindings that take the trio, not a bare NullPointerException.
    */
   static void runForIds(JsonNode c) {
     String call = c.get("for_ids").asText();
@@ -191,8 +198,9 @@ final class ContractVectors {
         fail("unknown call " + call);
         return;
     }
-    NullPointerException e = assertThrows(NullPointerException.class, made, call);
-    assertEquals("layout", e.getMessage(), call);
+    SnowflakeException e = assertThrows(SnowflakeException.class, made, call);
+    assertEquals(c.get("error").asText(), e.statusName(), call);
+    assertEquals(c.get("message").asText(), e.getMessage(), call);
   }
 
   static void runCall(JsonNode c) throws Throwable {

@@ -123,6 +123,43 @@ class ErrorTest {
         () -> Snowflake.range(discord, t, t - 10_000));
   }
 
+  /**
+   * A null layout is bad input like any other: a typed {@link InvalidArgumentException} saying what
+   * to give, not a bare NullPointerException (decode, encode and range give the core's message for
+   * a layout not named: none is assumed).
+   */
+  @Test
+  void aNullLayoutIsAnInvalidArgument() {
+    Layout none = null;
+    for (org.junit.jupiter.api.function.Executable call :
+        new org.junit.jupiter.api.function.Executable[] {
+          () -> Snowflake.decode(175928847299117063L, none),
+          () -> Snowflake.decode("175928847299117063", none),
+          () -> Snowflake.decode("0Czks0tP37X", "base62", none),
+          () -> Snowflake.encode(none, 1462015105796L, Map.of("worker", 1L)),
+          () -> Snowflake.encode(none, java.time.Instant.EPOCH, Map.of("worker", 1L)),
+          () -> Snowflake.range(none, 0L, 1L),
+          () -> Snowflake.range(none, java.time.Instant.EPOCH, java.time.Instant.MAX),
+        }) {
+      InvalidArgumentException e = expect(InvalidArgumentException.class, "InvalidArgument", call);
+      assertTrue(e.getMessage().startsWith("no layout given: name the one"), e.getMessage());
+    }
+    InvalidArgumentException layout =
+        expect(
+            InvalidArgumentException.class,
+            "InvalidArgument",
+            () -> Generator.builder().layout((Layout) null));
+    assertTrue(
+        layout.getMessage().contains("Generator.Builder.layout is null"), layout.getMessage());
+    InvalidArgumentException preset =
+        expect(
+            InvalidArgumentException.class,
+            "InvalidArgument",
+            () -> Generator.builder().preset(null));
+    assertTrue(
+        preset.getMessage().contains("Generator.Builder.preset is null"), preset.getMessage());
+  }
+
   @Test
   void badGeneratorOptions(@TempDir Path tmp) throws Exception {
     InvalidArgumentException missing =
