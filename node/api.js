@@ -904,6 +904,9 @@ function createApi(binding, errors, host) {
     "a node value 'lease' is taken from PostgreSQL, which takes a round trip: " +
     "create the generator with await Generator.create({ …, lease: 'postgresql://…' }) " +
     '(or SNOWFLAKE_LEASE_URL), not new Generator().';
+  const NO_LEASE =
+    "a node value 'lease' runs its statements through node-postgres, which this build " +
+    'cannot reach: use the native package (snowflake-c) on Node.js.';
 
   class Generator {
     #h;
@@ -1224,22 +1227,20 @@ function createApi(binding, errors, host) {
       } catch {
         // the generator's error says what is wrong
       }
-      if (wanted) throw invalid(SYNC_LEASE, { cause: error });
+      if (wanted) throw invalid(canLease() ? SYNC_LEASE : NO_LEASE, { cause: error });
       throw error;
     }
   }
 
+  /** Whether this backend and host run a lease's statements. */
+  function canLease() {
+    return binding.leaseNew !== undefined && host.leaseHost !== undefined;
+  }
+
   /** The core's lease for a node value "lease", or null when none is leased. */
   function leaseOf(layoutHandle, nodeRows, optionRows) {
-    if (binding.leaseNew !== undefined && host.leaseHost !== undefined) {
-      return binding.leaseNew(layoutHandle, nodeRows, optionRows);
-    }
-    if (binding.leaseWanted?.(layoutHandle, nodeRows, optionRows) === true) {
-      throw invalid(
-        "a node value 'lease' runs its statements through node-postgres, which this build " +
-          'cannot reach: use the native package (snowflake-c) on Node.js.',
-      );
-    }
+    if (canLease()) return binding.leaseNew(layoutHandle, nodeRows, optionRows);
+    if (binding.leaseWanted?.(layoutHandle, nodeRows, optionRows) === true) throw invalid(NO_LEASE);
     return null;
   }
 
