@@ -106,7 +106,7 @@ test('new Generator() refuses a leased node value, pointing at Generator.create'
 });
 
 test('Generator.create() makes any other generator as new Generator() does', async () => {
-  const g = await Generator.create({ layout: LAYOUT, epoch: EPOCH, node: 5, guard: false });
+  const g = await Generator.create({ layout: LAYOUT, epoch: EPOCH, node: 5 });
   try {
     assert.ok(g instanceof Generator);
     assert.deepEqual(g.stats().node, { worker: 5 });
@@ -311,9 +311,41 @@ test('the environment path: SNOWFLAKE_WORKER=lease, SNOWFLAKE_LEASE_URL', withSe
   }
 });
 
+test("the README's example runs on the test's database", withServer, async () => {
+  const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+  const [code] = [...readme.matchAll(/```js\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .filter((c) => c.includes("worker: 'lease'"));
+  assert.ok(code, 'the README has an example that leases');
+  // The package by its name, and the test's server for the README's.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfc-lease-readme-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'node_modules'));
+    fs.symlinkSync(
+      path.join(__dirname, '..'),
+      path.join(dir, 'node_modules', 'snowflake-c'),
+      'dir',
+    );
+    const file = path.join(dir, 'example.js');
+    fs.writeFileSync(file, code.replace('postgresql://app@db/app', url));
+    const { stdout } = await promisify(execFile)(process.execPath, [file], {
+      cwd: dir,
+      timeout: 30000,
+    });
+    assert.match(stdout, /^\d+n?\n/);
+    assert.match(stdout, /state: 'held'/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const { rows } = await sql(
+    "SELECT count(*)::int AS n FROM snowflake_c_leases WHERE expires_at = '-infinity'",
+  );
+  assert.equal(rows[0].n, 1, 'the example gave its value back');
+});
+
 test(
   'the database away past the lease: LeaseExpired, then IDs once it returns',
-  { skip },
+  withServer,
   async () => {
     const g = await leased({ leaseDuration: '1s' });
     try {
