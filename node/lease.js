@@ -269,7 +269,9 @@ class LeaseHost {
    * last tick (the generator closed first). Idempotent; never rejects.
    */
   close() {
-    this.#closing ??= this.#close();
+    // Nothing is left to tell the caller: the value not given back comes
+    // free when its lease expires.
+    this.#closing ??= this.#close().catch(() => {});
     return this.#closing;
   }
 
