@@ -888,14 +888,6 @@ function createApi(binding, errors, host) {
   const nextIdOut = nextIo ? new BigUint64Array(nextIo, 0, 1) : undefined;
   const nextSlotIn = nextIo ? new Uint32Array(nextIo, 8, 1) : undefined;
 
-  /**
-   * Issues unique, time-ordered IDs for one layout and one node value.
-   *
-   * Synchronous calls wait for the clock at most one tick (at least 10 ms) at a
-   * time, so the event loop is never blocked for long; a longer wait (the clock
-   * behind the last ID issued) throws ClockMovedBackwards. The async methods
-   * wait any length with timers.
-   */
   // The generator Generator.create() made on a leased value, with its lease's
   // host, for the constructor it calls to adopt.
   let adopted;
@@ -908,6 +900,14 @@ function createApi(binding, errors, host) {
     "a node value 'lease' runs its statements through node-postgres, which this build " +
     'cannot reach: use the native package (snowflake-c) on Node.js.';
 
+  /**
+   * Issues unique, time-ordered IDs for one layout and one node value.
+   *
+   * Synchronous calls wait for the clock at most one tick (at least 10 ms) at a
+   * time, so the event loop is never blocked for long; a longer wait (the clock
+   * behind the last ID issued) throws ClockMovedBackwards. The async methods
+   * wait any length with timers.
+   */
   class Generator {
     #h;
     #slot;
