@@ -161,6 +161,14 @@ test('a postgresql:// URL over the Unix socket: the stats show the lease', withS
     assert.equal(lease.field, 'worker');
     assert.equal(lease.value, 0);
     assert.equal(lease.durationMs, 1500);
+    // index.d.ts names what the core's lease stats hold, in their order.
+    const dts = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8');
+    const typed = /export interface LeaseStats \{([\s\S]*?)\n\}/.exec(dts)[1];
+    assert.deepEqual(
+      [...typed.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]),
+      Object.keys(lease),
+    );
+    assert.ok(Object.keys(stats).includes('lease'));
     assert.equal(lease.failures, 0);
     assert.equal(lease.error, '');
     const now = Date.now();
