@@ -42,6 +42,7 @@
 //   generatorNext(slot) → ID | µs to wait (or, with nextIo, undefined and
 //     the ID there), sleep(us) → false where the host's clock is frozen
 //   leaseWanted(handle, node, options) → whether a node field is "lease"
+//   leaseTableSql() → the SQL that creates the lease table
 //   leaseNew(handle, node, options) → null (no node field is "lease") or
 //     { due() → µs to wait | [step, sql, params], done(row | null),
 //     failed(why), acquired() → bool, generatorNew(node, options) → as
@@ -851,6 +852,15 @@ function createApi(binding, errors, host) {
     });
   }
 
+  /**
+   * The SQL that creates the table of leased node values (idempotent): for a
+   * migration, or `await client.query(leaseTableSql())` once. The same text
+   * as `snowflake-c lease sql` and sql/leases.sql.
+   */
+  function leaseTableSql() {
+    return binding.leaseTableSql();
+  }
+
   /** Waits without blocking the event loop, in the host's idiom; close() ends it early. */
   function pause(us, signal) {
     return host.pause(us, signal);
@@ -1264,6 +1274,7 @@ function createApi(binding, errors, host) {
     range,
     presets,
     options,
+    leaseTableSql,
     version: binding.version,
     ...errors,
   };

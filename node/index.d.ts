@@ -252,6 +252,13 @@ export function options(): OptionInfo[];
 export const version: string;
 
 /**
+ * The SQL that creates the table of leased node values (idempotent): for a
+ * migration, or run once (`snowflake-c lease init` does the same). The same
+ * text as sql/leases.sql.
+ */
+export function leaseTableSql(): string;
+
+/**
  * Which build `snowflake-c` loaded: the native addon, or the WebAssembly
  * build where no addon fits the platform (or SNOWFLAKE_C_IMPLEMENTATION=wasm).
  * `snowflake-c/wasm` is always the WebAssembly build and has no such export.

@@ -1099,6 +1099,11 @@ Napi::Value LeaseFree(const Napi::CallbackInfo &info) {
   return info.Env().Undefined();
 }
 
+// leaseTableSql() → the SQL that creates the lease table (idempotent).
+Napi::Value LeaseTableSql(const Napi::CallbackInfo &info) {
+  return Napi::String::New(info.Env(), sfc_lease_table_sql());
+}
+
 // leaseWanted(handle, node, options) → whether a node field is given as
 // "lease" (or by its environment variable): such a generator is made
 // through leaseNew, every other through generatorNew.
@@ -1249,6 +1254,7 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
       {"range", Range},
       {"generatorNew", GeneratorNew},
       {"leaseWanted", LeaseWanted},
+      {"leaseTableSql", LeaseTableSql},
       {"leaseNew", LeaseNew},
       {"sleep", Sleep},
   };

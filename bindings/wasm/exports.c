@@ -370,6 +370,9 @@ EXPORT(lease_wanted) int w_lease_wanted(const sfc_layout *l) {
   options.node_count = list_count;
   return sfc_lease_wanted(l, &options);
 }
+EXPORT(lease_table_sql) const char *w_lease_table_sql(void) {
+  return sfc_lease_table_sql();
+}
 EXPORT(generator_free) void w_generator_free(sfc_generator *g) {
   sfc_generator_free(g);
 }

@@ -23,7 +23,6 @@ const postgres = require('./fixtures/postgres');
 const { Generator } = sfc;
 const LAYOUT = 'time:41@1ms,worker:3,seq:12';
 const EPOCH = 1719792000000; // this file's ID space: no other test's guard claims meet it
-const TABLE_SQL = path.join(__dirname, '..', '..', 'sql', 'leases.sql');
 const HOLDER = path.join(__dirname, 'fixtures', 'lease-holder.js');
 
 const skip =
@@ -57,7 +56,7 @@ async function sql(text, params) {
 before(async () => {
   if (skip) return;
   server = await postgres.start();
-  await sql(fs.readFileSync(TABLE_SQL, 'utf8'));
+  await sql(sfc.leaseTableSql());
   url = `host=${server.host} user=postgres dbname=postgres`;
 });
 
@@ -103,6 +102,13 @@ test('new Generator() refuses a leased node value, pointing at Generator.create'
       error.message.includes('lease:') &&
       !error.message.includes('sfc_lease_new'),
   );
+});
+
+test("leaseTableSql() is the core's table, the text of sql/leases.sql", () => {
+  const text = sfc.leaseTableSql();
+  assert.match(text, /CREATE TABLE IF NOT EXISTS snowflake_c_leases/);
+  const file = fs.readFileSync(path.join(__dirname, '..', '..', 'sql', 'leases.sql'), 'utf8');
+  assert.ok(file.includes(text.trim()), 'sql/leases.sql holds the same statement');
 });
 
 test('Generator.create() makes any other generator as new Generator() does', async () => {

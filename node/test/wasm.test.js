@@ -63,6 +63,7 @@ test('the wasm build refuses a leased node value in its own terms', async () => 
     error.message.includes('node-postgres') &&
     error.message.includes('native package');
   assert.throws(() => new sfc.Generator(options), runsNoStatements);
+  assert.equal(sfc.leaseTableSql(), native.leaseTableSql());
   await assert.rejects(sfc.Generator.create(options), runsNoStatements);
   const g = await sfc.Generator.create({ preset: 'default', node: 3, guard: false });
   assert.equal(typeof g.nextId(), 'bigint');

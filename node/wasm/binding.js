@@ -597,6 +597,7 @@ function createBinding(instance) {
     generatorNew,
     generatorNext,
     leaseWanted,
+    leaseTableSql: () => cstring(w.lease_table_sql()),
     sleep,
     version: cstring(w.version()),
     kind: 'wasm',
