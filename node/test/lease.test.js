@@ -189,19 +189,30 @@ test('a postgresql:// URL over the Unix socket: the stats show the lease', withS
   }
 });
 
-/** A holder process: resolves with its first line, { value, ids }, and the process. */
+/**
+ * A holder process (fixtures/lease-holder.js): `first` its first line, {
+ * value, ids }; ask(line) its answer to a line ("next", "stats").
+ */
 function holder(mode) {
   const child = spawn(process.execPath, [HOLDER, LAYOUT, String(EPOCH), url, mode], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const first = new Promise((resolve, reject) => {
-    readline
-      .createInterface({ input: child.stdout })
-      .once('line', (line) => resolve(JSON.parse(line)));
-    exited.then((code) => reject(new Error(`the holder exited (${code}) before it held a value`)));
+  const waiting = [];
+  readline
+    .createInterface({ input: child.stdout })
+    .on('line', (line) => waiting.shift()?.resolve(JSON.parse(line)));
+  exited.then((code) => {
+    for (const w of waiting.splice(0)) w.reject(new Error(`the holder exited (${code})`));
   });
-  return { child, exited, first };
+  const next = () => new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  const first = next();
+  const ask = (line) => {
+    const answer = next();
+    child.stdin.write(`${line}\n`);
+    return answer;
+  };
+  return { child, exited, first, ask };
 }
 
 test('two processes lease distinct values and issue distinct IDs', withServer, async () => {
@@ -356,6 +367,55 @@ test("the README's example runs on the test's database", withServer, async () =>
   );
   assert.equal(rows[0].n, 1, 'the example gave its value back');
 });
+
+test(
+  'a holder paused past its lease loses the value, for good, and gives back nothing',
+  withServer,
+  async () => {
+    const a = holder('wait');
+    let b;
+    try {
+      const { value, ids } = await a.first;
+      const last = tick(ids[ids.length - 1]);
+      process.kill(a.child.pid, 'SIGSTOP');
+      // Free a lease plus a grace (a tenth) after its last renewal, by the database's clock.
+      const free =
+        "SELECT expires_at + interval '200 ms' <= now() AS free FROM snowflake_c_leases WHERE node = $1";
+      for (let i = 0; !(await sql(free, [value])).rows[0].free; i++) {
+        assert.ok(i < 200, "the paused holder's value came free");
+        await pause(50);
+      }
+      // Another host's generator, as far as this host's guard goes.
+      b = await leased({ guard: false });
+      assert.equal(b.stats().lease.value, value, 'the value taken over');
+      assert.ok(tick(b.nextId()) > last, "after the paused holder's horizon");
+      const found = (await row(value)).previous;
+      assert.ok(found >= last, "the acquire found the paused holder's horizon");
+      process.kill(a.child.pid, 'SIGCONT');
+      assert.deepEqual(await a.ask('next'), { error: 'LeaseExpired' });
+      for (let i = 0; (await a.ask('stats')).state !== 'lost'; i++) {
+        assert.ok(i < 100, 'its renewal found the value taken');
+        await pause(50);
+      }
+      assert.deepEqual(await a.ask('next'), { error: 'LeaseExpired' }); // for good
+    } catch (error) {
+      await b?.closeAsync();
+      throw error;
+    } finally {
+      process.kill(a.child.pid, 'SIGCONT');
+      a.child.stdin.end();
+    }
+    assert.equal(await a.exited, 0);
+    try {
+      const got = await row(b.stats().lease.value);
+      assert.equal(got.free, false, 'the lost holder gave back nothing');
+      assert.equal(b.stats().lease.state, 'held');
+      b.nextId();
+    } finally {
+      await b.closeAsync();
+    }
+  },
+);
 
 test(
   'the database away past the lease: LeaseExpired, then IDs once it returns',
