@@ -1046,7 +1046,15 @@ Napi::Value LeaseGeneratorNew(const Napi::CallbackInfo &info) {
     Throw(env, err);
   }
   GenBox *made = nullptr;
-  Napi::Object handle = GenHandle(env, gen, &made);
+  Napi::Object handle;
+  try {
+    handle = GenHandle(env, gen, &made);
+  } catch (...) {
+    // The generator may be gone with its handle: the lease no longer reads
+    // it (its value expires unless the host gives it back).
+    box->has_query = sfc_lease_release(box->lease, &box->q);
+    throw;
+  }
   made->holds++; // the lease's, until release()
   made->refs++;
   box->gen = made;
