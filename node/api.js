@@ -41,6 +41,16 @@
 //     close(), warnings: [[kind, text]] }
 //   generatorNext(slot) → ID | µs to wait (or, with nextIo, undefined and
 //     the ID there), sleep(us) → false where the host's clock is frozen
+//   leaseWanted(handle, node, options) → whether a node field is "lease"
+//   leaseTableSql() → the SQL that creates the lease table
+//   leaseNew(handle, node, options) → null (no node field is "lease") or
+//     { due() → µs to wait | [step, sql, params], done(row | null),
+//     failed(why), acquired() → bool, generatorNew(node, options) → as
+//     generatorNew's, valid(), release() → [step, sql, params] | null,
+//     stats() → [[name, value]], free() }: the core's sfc_lease_*; optional
+//     (a backend without it refuses "lease")
+// and, optionally, `host.leaseHost(lease, url, errors)` (lease.js: runs
+// them through node-postgres) and `host.env(name)`.
 
 // Private state that decode() reads, kept by base classes of every API's
 // Layout and Parts, made once for the module: both builds in one process
@@ -845,6 +855,15 @@ function createApi(binding, errors, host) {
     });
   }
 
+  /**
+   * The SQL that creates the table of leased node values (idempotent): for a
+   * migration, or `await client.query(leaseTableSql())` once. The same text
+   * as `snowflake-c lease sql` and sql/leases.sql.
+   */
+  function leaseTableSql() {
+    return binding.leaseTableSql();
+  }
+
   /** Waits without blocking the event loop, in the host's idiom; close() ends it early. */
   function pause(us, signal) {
     return host.pause(us, signal);
@@ -882,6 +901,18 @@ function createApi(binding, errors, host) {
   const nextIdOut = nextIo ? new BigUint64Array(nextIo, 0, 1) : undefined;
   const nextSlotIn = nextIo ? new Uint32Array(nextIo, 8, 1) : undefined;
 
+  // The generator Generator.create() made on a leased value, with its lease's
+  // host, for the constructor it calls to adopt.
+  let adopted;
+
+  const SYNC_LEASE =
+    "a node value 'lease' is taken from PostgreSQL, which takes a round trip: " +
+    "create the generator with await Generator.create({ …, lease: 'postgresql://…' }) " +
+    '(or SNOWFLAKE_LEASE_URL), not new Generator().';
+  const NO_LEASE =
+    "a node value 'lease' runs its statements through node-postgres, which this build " +
+    'cannot reach: use the native package (snowflake-c) on Node.js.';
+
   /**
    * Issues unique, time-ordered IDs for one layout and one node value.
    *
@@ -894,6 +925,7 @@ function createApi(binding, errors, host) {
     #h;
     #slot;
     #layout;
+    #lease; // the host of a leased node value (lease.js), or undefined
     #closing; // aborted by close(): ends the async calls' waits
     #syncLimitUs; // the longest wait of a synchronous call: a tick, at least 10 ms
     #warnings; // what the core said of this generator at its creation
@@ -917,19 +949,79 @@ function createApi(binding, errors, host) {
       if (options === null || typeof options !== 'object') {
         throw invalid('Generator takes an options object.');
       }
-      const { preset, layout, epoch, node, ...rest } = options;
+      // `lease` is Generator.create()'s: a generator made here leases nothing.
+      const { preset, layout, epoch, node, lease, ...rest } = options;
       this.#layout = resolveLayout({ preset, layout, epoch }, 'Generator');
-      this.#h = binding.generatorNew(
-        handleOf(this.#layout),
-        nodeValues(node),
-        namedValues(rest, 'option name'),
-      );
+      if (adopted !== undefined) {
+        ({ handle: this.#h, host: this.#lease } = adopted);
+        adopted = undefined;
+      } else {
+        this.#h = newHandle(
+          handleOf(this.#layout),
+          nodeValues(node),
+          namedValues(rest, 'option name'),
+        );
+      }
       this.#slot = this.#h.slot;
       this.#syncLimitUs = Math.max(this.#layout.unitUs, SYNC_WAIT_US);
       this.#warnings = Object.freeze(
         this.#h.warnings.map(([kind, message]) => Object.freeze({ kind, message })),
       );
       warnOnce(this.#h.warnings);
+    }
+
+    /**
+     * A generator, made asynchronously: the only way to one whose node value
+     * is leased from PostgreSQL (`node: { worker: 'lease' }` or
+     * SNOWFLAKE_WORKER=lease), and the same as `new Generator(options)` for
+     * every other. The database is `options.lease` (a postgresql:// URL or
+     * libpq's key=value text), else SNOWFLAKE_LEASE_URL, reached through
+     * node-postgres (`npm install pg`); `leaseDuration` and `leaseKey` as
+     * the CLI's --lease-duration and --lease-key. The value is acquired
+     * before the promise resolves, renewed on timers that keep no process
+     * alive, and given back by close() (closeAsync() resolves once it is).
+     * Past a lease without a renewal, calls throw LeaseExpired until one
+     * succeeds (docs/leases.md).
+     */
+    static async create(options = {}) {
+      if (options === null || typeof options !== 'object') {
+        throw invalid('Generator.create takes an options object.');
+      }
+      const { preset, layout, epoch, node, lease: url, ...rest } = options;
+      const resolved = resolveLayout({ preset, layout, epoch }, 'Generator.create');
+      const nodeRows = nodeValues(node);
+      const optionRows = namedValues(rest, 'option name');
+      const lease = leaseOf(handleOf(resolved), nodeRows, optionRows);
+      if (lease === null) return new this(options);
+      let leaseHost;
+      try {
+        const given = optionalText(url, 'lease') || host.env?.('SNOWFLAKE_LEASE_URL') || undefined;
+        if (given === undefined) {
+          throw invalid(
+            "a node value 'lease' needs the database: give lease: 'postgresql://…' or " +
+              'SNOWFLAKE_LEASE_URL.',
+          );
+        }
+        leaseHost = host.leaseHost(lease, given, errors);
+      } catch (error) {
+        lease.free();
+        throw error;
+      }
+      await leaseHost.acquire();
+      let generator;
+      let handle;
+      try {
+        handle = lease.generatorNew(nodeRows, optionRows);
+        adopted = { handle, host: leaseHost };
+        generator = new this(options);
+      } catch (error) {
+        adopted = undefined;
+        handle?.close();
+        await leaseHost.giveBack(); // a value taken but never used goes back at once
+        throw error;
+      }
+      leaseHost.start(() => generator.close());
+      return generator;
     }
 
     /** The generator's layout. */
@@ -1100,25 +1192,69 @@ function createApi(binding, errors, host) {
       // bigint only for a field wider than 53 bits (as in decoded parts).
       const wide = this.#layout.fields.filter((f) => f.bits > 53).map((f) => f.name);
       const narrow = (v) => (typeof v === 'bigint' ? Number(v) : v);
-      return fromRows(this.#h.stats(), (v) =>
+      const out = fromRows(this.#h.stats(), (v) =>
         Array.isArray(v)
           ? Object.fromEntries(v.map(([k, x]) => [k, wide.includes(k) ? x : narrow(x)]))
           : narrow(v),
       );
+      // A leased value's lease: state, field, value, expiresMs, horizonMs,
+      // renewals, failures, error, durationMs.
+      if (this.#lease !== undefined) out.lease = fromRows(this.#lease.stats(), (v) => v);
+      return out;
     }
 
     /**
      * Writes the state file (if any), releases the node value and frees the
-     * generator. Further calls throw InvalidArgument. Idempotent.
+     * generator. Further calls throw InvalidArgument. Idempotent. A leased
+     * value's renewer stops, and the value is given back in the background
+     * with the last tick issued (closeAsync() waits for it).
      */
     close() {
       this.#h.close();
       this.#closing?.abort(); // a pending async call wakes to the closed error
+      this.#lease?.close();
+    }
+
+    /** close(), settled once a leased node value is given back. Never rejects. */
+    async closeAsync() {
+      this.close();
+      await this.#lease?.close();
     }
   }
 
   if (typeof Symbol.dispose === 'symbol') {
     Generator.prototype[Symbol.dispose] = Generator.prototype.close;
+  }
+  if (typeof Symbol.asyncDispose === 'symbol') {
+    Generator.prototype[Symbol.asyncDispose] = Generator.prototype.closeAsync;
+  }
+
+  /** A generator's handle; a node value "lease" is refused in the Node.js user's terms. */
+  function newHandle(layoutHandle, nodeRows, optionRows) {
+    try {
+      return binding.generatorNew(layoutHandle, nodeRows, optionRows);
+    } catch (error) {
+      let wanted = false;
+      try {
+        wanted = binding.leaseWanted?.(layoutHandle, nodeRows, optionRows) === true;
+      } catch {
+        // the generator's error says what is wrong
+      }
+      if (wanted) throw invalid(canLease() ? SYNC_LEASE : NO_LEASE, { cause: error });
+      throw error;
+    }
+  }
+
+  /** Whether this backend and host run a lease's statements. */
+  function canLease() {
+    return binding.leaseNew !== undefined && host.leaseHost !== undefined;
+  }
+
+  /** The core's lease for a node value "lease", or null when none is leased. */
+  function leaseOf(layoutHandle, nodeRows, optionRows) {
+    if (canLease()) return binding.leaseNew(layoutHandle, nodeRows, optionRows);
+    if (binding.leaseWanted?.(layoutHandle, nodeRows, optionRows) === true) throw invalid(NO_LEASE);
+    return null;
   }
 
   function withIds(error, out) {
@@ -1141,6 +1277,7 @@ function createApi(binding, errors, host) {
     range,
     presets,
     options,
+    leaseTableSql,
     version: binding.version,
     ...errors,
   };

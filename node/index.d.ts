@@ -252,6 +252,13 @@ export function options(): OptionInfo[];
 export const version: string;
 
 /**
+ * The SQL that creates the table of leased node values (idempotent): for a
+ * migration, or run once (`snowflake-c lease init` does the same). The same
+ * text as sql/leases.sql.
+ */
+export function leaseTableSql(): string;
+
+/**
  * Which build `snowflake-c` loaded: the native addon, or the WebAssembly
  * build where no addon fits the platform (or SNOWFLAKE_C_IMPLEMENTATION=wasm).
  * `snowflake-c/wasm` is always the WebAssembly build and has no such export.
@@ -260,10 +267,11 @@ export const implementation: 'native' | 'wasm';
 
 /**
  * A node value: a number, `'auto'` (from the pool in `stateDir`), `'host'`
- * (host-name ordinal) or `'env:NAME'` (the environment variable NAME, read
- * when the generator is created: `'env:JOB_COMPLETION_INDEX'` in an Indexed Job).
+ * (host-name ordinal), `'env:NAME'` (the environment variable NAME, read
+ * when the generator is created: `'env:JOB_COMPLETION_INDEX'` in an Indexed
+ * Job) or `'lease'` (leased from PostgreSQL: {@link Generator.create}).
  */
-export type NodeValue = number | bigint | 'auto' | 'host' | `env:${string}` | `${number}`;
+export type NodeValue = number | bigint | 'auto' | 'host' | 'lease' | `env:${string}` | `${number}`;
 
 /**
  * A duration: ms as a number (a fraction rounds up to the next whole ms) or a
@@ -315,6 +323,13 @@ export type GeneratorOptions = LayoutOptions &
      * constructor throws: there is no silent default.
      */
     node?: NodeValue | Record<string, NodeValue> | null;
+    /**
+     * The PostgreSQL of a node value `'lease'` (`node: { worker: 'lease' }`,
+     * or SNOWFLAKE_WORKER=lease): a `postgresql://` URL or libpq's key=value
+     * text; else SNOWFLAKE_LEASE_URL. Read by {@link Generator.create} only,
+     * through node-postgres (`npm install pg`).
+     */
+    lease?: string | null;
   };
 
 /** Where a node value came from. */
@@ -361,6 +376,30 @@ export interface GeneratorStats {
   nodeSources: Record<string, NodeSource>;
   /** The host-wide guard: `'held: <the claim's name>'` or `'off'`. */
   guard: string;
+  /** A leased node value's lease (a generator of {@link Generator.create} on `'lease'`). */
+  lease?: LeaseStats;
+}
+
+/** The lease of a leased node value: the CLI's `gen --stats` in JavaScript's casing. */
+export interface LeaseStats {
+  /** `'held'`, `'expired'` (no renewal in a lease: no IDs until one succeeds), `'lost'`, … */
+  state: 'acquiring' | 'held' | 'expired' | 'lost' | 'released';
+  /** The node field leased. */
+  field: string;
+  /** Its value, -1 before one is held. */
+  value: number;
+  /** Unix ms: the deadline on this host's clock, past which no ID is issued. */
+  expiresMs: number;
+  /** Unix ms: no ID past it (the horizon written in the database). */
+  horizonMs: number;
+  /** Renewals that succeeded. */
+  renewals: number;
+  /** Statements that failed (each retried). */
+  failures: number;
+  /** The last failure, or `''`. */
+  error: string;
+  /** The lease, ms. */
+  durationMs: number;
 }
 
 /**
@@ -389,6 +428,19 @@ export class Generator {
    * @throws {WorkerUnavailable} when another live generator holds the node value
    */
   constructor(options?: GeneratorOptions);
+  /**
+   * A generator, made asynchronously: the only way to one whose node value is
+   * leased from PostgreSQL (`node: { worker: 'lease' }` with `lease`), which
+   * it acquires before it resolves, then renews on timers that keep no
+   * process alive; the same as `new Generator(options)` otherwise. Past a
+   * lease without a renewal, calls throw {@link LeaseExpired} until one
+   * succeeds.
+   * @throws {WorkerUnavailable} every value held, or the database not reached in a lease
+   */
+  static create<T extends Generator>(
+    this: new (options?: GeneratorOptions) => T,
+    options?: GeneratorOptions,
+  ): Promise<T>;
   readonly layout: Layout;
   /**
    * What the core said of this generator at its creation, in its order: its
@@ -418,9 +470,15 @@ export class Generator {
   /** The generator's clock, Unix µs. */
   nowUs(): bigint;
   stats(): GeneratorStats;
-  /** Persists the state, releases the node value, frees the generator. Idempotent. */
+  /**
+   * Persists the state, releases the node value, frees the generator.
+   * Idempotent. A leased value is given back in the background.
+   */
   close(): void;
+  /** `close()`, settled once a leased node value is given back; never rejects. */
+  closeAsync(): Promise<void>;
   [Symbol.dispose](): void;
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**

@@ -19,6 +19,7 @@ export const {
   range,
   presets,
   options,
+  leaseTableSql,
   version,
   SnowflakeError,
   InvalidLayout,

@@ -1,7 +1,8 @@
 'use strict';
 
 // What api.js needs from Node.js: timers that never block the event loop,
-// and process warnings.
+// process warnings, the environment, and the host of leased node values
+// (lease.js, through node-postgres: loaded when a generator leases).
 
 const { setTimeout: sleep } = require('node:timers/promises');
 
@@ -16,5 +17,14 @@ module.exports = {
   /** A process warning, as Node.js libraries give one. */
   warn(text, type, code, ctor) {
     process.emitWarning(text, { type, code, ctor });
+  },
+  /** An environment variable, or undefined. */
+  env(name) {
+    return process.env[name];
+  },
+  /** The host that runs a lease's statements (lease.js). */
+  leaseHost(lease, url, errors) {
+    const { LeaseHost } = require('./lease');
+    return new LeaseHost(lease, url, errors);
   },
 };

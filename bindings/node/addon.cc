@@ -10,6 +10,7 @@
 #include <napi.h>
 #include <snowflake_c.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <deque>
 #include <memory>
@@ -800,55 +801,57 @@ Napi::Value GenClose(const Napi::CallbackInfo &info) {
   return info.Env().Undefined();
 }
 
-// generatorNew(handle, node, options) → { slot, nextAt, fillAt, nowUs,
-// stats, close, warnings }: `node` the node values as [[name | null, value]]
-// (null: the layout's only node field), `options` [[name, value]] handed to
-// the core by name as given ("maxWait"), which knows the options, their
-// types and ranges, and refuses an unknown one; each value an sfc_value row.
-// `slot` is for generatorNext() (through nextIo) while the handle lives (its
-// functions hold the generator); `warnings` the core's
-// sfc_generator_warning_at as [[kind, text]] (api.js emits them).
-Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  Napi::Array node_rows = Arg(info, 1).As<Napi::Array>();
-  Napi::Array option_rows = Arg(info, 2).As<Napi::Array>();
-
+// The core's options from api.js's rows: `node` the node values as
+// [[name | null, value]] (null: the layout's only node field), `rows`
+// [[name, value]] handed to the core by name as given ("maxWait"), which
+// knows the options, their types and ranges, and refuses an unknown one;
+// each value an sfc_value row. Every text handed to the core lives in
+// `keep` (node field names and paths are held by pointer; a deque never
+// moves them), the node values in `node`: both outlive `options`' use.
+struct CoreOptions {
   sfc_options options;
-  sfc_options_init(&options);
-  sfc_error err;
-  // Every text handed to the core lives here until sfc_generator_new: node
-  // field names and paths are held by pointer. A deque never moves them.
   std::deque<std::string> keep;
-  std::vector<sfc_node_value> node(node_rows.Length());
+  std::vector<sfc_node_value> node;
+};
+
+void ReadOptions(Napi::Env env, const Napi::Value &node_arg,
+                 const Napi::Value &rows_arg, CoreOptions &out) {
+  Napi::Array node_rows = node_arg.As<Napi::Array>();
+  Napi::Array option_rows = rows_arg.As<Napi::Array>();
+  sfc_options_init(&out.options);
+  sfc_error err;
+  out.node.resize(node_rows.Length());
   for (uint32_t i = 0; i < node_rows.Length(); i++) {
     Napi::Array row = node_rows.Get(i).As<Napi::Array>();
     const char *name = nullptr;
     if (Napi::Value given = row.Get(0u); given.IsString()) {
-      keep.push_back(Text(given));
-      name = keep.back().c_str();
+      out.keep.push_back(Text(given));
+      name = out.keep.back().c_str();
     }
-    sfc_value v = CoreValue(row.Get(1u), keep);
-    if (sfc_node_value_set(&node[i], name, &v, &err) != SFC_OK) {
+    sfc_value v = CoreValue(row.Get(1u), out.keep);
+    if (sfc_node_value_set(&out.node[i], name, &v, &err) != SFC_OK) {
       Throw(env, err);
     }
   }
-  options.node = node.data();
-  options.node_count = node.size();
+  out.options.node = out.node.data();
+  out.options.node_count = out.node.size();
   for (uint32_t i = 0; i < option_rows.Length(); i++) {
     Napi::Array row = option_rows.Get(i).As<Napi::Array>();
     std::string name = Text(row.Get(0u));
-    sfc_value v = CoreValue(row.Get(1u), keep);
-    if (sfc_options_set(&options, name.data(), name.size(), &v, &err) !=
+    sfc_value v = CoreValue(row.Get(1u), out.keep);
+    if (sfc_options_set(&out.options, name.data(), name.size(), &v, &err) !=
         SFC_OK) {
       Throw(env, err);
     }
   }
+}
 
-  sfc_generator *gen = nullptr;
-  if (sfc_generator_new(&layout, &options, &gen, &err) != SFC_OK) {
-    Throw(env, err);
-  }
+// The handle of a new generator: { slot, nextAt, fillAt, nowUs, stats,
+// close, warnings }. `slot` is for generatorNext() (through nextIo) while
+// the handle lives (its functions hold the generator); `warnings` the
+// core's sfc_generator_warning_at as [[kind, text]] (api.js emits them).
+// Its box in `*made`.
+Napi::Object GenHandle(Napi::Env env, sfc_generator *gen, GenBox **made) {
   auto *box =
       new GenBox{gen, 0, static_cast<int64_t>(sfc_generator_memory(gen)),
                  env.GetInstanceData<Addon>()->generators, 0};
@@ -887,6 +890,303 @@ Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   } catch (...) {
     if (box->refs == 0) {
       FreeBox(env, box);
+    }
+    throw;
+  }
+  *made = box;
+  return handle;
+}
+
+// generatorNew(handle, node, options) → a generator's handle (GenHandle),
+// `node` and `options` as ReadOptions takes them.
+Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  const sfc_layout &layout = GetLayout(Arg(info, 0));
+  CoreOptions opts;
+  ReadOptions(env, Arg(info, 1), Arg(info, 2), opts);
+  sfc_generator *gen = nullptr;
+  sfc_error err;
+  if (sfc_generator_new(&layout, &opts.options, &gen, &err) != SFC_OK) {
+    Throw(env, err);
+  }
+  GenBox *box = nullptr;
+  return GenHandle(env, gen, &box);
+}
+
+// --- Leases ----------------------------------------------------------------
+
+// A node value leased from PostgreSQL: the core's protocol (sfc_lease_*),
+// whose statements node/lease.js runs through node-postgres. Shared by the
+// functions made for it, as a GenBox is; the last one collected frees it.
+// It keeps the statement in flight (its parameters point into it) and,
+// once it made its generator, a reference and a hold on that generator's
+// box until release(): the core's lease reads the generator's clock and
+// word until then, even after close().
+struct LeaseBox {
+  sfc_lease *lease;
+  int refs = 0;
+  GenBox *gen = nullptr;
+  sfc_lease_query q{};
+  bool has_query = false;
+};
+
+void LetGoOfGen(Napi::Env env, LeaseBox *box) {
+  GenBox *gen = box->gen;
+  if (gen == nullptr) {
+    return;
+  }
+  box->gen = nullptr;
+  if (--gen->holds == 0 && gen->closed) {
+    FreeGen(gen);
+  }
+  ReleaseBox(env, gen);
+}
+
+void FreeLease(Napi::Env env, LeaseBox *box) {
+  sfc_lease_free(box->lease); // first: it no longer reads the generator
+  box->lease = nullptr;
+  LetGoOfGen(env, box);
+}
+
+void ReleaseLease(Napi::Env env, LeaseBox *box) {
+  if (--box->refs == 0) {
+    FreeLease(env, box);
+    delete box;
+  }
+}
+
+LeaseBox *LiveLease(const Napi::CallbackInfo &info) {
+  auto *box = static_cast<LeaseBox *>(info.Data());
+  if (box->lease == nullptr) {
+    Invalid(info.Env(), "the lease was freed.");
+  }
+  return box;
+}
+
+// A statement as [step, sql, params]: the parameters as strings ($1, $2,
+// …; each statement casts them).
+Napi::Value QueryOf(Napi::Env env, const sfc_lease_query &q) {
+  static const char *const steps[] = {"idle", "acquire", "renew", "release"};
+  Napi::Array params = Napi::Array::New(env, static_cast<size_t>(q.nparams));
+  for (int i = 0; i < q.nparams; i++) {
+    params.Set(static_cast<uint32_t>(i), q.params[i]);
+  }
+  Napi::Array out = Napi::Array::New(env, 3);
+  out.Set(0u, steps[q.step]);
+  out.Set(1u, q.sql);
+  out.Set(2u, params);
+  return out;
+}
+
+// The statement handed out last, which done() or failed() answers once.
+void TakeQuery(Napi::Env env, LeaseBox *box) {
+  if (!box->has_query) {
+    Invalid(env, "the lease has no statement in flight: take one from due() "
+                 "or release() first.");
+  }
+  box->has_query = false;
+}
+
+// due() → the statement due now, [step, sql, params], or the µs to sleep
+// before asking again (the core caps it).
+Napi::Value LeaseDue(const Napi::CallbackInfo &info) {
+  LeaseBox *box = LiveLease(info);
+  int64_t wait_us = 0;
+  box->has_query = false;
+  if (sfc_lease_due(box->lease, &box->q, &wait_us) == SFC_LEASE_IDLE) {
+    return Napi::Number::New(info.Env(), static_cast<double>(wait_us));
+  }
+  box->has_query = true;
+  return QueryOf(info.Env(), box->q);
+}
+
+// done(row): the row the statement returned (each column as PostgreSQL's
+// text: a string, or null for SQL NULL), or null for no row. Throws what
+// the core makes of it: WorkerUnavailable (every value held), LeaseExpired
+// (the value taken by another holder).
+Napi::Value LeaseDone(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  LeaseBox *box = LiveLease(info);
+  TakeQuery(env, box);
+  Napi::Value given = Arg(info, 0);
+  std::deque<std::string> keep;
+  const char *row[SFC_LEASE_PARAMS] = {nullptr};
+  uint32_t ncols = 0;
+  if (given.IsArray()) {
+    Napi::Array cols = given.As<Napi::Array>();
+    ncols = std::min<uint32_t>(cols.Length(), SFC_LEASE_PARAMS);
+    for (uint32_t i = 0; i < ncols; i++) {
+      if (Napi::Value col = cols.Get(i); col.IsString()) {
+        keep.push_back(Text(col));
+        row[i] = keep.back().c_str();
+      }
+    }
+  }
+  sfc_error err;
+  if (sfc_lease_done(box->lease, &box->q, given.IsArray() ? row : nullptr,
+                     static_cast<int>(ncols), &err) != SFC_OK) {
+    Throw(env, err);
+  }
+  return env.Undefined();
+}
+
+// failed(why): the statement could not be run (the driver's message); the
+// core retries it with backoff.
+Napi::Value LeaseFailed(const Napi::CallbackInfo &info) {
+  LeaseBox *box = LiveLease(info);
+  TakeQuery(info.Env(), box);
+  std::string why = Text(Arg(info, 0));
+  sfc_lease_failed(box->lease, &box->q, why.c_str());
+  return info.Env().Undefined();
+}
+
+// acquired() → true once a value is held, false while the acquire may go
+// on; past the core's time, WorkerUnavailable saying why.
+Napi::Value LeaseAcquired(const Napi::CallbackInfo &info) {
+  LeaseBox *box = LiveLease(info);
+  sfc_error err;
+  sfc_status status = sfc_lease_acquired(box->lease, &err);
+  if (status != SFC_OK && status != SFC_WAIT) {
+    Throw(info.Env(), err);
+  }
+  return Napi::Boolean::New(info.Env(), status == SFC_OK);
+}
+
+// generatorNew(node, options) → a generator's handle (GenHandle) on the
+// value acquired, starting after the previous holder's horizon.
+Napi::Value LeaseGeneratorNew(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  LeaseBox *box = LiveLease(info);
+  CoreOptions opts;
+  ReadOptions(env, Arg(info, 0), Arg(info, 1), opts);
+  sfc_generator *gen = nullptr;
+  sfc_error err;
+  if (sfc_lease_generator_new(box->lease, &opts.options, &gen, &err) !=
+      SFC_OK) {
+    Throw(env, err);
+  }
+  GenBox *made = nullptr;
+  Napi::Object handle;
+  try {
+    handle = GenHandle(env, gen, &made);
+  } catch (...) {
+    // The generator may be gone with its handle: the lease no longer reads
+    // it (its value expires unless the host gives it back).
+    box->has_query = sfc_lease_release(box->lease, &box->q);
+    throw;
+  }
+  made->holds++; // the lease's, until release()
+  made->refs++;
+  box->gen = made;
+  return handle;
+}
+
+Napi::Value LeaseValid(const Napi::CallbackInfo &info) {
+  return Napi::Boolean::New(info.Env(),
+                            sfc_lease_valid(LiveLease(info)->lease));
+}
+
+// release() → the statement that gives the value back (its generator
+// closed first: the row keeps its exact last tick), or null when nothing
+// is held. The lease lets go of its generator.
+Napi::Value LeaseRelease(const Napi::CallbackInfo &info) {
+  LeaseBox *box = LiveLease(info);
+  box->has_query = sfc_lease_release(box->lease, &box->q);
+  LetGoOfGen(info.Env(), box);
+  return box->has_query ? QueryOf(info.Env(), box->q) : info.Env().Null();
+}
+
+// stats() → [[name, value]]: the keys of the CLI's `gen --stats --json`.
+Napi::Value LeaseStats(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  sfc_lease_stats s;
+  sfc_lease_stats_get(LiveLease(info)->lease, &s);
+  auto num = [&](int64_t v) {
+    return Napi::Number::New(env, static_cast<double>(v));
+  };
+  Napi::Array out = Napi::Array::New(env);
+  uint32_t i = 0;
+  out.Set(i++, Pair(env, "state", Napi::String::New(env, s.state)));
+  out.Set(i++, Pair(env, "field", Napi::String::New(env, s.field)));
+  out.Set(i++, Pair(env, "value", num(s.value)));
+  out.Set(i++, Pair(env, "expires_ms", num(s.expires_ms)));
+  out.Set(i++, Pair(env, "horizon_ms", num(s.horizon_ms)));
+  out.Set(i++, Pair(env, "renewals", num(static_cast<int64_t>(s.renewals))));
+  out.Set(i++, Pair(env, "failures", num(static_cast<int64_t>(s.failures))));
+  out.Set(i++, Pair(env, "error", Napi::String::New(env, s.error)));
+  out.Set(i++, Pair(env, "duration_ms", num(s.duration_ms)));
+  return out;
+}
+
+// free(): frees the lease now (after release()); idempotent.
+Napi::Value LeaseFree(const Napi::CallbackInfo &info) {
+  auto *box = static_cast<LeaseBox *>(info.Data());
+  if (box->lease != nullptr) {
+    FreeLease(info.Env(), box);
+  }
+  return info.Env().Undefined();
+}
+
+// leaseTableSql() → the SQL that creates the lease table (idempotent).
+Napi::Value LeaseTableSql(const Napi::CallbackInfo &info) {
+  return Napi::String::New(info.Env(), sfc_lease_table_sql());
+}
+
+// leaseWanted(handle, node, options) → whether a node field is given as
+// "lease" (or by its environment variable): such a generator is made
+// through leaseNew, every other through generatorNew.
+Napi::Value LeaseWanted(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  const sfc_layout &layout = GetLayout(Arg(info, 0));
+  CoreOptions opts;
+  ReadOptions(env, Arg(info, 1), Arg(info, 2), opts);
+  return Napi::Boolean::New(env, sfc_lease_wanted(&layout, &opts.options));
+}
+
+// leaseNew(handle, node, options) → { due, done, failed, acquired,
+// generatorNew, valid, release, stats, free }, or null when no node field
+// is leased. Reads the options leaseDuration and leaseKey.
+Napi::Value LeaseNew(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  const sfc_layout &layout = GetLayout(Arg(info, 0));
+  CoreOptions opts;
+  ReadOptions(env, Arg(info, 1), Arg(info, 2), opts);
+  if (!sfc_lease_wanted(&layout, &opts.options)) {
+    return env.Null();
+  }
+  sfc_lease *lease = nullptr;
+  sfc_error err;
+  if (sfc_lease_new(&layout, &opts.options, &lease, &err) != SFC_OK) {
+    Throw(env, err);
+  }
+  auto *box = new LeaseBox{lease};
+  struct Method {
+    const char *name;
+    Napi::Value (*fn)(const Napi::CallbackInfo &);
+  };
+  static const Method methods[] = {
+      {"due", LeaseDue},
+      {"done", LeaseDone},
+      {"failed", LeaseFailed},
+      {"acquired", LeaseAcquired},
+      {"generatorNew", LeaseGeneratorNew},
+      {"valid", LeaseValid},
+      {"release", LeaseRelease},
+      {"stats", LeaseStats},
+      {"free", LeaseFree},
+  };
+  Napi::Object handle = Napi::Object::New(env);
+  try {
+    for (const Method &m : methods) {
+      Napi::Function fn = Napi::Function::New(env, m.fn, m.name, box);
+      fn.AddFinalizer(ReleaseLease, box);
+      box->refs++;
+      handle.Set(m.name, fn);
+    }
+  } catch (...) {
+    if (box->refs == 0) {
+      FreeLease(env, box);
+      delete box;
     }
     throw;
   }
@@ -981,6 +1281,9 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
       {"encode", Encode},
       {"range", Range},
       {"generatorNew", GeneratorNew},
+      {"leaseWanted", LeaseWanted},
+      {"leaseTableSql", LeaseTableSql},
+      {"leaseNew", LeaseNew},
       {"sleep", Sleep},
   };
   for (const Export &f : functions) {

@@ -362,6 +362,17 @@ EXPORT(generator_new) sfc_generator *w_generator_new(const sfc_layout *l) {
   if (sfc_generator_new(l, &options, &g, &last_error) != SFC_OK) return NULL;
   return g;
 }
+/* Whether the options and node values gathered lease a node value: this
+ * build runs no statements, so api.js refuses such a generator in its own
+ * terms. */
+EXPORT(lease_wanted) int w_lease_wanted(const sfc_layout *l) {
+  options.node = list;
+  options.node_count = list_count;
+  return sfc_lease_wanted(l, &options);
+}
+EXPORT(lease_table_sql) const char *w_lease_table_sql(void) {
+  return sfc_lease_table_sql();
+}
 EXPORT(generator_free) void w_generator_free(sfc_generator *g) {
   sfc_generator_free(g);
 }

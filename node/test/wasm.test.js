@@ -55,3 +55,17 @@ test('an unguarded wasm generator says why, once', async () => {
   assert.match(mine[0].message, /^node value datacenter=31,worker=30 is not guarded: /);
   assert.match(mine[0].message, /WebAssembly has no host-wide claim/);
 });
+
+test('the wasm build refuses a leased node value in its own terms', async () => {
+  const options = { preset: 'default', node: { worker: 'lease' }, lease: 'host=/nowhere' };
+  const runsNoStatements = (error) =>
+    error instanceof sfc.InvalidArgument &&
+    error.message.includes('node-postgres') &&
+    error.message.includes('native package');
+  assert.throws(() => new sfc.Generator(options), runsNoStatements);
+  assert.equal(sfc.leaseTableSql(), native.leaseTableSql());
+  await assert.rejects(sfc.Generator.create(options), runsNoStatements);
+  const g = await sfc.Generator.create({ preset: 'default', node: 3, guard: false });
+  assert.equal(typeof g.nextId(), 'bigint');
+  await g.closeAsync();
+});

@@ -398,20 +398,29 @@ function createBinding(instance) {
         })
       : undefined;
 
-  function generatorNew(handle, node, opts) {
+  /** made(l): a call of the module on the options and node values gathered. */
+  function withOptions(handle, node, opts, made) {
     const l = getLayout(handle);
-    const gen =
-      scoped((keep) => {
-        w.options_clear();
-        for (const [name, value] of node) {
-          check(w.node_add(name === null ? 0 : keep(name)[0], ...valueArgs(value, keep)));
-        }
-        for (const [name, value] of opts) {
-          const [namePtr, nameLen] = keep(name);
-          check(w.options_set(namePtr, nameLen, ...valueArgs(value, keep)));
-        }
-        return w.generator_new(l);
-      }) >>> 0;
+    return scoped((keep) => {
+      w.options_clear();
+      for (const [name, value] of node) {
+        check(w.node_add(name === null ? 0 : keep(name)[0], ...valueArgs(value, keep)));
+      }
+      for (const [name, value] of opts) {
+        const [namePtr, nameLen] = keep(name);
+        check(w.options_set(namePtr, nameLen, ...valueArgs(value, keep)));
+      }
+      return made(l);
+    });
+  }
+
+  /** Whether a node value is "lease" (which this build cannot run: api.js says so). */
+  function leaseWanted(handle, node, opts) {
+    return withOptions(handle, node, opts, (l) => w.lease_wanted(l)) !== 0;
+  }
+
+  function generatorNew(handle, node, opts) {
+    const gen = withOptions(handle, node, opts, (l) => w.generator_new(l)) >>> 0;
     if (gen === 0) throw fail(w.error_status());
 
     // JavaScript may run inside a call before it is done with the generator
@@ -587,6 +596,8 @@ function createBinding(instance) {
     range,
     generatorNew,
     generatorNext,
+    leaseWanted,
+    leaseTableSql: () => cstring(w.lease_table_sql()),
     sleep,
     version: cstring(w.version()),
     kind: 'wasm',

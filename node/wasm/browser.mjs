@@ -32,6 +32,7 @@ export const {
   range,
   presets,
   options,
+  leaseTableSql,
   version,
   SnowflakeError,
   InvalidLayout,

@@ -53,6 +53,7 @@ export const parseId = lazyFunction('parseId');
 export const range = lazyFunction('range');
 export const presets = lazyFunction('presets');
 export const options = lazyFunction('options');
+export const leaseTableSql = lazyFunction('leaseTableSql');
 export const SnowflakeError = lazyClass('SnowflakeError');
 export const InvalidLayout = lazyClass('InvalidLayout');
 export const InvalidArgument = lazyClass('InvalidArgument');
@@ -78,6 +79,7 @@ export default {
   range,
   presets,
   options,
+  leaseTableSql,
   get version() {
     return instance().version;
   },

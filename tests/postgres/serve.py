@@ -1,6 +1,8 @@
 """A throwaway PostgreSQL server (pgserver.Server) for tests in other
 languages: starts it, prints one JSON line, then keeps it until its standard
-input closes (the test ended, or died), and removes it.
+input closes (the test ended, or died), and removes it. Meanwhile each line
+"stop" (an immediate stop: an outage) or "start" on its standard input is
+done, then answered with a line "ok".
 
     python3 tests/postgres/serve.py BIN_DIR [--preload] [--set NAME=VALUE]...
 
@@ -33,7 +35,15 @@ def main() -> None:
             )
         )
         sys.stdout.flush()
-        sys.stdin.read()  # until the test closes it, or ends
+        for line in sys.stdin:  # until the test closes it, or ends
+            command = line.strip()
+            if command == "stop":
+                pg.stop("immediate")
+            elif command == "start":
+                pg.start()
+            else:
+                continue
+            print("ok", flush=True)
 
 
 if __name__ == "__main__":

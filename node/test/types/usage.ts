@@ -92,3 +92,22 @@ new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guard: fa
 new Generator({ preset: 'twitter', node: { datacenter: 1, worker: 3 }, guard: 'off' });
 void guardState;
 void firstKind;
+
+// A leased node value: made asynchronously, its lease in the stats.
+async function leasedUsage(): Promise<void> {
+  const leased: Generator = await Generator.create({
+    preset: 'twitter',
+    node: { datacenter: 1, worker: 'lease' },
+    lease: 'postgresql://app@db/app',
+    leaseDuration: '60s',
+    leaseKey: 'orders-1',
+  });
+  const state: string | undefined = leased.stats().lease?.state;
+  const value: number | undefined = leased.stats().lease?.value;
+  await leased.closeAsync();
+  // @ts-expect-error the database is text
+  await Generator.create({ preset: 'twitter', node: 1, lease: 5 });
+  void state;
+  void value;
+}
+void leasedUsage;
