@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "snowflake_c.h"
 
+#include "driver_lease.h"
 #include "runtime.h"
 
 #include <stdbool.h>
@@ -36,6 +37,7 @@ static void let_go(int slot) {
     sfc_generator_free(gens[slot]);
     gens[slot] = NULL;
     free_pending[slot] = false;
+    if (lease_held(slot)) lease_free(slot);
   }
 }
 
@@ -109,7 +111,10 @@ static int create(int slot, int shared, char *text, sfc_error *err) {
   if (gens[slot] || free_pending[slot] || making[slot])
     return SFC_INVALID_ARGUMENT;
   making[slot] = true;
-  if (shared) {
+  if (sfc_lease_wanted(&layout, &opts)) {
+    /* A node value leased from the database (docs/leases.md). */
+    st = lease_create(slot, &layout, &opts, &gens[slot], err);
+  } else if (shared) {
     /* Memory its forks share, as PostgreSQL's or a pre-forking server's. */
     size_t size = sfc_generator_shared_size();
     void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -225,19 +230,34 @@ void *sim_driver_thread(void *arg) {
       let_go((int)slot);
       break;
     case CMD_CLOSE:
-      sfc_generator_close(gens[slot]);
+      if (lease_held((int)slot))
+        lease_end((int)slot, gens[slot]);
+      else
+        sfc_generator_close(gens[slot]);
       report(SFC_OK, NULL, 0, 1, 0, NULL);
       break;
     case CMD_FREE:
       if (users[slot]) {
-        sfc_generator_close(gens[slot]);
+        if (lease_held((int)slot))
+          lease_end((int)slot, gens[slot]);
+        else
+          sfc_generator_close(gens[slot]);
         free_pending[slot] = true;
       } else {
         /* Out of the slot first: a call that starts meanwhile (this one
          * yields in the kernel) finds none, as a binding's would. */
         sfc_generator *g = gens[slot];
         gens[slot] = NULL;
-        sfc_generator_free(g);
+        if (lease_held((int)slot)) {
+          /* No create in the slot until its lease is given back. */
+          making[slot] = true;
+          lease_end((int)slot, g);
+          sfc_generator_free(g);
+          lease_free((int)slot);
+          making[slot] = false;
+        } else {
+          sfc_generator_free(g);
+        }
       }
       report(SFC_OK, NULL, 0, 1, 0, NULL);
       break;

@@ -57,6 +57,8 @@ typedef enum sim_op {
   SYS_EXIT,
   SYS_NOTE,       /* s[0]: a line for the trace */
   SYS_PROC_TOKEN, /* a[0] pid -> ret: a token of it, 0 if not alive */
+  SYS_LEASE,      /* a statement to the lease database (leasedb.h): a[0]
+                     the step, a[1] parameters, data them -> ret, v */
 } sim_op;
 
 typedef struct sim_request {

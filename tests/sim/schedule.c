@@ -4,6 +4,7 @@
 #include "schedule.h"
 
 #include "kernel.h"
+#include "leasedb.h"
 #include "proto.h"
 #include "sim.h"
 
@@ -13,9 +14,11 @@
 #define PROCS 24
 
 static const char *const kind_names[A_KINDS] = {
-    "",       "spawn",      "create", "next",    "next_now", "batch", "next_at",
-    "close",  "free",       "fork",   "exit",    "kill",     "exec",  "signal",
-    "thread", "step_clock", "freeze", "advance", "reboot",   "forge"};
+    "",           "spawn",   "create",   "next",   "next_now",
+    "batch",      "next_at", "close",    "free",   "fork",
+    "exit",       "kill",    "exec",     "signal", "thread",
+    "step_clock", "freeze",  "advance",  "reboot", "forge",
+    "db_down",    "db_cut",  "db_clock", "pause",  "host_clock"};
 
 /* --- making one
  * ---------------------------------------------------------------- */
@@ -198,6 +201,12 @@ static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
   }
 }
 
+static bool lease_seed(uint64_t seed) {
+  uint64_t z = (seed + 0x1EA5E) * UINT64_C(0x9E3779B97F4A7C15);
+  z ^= z >> 31;
+  return z % 5 == 0;
+}
+
 void schedule_make(uint64_t seed, schedule *out) {
   gen_state = seed ^ UINT64_C(0x5EED5EED5EED5EED);
   memset(out, 0, sizeof *out);
@@ -208,6 +217,12 @@ void schedule_make(uint64_t seed, schedule *out) {
   /* One ID space, mostly: an epoch of the run's own, or aliases of it. */
   const int64_t epoch = 1704067200000LL + (int64_t)rnd(86400000);
   const int family = (int)rnd(LAYOUTS);
+  /* One seed in five (by a hash of its own, so that the others make the
+   * schedules they always made): leased node values. */
+  if (lease_seed(seed)) {
+    schedule_make_leases(out, cap, epoch, rnd);
+    return;
+  }
   /* Every other seed a chain of hand-overs; the others free-form. */
   if (rnd(2) == 0) {
     make_chain(out, cap, epoch, family);
@@ -422,6 +437,22 @@ static void run_action(const action *a) {
     return;
   case A_FORGE:
     forge(a, 1001, 0);
+    return;
+  case A_DB_DOWN:
+    leasedb_down(a->n);
+    return;
+  case A_DB_CUT:
+    leasedb_cut(pid, a->n);
+    return;
+  case A_DB_CLOCK:
+    leasedb_clock_step(a->n);
+    return;
+  case A_PAUSE:
+    k_pause(pid, a->n);
+    leasedb_excuse(pid);
+    return;
+  case A_HOST_CLOCK:
+    k_host_clock_step(a->slot, a->n);
     return;
   default:
     break;
