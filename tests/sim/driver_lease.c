@@ -16,8 +16,15 @@
 
 static struct {
   sfc_lease *lease;
-  bool stopping, renewing, ended;
+  bool stopping, renewing, ending, ended;
 } slots[SLOTS];
+
+/* The host's own sleep, as nanosleep (sfc_pause spins its last 200 µs:
+ * a binding's wait for an ID, not a host's for its next statement). */
+static void host_sleep(int64_t us) {
+  const int64_t now_us = sim_call1(SYS_CLOCK, 1)->v[0] / 1000;
+  sim_call1(SYS_SLEEP, now_us + us);
+}
 
 /* Runs q on the database: the core's answer, or SFC_WAIT when it was not
  * reached (the core retries with backoff). */
@@ -68,7 +75,7 @@ static void *renew_main(void *arg) {
       run(l, &q, &err);
       continue;
     }
-    sfc_pause(wait_us);
+    host_sleep(wait_us);
   }
   slots[slot].renewing = false;
   return NULL;
@@ -90,7 +97,7 @@ sfc_status lease_create(int slot, const sfc_layout *layout,
     }
     st = sfc_lease_acquired(l, err);
     if (st != SFC_WAIT) break;
-    if (!ran) sfc_pause(wait_us);
+    if (!ran) host_sleep(wait_us);
   }
   if (st == SFC_OK) st = sfc_lease_generator_new(l, opts, out, err);
   if (st != SFC_OK) {
@@ -102,7 +109,7 @@ sfc_status lease_create(int slot, const sfc_layout *layout,
     return st;
   }
   slots[slot].lease = l;
-  slots[slot].stopping = slots[slot].ended = false;
+  slots[slot].stopping = slots[slot].ending = slots[slot].ended = false;
   slots[slot].renewing = true;
   sim_spawn(renew_main, (void *)(intptr_t)slot);
   return SFC_OK;
@@ -113,16 +120,24 @@ bool lease_held(int slot) {
 }
 
 void lease_end(int slot, sfc_generator *gen) {
-  if (!slots[slot].lease || slots[slot].ended) return;
-  slots[slot].ended = true;
+  if (!slots[slot].lease) return;
+  if (slots[slot].ending) {
+    /* Another thread ends it: its close and release come first (a free
+     * after them). */
+    while (!slots[slot].ended)
+      host_sleep(1000);
+    return;
+  }
+  slots[slot].ending = true;
   slots[slot].stopping = true;
   while (slots[slot].renewing)
-    sfc_pause(1000);
+    host_sleep(1000);
   sfc_generator_close(gen);
   sfc_lease_query q;
   sfc_error err;
   if (sfc_lease_release(slots[slot].lease, &q))
     run(slots[slot].lease, &q, &err);
+  slots[slot].ended = true;
 }
 
 void lease_free(int slot) {
