@@ -149,6 +149,24 @@ static void next_each(int slot, int64_t n, int waiting_binding) {
   report(st, NULL, 0, 1, 0, st == SFC_OK ? NULL : err.message);
 }
 
+/* A paced client: an ID every gap_us, each call's start marked by a
+ * report of no IDs (the model judges a leased holder's deadline by it). */
+static void trickle(int slot, int64_t n, int64_t gap_us) {
+  sfc_error err = {0};
+  sfc_status st = SFC_OK;
+  for (int64_t i = 0; i < n; i++) {
+    if (i) { /* a client's own sleep */
+      const int64_t now_us = sim_call1(SYS_CLOCK, 1)->v[0] / 1000;
+      sim_call1(SYS_SLEEP, now_us + gap_us);
+    }
+    report(SFC_OK, NULL, 0, 0, 0, NULL);
+    uint64_t id = 0;
+    st = sfc_next(gens[slot], &id, &err);
+    if (st == SFC_OK) report(SFC_OK, &id, 1, 0, 0, NULL);
+  }
+  report(st, NULL, 0, 1, 0, st == SFC_OK ? NULL : err.message);
+}
+
 static void batch(int slot, int64_t n) {
   uint64_t ids[1000];
   if (n > 1000) n = 1000;
@@ -217,6 +235,11 @@ void *sim_driver_thread(void *arg) {
     case CMD_NEXT_NOW:
       hold((int)slot);
       next_each((int)slot, n, kind == CMD_NEXT_NOW);
+      let_go((int)slot);
+      break;
+    case CMD_TRICKLE:
+      hold((int)slot);
+      trickle((int)slot, n, flag);
       let_go((int)slot);
       break;
     case CMD_BATCH:

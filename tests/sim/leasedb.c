@@ -40,6 +40,9 @@ static struct {
   long pid;
   int space;
   int64_t node;
+  char token[40];
+  int64_t dur_ms;
+  int64_t ok_ns; /* true time its last acquire or renewal ran */
 } takes[TAKES];
 static int ntakes;
 
@@ -94,6 +97,12 @@ bool leasedb_holder(long pid, int64_t value, uint64_t *order, int *space) {
       return true;
     }
   return false;
+}
+
+int64_t leasedb_deadline_ns(uint64_t order) {
+  if (order < 1 || order > (uint64_t)ntakes) return INT64_MAX;
+  const int64_t d = takes[order - 1].dur_ms;
+  return takes[order - 1].ok_ns + (d - d / 64) * 1000000;
 }
 
 static int space_of(const char *text) {
@@ -198,7 +207,11 @@ static void acquire(long pid, char **p, sim_reply *out) {
   out->v[0] = v;
   out->v[1] = r->previous;
   out->v[2] = r->horizon;
-  if (ntakes < TAKES) takes[ntakes++] = (typeof(takes[0])){pid, space, v};
+  if (ntakes < TAKES) {
+    takes[ntakes] = (typeof(takes[0])){pid, space, v, "", dur, k_real_ns()};
+    snprintf(takes[ntakes].token, sizeof takes[ntakes].token, "%s", p[2]);
+    ntakes++;
+  }
 }
 
 /* Renew ($1 space, $2 node, $3 token, $4 ms, $5 horizon) and release ($1,
@@ -211,6 +224,11 @@ static void renew_or_release(int step, char **p, sim_reply *out) {
   }
   out->ret = 1;
   if (step == 2) {
+    for (int i = ntakes - 1; i >= 0; i--)
+      if (!strcmp(takes[i].token, p[2])) {
+        takes[i].ok_ns = k_real_ns();
+        break;
+      }
     r->expires_us = db_now() + atoll(p[3]) * 1000;
     r->horizon = max64(r->horizon, atoll(p[4]));
     out->v[0] = r->horizon;

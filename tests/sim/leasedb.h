@@ -29,5 +29,10 @@ uint64_t leasedb_excused_at(long pid);
 /* The latest acquire of `value` by `pid`: its order among every acquire
  * of the run (1, 2, …) and its ID space's number; false if none. */
 bool leasedb_holder(long pid, int64_t value, uint64_t *order, int *space);
+/* The latest true time at which the holder of acquire `order` may issue:
+ * its last acquire or renewal the database ran, plus the lease less the
+ * core's margin for clock rates (its fence counts from when the statement
+ * was made, earlier). */
+int64_t leasedb_deadline_ns(uint64_t order);
 
 #endif

@@ -119,7 +119,16 @@ void schedule_make_leases(schedule *s, size_t cap, int64_t ep,
       add(A_ADVANCE, p, some_steps())->n = span_us();
     } else if (what < 44) {
       add(A_DB_DOWN, p, 0)->n = span_us();
-      ids(p);
+      if (rnd(2)) {
+        /* A paced client across the deadline: IDs a fiftieth of a lease
+         * apart, from half a lease into the outage on. */
+        add(A_ADVANCE, p, 0)->n = dur_ms * 500;
+        action *t = add(A_TRICKLE, p, some_steps());
+        t->n = 20 + (int64_t)rnd(20);
+        t->flag = (int)(dur_ms * 20);
+      } else {
+        ids(p);
+      }
       if (rnd(2)) newcomer(-1, host);
     } else if (what < 49) {
       add(A_DB_CUT, p, 0)->n = span_us();

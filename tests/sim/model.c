@@ -101,6 +101,8 @@ typedef struct mcmd {
   int gen;          /* CMD_CREATE: the generator being made, + 1 */
   uint64_t started; /* the step it began at */
   int slot_gen;     /* the slot's generator when the command began, + 1 */
+  int64_t call_ns;  /* true time its latest call began: the command, or
+                       its last report */
   bool used;
 } mcmd;
 
@@ -407,6 +409,7 @@ void sim_model_command(long pid, int64_t tid, int64_t kind, int64_t slot,
   snprintf(c->text, sizeof c->text, "%s", text ? text : "");
   c->gen = 0;
   c->started = k_steps();
+  c->call_ns = k_real_ns();
   mproc *p = proc_of(pid);
   c->slot_gen = p && slot >= 0 && slot < 8 ? p->slot[slot] : 0;
   if ((kind == CMD_CLOSE || kind == CMD_FREE) && c->slot_gen)
@@ -742,7 +745,9 @@ static void leased(mgen *g, const uint64_t *values, size_t n) {
     char want[48];
     snprintf(want, sizeof want, "%s=lease", g->L.f[i].name);
     if (strstr(g->node, want)) {
-      g->lease_holder = lease_model_holder(g->pid, (int64_t)values[k], g->id);
+      g->lease_holder =
+          lease_model_holder(g->pid, (int64_t)values[k], g->id, g->netns,
+                             g->create_real_ns, g->L.unit_us * 1000);
       if (g->lease_holder < 0)
         fail("generator %d (pid %ld) started on value %llu, which the lease "
              "database never gave it",
@@ -773,6 +778,10 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
   mproc *p = proc_of(pid);
   mcmd *c = cmd_of(pid, tid);
   if (!p || !c) return;
+  /* The thread's call that reported began at began; its next begins now
+   * (a paced client marks it with a report of no IDs). */
+  const int64_t began = c->call_ns;
+  c->call_ns = k_real_ns();
   if (c->kind == CMD_CREATE && final) {
     int gi = c->gen - 1;
     if (gi < 0) return;
@@ -830,7 +839,7 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
     if (end > g->max_end_ns) g->max_end_ns = end;
     char why[1024];
     if (g->lease_holder >= 0 && kind != REPORT_CALLER_TIMED &&
-        lease_model_id(g->lease_holder, ids[i], why, sizeof why))
+        lease_model_id(g->lease_holder, ids[i], began, why, sizeof why))
       fail("%s", why);
     record_id(ids[i], gi, kind == REPORT_CALLER_TIMED);
     if (kind == REPORT_CALLER_TIMED) g->caller_timed = true;

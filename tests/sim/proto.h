@@ -105,6 +105,8 @@ typedef enum sim_cmd {
   CMD_SPAWN,      /* another user thread */
   CMD_FORGE,      /* rewrite a record file (an attacker): str its path */
   CMD_QUIT,       /* the thread ends (the others go on) */
+  CMD_TRICKLE,    /* v[2] IDs, one call each, v[3] µs apart (a paced
+                     client): a report of no IDs marks each call's start */
 } sim_cmd;
 
 /* Signal handlers a kernel can run on a thread (RUN_HANDLER a[0]). */

@@ -5,6 +5,7 @@
 
 #include "kernel.h"
 #include "leasedb.h"
+#include "model_lease.h"
 #include "proto.h"
 #include "sim.h"
 
@@ -14,11 +15,11 @@
 #define PROCS 24
 
 static const char *const kind_names[A_KINDS] = {
-    "",           "spawn",   "create",   "next",   "next_now",
-    "batch",      "next_at", "close",    "free",   "fork",
-    "exit",       "kill",    "exec",     "signal", "thread",
-    "step_clock", "freeze",  "advance",  "reboot", "forge",
-    "db_down",    "db_cut",  "db_clock", "pause",  "host_clock"};
+    "",           "spawn",  "create",  "next",       "next_now", "batch",
+    "next_at",    "close",  "free",    "fork",       "exit",     "kill",
+    "exec",       "signal", "thread",  "step_clock", "freeze",   "advance",
+    "reboot",     "forge",  "db_down", "db_cut",     "db_clock", "pause",
+    "host_clock", "trickle"};
 
 /* --- making one
  * ---------------------------------------------------------------- */
@@ -416,9 +417,11 @@ static void run_action(const action *a) {
   }
   case A_STEP_CLOCK:
     k_clock_step(a->n);
+    if (a->n < 0) lease_model_clock_back(-1);
     return;
   case A_FREEZE:
     k_clock_freeze(a->n != 0);
+    if (a->n) lease_model_clock_back(-1);
     return;
   case A_ADVANCE:
     k_advance(a->n);
@@ -453,6 +456,7 @@ static void run_action(const action *a) {
     return;
   case A_HOST_CLOCK:
     k_host_clock_step(a->slot, a->n);
+    if (a->n < 0) lease_model_clock_back(a->slot);
     return;
   default:
     break;
@@ -467,6 +471,9 @@ static void run_action(const action *a) {
     break;
   case A_NEXT_NOW:
     k_command(pid, CMD_NEXT_NOW, a->slot, a->n, 0, NULL);
+    break;
+  case A_TRICKLE:
+    k_command(pid, CMD_TRICKLE, a->slot, a->n, a->flag, NULL);
     break;
   case A_BATCH:
     k_command(pid, CMD_BATCH, a->slot, a->n, 0, NULL);

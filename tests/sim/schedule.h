@@ -34,6 +34,7 @@ enum {
   A_DB_CLOCK,   /* its clock stepped by n µs */
   A_PAUSE,      /* proc not scheduled for n µs */
   A_HOST_CLOCK, /* the wall clock of netns slot (a host) stepped by n µs */
+  A_TRICKLE,    /* proc, slot: n IDs, flag µs apart */
   A_KINDS
 };
 
