@@ -717,6 +717,12 @@ static void refused(mgen *g, const char *message, uint64_t since) {
     option(g->options, "lease_duration", v, sizeof v);
     const int64_t ms = v[0] ? atoll(v) : 15000;
     if (k_real_ns() - g->create_real_ns >= (ms - ms / 64) * 1000000) return;
+    char d[1024];
+    fail("%s refused although the lease database was reached each time, "
+         "answered with a free value each time, and the acquire took less "
+         "than a lease: %s",
+         describe(g, d, sizeof d), message);
+    return;
   }
   for (int i = 0; i < MAX_PIDS; i++)
     if (procs[i].used && procs[i].alive && procs[i].forking) return;
