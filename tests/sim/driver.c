@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "snowflake_c.h"
 
+#include "driver_lease.h"
 #include "runtime.h"
 
 #include <stdbool.h>
@@ -36,6 +37,7 @@ static void let_go(int slot) {
     sfc_generator_free(gens[slot]);
     gens[slot] = NULL;
     free_pending[slot] = false;
+    if (lease_held(slot)) lease_free(slot);
   }
 }
 
@@ -109,7 +111,10 @@ static int create(int slot, int shared, char *text, sfc_error *err) {
   if (gens[slot] || free_pending[slot] || making[slot])
     return SFC_INVALID_ARGUMENT;
   making[slot] = true;
-  if (shared) {
+  if (sfc_lease_wanted(&layout, &opts)) {
+    /* A node value leased from the database (docs/leases.md). */
+    st = lease_create(slot, &layout, &opts, &gens[slot], err);
+  } else if (shared) {
     /* Memory its forks share, as PostgreSQL's or a pre-forking server's. */
     size_t size = sfc_generator_shared_size();
     void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -140,6 +145,24 @@ static void next_each(int slot, int64_t n, int waiting_binding) {
     }
     if (st != SFC_OK) break;
     report(SFC_OK, &id, 1, 0, 0, NULL);
+  }
+  report(st, NULL, 0, 1, 0, st == SFC_OK ? NULL : err.message);
+}
+
+/* A paced client: an ID every gap_us, each call's start marked by a
+ * report of no IDs (the model judges a leased holder's deadline by it). */
+static void trickle(int slot, int64_t n, int64_t gap_us) {
+  sfc_error err = {0};
+  sfc_status st = SFC_OK;
+  for (int64_t i = 0; i < n; i++) {
+    if (i) { /* a client's own sleep */
+      const int64_t now_us = sim_call1(SYS_CLOCK, 1)->v[0] / 1000;
+      sim_call1(SYS_SLEEP, now_us + gap_us);
+    }
+    report(SFC_OK, NULL, 0, 0, 0, NULL);
+    uint64_t id = 0;
+    st = sfc_next(gens[slot], &id, &err);
+    if (st == SFC_OK) report(SFC_OK, &id, 1, 0, 0, NULL);
   }
   report(st, NULL, 0, 1, 0, st == SFC_OK ? NULL : err.message);
 }
@@ -214,6 +237,11 @@ void *sim_driver_thread(void *arg) {
       next_each((int)slot, n, kind == CMD_NEXT_NOW);
       let_go((int)slot);
       break;
+    case CMD_TRICKLE:
+      hold((int)slot);
+      trickle((int)slot, n, flag);
+      let_go((int)slot);
+      break;
     case CMD_BATCH:
       hold((int)slot);
       batch((int)slot, n);
@@ -225,19 +253,34 @@ void *sim_driver_thread(void *arg) {
       let_go((int)slot);
       break;
     case CMD_CLOSE:
-      sfc_generator_close(gens[slot]);
+      if (lease_held((int)slot))
+        lease_end((int)slot, gens[slot]);
+      else
+        sfc_generator_close(gens[slot]);
       report(SFC_OK, NULL, 0, 1, 0, NULL);
       break;
     case CMD_FREE:
       if (users[slot]) {
-        sfc_generator_close(gens[slot]);
+        if (lease_held((int)slot))
+          lease_end((int)slot, gens[slot]);
+        else
+          sfc_generator_close(gens[slot]);
         free_pending[slot] = true;
       } else {
         /* Out of the slot first: a call that starts meanwhile (this one
          * yields in the kernel) finds none, as a binding's would. */
         sfc_generator *g = gens[slot];
         gens[slot] = NULL;
-        sfc_generator_free(g);
+        if (lease_held((int)slot)) {
+          /* No create in the slot until its lease is given back. */
+          making[slot] = true;
+          lease_end((int)slot, g);
+          sfc_generator_free(g);
+          lease_free((int)slot);
+          making[slot] = false;
+        } else {
+          sfc_generator_free(g);
+        }
       }
       report(SFC_OK, NULL, 0, 1, 0, NULL);
       break;

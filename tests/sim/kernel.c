@@ -7,6 +7,7 @@
  * sockets per network namespace; folders per mount namespace; users. */
 #define _GNU_SOURCE
 #include "kernel.h"
+#include "leasedb.h"
 
 #include "sim.h"
 
@@ -36,6 +37,7 @@
 #define MAX_MUTEXES 256
 #define MAX_NAMES 256
 #define MAX_PATHS 64
+#define HOSTS 64
 
 /* --- random numbers ------------------------------------------------------- */
 
@@ -132,7 +134,8 @@ typedef struct proc {
   pid_t real;
   int sock;
   long netns, mntns, uid;
-  int64_t started; /* a token of this program: changes with execve */
+  int64_t started;      /* a token of this program: changes with execve */
+  int64_t paused_until; /* real ns: not scheduled before (SIGSTOP, a VM) */
   char hostname[64];
   int fd[MAX_FDS]; /* ofd index + 1; 0 free */
   bool cloexec[MAX_FDS];
@@ -157,6 +160,10 @@ static long next_pid, next_tid, next_shared_mutex, programs;
 static int listen_fd = -1;
 static char listen_name[64];
 static int64_t mono_ns, wall_ns, boot;
+/* True time, which no reboot starts again (the lease database's clock counts
+ * from it), and each host's wall clock apart from the others' (by network
+ * namespace: a host of its own). */
+static int64_t real_ns, host_offset_ns[HOSTS];
 static bool frozen;
 static uint64_t steps;
 static uint64_t trace_hash; /* every call and answer: two runs of one seed
@@ -192,6 +199,10 @@ int64_t k_wall_ns(void) {
 
 int64_t k_mono_ns(void) {
   return mono_ns;
+}
+
+int64_t k_real_ns(void) {
+  return real_ns;
 }
 
 static proc *proc_of(long pid) {
@@ -232,6 +243,7 @@ static thread *new_thread(long pid, bool user) {
 
 void k_advance(int64_t us) {
   mono_ns += us * 1000;
+  real_ns += us * 1000;
   if (!frozen) wall_ns += us * 1000;
 }
 
@@ -240,6 +252,7 @@ static void tick_on(void) {
   int64_t ns = (int64_t)k_rand(3000);
   if (k_rand(400) == 0) ns += 100000 + (int64_t)k_rand(3000000);
   mono_ns += ns;
+  real_ns += ns;
   if (!frozen) wall_ns += ns;
 }
 
@@ -249,6 +262,15 @@ void k_clock_step(int64_t delta_us) {
 
 void k_clock_freeze(bool on) {
   frozen = on;
+}
+
+void k_host_clock_step(long netns, int64_t delta_us) {
+  host_offset_ns[netns % HOSTS] += delta_us * 1000;
+}
+
+void k_pause(long pid, int64_t us) {
+  proc *p = proc_of(pid);
+  if (p && p->alive) p->paused_until = real_ns + us * 1000;
 }
 
 /* --- files -----------------------------------------------------------------
@@ -1076,8 +1098,9 @@ static void sys_unix_list(proc *p, thread *t) {
 
 static int64_t clock_read(thread *t, int kind) {
   if (kind == 0) {
-    t->last_wall_ns = wall_ns;
-    return wall_ns;
+    const proc *p = proc_of(t->pid);
+    t->last_wall_ns = wall_ns + (p ? host_offset_ns[p->netns % HOSTS] : 0);
+    return t->last_wall_ns;
   }
   if (kind == 1) return mono_ns;
   return mono_ns * 3 + boot * 7; /* the counter: 3 counts a ns */
@@ -1325,6 +1348,10 @@ static void handle(proc *p, thread *t, const sim_request *r) {
     t->reply = t->saved_reply;
     if (t->state == T_SLEEP && t->deadline <= mono_ns) ready(t, 0);
     break;
+  case SYS_LEASE:
+    ready(t, 0);
+    leasedb_exec(p->pid, r, &t->reply);
+    break;
   case SYS_PROC_TOKEN: {
     proc *q = proc_of(r->a[0]);
     ready(t, q && q->alive ? q->started : 0);
@@ -1357,11 +1384,15 @@ bool k_step(void) {
     thread *t = &threads[i];
     if (t->state != T_READY) continue;
     proc *p = proc_of(t->pid);
-    if (p && p->alive) cand[n++] = i;
+    if (p && p->alive && p->paused_until <= real_ns) cand[n++] = i;
   }
   if (!n) {
-    /* Move time on to the earliest sleeper. */
+    /* Move time on to the earliest sleeper, or a paused process's end. */
     int64_t next = INT64_MAX;
+    for (int i = 0; i < MAX_PROCS; i++)
+      if (procs[i].used && procs[i].alive && procs[i].paused_until > real_ns &&
+          mono_ns + procs[i].paused_until - real_ns < next)
+        next = mono_ns + procs[i].paused_until - real_ns;
     for (int i = 0; i < MAX_THREADS; i++)
       if ((threads[i].state == T_SLEEP || threads[i].state == T_COND) &&
           threads[i].deadline < next && k_alive(threads[i].pid))
@@ -1553,6 +1584,9 @@ void k_init(const k_config *config) {
   frozen = false;
   boot = 0;
   mono_ns = 5000000000LL + (int64_t)k_rand(1000000000);
+  real_ns = 0;
+  memset(host_offset_ns, 0, sizeof host_offset_ns);
+  leasedb_reset();
   /* 2026-11-29, a random moment of the day. */
   wall_ns = (1795910400000LL + (int64_t)k_rand(86400000)) * 1000000;
   if (listen_fd < 0) {

@@ -53,6 +53,13 @@ void k_clock_freeze(bool frozen);
 void k_advance(int64_t us);
 int64_t k_wall_ns(void);
 int64_t k_mono_ns(void);
+/* True time since the run began: no reboot starts it again. */
+int64_t k_real_ns(void);
+/* The wall clock of the processes of one network namespace (a host of
+ * its own) stepped apart from the others'. */
+void k_host_clock_step(long netns, int64_t delta_us);
+/* A process not scheduled for `us` (SIGSTOP, a VM paused, a long GC). */
+void k_pause(long pid, int64_t us);
 /* A power cut: every process dies, tmpfs and sockets are gone, files keep
  * only what was synced (an unsynced write may be torn), the monotonic
  * clock starts again. */

@@ -32,6 +32,8 @@
 #include "sim.h"
 
 #include "kernel.h"
+#include "leasedb.h"
+#include "model_lease.h"
 #include "proto.h"
 
 #include <stdarg.h>
@@ -62,6 +64,9 @@ typedef struct mgen {
   int id;
   long pid; /* the creator */
   bool shared, guard, pool;
+  bool leased; /* a node field "lease": lease_holder its place (model_lease) */
+  int lease_holder;
+  int64_t create_real_ns; /* true time its create began */
   mlayout L;
   uint64_t mask, value; /* the fixed bits: node fields and above the top */
   uint64_t state_ino;   /* the state folder's identity, 0 none */
@@ -96,6 +101,8 @@ typedef struct mcmd {
   int gen;          /* CMD_CREATE: the generator being made, + 1 */
   uint64_t started; /* the step it began at */
   int slot_gen;     /* the slot's generator when the command began, + 1 */
+  int64_t call_ns;  /* true time its latest call began: the command, or
+                       its last report */
   bool used;
 } mcmd;
 
@@ -159,6 +166,7 @@ void sim_model_reset(bool link_live) {
   table = calloc(table_cap, sizeof *table);
   failure[0] = '\0';
   records_link_live = link_live;
+  lease_model_reset();
 }
 
 /* --- layouts, read as the user wrote them ----------------------------------
@@ -401,6 +409,7 @@ void sim_model_command(long pid, int64_t tid, int64_t kind, int64_t slot,
   snprintf(c->text, sizeof c->text, "%s", text ? text : "");
   c->gen = 0;
   c->started = k_steps();
+  c->call_ns = k_real_ns();
   mproc *p = proc_of(pid);
   c->slot_gen = p && slot >= 0 && slot < 8 ? p->slot[slot] : 0;
   if ((kind == CMD_CLOSE || kind == CMD_FREE) && c->slot_gen)
@@ -478,6 +487,12 @@ static void duplicate(const idrec *first, int gi, bool caller_timed) {
   if (first->gen == gi && !a->shared) {
     fail("%llu issued twice by %s", (unsigned long long)first->id,
          describe(a, da, sizeof da));
+    return;
+  }
+  if (!first->caller_timed && !caller_timed && (a->leased || b->leased)) {
+    fail("%llu issued twice by holders of a leased value: %s and %s",
+         (unsigned long long)first->id, describe(a, da, sizeof da),
+         describe(b, db, sizeof db));
     return;
   }
   if (first->gen == gi) {
@@ -644,6 +659,9 @@ static int gen_from(const mcmd *c, const mproc *p) {
   option(options, "state_dir", v, sizeof v);
   g->state_ino = v[0] ? k_folder_identity(p->mntns, v) : 0;
   g->pool = strstr(node, "=auto") != NULL;
+  g->leased = strstr(node, "=lease") != NULL;
+  g->lease_holder = -1;
+  g->create_real_ns = k_real_ns();
   g->mask = fixed_mask(&g->L);
   /* The values asked for; a pool's arrive with the report. */
   for (int i = 0; i < g->L.n; i++) {
@@ -690,6 +708,22 @@ static void created(mgen *g) {
 static void refused(mgen *g, const char *message, uint64_t since) {
   counts.refusals++;
   if (g->pool) return; /* the pool's other values: the model keeps no count */
+  /* A lease: refused when every value was held, the database was not
+   * reached, or the process was paused past its lease while acquiring. */
+  if (g->leased && leasedb_excused_at(g->pid) > since) return;
+  /* Or when the acquire took a lease or more: the core's limit. */
+  if (g->leased) {
+    char v[32];
+    option(g->options, "lease_duration", v, sizeof v);
+    const int64_t ms = v[0] ? atoll(v) : 15000;
+    if (k_real_ns() - g->create_real_ns >= (ms - ms / 64) * 1000000) return;
+    char d[1024];
+    fail("%s refused although the lease database was reached each time, "
+         "answered with a free value each time, and the acquire took less "
+         "than a lease: %s",
+         describe(g, d, sizeof d), message);
+    return;
+  }
   for (int i = 0; i < MAX_PIDS; i++)
     if (procs[i].used && procs[i].alive && procs[i].forking) return;
   for (int i = 0; i < gen_count; i++) {
@@ -706,6 +740,28 @@ static void refused(mgen *g, const char *message, uint64_t since) {
   fail("%s refused although no live generator that can meet it is linked to "
        "it: %s",
        describe(g, d, sizeof d), message);
+}
+
+/* A generator made on a leased value: its place among the value's holders,
+ * by the database's acquire of it. */
+static void leased(mgen *g, const uint64_t *values, size_t n) {
+  size_t k = 0;
+  for (int i = 0; i < g->L.n && k < n; i++) {
+    if (g->L.f[i].kind != F_NODE) continue;
+    char want[48];
+    snprintf(want, sizeof want, "%s=lease", g->L.f[i].name);
+    if (strstr(g->node, want)) {
+      g->lease_holder =
+          lease_model_holder(g->pid, (int64_t)values[k], g->id, g->netns,
+                             g->create_real_ns, g->L.unit_us * 1000);
+      if (g->lease_holder < 0)
+        fail("generator %d (pid %ld) started on value %llu, which the lease "
+             "database never gave it",
+             g->id, g->pid, (unsigned long long)values[k]);
+      return;
+    }
+    k++;
+  }
 }
 
 void sim_model_closing(long pid, int64_t slot) {
@@ -728,6 +784,10 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
   mproc *p = proc_of(pid);
   mcmd *c = cmd_of(pid, tid);
   if (!p || !c) return;
+  /* The thread's call that reported began at began; its next begins now
+   * (a paced client marks it with a report of no IDs). */
+  const int64_t began = c->call_ns;
+  c->call_ns = k_real_ns();
   if (c->kind == CMD_CREATE && final) {
     int gi = c->gen - 1;
     if (gi < 0) return;
@@ -737,6 +797,7 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
       /* The node values, then the clock value it starts on. */
       set_node(g, ids, n - 1);
       g->start_clock = ids[n - 1];
+      if (g->leased) leased(g, ids, n - 1);
       p->slot[c->slot] = gi + 1;
       created(g);
     } else {
@@ -782,6 +843,10 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
     g->issued = true;
     const int64_t end = wall_of(g, ids[i]) + g->L.unit_us * 1000;
     if (end > g->max_end_ns) g->max_end_ns = end;
+    char why[1024];
+    if (g->lease_holder >= 0 && kind != REPORT_CALLER_TIMED &&
+        lease_model_id(g->lease_holder, ids[i], began, why, sizeof why))
+      fail("%s", why);
     record_id(ids[i], gi, kind == REPORT_CALLER_TIMED);
     if (kind == REPORT_CALLER_TIMED) g->caller_timed = true;
     g->clocks |= UINT64_C(1) << (field_of(&g->L, F_CLOCK, ids[i]) & 63);

@@ -57,6 +57,8 @@ typedef enum sim_op {
   SYS_EXIT,
   SYS_NOTE,       /* s[0]: a line for the trace */
   SYS_PROC_TOKEN, /* a[0] pid -> ret: a token of it, 0 if not alive */
+  SYS_LEASE,      /* a statement to the lease database (leasedb.h): a[0]
+                     the step, a[1] parameters, data them -> ret, v */
 } sim_op;
 
 typedef struct sim_request {
@@ -103,6 +105,8 @@ typedef enum sim_cmd {
   CMD_SPAWN,      /* another user thread */
   CMD_FORGE,      /* rewrite a record file (an attacker): str its path */
   CMD_QUIT,       /* the thread ends (the others go on) */
+  CMD_TRICKLE,    /* v[2] IDs, one call each, v[3] µs apart (a paced
+                     client): a report of no IDs marks each call's start */
 } sim_cmd;
 
 /* Signal handlers a kernel can run on a thread (RUN_HANDLER a[0]). */

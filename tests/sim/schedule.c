@@ -4,6 +4,8 @@
 #include "schedule.h"
 
 #include "kernel.h"
+#include "leasedb.h"
+#include "model_lease.h"
 #include "proto.h"
 #include "sim.h"
 
@@ -13,9 +15,11 @@
 #define PROCS 24
 
 static const char *const kind_names[A_KINDS] = {
-    "",       "spawn",      "create", "next",    "next_now", "batch", "next_at",
-    "close",  "free",       "fork",   "exit",    "kill",     "exec",  "signal",
-    "thread", "step_clock", "freeze", "advance", "reboot",   "forge"};
+    "",           "spawn",  "create",  "next",       "next_now", "batch",
+    "next_at",    "close",  "free",    "fork",       "exit",     "kill",
+    "exec",       "signal", "thread",  "step_clock", "freeze",   "advance",
+    "reboot",     "forge",  "db_down", "db_cut",     "db_clock", "pause",
+    "host_clock", "trickle"};
 
 /* --- making one
  * ---------------------------------------------------------------- */
@@ -198,6 +202,12 @@ static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
   }
 }
 
+static bool lease_seed(uint64_t seed) {
+  uint64_t z = (seed + 0x1EA5E) * UINT64_C(0x9E3779B97F4A7C15);
+  z ^= z >> 31;
+  return z % 5 == 0;
+}
+
 void schedule_make(uint64_t seed, schedule *out) {
   gen_state = seed ^ UINT64_C(0x5EED5EED5EED5EED);
   memset(out, 0, sizeof *out);
@@ -208,6 +218,12 @@ void schedule_make(uint64_t seed, schedule *out) {
   /* One ID space, mostly: an epoch of the run's own, or aliases of it. */
   const int64_t epoch = 1704067200000LL + (int64_t)rnd(86400000);
   const int family = (int)rnd(LAYOUTS);
+  /* One seed in five (by a hash of its own, so that the others make the
+   * schedules they always made): leased node values. */
+  if (lease_seed(seed)) {
+    schedule_make_leases(out, cap, epoch, rnd);
+    return;
+  }
   /* Every other seed a chain of hand-overs; the others free-form. */
   if (rnd(2) == 0) {
     make_chain(out, cap, epoch, family);
@@ -401,9 +417,11 @@ static void run_action(const action *a) {
   }
   case A_STEP_CLOCK:
     k_clock_step(a->n);
+    if (a->n < 0) lease_model_clock_back(-1);
     return;
   case A_FREEZE:
     k_clock_freeze(a->n != 0);
+    if (a->n) lease_model_clock_back(-1);
     return;
   case A_ADVANCE:
     k_advance(a->n);
@@ -423,6 +441,23 @@ static void run_action(const action *a) {
   case A_FORGE:
     forge(a, 1001, 0);
     return;
+  case A_DB_DOWN:
+    leasedb_down(a->n);
+    return;
+  case A_DB_CUT:
+    leasedb_cut(pid, a->n);
+    return;
+  case A_DB_CLOCK:
+    leasedb_clock_step(a->n);
+    return;
+  case A_PAUSE:
+    k_pause(pid, a->n);
+    leasedb_excuse(pid);
+    return;
+  case A_HOST_CLOCK:
+    k_host_clock_step(a->slot, a->n);
+    if (a->n < 0) lease_model_clock_back(a->slot);
+    return;
   default:
     break;
   }
@@ -436,6 +471,9 @@ static void run_action(const action *a) {
     break;
   case A_NEXT_NOW:
     k_command(pid, CMD_NEXT_NOW, a->slot, a->n, 0, NULL);
+    break;
+  case A_TRICKLE:
+    k_command(pid, CMD_TRICKLE, a->slot, a->n, a->flag, NULL);
     break;
   case A_BATCH:
     k_command(pid, CMD_BATCH, a->slot, a->n, 0, NULL);

@@ -28,6 +28,13 @@ enum {
   A_ADVANCE,    /* n µs */
   A_REBOOT,
   A_FORGE, /* proc (its uid, mntns): rewrite a record; n: mark offset */
+  /* Leases (leasesched.c). */
+  A_DB_DOWN,    /* the lease database unreachable for n µs */
+  A_DB_CUT,     /* proc's requests to it lost for n µs */
+  A_DB_CLOCK,   /* its clock stepped by n µs */
+  A_PAUSE,      /* proc not scheduled for n µs */
+  A_HOST_CLOCK, /* the wall clock of netns slot (a host) stepped by n µs */
+  A_TRICKLE,    /* proc, slot: n IDs, flag µs apart */
   A_KINDS
 };
 
@@ -49,6 +56,10 @@ typedef struct schedule {
 
 /* A schedule from a seed. */
 void schedule_make(uint64_t seed, schedule *out);
+/* A schedule of leased values (leasesched.c) into `out`'s `cap` actions,
+ * from the seed's random numbers. */
+void schedule_make_leases(schedule *out, size_t cap, int64_t epoch,
+                          uint64_t (*rnd)(uint64_t));
 void schedule_free(schedule *s);
 /* Runs it on a fresh host: NULL, or the failure (static text). *steps and
  * *ids: how far it went. */
