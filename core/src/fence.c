@@ -8,13 +8,14 @@
 
 #include <stdio.h>
 
-/* The last tick that starts before the deadline, by the generator's clock
- * now; -1 when the deadline has passed. */
+/* The last tick that ends by the deadline, by the generator's clock now;
+ * -1 when none does. Not the tick the deadline falls in: the hot path
+ * issues in a tick to its end, and no call may issue past the deadline. */
 static int64_t deadline_tick(const sfc_generator *g) {
   const int64_t left_us = g->fence.deadline_us - sfc_monotonic_us();
   if (left_us <= 0) return -1;
   const int64_t at_us = sfc_generator_now_us(g) + left_us - g->epoch_us;
-  return at_us <= 0 ? -1 : (at_us - 1) / g->unit_us;
+  return at_us < g->unit_us ? -1 : at_us / g->unit_us - 1;
 }
 
 static void refresh(sfc_generator *g) {

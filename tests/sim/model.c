@@ -751,9 +751,8 @@ static void leased(mgen *g, const uint64_t *values, size_t n) {
     char want[48];
     snprintf(want, sizeof want, "%s=lease", g->L.f[i].name);
     if (strstr(g->node, want)) {
-      g->lease_holder =
-          lease_model_holder(g->pid, (int64_t)values[k], g->id, g->netns,
-                             g->create_real_ns, g->L.unit_us * 1000);
+      g->lease_holder = lease_model_holder(g->pid, (int64_t)values[k], g->id,
+                                           g->netns, g->create_real_ns);
       if (g->lease_holder < 0)
         fail("generator %d (pid %ld) started on value %llu, which the lease "
              "database never gave it",

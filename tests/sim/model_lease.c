@@ -13,9 +13,10 @@
  * And no holder issues from a call begun past its deadline: the lease
  * from its last acquire or renewal the database ran, less the margin —
  * later than the deadline the holder fences itself by (counted from when
- * its statement was made) — and one tick more: the fence's limit is the
- * last tick that starts before the deadline, and the hot path issues in
- * it to its end (seed 432: 10 ms ticks, an ID 0.5 ms past). A wall clock
+ * its statement was made): the fence's limit is the last tick that ends
+ * by the deadline, since the hot path issues in a tick to its end (seed
+ * 432 caught a limit of the tick the deadline fell in: 10 ms ticks, an ID
+ * 0.5 ms past). A wall clock
  * stepped back lets the hot path issue a little past the deadline until it
  * looks again, below the horizon still (docs/leases.md): a holder whose clock
  * stepped back since it began is judged by the horizon alone. */
@@ -35,7 +36,7 @@ typedef struct holder {
   uint64_t order; /* the acquire's place among all of the run */
   int space, gen;
   long pid, netns;
-  int64_t value, since_ns, tick_ns;
+  int64_t value, since_ns;
   bool any;
   uint64_t lo, hi; /* its lowest and highest integer so far */
 } holder;
@@ -55,7 +56,7 @@ void lease_model_clock_back(long netns) {
 }
 
 int lease_model_holder(long pid, int64_t value, int gen, long netns,
-                       int64_t since_ns, int64_t tick_ns) {
+                       int64_t since_ns) {
   uint64_t order;
   int space;
   if (!leasedb_holder(pid, value, &order, &space) || count == HOLDERS)
@@ -66,8 +67,7 @@ int lease_model_holder(long pid, int64_t value, int gen, long netns,
                             .pid = pid,
                             .netns = netns,
                             .value = value,
-                            .since_ns = since_ns,
-                            .tick_ns = tick_ns};
+                            .since_ns = since_ns};
   return count++;
 }
 
@@ -76,13 +76,13 @@ const char *lease_model_id(int h, uint64_t id, int64_t call_ns, char *why,
   holder *me = &holders[h];
   const bool stepped_back = back_ns[me->netns % HOSTS] >= me->since_ns ||
                             back_ns[HOSTS] >= me->since_ns;
-  const int64_t deadline = leasedb_deadline_ns(me->order) + me->tick_ns;
+  const int64_t deadline = leasedb_deadline_ns(me->order);
   if (!stepped_back && call_ns >= deadline) {
     snprintf(why, cap,
              "%llu issued by generator %d (pid %ld), holder of leased value "
              "%lld by acquire %llu, from a call begun %.3f ms past its "
              "deadline (its last acquire or renewal, plus the lease less the "
-             "margin, plus a tick)",
+             "margin)",
              (unsigned long long)id, me->gen, me->pid, (long long)me->value,
              (unsigned long long)me->order, (double)(call_ns - deadline) / 1e6);
     return why;

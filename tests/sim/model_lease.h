@@ -12,7 +12,7 @@ void lease_model_reset(void);
  * acquire of it, by the database): an index, or -1 if the database never
  * gave it that value — itself a failure. `gen` names it in messages. */
 int lease_model_holder(long pid, int64_t value, int gen, long netns,
-                       int64_t since_ns, int64_t tick_ns);
+                       int64_t since_ns);
 /* A wall clock stepped back: a host's (netns), or every host's (-1). */
 void lease_model_clock_back(long netns);
 /* An ID holder h issued, from a call that began at true time call_ns:
