@@ -814,10 +814,14 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
   if (c->kind == CMD_FORK && final && strcmp(message, "child") == 0)
     p->forking = false;
   if ((c->kind == CMD_CLOSE || c->kind == CMD_FREE) && final) {
-    int gi = p->slot[c->slot] - 1;
-    if (gi >= 0 && (!gens[gi].shared || gens[gi].pid == pid))
-      end_gen(&gens[gi], 0);
-    if (c->kind == CMD_FREE) p->slot[c->slot] = 0;
+    /* The generator the command began on: a free takes it out of the slot
+     * before it returns, and a create on another thread may have filled
+     * the slot again before this report (seed 30365). A slot empty then
+     * was being filled: its generator is the one the command met. */
+    const int at = c->slot_gen ? c->slot_gen : p->slot[c->slot];
+    if (at && (!gens[at - 1].shared || gens[at - 1].pid == pid))
+      end_gen(&gens[at - 1], 0);
+    if (c->kind == CMD_FREE && p->slot[c->slot] == at) p->slot[c->slot] = 0;
     return;
   }
   if (kind == REPORT_NODE || n == 0) return;
