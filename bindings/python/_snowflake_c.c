@@ -1195,13 +1195,15 @@ static PyObject *mod_format_id(PyObject *module, PyObject *args,
       encoding_arg(st, encoding_obj, &encoding) < 0)
     return NULL;
   /* pad None: the encoding's default form (dec's shortest, the others'
-   * fixed width); else its truth asks for the fixed width or refuses it. */
+   * fixed width); True the fixed width, False the shortest. */
   unsigned flags = 0;
-  if (pad_obj != Py_None) {
-    int pad = PyObject_IsTrue(pad_obj);
-    if (pad < 0) return NULL;
-    flags = pad ? SFC_FORMAT_FIXED : SFC_FORMAT_SHORTEST;
-  }
+  if (pad_obj == Py_True)
+    flags = SFC_FORMAT_FIXED;
+  else if (pad_obj == Py_False)
+    flags = SFC_FORMAT_SHORTEST;
+  else if (pad_obj != Py_None)
+    return type_error(pad_obj, "format_id() pad",
+                      "True, False or None (the encoding's default form)");
   size_t n = sfc_id_format(id, encoding, flags, buf, sizeof buf);
   return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
 }

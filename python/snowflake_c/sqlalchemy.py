@@ -88,7 +88,7 @@ class IdString(TypeDecorator[str]):
     cache_ok = True
 
     def __init__(self, encoding: _Encoding = "dec", *, pad: bool | None = None) -> None:
-        format_id(0, encoding)  # an unknown encoding fails at the model's definition
+        format_id(0, encoding, pad=pad)  # an unknown encoding or pad fails at the model's definition
         super().__init__()
         self.encoding: _Encoding = encoding
         self.pad = pad

@@ -70,6 +70,8 @@ def test_decimal_text_is_the_json_text() -> None:
         (lambda: sfc.decode(12, preset="twitter", encoding="hex"), TypeError, "str, not int"),
         (lambda: sfc.format_id(1.0, "hex"), TypeError, "float"),  # type: ignore[arg-type]
         (lambda: sfc.format_id(1, "hex", True), TypeError, "positional"),  # type: ignore[call-arg]
+        (lambda: sfc.format_id(1, "dec", pad=1), TypeError, "pad must be True, False or None"),  # type: ignore[arg-type]
+        (lambda: sfc.format_id(1, "dec", pad="no"), TypeError, "not str"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_input_is_refused(call: Any, error: type[Exception], message: str) -> None:
