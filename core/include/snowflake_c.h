@@ -406,14 +406,14 @@ SFC_API sfc_status sfc_text_check(const char *what, const char *text,
  *
  *   name    alphabet                                       fixed width  default
  *   dec     0-9                                                  20    shortest
- *   hex     0-9a-f (parsed in any case)                          16
- *   base32  Crockford 0123456789ABCDEFGHJKMNPQRSTVWXYZ; parsed   13
+ *   hex     0-9a-f (parsed in any case)                          16    fixed
+ *   base32  Crockford 0123456789ABCDEFGHJKMNPQRSTVWXYZ; parsed   13    fixed
  *           in any case, I and L read as 1, O as 0
  *           (tsid-creator's string of the same number)
- *   base36  0-9a-z (parsed in any case)                          13
- *   base58  Bitcoin 123456789ABCDEFGHJKLMNPQRSTUVWXYZ            11
+ *   base36  0-9a-z (parsed in any case)                          13    fixed
+ *   base58  Bitcoin 123456789ABCDEFGHJKLMNPQRSTUVWXYZ            11    fixed
  *           abcdefghijkmnopqrstuvwxyz (its zero is '1')
- *   base62  0-9A-Za-z (CosId's radix 62)                         11
+ *   base62  0-9A-Za-z (CosId's radix 62)                         11    fixed
  *
  * Thread-safe, no allocation. */
 typedef enum sfc_encoding {
