@@ -269,8 +269,8 @@ static int guard(void) {
 }
 
 static void encodings(void) {
-  static const char *const columns[] = {"name", "radix", "width", "digits",
-                                        NULL};
+  static const char *const columns[] = {"name",   "radix",   "width",
+                                        "digits", "default", NULL};
   header("encodings", columns);
   const sfc_encoding_info *e;
   for (size_t i = 0; (e = sfc_encoding_at(i)); i++) {
@@ -278,6 +278,7 @@ static void encodings(void) {
     cell_i64(e->radix);
     cell_i64(e->width);
     cell(e->digits);
+    cell(e->fixed_by_default ? "fixed" : "shortest");
     end_row();
   }
 }

@@ -29,7 +29,8 @@
 //                                         [name, spec, epochMs]
 //   layoutResolve(held, preset, spec, epoch, forIds), layoutFacts(handle)   [[name, value]]
 //   instantParse(text), encodingByName(name)
-//   formatId(id, encoding, shortest), parseId(text, encoding)
+//   formatId(id, encoding, form), parseId(text, encoding); form is the
+//     core's flags: 0 the encoding's default, 1 shortest, 2 fixed width
 //   decodeRule(handle) → [maxId, epochUs, unitUs, [[shift, mask], …]] (bigints)
 //   partsJson(handle, id), partsTime(handle, id)
 //   uuid7(text) → [uuid, unixMs, randA, randB (bigint), json]; the text
@@ -665,24 +666,29 @@ function createApi(binding, errors, host) {
 
   /**
    * An ID as text: `'dec'`, `'hex'`, `'base32'` (Crockford), `'base36'`,
-   * `'base58'` (Bitcoin) or `'base62'`. Fixed width by default, so that the
-   * strings sort as the IDs do; `{ pad: false }` gives the shortest form.
+   * `'base58'` (Bitcoin) or `'base62'`. By default dec is the plain number
+   * (as JSON prints it) and the others are fixed width, so that the strings
+   * sort as the IDs do; `{ pad: true }` gives the fixed width in any
+   * encoding (dec's 20 digits), `{ pad: false }` the shortest form.
    * @param {bigint|string|number} id a bigint, a decimal string, or a safe integer Number
    * @param {string} encoding
    * @param {{pad?: boolean}} [options]
    * @returns {string}
    */
   function formatId(id, encoding, options) {
-    let pad = true;
+    let form = 0; // the encoding's default (the core's flags 0)
     if (options !== undefined) {
       if (options === null || typeof options !== 'object') {
         throw invalid('formatId takes options { pad }.');
       }
       checkKeys(options, ['pad'], 'formatId option');
-      if (options.pad !== undefined) pad = options.pad;
-      if (typeof pad !== 'boolean') throw invalid(`pad must be true or false, not ${show(pad)}.`);
+      const pad = options.pad;
+      if (pad !== undefined) {
+        if (typeof pad !== 'boolean') throw invalid(`pad must be true or false, not ${show(pad)}.`);
+        form = pad ? 2 : 1; // SFC_FORMAT_FIXED : SFC_FORMAT_SHORTEST
+      }
     }
-    return binding.formatId(toU64(id, 'id'), encodingOf(encoding), !pad);
+    return binding.formatId(toU64(id, 'id'), encodingOf(encoding), form);
   }
 
   /**

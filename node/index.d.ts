@@ -181,11 +181,13 @@ export function decodeUuid7(text: string): Uuid7;
 export type Encoding = 'dec' | 'hex' | 'base32' | 'base36' | 'base58' | 'base62';
 
 /**
- * An ID as text: `dec` (20 digits), `hex` (16), `base32` (Crockford, 13, as
- * tsid-creator), `base36` (13), `base58` (Bitcoin, 11) or `base62`
- * (0-9A-Za-z, 11, as CosId). Fixed width by default, left-padded with the
- * alphabet's zero so that the strings sort as the IDs do; `{ pad: false }`
- * gives the shortest form.
+ * An ID as text: `dec` (up to 20 digits), `hex` (16), `base32` (Crockford,
+ * 13, as tsid-creator), `base36` (13), `base58` (Bitcoin, 11) or `base62`
+ * (0-9A-Za-z, 11, as CosId). By default `dec` is the plain number, as JSON
+ * and every API print it, and the others are fixed width, left-padded with
+ * the alphabet's zero so that the strings sort as the IDs do; `{ pad: true }`
+ * gives the fixed width in any encoding (`dec`'s 20 digits), `{ pad: false }`
+ * the shortest form.
  * @throws {InvalidArgument} for an unknown encoding or an ID outside 0 … 2^64 - 1
  */
 export function formatId(id: IdInput, encoding: Encoding, options?: { pad?: boolean }): string;

@@ -23,7 +23,7 @@ export type IdKeys =
 export interface ReplacerOptions {
   /** The string form of IDs (default 'dec'), written by the package's formatId. */
   encoding?: Encoding;
-  /** Fixed width (default: false for 'dec', true for the other forms). */
+  /** Fixed width (default: formatId's, false for 'dec' and true for the other forms). */
   pad?: boolean;
   /** Only these keys hold IDs (other bigint values are written in decimal); default: every bigint. */
   keys?: IdKeys;

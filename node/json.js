@@ -74,10 +74,12 @@ function createJsonIds(impl) {
     if (opts.pad !== undefined && typeof opts.pad !== 'boolean') {
       throw new InvalidArgument('replacer option pad takes true or false');
     }
-    // Decimal reads as the number it is; the other forms keep formatId's fixed width.
-    const pad = opts.pad ?? encoding !== 'dec';
+    // formatId's default form unless pad is given: dec the number it is,
+    // the other forms fixed width.
+    const pad = opts.pad;
     const isId = keyMatcher('replacer', opts.keys, false);
-    const format = (id) => formatId(id, encoding, { pad });
+    const padding = pad === undefined ? undefined : { pad };
+    const format = (id) => formatId(id, encoding, padding);
     // Without keys every bigint is an ID; with keys, other bigints are
     // written in decimal.
     const write = (key, id) => (isId(key, id) ? format(id) : String(id));

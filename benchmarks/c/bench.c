@@ -278,7 +278,7 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
 
 /* ---- String forms ---------------------------------------------------- */
 
-/* ns per call of sfc_id_format (fixed width) and sfc_id_parse, each
+/* ns per call of sfc_id_format (SFC_FORMAT_FIXED) and sfc_id_parse, each
  * encoding, on IDs of the wide layout: medians of `reps` runs of about
  * `duration_ms` / 4 each, format and parse interleaved. */
 static double median(const double *v, int n, double *lo, double *hi);
@@ -318,8 +318,8 @@ static void bench_encodings(int reps, int duration_ms,
     double(*ns)[MAX_REPS] = out[e].ns;
     uint64_t sink = 0;
     for (size_t i = 0; i < RING; i++)
-      len[i] =
-          sfc_id_format(ids[i], (sfc_encoding)e, 0, text[i], SFC_ENCODED_MAX);
+      len[i] = sfc_id_format(ids[i], (sfc_encoding)e, SFC_FORMAT_FIXED, text[i],
+                             SFC_ENCODED_MAX);
     for (int rep = 0; rep < reps; rep++) {
       for (int op = FORMAT; op <= PARSE; op++) {
         int64_t t0 = mono_ns(), end = t0 + (int64_t)duration_ms * 1000000 / 4;
@@ -328,8 +328,8 @@ static void bench_encodings(int reps, int duration_ms,
           for (size_t i = 0; i < RING; i++) {
             if (op == FORMAT) {
               char buf[SFC_ENCODED_MAX];
-              sink += sfc_id_format(ids[i] + calls, (sfc_encoding)e, 0, buf,
-                                    sizeof buf);
+              sink += sfc_id_format(ids[i] + calls, (sfc_encoding)e,
+                                    SFC_FORMAT_FIXED, buf, sizeof buf);
               sink += (unsigned char)buf[7];
             } else {
               uint64_t id = 0;

@@ -662,21 +662,22 @@ static jint n_encoding_number(JNIEnv *env, jclass cls, jstring jname) {
 }
 
 /* Row i of the encodings as data, for Java to format and parse by:
- * {byte[] digits, byte[256] values, int[]{radix, width}}, or null past the
- * last. */
+ * {byte[] digits, byte[256] values, int[]{radix, width, fixed_by_default}},
+ * or null past the last. */
 static jobjectArray n_encoding_row(JNIEnv *env, jclass cls, jint i) {
   (void)cls;
   const sfc_encoding_info *row = i < 0 ? NULL : sfc_encoding_at((size_t)i);
   if (row == NULL) {
     return NULL;
   }
-  const jint numbers[] = {(jint)row->radix, (jint)row->width};
+  const jint numbers[] = {(jint)row->radix, (jint)row->width,
+                          row->fixed_by_default ? 1 : 0};
   jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
-  jintArray jnumbers = (*env)->NewIntArray(env, 2);
+  jintArray jnumbers = (*env)->NewIntArray(env, 3);
   if (out == NULL || jnumbers == NULL) {
     return NULL;
   }
-  (*env)->SetIntArrayRegion(env, jnumbers, 0, 2, numbers);
+  (*env)->SetIntArrayRegion(env, jnumbers, 0, 3, numbers);
   if (!put(env, out, 0, new_bytes(env, row->digits, row->radix)) ||
       !put(env, out, 1, new_bytes(env, (const char *)row->values, 256)) ||
       !put(env, out, 2, jnumbers)) {
@@ -686,13 +687,15 @@ static jobjectArray n_encoding_row(JNIEnv *env, jclass cls, jint i) {
 }
 
 /* The long's 64 bits are the ID, read unsigned as Long.toUnsignedString
- * does. */
+ * does; the form is explicit (Java picks the default by the row's
+ * fixed_by_default). */
 static jstring n_format_id(JNIEnv *env, jclass cls, jlong id, jint enc,
                            jboolean shortest) {
   (void)cls;
   char buf[SFC_ENCODED_MAX];
   if (sfc_id_format((uint64_t)id, (sfc_encoding)enc,
-                    shortest ? SFC_FORMAT_SHORTEST : 0, buf, sizeof buf) == 0) {
+                    shortest ? SFC_FORMAT_SHORTEST : SFC_FORMAT_FIXED, buf,
+                    sizeof buf) == 0) {
     throw_invalid(env, "Unknown encoding number.");
     return NULL;
   }

@@ -373,14 +373,15 @@ sfc_encoding Encoding(const Napi::Value &value) {
   return static_cast<sfc_encoding>(value.As<Napi::Number>().Int32Value());
 }
 
-// formatId(id, encoding, shortest) → string: Latin-1, which a string form
-// is (ASCII), saves V8 decoding it as UTF-8.
+// formatId(id, encoding, form) → string, form the core's flags (0: the
+// encoding's default, SFC_FORMAT_SHORTEST, SFC_FORMAT_FIXED): Latin-1,
+// which a string form is (ASCII), saves V8 decoding it as UTF-8.
 Napi::Value FormatId(const Napi::CallbackInfo &info) {
   char buf[SFC_ENCODED_MAX];
-  bool shortest = false; // api.js passes a boolean
-  napi_get_value_bool(info.Env(), Arg(info, 2), &shortest);
-  size_t n = sfc_id_format(U64(Arg(info, 0)), Encoding(Arg(info, 1)),
-                           shortest ? SFC_FORMAT_SHORTEST : 0, buf, sizeof buf);
+  uint32_t form = 0; // api.js passes 0, 1 or 2
+  napi_get_value_uint32(info.Env(), Arg(info, 2), &form);
+  size_t n = sfc_id_format(U64(Arg(info, 0)), Encoding(Arg(info, 1)), form, buf,
+                           sizeof buf);
   napi_value out = nullptr;
   NAPI_THROW_IF_FAILED(info.Env(),
                        napi_create_string_latin1(info.Env(), buf, n, &out),

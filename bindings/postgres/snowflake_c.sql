@@ -65,12 +65,14 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION layout(text, text, text) IS
 'What a layout is and can do: spec, epoch, fields with shifts and maxima, capacity, end of life';
 
-CREATE FUNCTION format_id(id bigint, encoding text, pad boolean DEFAULT true)
+-- Not STRICT: pad NULL (its default) is the encoding's default form; a NULL
+-- ID or encoding still gives NULL.
+CREATE FUNCTION format_id(id bigint, encoding text, pad boolean DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'sfc_pg_format_id'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION format_id(bigint, text, boolean) IS
-'The ID as text in an encoding (dec, hex, base32, base36, base58, base62): fixed width, or the shortest form with pad => false';
+'The ID as text in an encoding (dec, hex, base32, base36, base58, base62): by default dec the plain number and the others fixed width; pad => true the fixed width (dec''s 20 digits), pad => false the shortest form';
 
 CREATE FUNCTION parse_id(text text, encoding text)
 RETURNS bigint

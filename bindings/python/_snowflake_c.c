@@ -1185,18 +1185,26 @@ static PyObject *mod_format_id(PyObject *module, PyObject *args,
                                PyObject *kwargs) {
   static char *kwlist[] = {"id", "encoding", "pad", NULL};
   module_state *st = get_state(module);
-  PyObject *id_obj, *encoding_obj;
-  int pad = 1;
+  PyObject *id_obj, *encoding_obj, *pad_obj = Py_None;
   uint64_t id;
   sfc_encoding encoding;
   char buf[SFC_ENCODED_MAX];
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$p:format_id", kwlist,
-                                   &id_obj, &encoding_obj, &pad) ||
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$O:format_id", kwlist,
+                                   &id_obj, &encoding_obj, &pad_obj) ||
       id_arg(st, id_obj, &id) < 0 ||
       encoding_arg(st, encoding_obj, &encoding) < 0)
     return NULL;
-  size_t n = sfc_id_format(id, encoding, pad ? 0 : SFC_FORMAT_SHORTEST, buf,
-                           sizeof buf);
+  /* pad None: the encoding's default form (dec's shortest, the others'
+   * fixed width); True the fixed width, False the shortest. */
+  unsigned flags = 0;
+  if (pad_obj == Py_True)
+    flags = SFC_FORMAT_FIXED;
+  else if (pad_obj == Py_False)
+    flags = SFC_FORMAT_SHORTEST;
+  else if (pad_obj != Py_None)
+    return type_error(pad_obj, "format_id() pad",
+                      "True, False or None (the encoding's default form)");
+  size_t n = sfc_id_format(id, encoding, flags, buf, sizeof buf);
   return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
 }
 
@@ -1313,11 +1321,13 @@ static PyMethodDef module_methods[] = {
      "by a role that may create tables."},
     {"format_id", (PyCFunction)(void (*)(void))mod_format_id,
      METH_VARARGS | METH_KEYWORDS,
-     "format_id($module, /, id, encoding, *, pad=True)\n--\n\n"
+     "format_id($module, /, id, encoding, *, pad=None)\n--\n\n"
      "The ID (an int or a decimal str) as text in an encoding: \"dec\", "
      "\"hex\", \"base32\" (Crockford), \"base36\", \"base58\" (Bitcoin) or "
-     "\"base62\". Fixed width by default, so that the strings sort as the "
-     "IDs do; pad=False gives the shortest form."},
+     "\"base62\". By default dec is the plain number (as JSON prints it) "
+     "and the others are fixed width, so that the strings sort as the IDs "
+     "do; pad=True gives the fixed width in any encoding (dec's 20 digits), "
+     "pad=False the shortest form."},
     {"parse_id", mod_parse_id, METH_VARARGS,
      "parse_id($module, text, encoding, /)\n--\n\n"
      "The ID that text in an encoding stands for, fixed width or shortest "

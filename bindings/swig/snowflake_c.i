@@ -302,12 +302,14 @@ static sfc_status sfc_swig_encoding(const char *name, sfc_encoding *out,
   return sfc_encoding_by_name(name, strlen(name), out, err);
 }
 
+/* `pad` is the core's flags, from typemaps.i's reading of nil/null, true
+ * or false. */
 static size_t sfc_format_id(uint64_t id, const char *name, char *buf,
-                            size_t cap, sfc_error *err, bool pad) {
+                            size_t cap, sfc_error *err, unsigned pad) {
   sfc_encoding enc;
   buf[0] = '\0';
   if (sfc_swig_encoding(name, &enc, err) != SFC_OK) return 0;
-  return sfc_id_format(id, enc, pad ? 0 : SFC_FORMAT_SHORTEST, buf, cap);
+  return sfc_id_format(id, enc, pad, buf, cap);
 }
 
 static sfc_status sfc_parse_id(const char *text, const char *name,
@@ -336,10 +338,12 @@ static sfc_swig_description sfc_describe(const sfc_layout *layout) {
 }
 %}
 
-/* The ID's text in the encoding `name`: fixed width (sorts as the IDs do),
- * or the shortest form when `pad` is false. */
+/* The ID's text in the encoding `name`: by default (`pad` nil/null or not
+ * given) the encoding's default form, dec the plain number and the others
+ * fixed width (they sort as the IDs do); `pad` true the fixed width in any
+ * encoding (dec's 20 digits), false the shortest form. */
 size_t sfc_format_id(uint64_t id, const char *name, char *buf, size_t cap,
-                     sfc_error *err, bool pad = true);
+                     sfc_error *err, unsigned pad = 0);
 /* The ID that `text` stands for in the encoding `name`, either form. */
 sfc_status sfc_parse_id(const char *text, const char *name, uint64_t *id,
                         sfc_error *err);

@@ -214,6 +214,23 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
   if (!sfc_swig_int64_in(&$input, &$1, $argnum, "$symname")) SWIG_fail;
 }
 
+/* sfc_format_id's pad: nil/null the encoding's default form (flags 0),
+ * true the fixed width, false the shortest; nothing else. */
+%typemap(in, phptype = "?bool") unsigned pad {
+  sfc_value v;
+  sfc_swig_in(&$input, &v);
+  if (v.type == SFC_TYPE_NONE) {
+    $1 = 0;
+  } else if (v.type == SFC_TYPE_BOOL) {
+    $1 = v.i ? SFC_FORMAT_FIXED : SFC_FORMAT_SHORTEST;
+  } else {
+    sfc_swig_raise_invalid("pad must be true, false or nil/null (the "
+                           "encoding's default form), not a %s",
+                           sfc_swig_type_of(&$input));
+    SWIG_fail;
+  }
+}
+
 /* A batch size: an integer >= 0. */
 %typemap(in, phptype = "int") size_t n {
   sfc_value v;

@@ -226,10 +226,12 @@ EXPORT(encoding_by_name) int w_encoding_by_name(const char *name, size_t len) {
   if (sfc_encoding_by_name(name, len, &e, &last_error) != SFC_OK) return -1;
   return (int)e;
 }
-/* The ID in text(); its length returned. */
-EXPORT(id_format) size_t w_id_format(uint64_t id, int encoding, int shortest) {
-  return sfc_id_format(id, (sfc_encoding)encoding,
-                       shortest ? SFC_FORMAT_SHORTEST : 0, text, sizeof text);
+/* The ID in text(); its length returned (0 for a bad encoding or form).
+ * `form` is the core's flags: 0 the encoding's default (dec's shortest, the
+ * others' fixed width), SFC_FORMAT_SHORTEST or SFC_FORMAT_FIXED. */
+EXPORT(id_format)
+size_t w_id_format(uint64_t id, int encoding, unsigned form) {
+  return sfc_id_format(id, (sfc_encoding)encoding, form, text, sizeof text);
 }
 /* The ID in out_u. */
 EXPORT(id_parse) int w_id_parse(const char *t, size_t len, int encoding) {

@@ -64,6 +64,7 @@ typedef enum own_option {
   OPT_FROM,
   OPT_TO,
   OPT_SHORTEST,
+  OPT_FIXED,
   OPT_STATS,
   OPT_MONOTONIC,
   OPT_SCHEMA,
@@ -155,7 +156,7 @@ typedef struct cli {
   const char *listen, *token; /* serve */
   const char *lease;          /* the lease database's URL */
   long long max_count, max_connections, idle_timeout; /* serve */
-  bool json, stats, shortest, man;
+  bool json, stats, shortest, fixed, man;
   encoding_choice format, from, to;
   sfc_layout layout;
 } cli;
@@ -179,7 +180,7 @@ typedef struct command {
   unsigned takes;      /* TAKES(own_option) of the options it takes */
   bool generator;      /* and the core's generator options */
   args_kind args;
-  const char *examples[4];
+  const char *examples[5];
 } command;
 
 extern const command commands[];

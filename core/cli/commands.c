@@ -17,8 +17,8 @@ const command commands[] = {
      "the command runs, so that a second generator of the same value "
      "refuses to start (--no-guard turns that off).",
      TAKES_LAYOUT | TAKES(OPT_NODE) | TAKES(OPT_COUNT) | TAKES(OPT_JSON) |
-         TAKES(OPT_FORMAT) | TAKES(OPT_SHORTEST) | TAKES(OPT_STATS) |
-         TAKES(OPT_MONOTONIC) | TAKES(OPT_LEASE),
+         TAKES(OPT_FORMAT) | TAKES(OPT_SHORTEST) | TAKES(OPT_FIXED) |
+         TAKES(OPT_STATS) | TAKES(OPT_MONOTONIC) | TAKES(OPT_LEASE),
      true,
      ARGS_NONE,
      {"snowflake-c gen -n 5 --preset twitter --node datacenter=1,worker=3",
@@ -33,7 +33,8 @@ const command commands[] = {
      "serve IDs over HTTP",
      "Serves the IDs of one layout for one node value over HTTP/1.1 until "
      "SIGTERM or SIGINT, which drain the requests in flight: GET /v1/id, "
-     "/v1/ids?count=N[&format=ENC], /v1/decode/ID[?from=ENC|uuid7], /v1/layout, "
+     "/v1/ids?count=N[&format=ENC], /v1/decode/ID[?from=ENC|uuid7], "
+     "/v1/layout, "
      "/healthz, /readyz and /metrics (Prometheus). Text by default, JSON "
      "with Accept: application/json; errors are "
      "{\"error\":{\"kind\":\"KIND\",\"message\":\"TEXT\"}}. The node "
@@ -71,15 +72,18 @@ const command commands[] = {
      "[OPTIONS] [ID...]",
      "convert IDs between string forms",
      "Prints each ID in another string form: read in the encoding of --from "
-     "(default: dec), printed in that of --to (default: the plain decimal "
-     "number), fixed width unless --shortest. The IDs come from the "
+     "(default: dec), printed in that of --to (default: dec): dec as the "
+     "plain number, the others fixed width; --shortest drops the padding, "
+     "--fixed pads any encoding (dec to 20 digits). The IDs come from the "
      "arguments or, separated by blanks, from standard input. With --json, "
      "one object per ID: {\"id\":\"ID\",\"ENC\":\"TEXT\"}.",
-     TAKES(OPT_JSON) | TAKES(OPT_FROM) | TAKES(OPT_TO) | TAKES(OPT_SHORTEST),
+     TAKES(OPT_JSON) | TAKES(OPT_FROM) | TAKES(OPT_TO) | TAKES(OPT_SHORTEST) |
+         TAKES(OPT_FIXED),
      false,
      ARGS_IDS,
      {"snowflake-c convert --to base62 175928847299117063",
       "snowflake-c convert --to base62 --shortest 175928847299117063",
+      "snowflake-c convert --to dec --fixed 175928847299117063",
       "snowflake-c convert --from base32 --to hex 04w86bb0g4007", NULL}},
     {"encode",
      cmd_encode,

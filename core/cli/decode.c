@@ -49,8 +49,10 @@ static int convert_one(const cli *c, const char *text, size_t len) {
   if (parse_given(c, text, len, &id, &err) != SFC_OK) return fail(&err);
   char out[SFC_ENCODED_MAX];
   sfc_encoding to = c->to.set ? c->to.value : SFC_ENCODING_DEC;
-  /* Decimal out is the plain number unless --to asks for the fixed form. */
-  unsigned flags = c->shortest || !c->to.set ? SFC_FORMAT_SHORTEST : 0;
+  /* The encoding's default form (dec's plain number) unless asked. */
+  unsigned flags = c->shortest ? SFC_FORMAT_SHORTEST
+                   : c->fixed  ? SFC_FORMAT_FIXED
+                               : 0;
   sfc_id_format(id, to, flags, out, sizeof out);
   if (c->json)
     printf("{\"id\":\"%" PRIu64 "\",\"%s\":\"%s\"}\n", id,

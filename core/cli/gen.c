@@ -108,7 +108,9 @@ int cmd_gen(cli *c, int argc, char **argv) {
       }
     } else if (c->format.set) {
       char *w = out;
-      unsigned flags = c->shortest ? SFC_FORMAT_SHORTEST : 0;
+      unsigned flags = c->shortest ? SFC_FORMAT_SHORTEST
+                       : c->fixed  ? SFC_FORMAT_FIXED
+                                   : 0;
       for (size_t i = 0; i < got; i++) {
         w += sfc_id_format(ids[i], c->format.value, flags, w, SFC_ENCODED_MAX);
         *w++ = '\n';

@@ -105,6 +105,11 @@ int main(int argc, char **argv) {
   int rc = parse_options(cmd, argc - 2, argv + 2, &c, args, &nargs);
   if (rc == 0 && c.shortest && !c.format.set && !c.to.set)
     rc = usage_error(cmd, "--shortest goes with --format or --to");
+  else if (rc == 0 && c.fixed && !c.format.set && !c.to.set)
+    rc = usage_error(cmd, "--fixed goes with --format or --to");
+  else if (rc == 0 && c.shortest && c.fixed)
+    rc = usage_error(cmd, "--shortest and --fixed ask for opposite forms: "
+                          "give one");
   if (rc == 0 && c.from.uuid7 && strcmp(cmd->name, "decode") != 0)
     rc = usage_error(cmd, "--from uuid7 goes with decode: a UUID is not a "
                           "64-bit ID");

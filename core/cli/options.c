@@ -45,8 +45,9 @@ const option_row own_options[OPT_OWN] = {
                   "as a JSON number",
                   FLAG(json)},
     [OPT_FORMAT] = {"format", 0, "ENC", VALUE_ENCODING,
-                    "print the IDs in ENC: {encodings}; fixed width, so that "
-                    "they sort as the IDs do",
+                    "print the IDs in ENC: {encodings}; dec as the plain "
+                    "number, the others fixed width, so that they sort as "
+                    "the IDs do",
                     ENCODING(format)},
     [OPT_FROM] = {"from", 0, "ENC", VALUE_FROM,
                   "the encoding of the IDs given: {encodings} (default: "
@@ -55,11 +56,16 @@ const option_row own_options[OPT_OWN] = {
                   "their time and random bits, with no layout",
                   ENCODING(from)},
     [OPT_TO] = {"to", 0, "ENC", VALUE_ENCODING,
-                "the encoding to print: {encodings}, fixed width (default: "
-                "the plain decimal number)",
+                "the encoding to print: {encodings}; dec as the plain "
+                "number, the others fixed width (default: dec)",
                 ENCODING(to)},
     [OPT_SHORTEST] = {"shortest", 0, NULL, VALUE_ANY,
                       "with --format or --to: no left padding", FLAG(shortest)},
+    [OPT_FIXED] = {"fixed", 0, NULL, VALUE_ANY,
+                   "with --format or --to: left-padded to the fixed width, "
+                   "dec's 20 digits too, so that the text sorts as the IDs "
+                   "do",
+                   FLAG(fixed)},
     [OPT_STATS] = {"stats", 0, NULL, VALUE_ANY,
                    "print the generator's counters to standard error when "
                    "done: one line of NAME=VALUE, or one JSON object with "

@@ -120,7 +120,8 @@ static bool read_count(const char *text, uint64_t max, uint64_t *out) {
   return true;
 }
 
-/* One ID's text: decimal, or in `enc` (fixed width). */
+/* One ID's text: decimal, or in `enc` (its default form: dec's plain
+ * number, the others' fixed width). */
 static size_t id_text(uint64_t id, bool formatted, sfc_encoding enc,
                       char *out) {
   if (formatted) return sfc_id_format(id, enc, 0, out, SFC_ENCODED_MAX);

@@ -22,10 +22,10 @@ _snowflake_c() {
     --layout | --epoch | --node | -n | --count | --time | --schema | --listen | --max-count | --token | --max-connections | --idle-timeout | --lease | --max-wait | --max-drift | --state-reserve | --lease-duration | --lease-key) return ;;
     *)
       case ${COMP_WORDS[1]} in
-      gen) words="--preset --layout --epoch --node --count --json --format --shortest --stats --monotonic --lease --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard --lease-duration --lease-key" ;;
+      gen) words="--preset --layout --epoch --node --count --json --format --shortest --fixed --stats --monotonic --lease --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard --lease-duration --lease-key" ;;
       serve) words="--preset --layout --epoch --node --monotonic --listen --max-count --token --max-connections --idle-timeout --lease --help --rollback --max-wait --max-drift --random-start --time-source --state-dir --state-reserve --no-guard --lease-duration --lease-key" ;;
       decode) words="--preset --layout --epoch --json --from --help" ;;
-      convert) words="--json --from --to --shortest --help" ;;
+      convert) words="--json --from --to --shortest --fixed --help" ;;
       encode) words="--preset --layout --epoch --time --json --help" ;;
       range) words="--preset --layout --epoch --json --help" ;;
       layout) words="--preset --layout --epoch --json --help" ;;

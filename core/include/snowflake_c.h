@@ -398,16 +398,22 @@ SFC_API sfc_status sfc_text_check(const char *what, const char *text,
  * strings of any two IDs compare bytewise (strcmp, a database's binary
  * collation) as the IDs do. The shortest form drops the padding.
  *
- *   name    alphabet                                             fixed width
- *   dec     0-9                                                  20
- *   hex     0-9a-f (parsed in any case)                          16
- *   base32  Crockford 0123456789ABCDEFGHJKMNPQRSTVWXYZ; parsed   13
+ * Each encoding has a default form: dec's is the shortest
+ * ("175928847299117063", the text JSON, decode and every API print: one
+ * decimal text everywhere), every other encoding's is the fixed width
+ * (they exist to sort as text). Ask for dec's 20 digits with
+ * SFC_FORMAT_FIXED when decimal text must sort as the IDs do.
+ *
+ *   name    alphabet                                       fixed width  default
+ *   dec     0-9                                                  20    shortest
+ *   hex     0-9a-f (parsed in any case)                          16    fixed
+ *   base32  Crockford 0123456789ABCDEFGHJKMNPQRSTVWXYZ; parsed   13    fixed
  *           in any case, I and L read as 1, O as 0
  *           (tsid-creator's string of the same number)
- *   base36  0-9a-z (parsed in any case)                          13
- *   base58  Bitcoin 123456789ABCDEFGHJKLMNPQRSTUVWXYZ            11
+ *   base36  0-9a-z (parsed in any case)                          13    fixed
+ *   base58  Bitcoin 123456789ABCDEFGHJKLMNPQRSTUVWXYZ            11    fixed
  *           abcdefghijkmnopqrstuvwxyz (its zero is '1')
- *   base62  0-9A-Za-z (CosId's radix 62)                         11
+ *   base62  0-9A-Za-z (CosId's radix 62)                         11    fixed
  *
  * Thread-safe, no allocation. */
 typedef enum sfc_encoding {
@@ -421,6 +427,7 @@ typedef enum sfc_encoding {
 
 #define SFC_ENCODING_COUNT 6
 #define SFC_FORMAT_SHORTEST 1u /* flag: no left padding */
+#define SFC_FORMAT_FIXED 2u    /* flag: padded to the fixed width */
 #define SFC_ENCODED_MAX 21     /* longest form (dec, 20 digits) with NUL */
 
 /* "dec", "hex", "base32", "base36", "base58", "base62"; NULL when out of
@@ -432,10 +439,13 @@ SFC_API const char *sfc_encoding_name(sfc_encoding encoding);
 SFC_API sfc_status sfc_encoding_by_name(const char *name, size_t len,
                                         sfc_encoding *out, sfc_error *err);
 
-/* Writes the ID's text in `encoding` and a NUL: the fixed width by default,
- * the shortest form with SFC_FORMAT_SHORTEST (0 is then one zero digit).
- * Returns its length; 0 when the encoding is out of range or `cap` is too
- * small (SFC_ENCODED_MAX is always enough). */
+/* Writes the ID's text in `encoding` and a NUL. `flags` 0: the encoding's
+ * default form (dec's shortest, the others' fixed width; the row's
+ * fixed_by_default); SFC_FORMAT_SHORTEST: the shortest form, no padding (0
+ * is then one zero digit); SFC_FORMAT_FIXED: the fixed width, in any
+ * encoding (dec's 20 digits included). Returns its length; 0 when the
+ * encoding is out of range, `flags` holds both flags or any other bit, or
+ * `cap` is too small (SFC_ENCODED_MAX is always enough). */
 SFC_API size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
                              char *buf, size_t cap);
 
@@ -453,7 +463,9 @@ SFC_API sfc_status sfc_id_parse(const char *text, size_t len,
 /* An encoding as data, for a binding that formats and parses in its own
  * language: the rules sfc_id_format and sfc_id_parse follow, from their own
  * tables. Formatting writes `digits[d]` for each base-`radix` digit d, most
- * significant first, padded with digits[0] to `width` unless shortest.
+ * significant first, padded with digits[0] to `width` for the fixed form;
+ * the default form (no flag) is the fixed one when `fixed_by_default` is
+ * set (every encoding but dec) and the shortest otherwise.
  * Parsing maps each byte b to `values[b]`: its digit, or -1 for a byte
  * outside the alphabet (so case-insensitivity and Crockford's I, L -> 1 and
  * O -> 0 are in the table). */
@@ -464,6 +476,8 @@ typedef struct sfc_encoding_info {
   unsigned radix;            /* 32 */
   unsigned width;            /* fixed width: 13 */
   const signed char *values; /* 256 entries, by byte */
+  bool fixed_by_default;     /* the default form is the fixed width: true
+                                for all but dec */
 } sfc_encoding_info;
 
 /* Row i of the encodings, in sfc_encoding order (sfc_encoding_at(e) is

@@ -74,29 +74,29 @@ typedef struct encoding_row {
   const char *alphabet;   /* for messages */
 } encoding_row;
 
-#define ENC_ROW(e, name, digits, radix, width)                                 \
-  { e, name, digits, radix, width, VALUES[e] }
+#define ENC_ROW(e, name, digits, radix, width, fixed_by_default)               \
+  { e, name, digits, radix, width, VALUES[e], fixed_by_default }
 
 static const encoding_row ENCODINGS[SFC_ENCODING_COUNT] = {
-    {ENC_ROW(SFC_ENCODING_DEC, "dec", "0123456789", 10, 20),
+    {ENC_ROW(SFC_ENCODING_DEC, "dec", "0123456789", 10, 20, false),
      "18446744073709551615", "0-9"},
-    {ENC_ROW(SFC_ENCODING_HEX, "hex", "0123456789abcdef", 16, 16),
+    {ENC_ROW(SFC_ENCODING_HEX, "hex", "0123456789abcdef", 16, 16, true),
      "ffffffffffffffff", "0-9a-f, any case"},
     {ENC_ROW(SFC_ENCODING_BASE32, "base32", "0123456789ABCDEFGHJKMNPQRSTVWXYZ",
-             32, 13),
+             32, 13, true),
      "FZZZZZZZZZZZZ",
      "Crockford's 0-9A-Z without I, L, O, U; any case, I and L read as 1, O "
      "as 0"},
     {ENC_ROW(SFC_ENCODING_BASE36, "base36",
-             "0123456789abcdefghijklmnopqrstuvwxyz", 36, 13),
+             "0123456789abcdefghijklmnopqrstuvwxyz", 36, 13, true),
      "3w5e11264sgsf", "0-9a-z, any case"},
     {ENC_ROW(SFC_ENCODING_BASE58, "base58",
              "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 58,
-             11),
+             11, true),
      "jpXCZedGfVQ", "Bitcoin's 1-9A-Za-z without I, O, l"},
     {ENC_ROW(SFC_ENCODING_BASE62, "base62",
              "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-             62, 11),
+             62, 11, true),
      "LygHa16AHYF", "0-9A-Za-z"},
 };
 
@@ -147,8 +147,12 @@ static inline size_t format_in(uint64_t v, unsigned base, const char *digits,
 size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
                      char *buf, size_t cap) {
   if ((unsigned)encoding >= SFC_ENCODING_COUNT || !buf) return 0;
+  if (flags & ~(SFC_FORMAT_SHORTEST | SFC_FORMAT_FIXED) ||
+      flags == (SFC_FORMAT_SHORTEST | SFC_FORMAT_FIXED))
+    return 0;
   const sfc_encoding_info *e = &ENCODINGS[encoding].info;
-  bool shortest = (flags & SFC_FORMAT_SHORTEST) != 0;
+  bool shortest =
+      flags ? (flags & SFC_FORMAT_SHORTEST) != 0 : !e->fixed_by_default;
   if (cap < SFC_ENCODED_MAX) {
     /* Too small for the worst case: measure this ID first. */
     size_t need = 1;

@@ -33,6 +33,24 @@ describe('formatId', () => {
     assert.equal(formatId(255n, 'hex', { pad: true }), '00000000000000ff');
     assert.equal(formatId(255n, 'hex', { pad: false }), 'ff');
     assert.equal(formatId(0n, 'base58', { pad: false }), '1');
+    assert.equal(formatId(0n, 'base62', { pad: false }), '0');
+    assert.equal(formatId(0n, 'base62'), '00000000000');
+  });
+
+  test('dec is the plain number by default, as JSON prints it; { pad: true } gives 20 digits', () => {
+    assert.equal(formatId(DISCORD_ID, 'dec'), '175928847299117063');
+    assert.equal(
+      formatId(DISCORD_ID, 'dec'),
+      JSON.parse(JSON.stringify(decode(DISCORD_ID, { preset: 'discord' }))).id,
+    );
+    assert.equal(formatId(DISCORD_ID, 'dec', { pad: true }), '00175928847299117063');
+    assert.equal(formatId(DISCORD_ID, 'dec', { pad: false }), '175928847299117063');
+    assert.equal(formatId(DISCORD_ID, 'dec', {}), '175928847299117063');
+    assert.equal(formatId(0n, 'dec'), '0');
+    assert.equal(formatId(0n, 'dec', { pad: true }), '0'.repeat(20));
+    assert.equal(formatId(2n ** 64n - 1n, 'dec'), '18446744073709551615');
+    assert.equal(formatId(2n ** 64n - 1n, 'dec', { pad: true }), '18446744073709551615');
+    assert.equal(parseId('00175928847299117063', 'dec'), DISCORD_ID);
   });
 
   test('refuses what is not an ID', () => {
@@ -93,7 +111,7 @@ describe('decode with an encoding', () => {
   });
 });
 
-test('fixed strings of generated IDs sort as the IDs do', () => {
+test('fixed strings ({ pad: true }) of generated IDs sort as the IDs do', () => {
   const g = new Generator({
     ...own('time:42@1ms,shard:9,seq:12'),
     node: { shard: Math.floor(Math.random() * 512) },
@@ -101,7 +119,7 @@ test('fixed strings of generated IDs sort as the IDs do', () => {
   try {
     const ids = [...g.nextIds(20000)];
     for (const encoding of ENCODINGS) {
-      const texts = ids.map((id) => formatId(id, encoding)).reverse();
+      const texts = ids.map((id) => formatId(id, encoding, { pad: true })).reverse();
       texts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       assert.deepEqual(
         texts.map((t) => parseId(t, encoding)),

@@ -36,7 +36,7 @@ for (const [name, impl, j] of IMPLEMENTATIONS) {
   test(`${name}: each vector's string forms written and read back`, () => {
     for (const v of VECTORS) {
       const id = BigInt(v.id);
-      const defaultForm = v.encoding === 'dec' ? v.shortest : v.fixed;
+      const defaultForm = v.default;
       const opts = v.encoding === 'dec' ? {} : { encoding: v.encoding };
       assert.equal(
         j.stringifyIds({ id }, opts),

@@ -319,8 +319,8 @@ function createBinding(instance) {
     });
   }
 
-  function formatId(id, encoding, shortest) {
-    const n = w.id_format(BigInt(id), encoding, shortest ? 1 : 0);
+  function formatId(id, encoding, form) {
+    const n = w.id_format(BigInt(id), encoding, form);
     return textAt(w.text(), n);
   }
 

@@ -153,11 +153,13 @@ def lease_table_sql() -> str:
     (snowflake_c_leases) if it is missing: for a migration, or run once by a
     role that may create tables."""
 
-def format_id(id: int | str, encoding: _Encoding, *, pad: bool = True) -> str:
+def format_id(id: int | str, encoding: _Encoding, *, pad: bool | None = None) -> str:
     """The ID (an int or a decimal str) as text in an encoding: "dec", "hex",
-    "base32" (Crockford), "base36", "base58" (Bitcoin) or "base62". Fixed
-    width by default, so that the strings sort as the IDs do; pad=False gives
-    the shortest form."""
+    "base32" (Crockford), "base36", "base58" (Bitcoin) or "base62". By
+    default dec is the plain number (as JSON prints it) and the others are
+    fixed width, so that the strings sort as the IDs do; pad=True gives the
+    fixed width in any encoding (dec's 20 digits), pad=False the shortest
+    form."""
 
 def parse_id(text: str, encoding: _Encoding, /) -> int:
     """The ID that text in an encoding stands for, fixed width or shortest

@@ -42,7 +42,7 @@ class IdString:
 
     def __init__(self, encoding: _Encoding = "dec") -> None:
         self.encoding: _Encoding = encoding
-        self.width = len(format_id(0, encoding))  # an unknown encoding fails here
+        self.width = len(format_id(0, encoding, pad=True))  # an unknown encoding fails here
 
     def validate(self, value: object) -> int:
         """The ID that an int or a string stands for; ValueError (which pydantic
@@ -58,9 +58,7 @@ class IdString:
 
     def serialize(self, value: int) -> str:
         """The ID as JSON's string: decimal, or the chosen fixed-width form."""
-        if self.encoding == "dec":
-            return format_id(value, "dec", pad=False)
-        return format_id(value, self.encoding)
+        return format_id(value, self.encoding)  # dec's default is the plain number
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         """Pydantic's schema: an int in Python, a string in JSON."""

@@ -38,8 +38,9 @@ def snowflake_default(source: GeneratorSource, *, encoding: _Encoding) -> Callab
 def snowflake_default(source: GeneratorSource, *, encoding: _Encoding | None = None) -> Callable[[], int | str]:
     """A column default that draws the next ID from the source's Generator
     (checked to fit a signed BIGINT; defaults of one source share it); with
-    an encoding, the ID in that string form, fixed width, for an IdString
-    column of the same encoding."""
+    an encoding, the ID in that string form (its default: dec's plain
+    number, the others' fixed width), for an IdString column of the same
+    encoding."""
     generator = for_bigint(source)  # one per source: columns of one factory share its Generator
     if encoding is None:
 
@@ -75,15 +76,19 @@ def snowflake_column(
 
 class IdString(TypeDecorator[str]):
     """A snowflake ID stored as BIGINT and seen in Python as a string form:
-    "dec", "hex", "base32", "base36", "base58" or "base62", fixed width (so
-    that strings sort as the IDs do) unless ``pad=False``. Binds take the
-    string form or an int; an invalid string is InvalidArgument (a ValueError)."""
+    "dec", "hex", "base32", "base36", "base58" or "base62", in the
+    encoding's default form as ``format_id`` gives it: dec the plain number
+    ("175928847299117063", as JSON and every API print it), the others fixed
+    width (so that strings sort as the IDs do). ``pad=True`` gives the fixed
+    width in any encoding (dec's 20 digits, which sort as the IDs do),
+    ``pad=False`` the shortest form. Binds take any form or an int; an
+    invalid string is InvalidArgument (a ValueError)."""
 
     impl = BigInteger
     cache_ok = True
 
-    def __init__(self, encoding: _Encoding = "dec", *, pad: bool = True) -> None:
-        format_id(0, encoding)  # an unknown encoding fails at the model's definition
+    def __init__(self, encoding: _Encoding = "dec", *, pad: bool | None = None) -> None:
+        format_id(0, encoding, pad=pad)  # an unknown encoding or pad fails at the model's definition
         super().__init__()
         self.encoding: _Encoding = encoding
         self.pad = pad

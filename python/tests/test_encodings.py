@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -23,12 +24,14 @@ def test_decode_takes_an_encoded_id() -> None:
 def test_round_trip_and_order(encoding: Any) -> None:
     with sfc.Generator(**own("twitter"), node={"datacenter": 1, "worker": 3}) as g:
         ids = g.next_ids(2000)
-    fixed = [sfc.format_id(i, encoding) for i in ids]
+    fixed = [sfc.format_id(i, encoding, pad=True) for i in ids]
     assert len({len(t) for t in fixed}) == 1, "fixed width"
     assert sorted(fixed) == fixed, "fixed-width strings sort as the IDs do"
     assert [sfc.parse_id(t, encoding) for t in fixed] == ids
     short = [sfc.format_id(i, encoding, pad=False) for i in ids]
     assert [sfc.parse_id(t, encoding) for t in short] == ids
+    default = [sfc.format_id(i, encoding) for i in ids]
+    assert default == (short if encoding == "dec" else fixed), "dec's default is the shortest, the others' fixed"
     assert sfc.decode(fixed[0], g.layout, encoding=encoding).id == ids[0]
 
 
@@ -36,6 +39,19 @@ def test_zero_and_the_largest_id() -> None:
     assert sfc.format_id(0, "hex", pad=False) == "0"
     assert sfc.format_id(2**64 - 1, "hex") == "ffffffffffffffff"
     assert sfc.parse_id("FFFFFFFFFFFFFFFF", "hex") == 2**64 - 1
+    assert sfc.format_id(0, "dec") == "0"
+    assert sfc.format_id(0, "dec", pad=True) == "0" * 20
+    assert sfc.format_id(2**64 - 1, "dec") == sfc.format_id(2**64 - 1, "dec", pad=True) == str(2**64 - 1)
+    assert sfc.format_id(0, "base62", pad=False) == "0"
+    assert sfc.format_id(0, "base62") == "0" * 11
+
+
+def test_decimal_text_is_the_json_text() -> None:
+    """One decimal text everywhere: format_id's dec is what JSON and decode print."""
+    parts = sfc.decode(175928847299117063, preset="discord")
+    assert sfc.format_id(parts.id, "dec") == "175928847299117063" == json.loads(parts.to_json())["id"]
+    assert sfc.format_id(parts.id, "dec", pad=True) == "00175928847299117063"
+    assert sfc.parse_id("00175928847299117063", "dec") == sfc.parse_id("175928847299117063", "dec")
 
 
 @pytest.mark.parametrize(
@@ -54,6 +70,8 @@ def test_zero_and_the_largest_id() -> None:
         (lambda: sfc.decode(12, preset="twitter", encoding="hex"), TypeError, "str, not int"),
         (lambda: sfc.format_id(1.0, "hex"), TypeError, "float"),  # type: ignore[arg-type]
         (lambda: sfc.format_id(1, "hex", True), TypeError, "positional"),  # type: ignore[call-arg]
+        (lambda: sfc.format_id(1, "dec", pad=1), TypeError, "pad must be True, False or None"),  # type: ignore[arg-type]
+        (lambda: sfc.format_id(1, "dec", pad="no"), TypeError, "not str"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_input_is_refused(call: Any, error: type[Exception], message: str) -> None:

@@ -189,6 +189,33 @@ def test_id_string_stores_bigint_and_reads_the_string_form(encoding: str, tmp_pa
             c.execute(select(table.c.id).where(table.c.id == "!!"))
 
 
+@pytest.mark.parametrize(
+    ("column", "texts"),
+    [
+        (IdString(), ["5", "175928847299117063"]),
+        (IdString("dec", pad=True), ["00000000000000000005", "00175928847299117063"]),
+        (IdString("dec", pad=False), ["5", "175928847299117063"]),
+        (IdString("base62"), ["00000000005", "0Czks0tP37X"]),
+        (IdString("base62", pad=False), ["5", "Czks0tP37X"]),
+    ],
+)
+def test_id_string_dec_is_the_plain_number_unless_padded(column: IdString, texts: list[str], tmp_path: Path) -> None:
+    """IdString() reads the decimal text JSON prints; pad=True the 20 digits
+    that sort as the IDs do; any form of the column's encoding binds."""
+    metadata = Base.metadata.__class__()
+    table = Table("forms", metadata, Column("id", column, primary_key=True))
+    engine = create_engine(f"sqlite:///{tmp_path / 'f.db'}")
+    metadata.create_all(engine)
+    with engine.begin() as c:
+        c.execute(insert(table), [{"id": 5}, {"id": 175928847299117063}])
+        got = c.execute(select(table.c.id).order_by(table.c.id)).scalars().all()
+        for text in (sfc.format_id(5, column.encoding, pad=True), sfc.format_id(5, column.encoding, pad=False)):
+            assert c.execute(select(table.c.id).where(table.c.id == text)).scalar() == texts[0]
+        stored = c.exec_driver_sql("SELECT id FROM forms ORDER BY id").scalars().all()
+    assert got == texts
+    assert stored == [5, 175928847299117063]
+
+
 def test_string_primary_key_with_its_default(tmp_path: Path) -> None:
     class StringBase(DeclarativeBase):
         pass

@@ -261,9 +261,12 @@ def _run_encodings(case: dict[str, Any]) -> None:
         # of all 64 bits holds every ID).
         assert sfc.decode(case["text"], FULL_64_BITS, encoding=encoding).id == ident
         return
-    assert sfc.format_id(ident, encoding) == case["fixed"]
+    assert sfc.format_id(ident, encoding) == case["default"]
+    assert sfc.format_id(ident, encoding, pad=None) == case["default"]
+    assert sfc.format_id(ident, encoding, pad=True) == case["fixed"]
     assert sfc.format_id(ident, encoding, pad=False) == case["shortest"]
-    assert sfc.format_id(case["id"], encoding) == case["fixed"], "a decimal str ID formats the same"
+    assert sfc.format_id(case["id"], encoding) == case["default"], "a decimal str ID formats the same"
+    assert sfc.format_id(case["id"], encoding, pad=True) == case["fixed"]
     assert sfc.parse_id(case["fixed"], encoding) == ident
     assert sfc.parse_id(case["shortest"], encoding) == ident
 

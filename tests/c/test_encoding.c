@@ -66,18 +66,21 @@ static void test_names(void) {
                err);
 }
 
-/* One ID, both forms, against the reference and back. */
+/* One ID, every form (flags 0: the default, dec's shortest and the others'
+ * fixed width; SFC_FORMAT_FIXED; SFC_FORMAT_SHORTEST), against the
+ * reference and back. */
 static void round_trip(uint64_t id) {
+  static const unsigned FLAGS[] = {0, SFC_FORMAT_FIXED, SFC_FORMAT_SHORTEST};
   for (int e = 0; e < SFC_ENCODING_COUNT; e++) {
-    for (int shortest = 0; shortest < 2; shortest++) {
+    for (int f = 0; f < 3; f++) {
+      int shortest = FLAGS[f] == SFC_FORMAT_SHORTEST ||
+                     (FLAGS[f] == 0 && e == SFC_ENCODING_DEC);
       char want[80], got[SFC_ENCODED_MAX];
       reference(id, e, shortest, want);
-      size_t n =
-          sfc_id_format(id, (sfc_encoding)e, shortest ? SFC_FORMAT_SHORTEST : 0,
-                        got, sizeof got);
+      size_t n = sfc_id_format(id, (sfc_encoding)e, FLAGS[f], got, sizeof got);
       CHECK(n == strlen(want) && strcmp(got, want) == 0,
-            "%s %" PRIu64 " shortest=%d: '%s', wanted '%s'", NAMES[e], id,
-            shortest, got, want);
+            "%s %" PRIu64 " flags=%u: '%s', wanted '%s'", NAMES[e], id,
+            FLAGS[f], got, want);
       uint64_t back = ~id;
       sfc_error err;
       CHECK_STATUS(sfc_id_parse(got, n, (sfc_encoding)e, &back, &err), SFC_OK,
@@ -134,6 +137,32 @@ static void test_format_buffers(void) {
         "shortest that does not fit");
   CHECK(sfc_id_format(UINT64_MAX, SFC_ENCODING_DEC, 0, buf, sizeof buf) == 20,
         "SFC_ENCODED_MAX holds the longest");
+  /* dec's default is the shortest; its fixed width only when asked. */
+  CHECK(sfc_id_format(0, SFC_ENCODING_DEC, 0, buf, 2) == 1 &&
+            strcmp(buf, "0") == 0,
+        "dec 0 by default in a small buffer: %s", buf);
+  CHECK(sfc_id_format(0, SFC_ENCODING_DEC, SFC_FORMAT_FIXED, buf, 20) == 0,
+        "fixed dec that does not fit");
+  CHECK(sfc_id_format(0, SFC_ENCODING_DEC, SFC_FORMAT_FIXED, buf, 21) == 20 &&
+            strcmp(buf, "00000000000000000000") == 0,
+        "fixed dec 0: %s", buf);
+  CHECK(sfc_id_format(61, SFC_ENCODING_BASE62, 0, buf, sizeof buf) == 11 &&
+            strcmp(buf, "0000000000z") == 0,
+        "base62's default is its fixed width: %s", buf);
+  /* Both flags, or any other bit, is refused whatever the room. */
+  for (int e = 0; e < SFC_ENCODING_COUNT; e++) {
+    memset(buf, 'x', sizeof buf);
+    CHECK(sfc_id_format(5, (sfc_encoding)e,
+                        SFC_FORMAT_SHORTEST | SFC_FORMAT_FIXED, buf,
+                        sizeof buf) == 0,
+          "%s: both flags", NAMES[e]);
+    CHECK(sfc_id_format(5, (sfc_encoding)e, 4u, buf, sizeof buf) == 0,
+          "%s: an unknown flag", NAMES[e]);
+    CHECK(sfc_id_format(5, (sfc_encoding)e, SFC_FORMAT_SHORTEST | 8u, buf,
+                        sizeof buf) == 0,
+          "%s: shortest with an unknown flag", NAMES[e]);
+    CHECK(buf[0] == 'x', "%s: nothing written for bad flags", NAMES[e]);
+  }
 }
 
 /* A parse error: its status, and the words its message must hold. */
@@ -224,7 +253,8 @@ static void check_sorts(const uint64_t *ids, size_t n, const char *what) {
   if (!text) exit(99);
   for (int e = 0; e < SFC_ENCODING_COUNT; e++) {
     for (size_t i = 0; i < n; i++)
-      sfc_id_format(ids[i], (sfc_encoding)e, 0, text[i], SFC_ENCODED_MAX);
+      sfc_id_format(ids[i], (sfc_encoding)e, SFC_FORMAT_FIXED, text[i],
+                    SFC_ENCODED_MAX);
     for (size_t i = n - 1; i > 0; i--) {
       size_t j = (size_t)(rng() % (i + 1));
       char tmp[SFC_ENCODED_MAX];

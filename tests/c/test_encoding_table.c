@@ -55,6 +55,9 @@ static void test_rows(void) {
     CHECK(strcmp(row->digits, DIGITS[e]) == 0, "digits of %s", NAMES[e]);
     CHECK(row->radix == strlen(DIGITS[e]), "radix of %s", NAMES[e]);
     CHECK(row->width == WIDTH[e], "width of %s", NAMES[e]);
+    /* Every encoding but dec formats at its fixed width by default. */
+    CHECK(row->fixed_by_default == (e != SFC_ENCODING_DEC),
+          "fixed_by_default of %s", NAMES[e]);
     /* The fixed width is the fewest digits that hold 2^64 - 1. */
     unsigned need = 0;
     for (uint64_t v = UINT64_MAX; v; v /= row->radix)
@@ -130,12 +133,17 @@ static void test_agrees_with_core(void) {
     const sfc_encoding_info *row = sfc_encoding_at((size_t)e);
     for (int i = 0; i < 20000; i++) {
       uint64_t id = sample(row, i);
-      for (int shortest = 0; shortest < 2; shortest++) {
+      /* The default (no flag) by the row's fixed_by_default, the fixed
+       * width and the shortest form. */
+      static const unsigned FLAGS[] = {0, SFC_FORMAT_FIXED,
+                                       SFC_FORMAT_SHORTEST};
+      for (int f = 0; f < 3; f++) {
+        int shortest =
+            FLAGS[f] ? FLAGS[f] == SFC_FORMAT_SHORTEST : !row->fixed_by_default;
         char ours[80], core[SFC_ENCODED_MAX];
         size_t n = table_format(row, id, shortest, ours);
-        size_t m = sfc_id_format(id, (sfc_encoding)e,
-                                 shortest ? SFC_FORMAT_SHORTEST : 0, core,
-                                 sizeof core);
+        size_t m =
+            sfc_id_format(id, (sfc_encoding)e, FLAGS[f], core, sizeof core);
         CHECK(n == m && strcmp(ours, core) == 0, "%s format %llu: %s vs %s",
               row->name, (unsigned long long)id, ours, core);
       }

@@ -850,9 +850,12 @@ static int run_encoding(const json_value *c) {
     return fail("expected encoding '%s'; got %s", name, status_text(st, &err));
   if (!get_u64(c, "id", &id)) return fail("expected an id in the vector");
   if (text) return parses_to(enc, text, len, id);
-  const char *fixed = str(c, "fixed"), *shortest = str(c, "shortest");
-  if (!fixed || !shortest) return fail("expected fixed and shortest");
-  return formats_to(enc, id, 0, fixed) &&
+  const char *fixed = str(c, "fixed"), *shortest = str(c, "shortest"),
+             *dflt = str(c, "default");
+  if (!fixed || !shortest || !dflt)
+    return fail("expected default, fixed and shortest");
+  return formats_to(enc, id, 0, dflt) &&
+         formats_to(enc, id, SFC_FORMAT_FIXED, fixed) &&
          formats_to(enc, id, SFC_FORMAT_SHORTEST, shortest) &&
          parses_to(enc, fixed, strlen(fixed), id) &&
          parses_to(enc, shortest, strlen(shortest), id);

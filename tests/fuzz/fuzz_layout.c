@@ -128,7 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   /* The same text as an ID in every encoding: one that parses formats back
-   * (shortest) to text that parses to the same ID. */
+   * (shortest, fixed and the default) to text that parses to the same ID;
+   * the default is one of the other two, by the row's fixed_by_default. */
   for (int e = 0; e < SFC_ENCODING_COUNT; e++) {
     uint64_t id, again;
     char form[SFC_ENCODED_MAX];
@@ -142,6 +143,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CHECK(n > 0 && n <= strlen(text));
     CHECK(sfc_id_parse(form, n, (sfc_encoding)e, &again, &err) == SFC_OK);
     CHECK(again == id);
+    char fixed[SFC_ENCODED_MAX], dflt[SFC_ENCODED_MAX];
+    size_t nf = sfc_id_format(id, (sfc_encoding)e, SFC_FORMAT_FIXED, fixed,
+                              sizeof fixed);
+    CHECK(nf == sfc_encoding_at((size_t)e)->width);
+    CHECK(sfc_id_parse(fixed, nf, (sfc_encoding)e, &again, &err) == SFC_OK);
+    CHECK(again == id);
+    size_t nd = sfc_id_format(id, (sfc_encoding)e, 0, dflt, sizeof dflt);
+    CHECK(strcmp(dflt,
+                 sfc_encoding_at((size_t)e)->fixed_by_default ? fixed : form) ==
+          0);
+    CHECK(nd == strlen(dflt));
+    CHECK(sfc_id_format(id, (sfc_encoding)e,
+                        SFC_FORMAT_SHORTEST | SFC_FORMAT_FIXED, dflt,
+                        sizeof dflt) == 0);
   }
   /* NULL err is allowed everywhere. */
   sfc_layout_parse(text, epoch, &layout, NULL);

@@ -208,6 +208,8 @@ class Encodings(VectorCase):
                     continue
                 exprs += [
                     f"snowflake_c.format_id({case['id']}, {enc})",
+                    f"snowflake_c.format_id({case['id']}, {enc}, pad => NULL)",
+                    f"snowflake_c.format_id({case['id']}, {enc}, pad => true)",
                     f"snowflake_c.format_id({case['id']}, {enc}, pad => false)",
                     f"snowflake_c.parse_id({lit(case['fixed'])}, {enc})",
                     f"snowflake_c.parse_id({lit(case['shortest'])}, {enc})",
@@ -226,9 +228,17 @@ class Encodings(VectorCase):
             where = case["description"]
             with self.subTest(where):
                 if what == "both ways":
-                    got = [next(results) for _ in range(4)]
+                    got = [next(results) for _ in range(6)]
                     self.assertEqual(
-                        got, [{"ok": case["fixed"]}, {"ok": case["shortest"]}, {"ok": case["id"]}, {"ok": case["id"]}]
+                        got,
+                        [
+                            {"ok": case["default"]},
+                            {"ok": case["default"]},
+                            {"ok": case["fixed"]},
+                            {"ok": case["shortest"]},
+                            {"ok": case["id"]},
+                            {"ok": case["id"]},
+                        ],
                     )
                 elif what == "too large":
                     self.assertBigintError(next(results), where)

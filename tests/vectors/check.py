@@ -49,6 +49,7 @@ ENCODINGS = {
     "base58": ("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 11),
     "base62": ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 11),
 }
+SHORTEST_BY_DEFAULT = {"dec"}  # the default form; the others' is the fixed width
 CASE_FOLDED = {"hex", "base32", "base36"}
 CROCKFORD_ALIASES = {"I": "1", "L": "1", "O": "0"}
 
@@ -90,7 +91,11 @@ def check_encodings(cases: list) -> list[str]:
         enc = c.get("encoding")
         if "fixed" in c:
             n = int(c["id"])
-            for key, got in (("fixed", format_id(n, enc)), ("shortest", format_id(n, enc, True))):
+            for key, got in (
+                ("default", format_id(n, enc, enc in SHORTEST_BY_DEFAULT)),
+                ("fixed", format_id(n, enc)),
+                ("shortest", format_id(n, enc, True)),
+            ):
                 if c[key] != got:
                     problems.append(f"{here}: {key} is {c[key]!r}, the model gives {got!r}")
         elif "text" in c:

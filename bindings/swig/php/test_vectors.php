@@ -420,7 +420,8 @@ function run_encoding(array $c): void
         expect_eq('sfc_parse_id', (string) sfc_parse_id($c['text'], $enc), $c['id']);
         return;
     }
-    expect_eq('fixed', sfc_format_id($c['id'], $enc), $c['fixed']);
+    expect_eq('default', sfc_format_id($c['id'], $enc), $c['default']);
+    expect_eq('default (pad null)', sfc_format_id($c['id'], $enc, null), $c['default']);
     expect_eq('fixed (pad)', sfc_format_id($c['id'], $enc, true), $c['fixed']);
     expect_eq('shortest', sfc_format_id($c['id'], $enc, false), $c['shortest']);
     expect_eq('parse fixed', (string) sfc_parse_id($c['fixed'], $enc), $c['id']);
@@ -467,11 +468,16 @@ function string_forms(): void
         $ids = array_values(array_unique($ids));
         sort($ids);
         foreach (['dec', 'hex', 'base32', 'base36', 'base58', 'base62'] as $enc) {
-            $texts = array_map(fn ($id) => sfc_format_id($id, $enc), $ids);
+            $texts = array_map(fn ($id) => sfc_format_id($id, $enc, true), $ids);
             shuffle($texts);
             sort($texts, SORT_STRING);
             expect_eq($enc, array_map(fn ($t) => sfc_parse_id($t, $enc), $texts), $ids);
         }
+    });
+    check('pad is true, false or null', function () {
+        expect_eq('dec', sfc_format_id(0, 'dec'), '0');
+        expect_eq('dec pad', sfc_format_id(0, 'dec', true), str_repeat('0', 20));
+        expect_error('InvalidArgument', fn () => sfc_format_id(1, 'dec', 1));
     });
 }
 

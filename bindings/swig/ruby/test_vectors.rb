@@ -335,7 +335,8 @@ def run_encoding(c)
     expect_eq('parse_id', SnowflakeC.parse_id(c['text'], enc), id)
     return
   end
-  expect_eq('fixed', SnowflakeC.format_id(id, enc), c['fixed'])
+  expect_eq('default', SnowflakeC.format_id(id, enc), c['default'])
+  expect_eq('default (pad nil)', SnowflakeC.format_id(id, enc, nil), c['default'])
   expect_eq('fixed (pad)', SnowflakeC.format_id(id, enc, true), c['fixed'])
   expect_eq('shortest', SnowflakeC.format_id(id, enc, false), c['shortest'])
   expect_eq('parse fixed', SnowflakeC.parse_id(c['fixed'], enc), id)
@@ -897,9 +898,15 @@ def string_forms
   check('fixed strings sort as the IDs do') do
     ids = Array.new(20_000) { rand(2**64) >> rand(64) }.uniq.sort
     %w[dec hex base32 base36 base58 base62].each do |enc|
-      texts = ids.map { |id| SnowflakeC.format_id(id, enc) }.shuffle.sort
+      texts = ids.map { |id| SnowflakeC.format_id(id, enc, true) }.shuffle.sort
       expect_eq(enc, texts.map { |t| SnowflakeC.parse_id(t, enc) }, ids)
     end
+  end
+  check('pad is true, false or nil') do
+    expect_eq('dec', SnowflakeC.format_id(0, 'dec'), '0')
+    expect_eq('dec pad', SnowflakeC.format_id(0, 'dec', true), '0' * 20)
+    e = expect_error('InvalidArgument') { SnowflakeC.format_id(1, 'dec', 1) }
+    raise Mismatch, e.message unless e.message.include?('pad must be')
   end
 end
 

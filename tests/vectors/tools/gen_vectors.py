@@ -1587,10 +1587,19 @@ def width(encoding: str) -> int:
     return len(digits_of(ID_LIMIT - 1, ALPHABETS[encoding]))
 
 
-def id_to_text(id_: int, encoding: str, shortest: bool = False) -> str:
+# The encodings whose default form (no padding asked for or refused) is the
+# shortest: dec, the text JSON and every API print. The others exist to sort
+# as text, so their default is the fixed width.
+SHORTEST_BY_DEFAULT = {"dec"}
+
+
+def id_to_text(id_: int, encoding: str, shortest: bool | None = False) -> str:
+    """`shortest` None: the encoding's default form."""
     if encoding not in ALPHABETS:
         raise Refused(encoding, *ALPHABETS)
     assert 0 <= id_ < ID_LIMIT
+    if shortest is None:
+        shortest = encoding in SHORTEST_BY_DEFAULT
     alphabet = ALPHABETS[encoding]
     text = digits_of(id_, alphabet)
     return text if shortest else text.rjust(width(encoding), alphabet[0])
@@ -1633,10 +1642,20 @@ def encoding_cases():
 
     def both(desc, enc, id_, documented=None):
         fixed, shortest = id_to_text(id_, enc), id_to_text(id_, enc, shortest=True)
+        default = id_to_text(id_, enc, shortest=None)
         if documented is not None:
             assert documented in (fixed, shortest), (desc, fixed, documented)
         assert text_to_id(fixed, enc) == id_ == text_to_id(shortest, enc), desc
-        out.append({"description": desc, "encoding": enc, "id": str(id_), "fixed": fixed, "shortest": shortest})
+        out.append(
+            {
+                "description": desc,
+                "encoding": enc,
+                "id": str(id_),
+                "default": default,
+                "fixed": fixed,
+                "shortest": shortest,
+            }
+        )
 
     def parses(desc, enc, text, documented=None):
         id_ = text_to_id(text, enc)

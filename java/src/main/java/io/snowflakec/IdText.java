@@ -9,9 +9,9 @@ import java.util.Arrays;
 /**
  * The string forms of {@link Snowflake#format(long, String, boolean)} and {@link
  * Snowflake#parse(String, String)} in Java, without a native call, by the rows the core publishes
- * ({@code sfc_encoding_at}): each encoding's digits, radix, fixed width and the value of every
- * byte, read once. A native call costs more than the whole work here, and a {@code String} crossing
- * it more again.
+ * ({@code sfc_encoding_at}): each encoding's digits, radix, fixed width, default form and the value
+ * of every byte, read once. A native call costs more than the whole work here, and a {@code String}
+ * crossing it more again.
  *
  * <p>Parsing reads valid text only: anything else (empty, too long, a character outside the
  * alphabet or beyond ASCII, a NUL, a value above 2^64 - 1) goes to the core, whose exception names
@@ -64,6 +64,9 @@ final class IdText {
   private final int radix;
   private final int width;
 
+  /** The row's {@code fixed_by_default}: its default form is the fixed width, else the shortest. */
+  private final boolean fixedByDefault;
+
   /**
    * log2(radix) when the radix is a power of two and the fixed width ceil(64 / log2(radix)), else
    * 0.
@@ -95,7 +98,8 @@ final class IdText {
 
   private final long lastRemainder;
 
-  private IdText(int encoding, byte[] digits, byte[] values, int radix, int width) {
+  private IdText(
+      int encoding, byte[] digits, byte[] values, int radix, int width, boolean fixedByDefault) {
     this.encoding = encoding;
     this.digits = new char[radix];
     for (int i = 0; i < radix; i++) {
@@ -105,6 +109,7 @@ final class IdText {
     System.arraycopy(values, 0, this.values, 0, 128);
     this.radix = radix;
     this.width = width;
+    this.fixedByDefault = fixedByDefault;
     int log = Integer.numberOfTrailingZeros(radix);
     this.bits = Integer.bitCount(radix) == 1 && width == (64 + log - 1) / log ? log : 0;
     this.firstLimit = bits == 0 ? 0 : 1 << (64 - bits * (width - 1));
@@ -134,7 +139,8 @@ final class IdText {
     for (int i = 0; i < n; i++) {
       Object[] row = Native.encodingRow(i);
       int[] numbers = (int[]) row[2];
-      rows[i] = new IdText(i, (byte[]) row[0], (byte[]) row[1], numbers[0], numbers[1]);
+      rows[i] =
+          new IdText(i, (byte[]) row[0], (byte[]) row[1], numbers[0], numbers[1], numbers[2] != 0);
     }
     return rows;
   }
@@ -176,6 +182,17 @@ final class IdText {
   /** The core's answer to a text the readers here do not take: its ID or its exception. */
   private static long byTheCore(String text, int encoding) {
     return Native.parseIdAs(text, encoding);
+  }
+
+  /**
+   * Whether an encoding's default form is the shortest, by its row ({@code fixed_by_default} unset:
+   * dec, whose default is the plain number that JSON prints).
+   *
+   * @param encoding a valid encoding number
+   * @return true for the shortest form by default, false for the fixed width
+   */
+  static boolean shortestByDefault(int encoding) {
+    return encoding < ROWS.length && !ROWS[encoding].fixedByDefault;
   }
 
   /**

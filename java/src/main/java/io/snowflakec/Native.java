@@ -67,10 +67,11 @@ final class Native {
 
   /**
    * Row {@code i} of the encodings as data ({@code sfc_encoding_at}): {@code Object[]{byte[]
-   * digits, byte[256] values, int[]{radix, width}}}, null past the last.
+   * digits, byte[256] values, int[]{radix, width, fixedByDefault (0 or 1)}}}, null past the last.
    */
   static native Object[] encodingRow(int i);
 
+  /** The ID in an explicit form: the shortest, or the fixed width ({@code SFC_FORMAT_FIXED}). */
   static native String formatId(long id, int encoding, boolean shortest);
 
   static native long parseIdAs(String text, int encoding);

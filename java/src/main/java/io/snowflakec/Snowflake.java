@@ -129,8 +129,11 @@ public final class Snowflake {
   }
 
   /**
-   * An ID as fixed-width text: left-padded with the alphabet's zero, so that the strings of any two
-   * IDs sort (bytewise, {@link String#compareTo}) as the IDs do.
+   * An ID as text in the encoding's default form: {@code dec} the plain number ({@code
+   * "175928847299117063"}, as JSON and every API print it), the other encodings their fixed width,
+   * left-padded with the alphabet's zero, so that the strings of any two IDs sort (bytewise, {@link
+   * String#compareTo}) as the IDs do. {@link #format(long, String, boolean)} asks for either form
+   * (dec's 20 digits with {@code pad}).
    *
    * <table>
    *   <caption>Encodings</caption>
@@ -153,15 +156,16 @@ public final class Snowflake {
    * @throws InvalidArgumentException for an unknown encoding
    */
   public static String format(long id, String encoding) {
-    return format(id, encoding, true);
+    int e = encoding(encoding);
+    return IdText.format(id, e, IdText.shortestByDefault(e));
   }
 
   /**
-   * An ID as text, fixed width ({@code pad}) or shortest.
+   * An ID as text, fixed width ({@code pad}) or shortest, whatever the encoding's default.
    *
    * @param id the ID, its 64 bits read unsigned
    * @param encoding the encoding's name (see {@link #format(long, String)})
-   * @param pad true for the fixed width, false for the shortest form
+   * @param pad true for the fixed width (dec's 20 digits too), false for the shortest form
    * @return the text
    * @throws InvalidArgumentException for an unknown encoding
    */

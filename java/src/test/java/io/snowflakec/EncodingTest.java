@@ -32,6 +32,23 @@ class EncodingTest {
     assertEquals("Czks0tP37X", Snowflake.format(DISCORD_ID, "base62", false));
     assertEquals("00000000000000ff", Snowflake.format(255L, "hex"));
     assertEquals("ff", Snowflake.format(255L, "hex", false));
+    assertEquals("00000000000", Snowflake.format(0L, "base62"));
+    assertEquals("0", Snowflake.format(0L, "base62", false));
+  }
+
+  @Test
+  void decIsThePlainNumberByDefaultAndPaddedOnRequest() {
+    Layout discord = Layout.preset("discord");
+    String json = Snowflake.decode(DISCORD_ID, discord).toJson();
+    assertEquals("175928847299117063", Snowflake.format(DISCORD_ID, "dec"));
+    assertTrue(json.contains("\"id\":\"" + Snowflake.format(DISCORD_ID, "dec") + "\""), json);
+    assertEquals("00175928847299117063", Snowflake.format(DISCORD_ID, "dec", true));
+    assertEquals("175928847299117063", Snowflake.format(DISCORD_ID, "dec", false));
+    assertEquals("0", Snowflake.format(0L, "dec"));
+    assertEquals("00000000000000000000", Snowflake.format(0L, "dec", true));
+    assertEquals("18446744073709551615", Snowflake.format(-1L, "dec"));
+    assertEquals("18446744073709551615", Snowflake.format(-1L, "dec", true));
+    assertEquals(DISCORD_ID, Snowflake.parse("00175928847299117063", "dec"));
   }
 
   @Test
@@ -88,7 +105,7 @@ class EncodingTest {
     for (String enc : ENCODINGS) {
       String[] texts = new String[ids.length];
       for (int i = 0; i < ids.length; i++) {
-        texts[i] = Snowflake.format(ids[i], enc);
+        texts[i] = Snowflake.format(ids[i], enc, true);
       }
       Arrays.sort(texts);
       long[] back = new long[texts.length];

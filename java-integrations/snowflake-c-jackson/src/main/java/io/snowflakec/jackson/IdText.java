@@ -13,7 +13,6 @@ public final class IdText {
   public static final String DECIMAL = "dec";
 
   private final String encoding;
-  private final boolean pad;
 
   /**
    * The string form of an encoding of {@link Snowflake#format(long, String)}.
@@ -24,8 +23,7 @@ public final class IdText {
    */
   public IdText(String encoding) {
     this.encoding = Objects.requireNonNull(encoding, "encoding");
-    this.pad = !DECIMAL.equals(encoding);
-    Snowflake.format(0, encoding, pad);
+    Snowflake.format(0, encoding);
   }
 
   /**
@@ -44,7 +42,7 @@ public final class IdText {
    * @return its text
    */
   public String format(long id) {
-    return Snowflake.format(id, encoding, pad);
+    return Snowflake.format(id, encoding); // the encoding's default form
   }
 
   /**
