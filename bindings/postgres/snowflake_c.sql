@@ -81,6 +81,52 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION parse_id(text, text) IS
 'The ID that text in an encoding stands for, fixed width or shortest';
 
+-- UUIDv7s (RFC 9562), which need no layout: a uuid, or text in the
+-- 8-4-4-4-12 form or as 32 hex digits, either case; another version or
+-- variant is refused (22S02), the text quoted.
+
+CREATE FUNCTION decode_uuid7(uuid uuid)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'sfc_pg_decode_uuid7'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION decode_uuid7(uuid) IS
+'The decoded UUIDv7 as jsonb: uuid, version, time_ms, time, rand_a, rand_b';
+
+CREATE FUNCTION decode_uuid7(text text)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'sfc_pg_decode_uuid7'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION decode_uuid7(text) IS
+'The decoded UUIDv7 of the text as jsonb: uuid, version, time_ms, time, rand_a, rand_b';
+
+CREATE FUNCTION decode_uuid7_json(uuid uuid)
+RETURNS text
+AS 'MODULE_PATHNAME', 'sfc_pg_decode_uuid7_json'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION decode_uuid7_json(uuid) IS
+'The canonical JSON of the decoded UUIDv7, byte for byte as in every language';
+
+CREATE FUNCTION decode_uuid7_json(text text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'sfc_pg_decode_uuid7_json'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION decode_uuid7_json(text) IS
+'The canonical JSON of the UUIDv7 of the text, byte for byte as in every language';
+
+CREATE FUNCTION decode_uuid7_time(uuid uuid)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'sfc_pg_decode_uuid7_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION decode_uuid7_time(uuid) IS
+'The UUIDv7''s time, to the millisecond';
+
+CREATE FUNCTION decode_uuid7_time(text text)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'sfc_pg_decode_uuid7_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION decode_uuid7_time(text) IS
+'The time of the UUIDv7 of the text, to the millisecond';
+
 -- Generation: the server's one shared generator, configured by the
 -- snowflake_c.* settings and shared_preload_libraries = 'snowflake_c'.
 -- Parallel safe: parallel workers draw from the same shared generator.

@@ -53,7 +53,6 @@ static sfc_status from_env(const char *name, int64_t *value, sfc_error *err) {
   return SFC_OK;
 }
 
-/* Text of a node value: "3", "auto", "host" or "env:NAME". */
 /* A negative value, as text or as a number: one message, naming the field
  * when the caller did (its width is not known yet: the layout comes later). */
 static sfc_status negative(sfc_error *err, const char *name, int n,
@@ -64,6 +63,7 @@ static sfc_status negative(sfc_error *err, const char *name, int n,
                   name ? name : "", name ? "=" : "", n, text);
 }
 
+/* Text of a node value: "3", "auto", "host" or "env:NAME". */
 static sfc_status parse_text(const char *shown, const char *text, size_t len,
                              sfc_node_value *out, sfc_error *err) {
   if (len > 4 && memcmp(text, "env:", 4) == 0) {
@@ -92,9 +92,18 @@ static sfc_status parse_text(const char *shown, const char *text, size_t len,
   }
   out->source = SFC_SOURCE_EXPLICIT;
   int64_t magnitude;
-  if (len > 1 && text[0] == '-' &&
-      parse_digits_n(text + 1, len - 1, &magnitude))
-    return negative(err, shown, (int)(len > 40 ? 40 : len), text);
+  if (len > 1 && (text[0] == '-' || text[0] == '+') &&
+      parse_digits_n(text + 1, len - 1, &magnitude)) {
+    if (text[0] == '-' && magnitude > 0)
+      return negative(err, shown, (int)len, text);
+    /* "-0" or "+3": not negative, but a node value is digits alone, as
+     * everywhere a non-negative number is text. */
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "node value %s%s%.*s has a sign: give the digits alone "
+                    "(0 to the field's maximum), \"auto\", \"host\" or "
+                    "\"env:NAME\"",
+                    shown ? shown : "", shown ? "=" : "", (int)len, text);
+  }
   if (!parse_digits_n(text, len, &out->value))
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
                     "node value '%.*s' is not a number, 'auto', 'host' or "

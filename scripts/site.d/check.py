@@ -26,6 +26,12 @@ Fails (exit 1, each problem on a line) when
                every function of the extension (CREATE FUNCTION in
                bindings/postgres/snowflake_c.sql) is shown called, NAME(, on
                docs/docs/postgres.html;
+  - the CLI's manual (cli/index.html) lacks a command or option of the CLI
+    as its own tables give them (snowflake-c --help and snowflake-c help
+    COMMAND, of the CLI installed beside this interpreter, or $SFC_CLI): every
+    command has its section (id command-NAME), every option of every command
+    its entry (id option-NAME, option-X for a short form -X), and every
+    option of the command itself (snowflake-c --version) is shown on the page;
   - a Markdown document of the repository (git ls-files '*.md') is not a
     page of the site (docs/<path>.html): every one is linked from the README
     or from a document it leads to.
@@ -195,6 +201,75 @@ def check_postgres(site: Path, problems: list[str]) -> None:
     print(f"PostgreSQL: {len(functions)} functions")
 
 
+def cli_path() -> Path:
+    """The CLI to read the tables of: $SFC_CLI, or the one installed beside
+    this interpreter (scripts/site installs the package, CLI included, into
+    its venv)."""
+    import os
+
+    return Path(os.environ.get("SFC_CLI") or Path(sys.executable).parent / "snowflake-c")
+
+
+OPTION_LINE = re.compile(r"^  (?:(-\w), )?(--[\w-]+)")
+
+
+def cli_section(text: str, title: str) -> list[str]:
+    """The lines of a section of the CLI's help ("commands:", "options:"),
+    up to the next blank line."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(title)]
+    out: list[str] = []
+    for start in starts:
+        for line in lines[start + 1 :]:
+            if not line.strip():
+                break
+            out.append(line)
+    return out
+
+
+def check_cli(site: Path, problems: list[str]) -> None:
+    """Every command and option of the CLI on its manual's page."""
+    import subprocess
+
+    cli = cli_path()
+    if not cli.is_file():
+        problems.append(f"CLI: no snowflake-c at {cli} (set SFC_CLI)")
+        return
+
+    def run(*args: str) -> str:
+        return subprocess.run([str(cli), *args], capture_output=True, text=True, check=True).stdout
+
+    top = run("--help")
+    commands = [line.split()[0] for line in cli_section(top, "commands:")]
+    own = [m.group(2) for line in cli_section(top, "options:") if (m := OPTION_LINE.match(line))]
+    options: dict[str, list[str]] = {}
+    for command in commands:
+        text = run("help", command)
+        for line in cli_section(text, "options:") + cli_section(text, "generator options"):
+            if m := OPTION_LINE.match(line):
+                for name in m.groups():
+                    if name:
+                        options.setdefault(name, []).append(command)
+    page = site / "cli/index.html"
+    found = ids(page) if page.is_file() else set()
+    text = page.read_text(encoding="utf-8") if page.is_file() else ""
+    if not commands or not options or not own:
+        problems.append("CLI: no commands or options found in its help (the parser is out of date)")
+    for command in commands:
+        if f"command-{command}" not in found:
+            problems.append(f"CLI: the command {command} has no section (id command-{command}) on cli/index.html")
+    for name, taken_by in sorted(options.items()):
+        if f"option-{name.lstrip('-')}" not in found:
+            problems.append(
+                f"CLI: the option {name} (of {', '.join(taken_by)}) has no entry "
+                f"(id option-{name.lstrip('-')}) on cli/index.html"
+            )
+    for name in own:
+        if not re.search(rf"snowflake-c {re.escape(name)}\b", text):
+            problems.append(f"CLI: snowflake-c {name} is not shown on cli/index.html")
+    print(f"CLI: {len(commands)} commands, {len(options)} options, {len(own)} of its own")
+
+
 def check_documents(site: Path, problems: list[str]) -> None:
     """Every Markdown document of the repository is a page of the site."""
     import subprocess
@@ -227,6 +302,7 @@ def main() -> None:
     external = check_links(site, problems)
     check_names(site, problems)
     check_postgres(site, problems)
+    check_cli(site, problems)
     check_documents(site, problems)
     print(f"external links (listed, not fetched): {len(external)}")
     for url, count in sorted(external.items()):

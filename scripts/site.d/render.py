@@ -9,6 +9,9 @@ writes into OUT (which scripts/site has emptied):
                      to (transitively) rendered beside it at its own path, and
                      every other file it links to copied; links between them
                      point at the rendered pages, headings carry GitHub's ids
+  cli/index.html     core/cli/snowflake-c.1, the CLI's manual: a section per
+                     command (id command-NAME), an entry per option (id
+                     option-NAME, option-X for a short form)
   c/index.html       core/include/snowflake_c.h, the C manual: its comments as
                      prose, its declarations as code, an anchor per function,
                      type, macro and enum constant (id = the name), every
@@ -313,6 +316,137 @@ def render_header(out: Path) -> None:
     (out / "c" / "index.html").write_text(page("snowflake_c.h — the C API", text, 1), encoding="utf-8")
 
 
+# ---- the CLI's manual ----------------------------------------------------------
+
+MANUAL = ROOT / "core/cli/snowflake-c.1"
+
+
+def roff_inline(text: str) -> str:
+    """The manual's inline roff (\\fB, \\fI, \\fR, \\-, \\e) as HTML."""
+    out, open_tag = [], None
+    for piece in re.split(r"(\\f[BIRP])", text.replace("\\-", "-").replace("\\e", "\\")):
+        if re.fullmatch(r"\\f[BIRP]", piece):
+            if open_tag:
+                out.append(f"</{open_tag}>")
+                open_tag = None
+            if piece[2] in "BI":
+                open_tag = "b" if piece[2] == "B" else "i"
+                out.append(f"<{open_tag}>")
+        else:
+            out.append(html.escape(piece, quote=False))
+    if open_tag:
+        out.append(f"</{open_tag}>")
+    return "".join(out)
+
+
+def roff_plain(text: str) -> str:
+    return re.sub(r"\\f[BIRP]", "", text).replace("\\-", "-").replace("\\e", "\\")
+
+
+def render_cli(out: Path) -> None:
+    """core/cli/snowflake-c.1, the manual that `snowflake-c help --man` writes
+    from the command's own tables, as cli/index.html: a section per command
+    (id command-NAME) and an entry per option (id option-NAME, and
+    option-X for its short form -X)."""
+    lines = [line for line in MANUAL.read_text(encoding="utf-8").splitlines() if not line.startswith('.\\"')]
+    body: list[str] = []
+    toc: list[str] = []
+    para: list[str] = []
+    # The open lists, innermost last: whether each has a <dd> open. An .RS
+    # followed by .TP nests a list in the entry it is in.
+    lists: list[bool] = []
+    state = {"pre": False, "term": False, "nest": False}
+
+    def flush() -> None:
+        if para:
+            body.append("<p>" + " ".join(para) + "</p>")
+            para.clear()
+
+    def close_list() -> None:
+        if lists.pop():
+            body.append("</dd>")
+        body.append("</dl>")
+
+    def close_all() -> None:
+        flush()
+        while lists:
+            close_list()
+
+    for line in lines:
+        request, _, rest = line.partition(" ")
+        if state["pre"]:
+            if line == ".fi":
+                body.append("</pre>")
+                state["pre"] = False
+            else:
+                body.append(roff_inline(line))
+            continue
+        if state["term"]:  # the term of a .TP entry: an option gets its anchors
+            state["term"] = False
+            names = [roff_plain(w) for w in re.findall(r"\\fB(\\-[^\\]*(?:\\-[^\\]*)*)\\fR", line)]
+            ids = "".join(f'<a id="option-{n.lstrip("-")}"></a>' for n in names)
+            body.append(f"<dt>{ids}{roff_inline(line)}</dt><dd>")
+            lists[-1] = True
+            continue
+        if request == ".TH":
+            continue
+        if request == ".SH":
+            close_all()
+            words = roff_plain(rest.strip('"')).split()
+            title = " ".join(w if w == "JSON" else w.lower() for w in words)
+            title = title[:1].upper() + title[1:]
+            slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+            body.append(f'<h2 id="{slug}">{html.escape(title)}</h2>')
+            toc.append(f'<li><a href="#{slug}">{html.escape(title)}</a></li>')
+        elif request == ".SS":
+            close_all()
+            heading = roff_plain(rest.strip('"'))
+            name = heading.split()[0]
+            body.append(f'<h3 id="command-{name}"><code>snowflake-c {html.escape(heading)}</code></h3>')
+            toc.append(f'<li><a href="#command-{name}"><code>{html.escape(name)}</code></a></li>')
+        elif request in (".PP", ".br"):
+            flush()
+        elif request == ".nf":
+            flush()
+            body.append("<pre>")
+            state["pre"] = True
+        elif request == ".TP":
+            flush()
+            if state["nest"] or not lists:
+                body.append("<dl>")
+                lists.append(False)
+                state["nest"] = False
+            elif lists[-1]:
+                body.append("</dd>")
+                lists[-1] = False
+            state["term"] = True
+        elif request == ".RS":
+            flush()
+            state["nest"] = True
+        elif request == ".RE":
+            flush()
+            if state["nest"]:
+                state["nest"] = False
+            elif len(lists) > 1:
+                close_list()
+        elif request in (".fi", "."):
+            continue
+        elif line.startswith("."):
+            sys.exit(f"render.py: {MANUAL.name}: a request the renderer does not know: {line}")
+        else:
+            para.append(roff_inline(line))
+    close_all()
+    text = (
+        "<h1><code>snowflake-c</code>, the command line</h1>\n"
+        "<p>The manual of the CLI (<code>man snowflake-c</code>, "
+        "<code>snowflake-c help --man</code>), written from the command's own tables. "
+        "<code>snowflake-c help COMMAND</code> prints the same for one command.</p>\n"
+        '<ul class="toc">' + "".join(toc) + "</ul>\n" + "\n".join(body)
+    )
+    (out / "cli").mkdir(parents=True, exist_ok=True)
+    (out / "cli" / "index.html").write_text(page("snowflake-c(1) — the CLI", text, 1), encoding="utf-8")
+
+
 # ---- the landing page ----------------------------------------------------------
 
 
@@ -335,6 +469,7 @@ options, node identity, Kubernetes, errors, platforms, speed</li>
 {bindings}</ul>
 <h2>API reference</h2>
 <ul>
+<li><a href="cli/index.html">CLI</a>: the manual of <code>snowflake-c</code>, every command and option</li>
 <li><a href="c/index.html">C</a>: <code>core/include/snowflake_c.h</code>, the core's whole API</li>
 <li><a href="python/snowflake_c.html">Python</a>: the <code>snowflake_c</code> package, and its
 framework integrations <a href="python/snowflake_c/sqlalchemy.html"><code>snowflake_c.sqlalchemy</code></a>,
@@ -358,7 +493,7 @@ def render_search(out: Path) -> None:
     """One search over every page of the site: Pagefind's interface over the
     index that scripts/site builds (pagefind/) once every page is written."""
     body = """<h1>Search</h1>
-<p>The guides, the README and the C, Python, Node.js, Java and integrations references.</p>
+<p>The guides, the README and the CLI, C, Python, Node.js, Java and integrations references.</p>
 <link href="pagefind/pagefind-ui.css" rel="stylesheet">
 <script src="pagefind/pagefind-ui.js"></script>
 <div id="search"></div>
@@ -381,6 +516,7 @@ def main() -> None:
     out = Path(sys.argv[1])
     render_documents(out)
     render_header(out)
+    render_cli(out)
     render_index(out)
     render_search(out)
 

@@ -204,6 +204,13 @@ def test_mistakes() -> None:
     # A negative node value is named so, as every binding names it.
     r = run("gen", "--node", "worker=-1", "-n", "1")
     check("a negative worker", r.returncode == 1 and "node value worker=-1 is negative" in r.stderr, r.stderr)
+    # -0 is not negative: the sign is refused, as +3's is.
+    r = run("gen", "--node", "worker=-0", "-n", "1")
+    check(
+        "a worker of -0",
+        r.returncode == 1 and "node value worker=-0 has a sign" in r.stderr and "negative" not in r.stderr,
+        r.stderr,
+    )
     # The core's messages name options as the command line does.
     r = run("gen", "--preset", "twitter", "--node", "datacenter=1,worker=auto", "-n", "1")
     check(

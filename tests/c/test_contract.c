@@ -191,6 +191,26 @@ static void node_values(void) {
   CHECK(sfc_node_value_set(&n, "worker", &v, &err) == SFC_INVALID_ARGUMENT &&
             strstr(err.message, "negative"),
         "%s", err.message);
+  v = text("-3");
+  CHECK(sfc_node_value_set(&n, "worker", &v, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "node value worker=-3 is negative"),
+        "%s", err.message);
+  /* -0 is not negative, and a node value is digits alone: the sign is
+   * what is refused, as +3's is. */
+  const char *const signed_texts[] = {"-0", "-00", "+0", "+3"};
+  for (size_t i = 0; i < sizeof signed_texts / sizeof *signed_texts; i++) {
+    char want[64];
+    snprintf(want, sizeof want, "node value worker=%s has a sign: give",
+             signed_texts[i]);
+    v = text(signed_texts[i]);
+    CHECK(sfc_node_value_set(&n, "worker", &v, &err) == SFC_INVALID_ARGUMENT &&
+              strstr(err.message, want) && !strstr(err.message, "negative"),
+          "%s: %s", signed_texts[i], err.message);
+  }
+  v = text("-0");
+  CHECK(sfc_node_value_set(&n, NULL, &v, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "node value -0 has a sign"),
+        "%s", err.message);
   v = flag(1);
   CHECK(sfc_node_value_set(&n, "worker", &v, &err) == SFC_INVALID_ARGUMENT,
         "a flag is no node value");

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import unittest
 
 from pgserver import Server
@@ -323,6 +324,64 @@ class Layouts(VectorCase):
 
     def test_null_id_is_null(self) -> None:
         self.assertEqual(evaluate(server, ["snowflake_c.decode(NULL, preset => 'twitter')"]), [{"ok": None}])
+
+
+CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+class Uuid7(VectorCase):
+    def test_uuid7(self) -> None:
+        """Every case of tests/vectors/uuid7.json through decode_uuid7,
+        decode_uuid7_json and decode_uuid7_time, given as text and, where
+        the text is a uuid, as PostgreSQL's uuid type."""
+        cases = load("uuid7")
+        runs, exprs = [], []
+        for case in cases:
+            if "\0" in case["text"]:
+                # SQL text holds no NUL: PostgreSQL refuses it before any
+                # function sees it.
+                nul = case["text"].encode().hex()
+                exprs.append(f"snowflake_c.decode_uuid7_json(convert_from(decode('{nul}', 'hex'), 'UTF8'))")
+                runs.append((case, "nul"))
+                continue
+            forms = [lit(case["text"])]
+            if "error" not in case or CANONICAL_UUID.fullmatch(case["text"]):
+                forms.append(f"{lit(case['text'])}::uuid")
+            for arg in forms:
+                exprs += [
+                    f"snowflake_c.decode_uuid7_json({arg})",
+                    f"snowflake_c.decode_uuid7({arg})",
+                    f"(extract(epoch from snowflake_c.decode_uuid7_time({arg})) * 1000)::bigint",
+                ]
+                runs.append((case, arg))
+        results = iter(evaluate(server, exprs))
+        checked = 0
+        for case, arg in runs:
+            where = f"{case['description']} ({arg})"
+            with self.subTest(where):
+                if arg == "nul":
+                    got = next(results)
+                    self.assertEqual(got.get("sqlstate"), "22021", f"{where}: {got}")
+                    checked += 1
+                    continue
+                text, jsonb, time_ms = (next(results) for _ in range(3))
+                if "error" in case:
+                    for got in (text, jsonb, time_ms):
+                        self.assertError(got, case["error"], where)
+                        for part in case["message_has"]:
+                            self.assertIn(part, got["message"], where)
+                else:
+                    self.assertEqual(text, {"ok": case["json"]}, where)
+                    self.assertEqual(json.loads(jsonb["ok"]), json.loads(case["json"]), where)
+                    self.assertEqual(time_ms, {"ok": case["time_ms"]}, where)
+                checked += 1
+        self.assertEqual(checked, len(runs))
+        self.assertGreaterEqual(len({id(c) for c, _ in runs}), len(cases))
+        print(f"\nuuid7: {checked} checks of {len(cases)} cases")
+
+    def test_null_is_null(self) -> None:
+        got = evaluate(server, ["snowflake_c.decode_uuid7(NULL::uuid)", "snowflake_c.decode_uuid7_time(NULL::text)"])
+        self.assertEqual(got, [{"ok": None}, {"ok": None}])
 
 
 if __name__ == "__main__":

@@ -639,7 +639,13 @@ function run_contract(array $c): void
         $make = fn () => new SfcGenerator($args + ['node' => $c['node'], 'guard' => $c['guard'] ?? false]);
     }
     if (isset($c['error'])) {
-        expect_error($c['error'], $make);
+        $e = expect_error($c['error'], $make);
+        // The message in PHP's terms: the options are named as the core
+        // names them (snake_case), as PHP takes them.
+        $said = $c['message_in_terms']['snake'] ?? null;
+        if ($said !== null && !str_contains($e->getMessage(), $said)) {
+            throw new Mismatch("'$said' is not in: " . $e->getMessage());
+        }
         return;
     }
     if (isset($c['warnings'])) {

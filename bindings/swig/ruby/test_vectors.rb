@@ -444,7 +444,15 @@ def run_contract(c)
            args[:layout] = layout_of(object) if object
            -> { SnowflakeC::Generator.new(**args, node: c['node'], guard: c.fetch('guard', false)) }
          end
-  return expect_error(c['error'], &make) if c.key?('error')
+  if c.key?('error')
+    e = expect_error(c['error'], &make)
+    # The message in Ruby's terms: the options are keywords named as the
+    # core names them (snake_case).
+    said = c.dig('message_in_terms', 'snake')
+    raise Mismatch, "'#{said}' is not in: #{e.message}" if said && !e.message.include?(said)
+
+    return
+  end
   return run_warnings(c, make) if c.key?('warnings')
 
   g = make.call

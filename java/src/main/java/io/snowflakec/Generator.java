@@ -619,7 +619,13 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder layout(String spec) {
-      this.spec = Objects.requireNonNull(spec, "spec");
+      this.spec =
+          Snowflake.given(
+              spec,
+              "spec",
+              "Generator.Builder.layout",
+              "give a layout spec such as time:41@1ms,worker:10,seq:12, or leave layout out for the"
+                  + " default preset");
       this.layout = null;
       return this;
     }
@@ -642,7 +648,12 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder epoch(String epoch) {
-      this.epoch = Objects.requireNonNull(epoch, "epoch");
+      this.epoch =
+          Snowflake.given(
+              epoch,
+              "epoch",
+              "Generator.Builder.epoch",
+              "give Unix milliseconds or an ISO-8601 UTC instant such as 2024-01-01T00:00:00Z");
       return this;
     }
 
@@ -654,7 +665,7 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder node(String name, long value) {
-      node.put(Objects.requireNonNull(name, "name"), value);
+      node.put(nodeName(name), value);
       return this;
     }
 
@@ -670,7 +681,7 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder node(String name, String value) {
-      node.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      node.put(nodeName(name), nodeValue(value));
       return this;
     }
 
@@ -693,8 +704,24 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder node(String value) {
-      node.put(null, Objects.requireNonNull(value, "value"));
+      node.put(null, nodeValue(value));
       return this;
+    }
+
+    private static String nodeName(String name) {
+      return Snowflake.given(
+          name,
+          "name",
+          "Generator.Builder.node",
+          "name a node field of the layout (worker), or give the value alone with node(value)");
+    }
+
+    private static String nodeValue(String value) {
+      return Snowflake.given(
+          value,
+          "value",
+          "Generator.Builder.node",
+          "give a number, \"auto\", \"host\" or \"env:NAME\"");
     }
 
     /**
@@ -711,7 +738,13 @@ public final class Generator implements AutoCloseable {
      * @throws InvalidArgumentException for a value of another Java type
      */
     public Builder option(String name, Object value) {
-      options.put(Objects.requireNonNull(name, "name"), coreValue(name, value));
+      options.put(
+          Snowflake.given(
+              name,
+              "name",
+              "Generator.Builder.option",
+              "name an option (Generator.options() lists them)"),
+          coreValue(name, value));
       return this;
     }
 
@@ -761,7 +794,7 @@ public final class Generator implements AutoCloseable {
     /**
      * Where the generator reads the time.
      *
-     * @param source the time source
+     * @param source the time source; null for the default
      * @return this builder
      */
     public Builder timeSource(TimeSource source) {
@@ -771,7 +804,7 @@ public final class Generator implements AutoCloseable {
     /**
      * Where the generator reads the time: {@code "wall"}, {@code "monotonic"} or {@code "counter"}.
      *
-     * @param source the name
+     * @param source the name; null for the default
      * @return this builder
      */
     public Builder timeSource(String source) {
@@ -783,7 +816,7 @@ public final class Generator implements AutoCloseable {
      * the same one, and {@code "auto"} works) and a high-water mark that detects a clock that went
      * back across a restart.
      *
-     * @param dir the folder, created if missing
+     * @param dir the folder, created if missing; null for none (the default)
      * @return this builder
      */
     public Builder stateDir(Path dir) {

@@ -2,7 +2,6 @@ package io.snowflakec;
 
 import java.time.Instant;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Decoding, encoding and ranges of IDs: no generator needed, identical in every language.
@@ -66,7 +65,14 @@ public final class Snowflake {
     if (name == "base62" && IdText.BASE62 >= 0) {
       return IdText.BASE62;
     }
-    int slot = Objects.requireNonNull(name, "encoding").hashCode() & SLOT_MASK;
+    int slot =
+        given(
+                    name,
+                    "encoding",
+                    "Snowflake.format, parse or decode",
+                    "name one (dec, hex, base32, base36, base58, base62)")
+                .hashCode()
+            & SLOT_MASK;
     return NAME_SLOTS[slot] == name ? SLOT_NUMBERS[slot] : encodingByValue(name);
   }
 
@@ -102,6 +108,7 @@ public final class Snowflake {
    *     or a signed {@code long}
    */
   public static Parts decode(String id, Layout layout) {
+    given(id, "id", "Snowflake.decode", "give the ID's decimal text, such as 175928847299117063");
     return decode(parseId(id), layout);
   }
 
@@ -117,6 +124,7 @@ public final class Snowflake {
    *     not fit the layout or a signed {@code long}
    */
   public static Parts decode(String id, String encoding, Layout layout) {
+    given(id, "id", "Snowflake.decode", "give the ID's text in the encoding");
     long value = parse(id, encoding);
     if (value < 0) {
       throw new InvalidArgumentException(
@@ -185,7 +193,7 @@ public final class Snowflake {
    *     above 2^64 - 1
    */
   public static long parse(String text, String encoding) {
-    Objects.requireNonNull(text, "text");
+    given(text, "text", "Snowflake.parse", "give the ID's text in the encoding");
     return IdText.parse(text, encoding(encoding));
   }
 
@@ -198,7 +206,11 @@ public final class Snowflake {
    *     is not hex, a misplaced hyphen, a version other than 7 or a variant other than RFC 9562's
    */
   public static Uuid7 decodeUuid7(String text) {
-    Objects.requireNonNull(text, "text");
+    given(
+        text,
+        "text",
+        "Snowflake.decodeUuid7",
+        "give a UUIDv7's text (8-4-4-4-12 or 32 hex digits)");
     return new Uuid7(Native.uuid7(text));
   }
 
@@ -211,7 +223,7 @@ public final class Snowflake {
    *     variant not RFC 9562's
    */
   public static Uuid7 decodeUuid7(java.util.UUID uuid) {
-    Objects.requireNonNull(uuid, "uuid");
+    given(uuid, "uuid", "Snowflake.decodeUuid7", "give a version 7 UUID");
     return decodeUuid7(uuid.toString());
   }
 
@@ -224,7 +236,11 @@ public final class Snowflake {
    * @throws InvalidArgumentException when it is not one
    */
   public static long parseId(String text) {
-    Objects.requireNonNull(text, "text");
+    given(
+        text,
+        "text",
+        "Snowflake.parseId",
+        "give the ID's decimal text, such as 175928847299117063");
     return Native.parseId(text);
   }
 
@@ -261,6 +277,7 @@ public final class Snowflake {
    */
   public static long encode(Layout layout, Instant time, Map<String, Long> fields) {
     raw(layout);
+    given(time, "time", "Snowflake.encode", "give the instant of the ID");
     long timeUs;
     try {
       timeUs =
@@ -275,13 +292,22 @@ public final class Snowflake {
 
   private static long encodeUs(Layout layout, long timeUs, Map<String, Long> fields) {
     byte[] raw = raw(layout);
-    Objects.requireNonNull(fields, "fields");
+    given(
+        fields,
+        "fields",
+        "Snowflake.encode",
+        "give a value for every field but time (Map.of() for a layout of time and seq only)");
     String[] names = new String[fields.size()];
     long[] values = new long[fields.size()];
     int i = 0;
     for (Map.Entry<String, Long> e : fields.entrySet()) {
-      names[i] = Objects.requireNonNull(e.getKey(), "field name");
-      values[i] = Objects.requireNonNull(e.getValue(), "value of " + e.getKey());
+      names[i] = given(e.getKey(), "field name", "Snowflake.encode", "name each field");
+      values[i] =
+          given(
+              e.getValue(),
+              "value of the field " + e.getKey(),
+              "Snowflake.encode",
+              "give each field a number");
       i++;
     }
     return Native.encode(raw, timeUs, names, values);
@@ -316,7 +342,21 @@ public final class Snowflake {
    */
   public static IdRange range(Layout layout, Instant t0, Instant t1) {
     raw(layout);
+    given(t0, "t0", "Snowflake.range", "give the window's first instant");
+    given(t1, "t1", "Snowflake.range", "give the instant that ends the window");
     return range(layout, t0.toEpochMilli(), t1.toEpochMilli());
+  }
+
+  /**
+   * Refuses a null argument: an {@link InvalidArgumentException} naming the parameter, the method
+   * and what to give, as the core refuses a bad value (never a NullPointerException).
+   */
+  static <T> T given(T value, String parameter, String method, String what) {
+    if (value == null) {
+      throw new InvalidArgumentException(
+          "The " + parameter + " given to " + method + " is null: " + what + ".");
+    }
+    return value;
   }
 
   /**

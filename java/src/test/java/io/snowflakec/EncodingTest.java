@@ -83,8 +83,8 @@ class EncodingTest {
     invalid("unknown encoding 'base64'", () -> Snowflake.format(1L, "base64"));
     invalid("unknown encoding 'Hex'", () -> Snowflake.parse("1", "Hex"));
     invalid("NUL byte", () -> Snowflake.format(1L, "hex\u0000"));
-    assertThrows(NullPointerException.class, () -> Snowflake.parse(null, "hex"));
-    assertThrows(NullPointerException.class, () -> Snowflake.format(1L, null));
+    assertThrows(InvalidArgumentException.class, () -> Snowflake.parse(null, "hex"));
+    assertThrows(InvalidArgumentException.class, () -> Snowflake.format(1L, null));
   }
 
   @Test

@@ -29,7 +29,7 @@ class Uuid7Test {
         assertThrows(
             InvalidArgumentException.class, () -> Snowflake.decodeUuid7(UUID.randomUUID()));
     assertTrue(e.getMessage().contains("is a version 4 UUID, not 7"), e.getMessage());
-    assertThrows(NullPointerException.class, () -> Snowflake.decodeUuid7((String) null));
-    assertThrows(NullPointerException.class, () -> Snowflake.decodeUuid7((UUID) null));
+    assertThrows(InvalidArgumentException.class, () -> Snowflake.decodeUuid7((String) null));
+    assertThrows(InvalidArgumentException.class, () -> Snowflake.decodeUuid7((UUID) null));
   }
 }
