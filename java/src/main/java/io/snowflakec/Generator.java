@@ -459,8 +459,8 @@ public final class Generator implements AutoCloseable {
    * unreachable. Closing twice does nothing.
    *
    * <p>A leased node value ({@link Builder#lease(String)}): its renewer is stopped first, then the
-   * generator is closed, then the value is given back to the database with its exact last tick
-   * (one statement, waited for).
+   * generator is closed, then the value is given back to the database with its exact last tick (one
+   * statement, waited for).
    */
   @Override
   public void close() {
@@ -868,10 +868,11 @@ public final class Generator implements AutoCloseable {
 
     /**
      * The PostgreSQL a node value {@code "lease"} is leased from ({@code node("worker", "lease")}
-     * or {@code SNOWFLAKE_WORKER=lease}; docs/leases.md), through the PostgreSQL JDBC driver ({@code
-     * org.postgresql:postgresql}, the application's): a {@code jdbc:postgresql:} URL, or a {@code
-     * postgresql://} or {@code postgres://} URL as the other languages take (its user and password
-     * become the driver's). Without it (or {@link #lease(DataSource)}), {@code SNOWFLAKE_LEASE_URL}.
+     * or {@code SNOWFLAKE_WORKER=lease}; docs/leases.md), through the PostgreSQL JDBC driver
+     * ({@code org.postgresql:postgresql}, the application's): a {@code jdbc:postgresql:} URL, or a
+     * {@code postgresql://} or {@code postgres://} URL as the other languages take (its user and
+     * password become the driver's). Without it (or {@link #lease(DataSource)}), {@code
+     * SNOWFLAKE_LEASE_URL}.
      *
      * <p>{@link #build()} acquires the value (waiting at most a lease when the database cannot be
      * reached, then {@link WorkerUnavailableException}), a daemon thread renews it at a third of

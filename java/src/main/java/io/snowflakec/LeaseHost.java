@@ -27,8 +27,8 @@ import javax.sql.DataSource;
  * back, as the CLI's libpq host (core/cli/lease.c) and Python's psycopg host do: the acquire before
  * the generator is made, the renewals on a daemon thread, the release after the generator is
  * closed. The connection is the caller's {@link DataSource} (a connection borrowed per statement)
- * or one kept open to a JDBC URL; the PostgreSQL JDBC driver ({@code org.postgresql:postgresql})
- * is the application's.
+ * or one kept open to a JDBC URL; the PostgreSQL JDBC driver ({@code org.postgresql:postgresql}) is
+ * the application's.
  */
 final class LeaseHost {
   private static final System.Logger LOG = System.getLogger(Generator.LOGGER);

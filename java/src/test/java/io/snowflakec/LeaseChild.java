@@ -1,0 +1,28 @@
+package io.snowflakec;
+
+/**
+ * A child JVM of {@link LeaseTest}: leases a worker value from the database of its first argument
+ * (layout spec and lease key after it), prints {@code worker=<value>}, and holds it until its
+ * standard input ends.
+ */
+public final class LeaseChild {
+  private LeaseChild() {}
+
+  public static void main(String[] args) throws Exception {
+    try (Generator g =
+        Generator.builder()
+            .layout(args[1])
+            .epoch(1704067200000L)
+            .node("worker", "lease")
+            .leaseKey(args[2])
+            .lease(args[0])
+            .build()) {
+      long id = g.nextId();
+      System.out.println("worker=" + Snowflake.decode(id, g.layout()).get("worker"));
+      System.out.flush();
+      while (System.in.read() >= 0) {
+        // held until the parent closes our input
+      }
+    }
+  }
+}
