@@ -7,6 +7,7 @@ import java.lang.ref.Reference;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -431,7 +432,7 @@ public final class Generator implements AutoCloseable {
   }
 
   /**
-   * The counters.
+   * The counters, and the lease of a leased node value ({@link Stats#lease()}).
    *
    * @return a snapshot
    * @throws InvalidArgumentException when the generator is closed
@@ -447,7 +448,7 @@ public final class Generator implements AutoCloseable {
     if (lease != null) {
       Map<String, Object> with = new LinkedHashMap<>(map);
       with.put("lease", lease.stats());
-      map = java.util.Collections.unmodifiableMap(with);
+      map = Collections.unmodifiableMap(with);
     }
     return new Stats(map);
   }
