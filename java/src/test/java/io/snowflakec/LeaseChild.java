@@ -2,21 +2,19 @@ package io.snowflakec;
 
 /**
  * A child JVM of {@link LeaseTest}: leases a worker value from the database of its first argument
- * (layout spec and lease key after it), prints {@code worker=<value>}, and holds it until its
- * standard input ends.
+ * (layout spec and lease key after it; a database "-": the worker and the database from {@code
+ * SNOWFLAKE_WORKER} and {@code SNOWFLAKE_LEASE_URL}), prints {@code worker=<value>}, and holds it
+ * until its standard input ends.
  */
 public final class LeaseChild {
   private LeaseChild() {}
 
   public static void main(String[] args) throws Exception {
-    try (Generator g =
-        Generator.builder()
-            .layout(args[1])
-            .epoch(1704067200000L)
-            .node("worker", "lease")
-            .leaseKey(args[2])
-            .lease(args[0])
-            .build()) {
+    Generator.Builder b = Generator.builder().layout(args[1]).epoch(1704067200000L);
+    if (!args[0].equals("-")) {
+      b.node("worker", "lease").lease(args[0]);
+    }
+    try (Generator g = b.leaseKey(args[2]).build()) {
       long id = g.nextId();
       System.out.println("worker=" + Snowflake.decode(id, g.layout()).get("worker"));
       System.out.flush();

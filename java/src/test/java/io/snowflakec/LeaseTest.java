@@ -110,8 +110,19 @@ class LeaseTest {
 
   @Test
   void twoJvmsGetDistinctValues() throws Exception {
+    twoJvms(Map.of(), pg.jdbcUrl());
+  }
+
+  /** SNOWFLAKE_WORKER=lease, and SNOWFLAKE_LEASE_URL as libpq's URL (a postgresql:// one). */
+  @Test
+  void theEnvironmentGivesTheWorkerAndTheDatabase() throws Exception {
+    String libpq = pg.jdbcUrl().replace("jdbc:postgresql://", "postgresql://");
+    twoJvms(Map.of("SNOWFLAKE_WORKER", "lease", "SNOWFLAKE_LEASE_URL", libpq), "-");
+  }
+
+  private static void twoJvms(Map<String, String> env, String database) throws Exception {
     Process child =
-        MultiJvmTest.child(List.of(), LeaseChild.class.getName(), pg.jdbcUrl(), SPEC, "child");
+        MultiJvmTest.child(env, List.of(), LeaseChild.class.getName(), database, SPEC, "child");
     try {
       String line =
           new java.io.BufferedReader(
