@@ -88,6 +88,10 @@ public class SnowflakeAutoConfiguration {
       DataSource dataSource = dataSources.getIfUnique();
       if (dataSource != null) {
         builder.lease(dataSource);
+      } else if (given(System.getenv("SNOWFLAKE_LEASE_URL")) == null) {
+        throw new IllegalStateException(
+            "a node value 'lease' needs the database: set snowflake-c.lease-url, or give the"
+                + " application one DataSource bean (or SNOWFLAKE_LEASE_URL)");
       }
     }
     return builder.build();

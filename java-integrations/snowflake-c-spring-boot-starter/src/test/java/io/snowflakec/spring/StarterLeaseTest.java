@@ -55,6 +55,29 @@ class StarterLeaseTest {
     assertTrue(worker >= 0 && worker < 32);
   }
 
+  @Test
+  void snowflakeCLeaseUrlOverTheDataSource() throws Exception {
+    String url = Postgres.jdbcUrl();
+    try (Connection db = DriverManager.getConnection(url);
+        Statement ddl = db.createStatement()) {
+      ddl.execute(
+          Files.readString(Path.of("..", "..", "sql", "leases.sql"), StandardCharsets.UTF_8));
+      ddl.execute("DELETE FROM snowflake_c_leases");
+    }
+    // The application's DataSource is H2 (application.properties): the lease goes to the URL.
+    try (ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(ShopApplication.class)
+            .run(
+                "--snowflake-c.node.worker=lease",
+                "--snowflake-c.lease-key=shop-url",
+                "--snowflake-c.lease-url=" + url,
+                "--spring.datasource.url=jdbc:h2:mem:lease-url")) {
+      Generator generator = context.getBean(Generator.class);
+      long worker = Snowflake.decode(generator.nextId(), generator.layout()).get("worker");
+      assertEquals("shop-url", holder(url, worker));
+    }
+  }
+
   private static String holder(String url, long node) throws Exception {
     try (Connection db = DriverManager.getConnection(url);
         Statement s = db.createStatement();
