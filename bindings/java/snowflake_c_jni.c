@@ -1453,6 +1453,12 @@ static jobjectArray n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
   return out;
 }
 
+/* sfc_lease_table_sql: the table's SQL, for a migration. */
+static jstring n_lease_table_sql(JNIEnv *env, jclass cls) {
+  (void)cls;
+  return new_string(env, sfc_lease_table_sql());
+}
+
 /* Frees the lease: its generator freed first. */
 static void n_lease_free(JNIEnv *env, jclass cls, jlong jlease) {
   (void)env;
@@ -1524,6 +1530,7 @@ static const JNINativeMethod methods[] = {
     {"leaseRelease", "(J)" OBJS, (void *)n_lease_release},
     {"leaseStats", "(J)" OBJS, (void *)n_lease_stats},
     {"leaseFree", "(J)V", (void *)n_lease_free},
+    {"leaseTableSql", "()" STR, (void *)n_lease_table_sql},
 };
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -203,4 +203,7 @@ final class Native {
 
   /** Frees the lease (its generator freed first). */
   static native void leaseFree(long lease);
+
+  /** The SQL that creates the lease table (idempotent). */
+  static native String leaseTableSql();
 }
