@@ -945,15 +945,30 @@ static int set_pairs(JNIEnv *env, jobjectArray jnames, jobjectArray jvalues,
   return ok;
 }
 
-/* A generator from the trio, node values and options as the Java builder
- * holds them: names and values side by side. */
-static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jheld,
-                             jstring jpreset, jstring jspec, jstring jepoch,
-                             jobjectArray jnode_names,
-                             jobjectArray jnode_values,
-                             jobjectArray joption_names,
-                             jobjectArray joption_values) {
-  (void)cls;
+/* What a generator, or a lease, is made from: the trio, node values and
+ * options as the Java builder holds them (names and values side by side). */
+typedef enum make_kind { MAKE_GENERATOR, MAKE_LEASE, MAKE_LEASED } make_kind;
+
+/* A lease as Java holds it: the core's lease and the statement in flight
+ * (due() or release() handed it out; done() or failed() ends it). Used
+ * from one thread at a time, as the core's lease is. */
+typedef struct java_lease {
+  sfc_lease *lease;
+  sfc_lease_query q;
+  int has_query;
+} java_lease;
+
+static java_lease *lease_of(jlong handle) {
+  return (java_lease *)(intptr_t)handle;
+}
+
+/* Makes, from the builder's values: MAKE_GENERATOR a generator,
+ * MAKE_LEASE a java_lease (0 when no node field is "lease"), MAKE_LEASED
+ * the generator on the value `jlease` acquired. */
+static jlong make(JNIEnv *env, make_kind kind, jlong jlease, jbyteArray jheld,
+                  jstring jpreset, jstring jspec, jstring jepoch,
+                  jobjectArray jnode_names, jobjectArray jnode_values,
+                  jobjectArray joption_names, jobjectArray joption_values) {
   sfc_layout layout;
   if (!resolve_layout(env, jheld, jpreset, jspec, jepoch, &layout)) {
     return 0;
@@ -982,10 +997,27 @@ static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jheld,
     opts.node_count = (size_t)nodes;
     sfc_generator *gen = NULL;
     sfc_error err;
-    if (sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
-      throw_error(env, &err);
-    } else {
+    sfc_status st = SFC_OK;
+    if (kind == MAKE_GENERATOR) {
+      st = sfc_generator_new(&layout, &opts, &gen, &err);
       handle = (jlong)(intptr_t)gen;
+    } else if (kind == MAKE_LEASED) {
+      st = sfc_lease_generator_new(lease_of(jlease)->lease, &opts, &gen, &err);
+      handle = (jlong)(intptr_t)gen;
+    } else if (sfc_lease_wanted(&layout, &opts)) {
+      java_lease *l = calloc(1, sizeof *l);
+      if (l == NULL) {
+        throw_out_of_memory(env);
+      } else if ((st = sfc_lease_new(&layout, &opts, &l->lease, &err)) !=
+                 SFC_OK) {
+        free(l);
+      } else {
+        handle = (jlong)(intptr_t)l;
+      }
+    }
+    if (st != SFC_OK) {
+      throw_error(env, &err);
+      handle = 0;
     }
   }
   free(node);
@@ -993,6 +1025,17 @@ static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jheld,
     pool_free(&pool);
   }
   return handle;
+}
+
+static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jheld,
+                             jstring jpreset, jstring jspec, jstring jepoch,
+                             jobjectArray jnode_names,
+                             jobjectArray jnode_values,
+                             jobjectArray joption_names,
+                             jobjectArray joption_values) {
+  (void)cls;
+  return make(env, MAKE_GENERATOR, 0, jheld, jpreset, jspec, jepoch,
+              jnode_names, jnode_values, joption_names, joption_values);
 }
 
 static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
@@ -1232,6 +1275,211 @@ static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
   return out;
 }
 
+/* ---- leases ------------------------------------------------------------- */
+
+/* A lease for the node field given as "lease" (or by its environment
+ * variable), or 0 when none is: sfc_lease_wanted, then sfc_lease_new. */
+static jlong n_lease_new(JNIEnv *env, jclass cls, jbyteArray jheld,
+                         jstring jpreset, jstring jspec, jstring jepoch,
+                         jobjectArray jnode_names, jobjectArray jnode_values,
+                         jobjectArray joption_names,
+                         jobjectArray joption_values) {
+  (void)cls;
+  return make(env, MAKE_LEASE, 0, jheld, jpreset, jspec, jepoch, jnode_names,
+              jnode_values, joption_names, joption_values);
+}
+
+/* The generator on the value acquired (sfc_lease_generator_new). */
+static jlong
+n_lease_generator_new(JNIEnv *env, jclass cls, jlong jlease, jbyteArray jheld,
+                      jstring jpreset, jstring jspec, jstring jepoch,
+                      jobjectArray jnode_names, jobjectArray jnode_values,
+                      jobjectArray joption_names, jobjectArray joption_values) {
+  (void)cls;
+  return make(env, MAKE_LEASED, jlease, jheld, jpreset, jspec, jepoch,
+              jnode_names, jnode_values, joption_names, joption_values);
+}
+
+/* The statement in flight as Object[]{Long step, Long waitUs, String sql,
+ * String[] params}: sql and params null for SFC_LEASE_IDLE. */
+static jobjectArray query_array(JNIEnv *env, sfc_lease_step step,
+                                int64_t wait_us, const sfc_lease_query *q) {
+  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
+  if (out == NULL ||
+      !put(env, out, 0,
+           (*env)->CallStaticObjectMethod(env, long_class, long_of,
+                                          (jlong)step)) ||
+      !put(env, out, 1,
+           (*env)->CallStaticObjectMethod(env, long_class, long_of,
+                                          (jlong)wait_us))) {
+    return NULL;
+  }
+  if (step == SFC_LEASE_IDLE) {
+    return out;
+  }
+  jobjectArray params =
+      (*env)->NewObjectArray(env, q->nparams, string_class, NULL);
+  if (params == NULL) {
+    return NULL;
+  }
+  for (int i = 0; i < q->nparams; i++) {
+    if (q->params[i] != NULL &&
+        !put(env, params, i, new_string(env, q->params[i]))) {
+      return NULL;
+    }
+  }
+  if (!put(env, out, 2, new_string(env, q->sql)) || !put(env, out, 3, params)) {
+    return NULL;
+  }
+  return out;
+}
+
+/* sfc_lease_due: the statement due now, or how long to wait. */
+static jobjectArray n_lease_due(JNIEnv *env, jclass cls, jlong jlease) {
+  (void)cls;
+  java_lease *l = lease_of(jlease);
+  int64_t wait_us = 0;
+  sfc_lease_step step = sfc_lease_due(l->lease, &l->q, &wait_us);
+  l->has_query = step != SFC_LEASE_IDLE;
+  return query_array(env, step, wait_us, &l->q);
+}
+
+static int check_query(JNIEnv *env, java_lease *l) {
+  if (l->has_query) {
+    return 1;
+  }
+  throw_invalid(env, "The lease has no statement in flight: take one from "
+                     "leaseDue or leaseRelease first.");
+  return 0;
+}
+
+/* sfc_lease_done with the row as text (null: no row; a null column: SQL
+ * NULL); throws what the core makes of it (WorkerUnavailable,
+ * LeaseExpired). */
+static void n_lease_done(JNIEnv *env, jclass cls, jlong jlease,
+                         jobjectArray jrow) {
+  (void)cls;
+  java_lease *l = lease_of(jlease);
+  if (!check_query(env, l)) {
+    return;
+  }
+  char *row[SFC_LEASE_PARAMS] = {NULL};
+  jsize ncols = jrow == NULL ? 0 : (*env)->GetArrayLength(env, jrow);
+  if (ncols > SFC_LEASE_PARAMS) {
+    ncols = SFC_LEASE_PARAMS;
+  }
+  int ok = 1;
+  for (jsize i = 0; ok && i < ncols; i++) {
+    jstring col = (jstring)(*env)->GetObjectArrayElement(env, jrow, i);
+    if (col != NULL) {
+      ok = (row[i] = get_text(env, col, NULL, NULL)) != NULL;
+      (*env)->DeleteLocalRef(env, col);
+    }
+  }
+  if (ok) {
+    l->has_query = 0;
+    sfc_error err;
+    sfc_status st = sfc_lease_done(
+        l->lease, &l->q, jrow == NULL ? NULL : (const char *const *)row,
+        (int)ncols, &err);
+    if (st != SFC_OK && st != SFC_WAIT) {
+      throw_error(env, &err);
+    }
+  }
+  for (jsize i = 0; i < ncols; i++) {
+    free(row[i]);
+  }
+}
+
+/* sfc_lease_failed: the statement could not be run (the driver's
+ * message). */
+static void n_lease_failed(JNIEnv *env, jclass cls, jlong jlease,
+                           jstring jwhy) {
+  (void)cls;
+  java_lease *l = lease_of(jlease);
+  if (!check_query(env, l)) {
+    return;
+  }
+  char *why = get_text(env, jwhy, NULL, NULL);
+  if (why == NULL) {
+    return;
+  }
+  l->has_query = 0;
+  sfc_lease_failed(l->lease, &l->q, why);
+  free(why);
+}
+
+/* sfc_lease_acquired: true once a value is held, false while the acquire
+ * may go on; past the core's time, WorkerUnavailable saying why. */
+static jboolean n_lease_acquired(JNIEnv *env, jclass cls, jlong jlease) {
+  (void)cls;
+  sfc_error err;
+  sfc_status st = sfc_lease_acquired(lease_of(jlease)->lease, &err);
+  if (st != SFC_OK && st != SFC_WAIT) {
+    throw_error(env, &err);
+  }
+  return st == SFC_OK ? JNI_TRUE : JNI_FALSE;
+}
+
+static jboolean n_lease_valid(JNIEnv *env, jclass cls, jlong jlease) {
+  (void)env;
+  (void)cls;
+  return sfc_lease_valid(lease_of(jlease)->lease) ? JNI_TRUE : JNI_FALSE;
+}
+
+/* sfc_lease_release: the statement that gives the value back, as
+ * leaseDue's, or null when nothing is held. */
+static jobjectArray n_lease_release(JNIEnv *env, jclass cls, jlong jlease) {
+  (void)cls;
+  java_lease *l = lease_of(jlease);
+  l->has_query = sfc_lease_release(l->lease, &l->q);
+  return l->has_query ? query_array(env, SFC_LEASE_RELEASE, 0, &l->q) : NULL;
+}
+
+/* sfc_lease_stats_get: Object[]{String state, String field, Long value,
+ * Long expiresMs, Long horizonMs, Long renewals, Long failures, String
+ * error, Long durationMs}. */
+static jobjectArray n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
+  (void)cls;
+  sfc_lease_stats s;
+  sfc_lease_stats_get(lease_of(jlease)->lease, &s);
+  const jlong numbers[] = {(jlong)s.value,      (jlong)s.expires_ms,
+                           (jlong)s.horizon_ms, (jlong)s.renewals,
+                           (jlong)s.failures,   (jlong)s.duration_ms};
+  const jsize at[] = {2, 3, 4, 5, 6, 8};
+  jobjectArray out = (*env)->NewObjectArray(env, 9, object_class, NULL);
+  if (out == NULL || !put(env, out, 0, new_string(env, s.state)) ||
+      !put(env, out, 1, new_string(env, s.field)) ||
+      !put(env, out, 7, new_string(env, s.error))) {
+    return NULL;
+  }
+  for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+    if (!put(env, out, at[i],
+             (*env)->CallStaticObjectMethod(env, long_class, long_of,
+                                            numbers[i]))) {
+      return NULL;
+    }
+  }
+  return out;
+}
+
+/* sfc_lease_table_sql: the table's SQL, for a migration. */
+static jstring n_lease_table_sql(JNIEnv *env, jclass cls) {
+  (void)cls;
+  return new_string(env, sfc_lease_table_sql());
+}
+
+/* Frees the lease: its generator freed first. */
+static void n_lease_free(JNIEnv *env, jclass cls, jlong jlease) {
+  (void)env;
+  (void)cls;
+  java_lease *l = lease_of(jlease);
+  if (l != NULL) {
+    sfc_lease_free(l->lease);
+    free(l);
+  }
+}
+
 /* ---- registration ------------------------------------------------------- */
 
 #define LAYOUT "[B"
@@ -1279,6 +1527,20 @@ static const JNINativeMethod methods[] = {
     {"nextIds", "(JJ[JII[J)I", (void *)n_next_ids},
     {"throwPending", "()V", (void *)n_throw_pending},
     {"stats", "(J)" OBJS, (void *)n_stats},
+    {"leaseNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
+     (void *)n_lease_new},
+    {"leaseGeneratorNew",
+     "(J" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
+     (void *)n_lease_generator_new},
+    {"leaseDue", "(J)" OBJS, (void *)n_lease_due},
+    {"leaseDone", "(J[" STR ")V", (void *)n_lease_done},
+    {"leaseFailed", "(J" STR ")V", (void *)n_lease_failed},
+    {"leaseAcquired", "(J)Z", (void *)n_lease_acquired},
+    {"leaseValid", "(J)Z", (void *)n_lease_valid},
+    {"leaseRelease", "(J)" OBJS, (void *)n_lease_release},
+    {"leaseStats", "(J)" OBJS, (void *)n_lease_stats},
+    {"leaseFree", "(J)V", (void *)n_lease_free},
+    {"leaseTableSql", "()" STR, (void *)n_lease_table_sql},
 };
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

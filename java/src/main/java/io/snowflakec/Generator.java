@@ -7,6 +7,7 @@ import java.lang.ref.Reference;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import javax.sql.DataSource;
 
 /**
  * Issues unique, time-ordered IDs for one layout and one node value. Thread-safe and lock-free:
@@ -87,24 +89,31 @@ public final class Generator implements AutoCloseable {
   private final List<Warning> warnings;
   private final FastPath fast; // null: every call goes to the core
   private final Calls calls; // JNI, or FFM downcalls on Java 22+
+  private final LeaseHost lease; // null: the node values are not leased
   private volatile boolean closed;
 
-  /** Frees the native generator once the Java one is unreachable. */
+  /** Frees the native generator once the Java one is unreachable, then its lease if it has one. */
   private static final class Free implements Runnable {
     private final long handle;
+    private final long lease;
 
-    Free(long handle) {
+    Free(long handle, long lease) {
       this.handle = handle;
+      this.lease = lease;
     }
 
     @Override
     public void run() {
       Native.generatorFree(handle);
+      if (lease != 0) {
+        Native.leaseFree(lease);
+      }
     }
   }
 
-  private Generator(long handle) {
+  private Generator(long handle, LeaseHost lease) {
     this.handle = handle;
+    this.lease = lease;
     this.calls = Calls.of(Native.mayBlock(handle));
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
@@ -118,9 +127,16 @@ public final class Generator implements AutoCloseable {
       // No rule for time_source counter where its counter runs: the core's check is cheaper than
       // System.currentTimeMillis(), through FFM and through JNI alike.
       this.fast = FAST_PATH ? FastPath.of(handle) : null;
-      CLEANER.register(this, new Free(handle));
+      CLEANER.register(this, new Free(handle, lease == null ? 0 : lease.lease));
     } catch (RuntimeException | Error e) {
+      if (lease != null) {
+        Native.generatorClose(handle);
+        lease.giveBack(); // reads the generator's last tick
+      }
       Native.generatorFree(handle);
+      if (lease != null) {
+        Native.leaseFree(lease.lease);
+      }
       throw e;
     }
   }
@@ -416,7 +432,7 @@ public final class Generator implements AutoCloseable {
   }
 
   /**
-   * The counters.
+   * The counters, and the lease of a leased node value ({@link Stats#lease()}).
    *
    * @return a snapshot
    * @throws InvalidArgumentException when the generator is closed
@@ -428,7 +444,13 @@ public final class Generator implements AutoCloseable {
     } finally {
       Reference.reachabilityFence(this);
     }
-    return new Stats(Facts.map(Facts.STATS, values));
+    Map<String, Object> map = Facts.map(Facts.STATS, values);
+    if (lease != null) {
+      Map<String, Object> with = new LinkedHashMap<>(map);
+      with.put("lease", lease.stats());
+      map = Collections.unmodifiableMap(with);
+    }
+    return new Stats(map);
   }
 
   /**
@@ -436,16 +458,26 @@ public final class Generator implements AutoCloseable {
    * waiting: a call racing it on another thread issues before it or throws, as every later call
    * does, {@link InvalidArgumentException}. The native memory is freed once this generator is
    * unreachable. Closing twice does nothing.
+   *
+   * <p>A leased node value ({@link Builder#lease(String)}): its renewer is stopped first, then the
+   * generator is closed, then the value is given back to the database with its exact last tick (one
+   * statement, waited for).
    */
   @Override
   public void close() {
     if (!CLOSED.compareAndSet(this, false, true)) {
       return;
     }
+    // A leased value: the renewer stops first, and the value goes back after the generator is
+    // closed, with its exact last tick.
+    boolean stopped = lease != null && lease.stopRenewer();
     try {
       Native.generatorClose(handle);
     } finally {
       Reference.reachabilityFence(this);
+    }
+    if (stopped) {
+      lease.giveBack();
     }
   }
 
@@ -571,6 +603,7 @@ public final class Generator implements AutoCloseable {
     private String epoch;
     private final Map<String, Object> node = new LinkedHashMap<>();
     private final Map<String, Object> options = new LinkedHashMap<>();
+    private Object leaseDatabase; // a URL (String) or a DataSource; null: SNOWFLAKE_LEASE_URL
 
     private Builder() {}
 
@@ -881,6 +914,40 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
+     * The PostgreSQL a node value {@code "lease"} is leased from ({@code node("worker", "lease")}
+     * or {@code SNOWFLAKE_WORKER=lease}; docs/leases.md), through the PostgreSQL JDBC driver
+     * ({@code org.postgresql:postgresql}, the application's): a {@code jdbc:postgresql:} URL, or a
+     * {@code postgresql://} or {@code postgres://} URL as the other languages take (its user and
+     * password become the driver's). Without it (or {@link #lease(DataSource)}), {@code
+     * SNOWFLAKE_LEASE_URL}.
+     *
+     * <p>{@link #build()} acquires the value (waiting at most a lease when the database cannot be
+     * reached, then {@link WorkerUnavailableException}), a daemon thread renews it at a third of
+     * the lease on a connection of its own (statements time out at a third of the lease,
+     * connections after 2 s), and {@link Generator#close()} gives it back. Past a lease without a
+     * renewal, calls throw {@link LeaseExpiredException} until one succeeds.
+     *
+     * @param url the database's URL; null for {@code SNOWFLAKE_LEASE_URL}
+     * @return this builder
+     */
+    public Builder lease(String url) {
+      this.leaseDatabase = url;
+      return this;
+    }
+
+    /**
+     * The PostgreSQL a node value {@code "lease"} is leased from, as {@link #lease(String)}: each
+     * statement borrows a connection of the application's pool and gives it back at once.
+     *
+     * @param dataSource the database
+     * @return this builder
+     */
+    public Builder lease(DataSource dataSource) {
+      this.leaseDatabase = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    /**
      * Creates the generator.
      *
      * @return the generator; close it to release its node value
@@ -888,22 +955,41 @@ public final class Generator implements AutoCloseable {
      * @throws InvalidArgumentException when the preset, spec and epoch do not go together, a node
      *     value is missing, unknown or out of range, or an option is unknown or out of range
      * @throws WorkerUnavailableException when the node values are held by another live generator
-     *     (the guard, or the state directory's lock) or the pool is full
+     *     (the guard, or the state directory's lock) or the pool is full, or a leased node value
+     *     cannot be acquired (every value held, or the database not reached within a lease)
      * @throws StateErrorException when the state directory cannot be used, or the guard cannot take
      *     its claim
      */
     public Generator build() {
-      long h =
-          Native.generatorNew(
-              layout == null ? null : layout.raw(),
-              preset,
-              spec,
-              epoch,
-              node.keySet().toArray(new String[0]),
-              node.values().toArray(),
-              options.keySet().toArray(new String[0]),
-              options.values().toArray());
-      return new Generator(h);
+      byte[] raw = layout == null ? null : layout.raw();
+      String[] nodeNames = node.keySet().toArray(new String[0]);
+      Object[] nodeValues = node.values().toArray();
+      String[] optionNames = options.keySet().toArray(new String[0]);
+      Object[] optionValues = options.values().toArray();
+      long l =
+          Native.leaseNew(
+              raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+      if (l == 0) {
+        long h =
+            Native.generatorNew(
+                raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+        return new Generator(h, null);
+      }
+      LeaseHost host = LeaseHost.of(l, leaseDatabase); // frees l when it fails
+      long h;
+      try {
+        host.acquire();
+        h =
+            Native.leaseGeneratorNew(
+                l, raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+      } catch (RuntimeException | Error e) {
+        host.giveBack(); // a value taken but never used goes back at once
+        Native.leaseFree(l);
+        throw e;
+      }
+      Generator g = new Generator(h, host); // gives back and frees both when it fails
+      host.start(g);
+      return g;
     }
 
     /**

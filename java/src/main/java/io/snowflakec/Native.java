@@ -146,4 +146,65 @@ final class Native {
 
   /** The values of the stats, in the order of {@link #TABLE_STATS}. */
   static native Object[] stats(long handle);
+
+  // ---- leases (the core's sfc_lease_*; LeaseHost runs their statements) ----
+
+  /**
+   * A lease for the node field given as {@code "lease"} (or by its environment variable), from the
+   * builder's values as {@link #generatorNew}; 0 when no node field is.
+   */
+  static native long leaseNew(
+      byte[] layout,
+      String preset,
+      String spec,
+      String epoch,
+      String[] nodeNames,
+      Object[] nodeValues,
+      String[] optionNames,
+      Object[] optionValues);
+
+  /** The generator on the value the lease acquired, from the builder's values. */
+  static native long leaseGeneratorNew(
+      long lease,
+      byte[] layout,
+      String preset,
+      String spec,
+      String epoch,
+      String[] nodeNames,
+      Object[] nodeValues,
+      String[] optionNames,
+      Object[] optionValues);
+
+  /**
+   * The statement due now: {@code Object[]{Long step, Long waitUs, String sql, String[] params}},
+   * sql and params null when nothing is due (step 0: wait waitUs).
+   */
+  static native Object[] leaseDue(long lease);
+
+  /** The row the statement returned, as text (null: no row); throws what the core makes of it. */
+  static native void leaseDone(long lease, String[] row);
+
+  /** The statement could not be run: the driver's message. */
+  static native void leaseFailed(long lease, String why);
+
+  /** True once a value is held, false while the acquire goes on; else throws why. */
+  static native boolean leaseAcquired(long lease);
+
+  /** Whether IDs may be issued now. */
+  static native boolean leaseValid(long lease);
+
+  /** The statement that gives the value back, as {@link #leaseDue}'s, or null. */
+  static native Object[] leaseRelease(long lease);
+
+  /**
+   * {@code Object[]{String state, String field, Long value, Long expiresMs, Long horizonMs, Long
+   * renewals, Long failures, String error, Long durationMs}}.
+   */
+  static native Object[] leaseStats(long lease);
+
+  /** Frees the lease (its generator freed first). */
+  static native void leaseFree(long lease);
+
+  /** The SQL that creates the lease table (idempotent). */
+  static native String leaseTableSql();
 }

@@ -228,6 +228,17 @@ public final class Snowflake {
   }
 
   /**
+   * The SQL that creates the table of leased node values ({@code snowflake_c_leases};
+   * docs/leases.md), a no-op when it is there: the text of {@code snowflake-c lease sql} and of
+   * {@code sql/leases.sql}, for a migration tool (Flyway, Liquibase) or a start-up step.
+   *
+   * @return the statement
+   */
+  public static String leaseTableSql() {
+    return Native.leaseTableSql();
+  }
+
+  /**
    * Parses a decimal ID, rejecting signs, spaces, empty text and values above {@link
    * Long#MAX_VALUE}.
    *

@@ -2,6 +2,7 @@ package io.snowflakec;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A generator's counters, from {@link Generator#stats()}: exact when no call is running, close
@@ -197,6 +198,22 @@ public final class Stats {
    */
   public String guard() {
     return (String) map.get("guard");
+  }
+
+  /**
+   * The lease of a node value leased from PostgreSQL ({@link Generator.Builder#lease(String)}),
+   * under the core's names, the keys of the CLI's {@code gen --stats --json} and of every language:
+   * {@code state} ({@code "acquiring"}, {@code "held"}, {@code "expired"}, {@code "lost"} or {@code
+   * "released"}), {@code field} and {@code value} (the node field and the value held), {@code
+   * expires_ms} (Unix ms: this host's deadline), {@code horizon_ms} (Unix ms: no ID past it),
+   * {@code renewals}, {@code failures}, {@code error} (the last failure, or "") and {@code
+   * duration_ms}. In {@link #asMap()} as {@code "lease"}.
+   *
+   * @return the lease's stats, or empty when the generator's node values are not leased
+   */
+  @SuppressWarnings("unchecked")
+  public Optional<Map<String, Object>> lease() {
+    return Optional.ofNullable((Map<String, Object>) map.get("lease"));
   }
 
   @Override

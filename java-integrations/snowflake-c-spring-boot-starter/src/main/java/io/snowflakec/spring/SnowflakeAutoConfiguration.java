@@ -3,6 +3,7 @@ package io.snowflakec.spring;
 import io.snowflakec.Generator;
 import java.util.Locale;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,8 +19,18 @@ import org.springframework.core.env.Environment;
  * context (which gives its node value back), the default generator of {@code @SnowflakeId}
  * identifiers, the Jackson module of each Jackson present, and Micrometer gauges of its stats when
  * Micrometer is present. The same classes serve Spring Boot 3.5 and 4.0.
+ *
+ * <p>A node value {@code lease} ({@code snowflake-c.node.worker=lease}, docs/leases.md) is leased
+ * from the PostgreSQL of {@code snowflake-c.lease-url}, else of the application's {@link
+ * DataSource} bean (a connection of its pool borrowed per statement), else of {@code
+ * SNOWFLAKE_LEASE_URL}.
  */
-@AutoConfiguration
+@AutoConfiguration(
+    afterName = {
+      // A leased node value runs its statements through the application's DataSource.
+      "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration", // Boot 3
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" // Boot 4
+    })
 @EnableConfigurationProperties(SnowflakeProperties.class)
 public class SnowflakeAutoConfiguration {
 
@@ -28,11 +39,15 @@ public class SnowflakeAutoConfiguration {
    *
    * @param properties the {@code snowflake-c.*} properties
    * @param environment where the options' properties are read
+   * @param dataSources the application's DataSource, the database of a leased node value
    * @return the generator, closed with the context
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  public Generator snowflakeGenerator(SnowflakeProperties properties, Environment environment) {
+  public Generator snowflakeGenerator(
+      SnowflakeProperties properties,
+      Environment environment,
+      ObjectProvider<DataSource> dataSources) {
     Generator.Builder builder = Generator.builder();
     // A blank property is an unset one (a profile can take back what another set).
     String layout = given(properties.getLayout());
@@ -64,7 +79,33 @@ public class SnowflakeAutoConfiguration {
         builder.option(option, value);
       }
     }
+    // The database of a node value "lease" (unused otherwise): the URL given, else the
+    // application's DataSource, else SNOWFLAKE_LEASE_URL.
+    String leaseUrl = given(properties.getLeaseUrl());
+    if (leaseUrl != null) {
+      builder.lease(leaseUrl);
+    } else if (leased(properties)) {
+      DataSource dataSource = dataSources.getIfUnique();
+      if (dataSource != null) {
+        builder.lease(dataSource);
+      } else if (given(System.getenv("SNOWFLAKE_LEASE_URL")) == null) {
+        throw new IllegalStateException(
+            "a node value 'lease' needs the database: set snowflake-c.lease-url, or give the"
+                + " application one DataSource bean (or SNOWFLAKE_LEASE_URL)");
+      }
+    }
     return builder.build();
+  }
+
+  /**
+   * Whether a node field is given as "lease": by its property or (the core reads it) the
+   * environment's SNOWFLAKE_<FIELD>.
+   */
+  private static boolean leased(SnowflakeProperties properties) {
+    return properties.getNode().values().stream().anyMatch(v -> "lease".equals(given(v)))
+        || System.getenv().entrySet().stream()
+            .anyMatch(
+                e -> e.getKey().startsWith("SNOWFLAKE_") && "lease".equals(given(e.getValue())));
   }
 
   private static String given(String value) {

@@ -37,8 +37,33 @@ public class SnowflakeProperties {
    */
   private String idGeneratorName = "";
 
+  /**
+   * The PostgreSQL a node value 'lease' is leased from (snowflake-c.node.worker=lease), as a
+   * jdbc:postgresql: or postgresql:// URL; unset, the application's DataSource bean, else
+   * SNOWFLAKE_LEASE_URL.
+   */
+  private String leaseUrl;
+
   /** The JSON form of @JsonSnowflakeId properties. */
   private final Json json = new Json();
+
+  /**
+   * The {@code snowflake-c.lease-url} property.
+   *
+   * @return the lease database's URL
+   */
+  public String getLeaseUrl() {
+    return leaseUrl;
+  }
+
+  /**
+   * Sets the {@code snowflake-c.lease-url} property.
+   *
+   * @param leaseUrl the lease database's URL
+   */
+  public void setLeaseUrl(String leaseUrl) {
+    this.leaseUrl = leaseUrl;
+  }
 
   /**
    * The {@code snowflake-c.preset} property.
