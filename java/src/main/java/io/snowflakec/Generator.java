@@ -943,7 +943,12 @@ public final class Generator implements AutoCloseable {
      * @return this builder
      */
     public Builder lease(DataSource dataSource) {
-      this.leaseDatabase = Objects.requireNonNull(dataSource, "dataSource");
+      this.leaseDatabase =
+          Snowflake.given(
+              dataSource,
+              "dataSource",
+              "Generator.Builder.lease",
+              "give the application's DataSource, or lease(url) with a URL");
       return this;
     }
 

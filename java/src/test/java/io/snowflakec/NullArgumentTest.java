@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Test;
  * {@link Generator.Builder#option(String, Object)} documents.
  */
 class NullArgumentTest {
-  /** Builder methods whose argument null restores the option's default: name#index. */
+  /**
+   * Builder methods whose argument null restores the option's default: name#index, or
+   * name(Type)#index where an overload differs.
+   */
   private static final Set<String> NULL_IS_DEFAULT =
       Set.of(
           "option#1",
@@ -39,7 +42,8 @@ class NullArgumentTest {
           "stateDir#0",
           "stateReserve#0",
           "leaseDuration#0",
-          "leaseKey#0");
+          "leaseKey#0",
+          "lease(String)#0");
 
   private static Object sample(Class<?> type) {
     if (type == long.class) {
@@ -71,6 +75,9 @@ class NullArgumentTest {
     }
     if (type == UUID.class) {
       return UUID.fromString("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    }
+    if (type == javax.sql.DataSource.class) {
+      return new org.postgresql.ds.PGSimpleDataSource();
     }
     if (type == Map.class) {
       return Map.of("datacenter", 1L, "worker", 1L, "seq", 0L);
@@ -105,7 +112,8 @@ class NullArgumentTest {
         args[i] = null;
         Throwable t = call(m, Generator.builder(), args);
         String where = m + ", argument " + i + " null";
-        if (NULL_IS_DEFAULT.contains(m.getName() + "#" + i)) {
+        if (NULL_IS_DEFAULT.contains(m.getName() + "#" + i)
+            || NULL_IS_DEFAULT.contains(m.getName() + "(" + types[i].getSimpleName() + ")#" + i)) {
           assertEquals(null, t, where + ": null restores the default");
         } else {
           assertInstanceOf(InvalidArgumentException.class, t, where);
