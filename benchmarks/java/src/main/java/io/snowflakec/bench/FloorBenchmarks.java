@@ -13,7 +13,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The floor of the design beside {@link IdBenchmarks}: {@link Floor}'s minimal JNI call doing one
  * {@code nextId()}'s work on the same wide layout (one word shared by the threads, as one generator
- * is), each ID kept ({@link Kept}). Needs {@code -Dsnowflakec.bench.floor=<path>}; without it this benchmark fails alone.
+ * is), each ID kept ({@link Kept}). Needs {@code -Dsnowflakec.bench.floor=<path>}; without it this
+ * benchmark fails alone.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -44,9 +44,6 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class IdBenchmarks {
-  Generator wide;
-  Generator wideCounter;
-  Generator classic;
   Snowflake hutool;
   DefaultIdGenerator yitter;
   MillisecondSnowflakeId cosid;
@@ -59,15 +56,52 @@ public class IdBenchmarks {
     final long[] ids = new long[1000];
   }
 
+  /**
+   * snowflake-c on the wide layout, by default and with the counter. A state of its own: the wide
+   * layout's worker 0 and the twitter layout's datacenter 1, worker 1 can issue the same integers,
+   * so the host-wide claim refuses the two in one process (as it should).
+   */
+  @State(Scope.Benchmark)
+  public static class Wide {
+    Generator wall;
+    Generator counter;
+
+    @Setup
+    public void setup() {
+      wall =
+          Generator.builder()
+              .layout(Layout.parse("time:41@1ms,worker:1,seq:21", 1704067200000L))
+              .node("worker", 1)
+              .build();
+      counter = wideCounter();
+    }
+
+    @TearDown
+    public void tearDown() {
+      wall.close();
+      counter.close();
+    }
+  }
+
+  /** snowflake-c on the twitter layout, in benchmarks of its own (see {@link Wide}). */
+  @State(Scope.Benchmark)
+  public static class Classic {
+    Generator twitter;
+
+    @Setup
+    public void setup() {
+      twitter =
+          Generator.builder().preset("twitter").node("datacenter", 1).node("worker", 1).build();
+    }
+
+    @TearDown
+    public void tearDown() {
+      twitter.close();
+    }
+  }
+
   @Setup
   public void setup() throws Exception {
-    wide =
-        Generator.builder()
-            .layout(Layout.parse("time:41@1ms,worker:1,seq:21", 1704067200000L))
-            .node("worker", 1)
-            .build();
-    wideCounter = wideCounter();
-    classic = Generator.builder().preset("twitter").node("datacenter", 1).node("worker", 1).build();
     hutool = new Snowflake(1, 1);
     yitter = new DefaultIdGenerator(new IdGeneratorOptions((short) 1));
     cosid = new MillisecondSnowflakeId(1);
@@ -89,39 +123,32 @@ public class IdBenchmarks {
     return new MillisecondSnowflakeId(1704067200000L, 41, 1, 21, 1);
   }
 
-  @TearDown
-  public void tearDown() {
-    wide.close();
-    wideCounter.close();
-    classic.close();
+  @Benchmark
+  public void snowflakecNextIdWide(Wide w, Kept k) {
+    k.keep(w.wall.nextId());
   }
 
   @Benchmark
-  public void snowflakecNextIdWide(Kept k) {
-    k.keep(wide.nextId());
-  }
-
-  @Benchmark
-  public void snowflakecNextIdWideCounter(Kept k) {
-    k.keep(wideCounter.nextId());
+  public void snowflakecNextIdWideCounter(Wide w, Kept k) {
+    k.keep(w.counter.nextId());
   }
 
   @Benchmark
   @OperationsPerInvocation(1000)
-  public void snowflakecNextIds1000Wide(Kept k) {
-    k.keep(wide.nextIds(1000));
+  public void snowflakecNextIds1000Wide(Wide w, Kept k) {
+    k.keep(w.wall.nextIds(1000));
   }
 
   @Benchmark
   @OperationsPerInvocation(1000)
-  public void snowflakecNextIdsInto1000Wide(Buffer b, Kept k) {
-    wide.nextIds(b.ids);
+  public void snowflakecNextIdsInto1000Wide(Wide w, Buffer b, Kept k) {
+    w.wall.nextIds(b.ids);
     k.keep(b.ids);
   }
 
   @Benchmark
-  public void snowflakecNextIdClassic(Kept k) {
-    k.keep(classic.nextId());
+  public void snowflakecNextIdClassic(Classic c, Kept k) {
+    k.keep(c.twitter.nextId());
   }
 
   @Benchmark

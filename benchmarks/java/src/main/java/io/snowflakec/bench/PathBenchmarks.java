@@ -20,9 +20,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * How {@code nextId()} reaches the core, one way per fork (nanoseconds per ID): the pure-Java fast
  * path with the core behind it (the default for the wall clock), the core alone through FFM
  * downcalls (Java 22+ with native access) and through JNI, with the default time source and with
- * {@code counter} (whose generators always call the core);
- * CosId (the same widths, 41/1/21) and tsid-creator beside them. Run on Java 22+ with {@code
- * --enable-native-access=ALL-UNNAMED} (benchmarks/run passes it); on Java 17 the FFM rows are JNI.
+ * {@code counter} (whose generators always call the core); CosId (the same widths, 41/1/21) and
+ * tsid-creator beside them. Run on Java 22+ with {@code --enable-native-access=ALL-UNNAMED}
+ * (benchmarks/run passes it); on Java 17 the FFM rows are JNI.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
