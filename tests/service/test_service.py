@@ -165,7 +165,6 @@ class Vectors(unittest.TestCase):
             want = cli("decode", "--json", "--preset", "discord", "175928847299117063").stdout
             self.assertEqual((status, body), (200, want))
 
-
     def test_uuid7_vectors(self):
         """from=uuid7: each UUIDv7 vector's JSON, as `decode --from uuid7 --json`."""
         vectors = json.loads((VECTORS / "uuid7.json").read_text(encoding="utf-8"))
