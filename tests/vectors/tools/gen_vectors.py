@@ -2061,6 +2061,12 @@ def contract_cases():
     node("a negative value is refused", one, -1, error="InvalidArgument",
          terms={"snake": negative, "camel": negative})
     node("-2 is a number, not the host name", one, -2, error="InvalidArgument")
+    # A sign on text is refused, never read as the number after it.
+    for text in ("-0", "+3"):
+        signed = (f"node value {text} has a sign: give the digits alone (0 to the "
+                  "field's maximum), \"auto\", \"host\" or \"env:NAME\"")
+        node(f"{text} as text has a sign: refused, not read as a number", one, text,
+             error="InvalidArgument", terms={"snake": signed, "camel": signed})
     node("a value past the field's width", one, 1024, error="InvalidArgument")
     node("text that is no value", one, "three", error="InvalidArgument")
     node("env:NAME of an unset variable", one, "env:SNOWFLAKE_C_CONTRACT_UNSET",
