@@ -100,6 +100,7 @@ typedef struct scenario {
   bool classic; /* report the fraction of the layout's limit */
   double limit; /* IDs per second the layout allows, or 0 */
   double ns[MAX_REPS], ids_per_s[MAX_REPS], fraction[MAX_REPS];
+  double run[MAX_REPS]; /* 2 threads: IDs one thread issues in a row */
   uint64_t duplicates, unordered;
 } scenario;
 
@@ -165,17 +166,27 @@ static void *run_worker(void *arg) {
 }
 
 /* Duplicates across the threads' runs, each run strictly increasing (the
- * callers check that first): a merge that counts equal neighbours. */
-static uint64_t merged_duplicates(const worker *w, int threads) {
+ * callers check that first): a merge that counts equal neighbours. The merge
+ * is the order of issue, so it also tells how many IDs one thread issued in
+ * a row before the other took the state (`*run`): a lock lets its holder
+ * issue many while the other waits; a compare-and-swap hands over nearly
+ * every time. */
+static uint64_t merged_duplicates(const worker *w, int threads, double *run) {
+  *run = 0;
   if (threads == 1) return 0;
-  uint64_t dups = 0;
+  uint64_t dups = 0, turns = 0;
   size_t i = 0, j = 0;
+  int last = -1;
   while (i < w[0].count && j < w[1].count) {
     uint64_t a = w[0].ids[i], b = w[1].ids[j];
+    int from = a <= b ? 0 : 1;
+    turns += from != last;
+    last = from;
     dups += a == b;
     i += a <= b;
     j += b <= a;
   }
+  *run = turns ? (double)(i + j) / (double)turns : 0;
   return dups;
 }
 
@@ -274,7 +285,9 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
   sc->ns[rep] = (double)(end - t0) / (double)total;
   sc->ids_per_s[rep] = (double)total * 1e9 / (double)(end - t0);
   sc->fraction[rep] = 0;
-  if (w[0].ids && ordered) sc->duplicates += merged_duplicates(w, sc->threads);
+  sc->run[rep] = 0;
+  if (w[0].ids && ordered)
+    sc->duplicates += merged_duplicates(w, sc->threads, &sc->run[rep]);
   if (sc->classic)
     sc->fraction[rep] =
         limit_fraction(w, sc->threads, layout.fields[0].shift, sc->limit);
@@ -440,7 +453,7 @@ int main(int argc, char **argv) {
   }
   /* clang-format off */
 #define S(name, impl, layout, op, threads, classic, limit) \
-  {name, impl, layout, op, threads, classic, limit, {0}, {0}, {0}, 0, 0}
+  {name, impl, layout, op, threads, classic, limit, {0}, {0}, {0}, {0}, 0, 0}
   scenario sc[] = {
     S("next", "snowflake-c", WIDE_SPEC, OP_NEXT, 1, false, WIDE_LIMIT),
     S("next", COUNTER_IMPL, WIDE_SPEC, OP_NEXT, 1, false, WIDE_LIMIT),
@@ -489,18 +502,20 @@ int main(int argc, char **argv) {
          "medians [min-max]\n\n",
          sfc_version_string(), reps, duration_ms);
   if (count)
-    printf("%-18s %-33s %-29s %3s %22s %14s %9s %5s\n", "scenario",
+    printf("%-18s %-33s %-29s %3s %22s %14s %9s %5s %7s\n", "scenario",
            "implementation", "layout", "thr", "ns/ID [min-max]", "IDs/s",
-           "of limit", "dups");
+           "of limit", "dups", "in row");
   for (int i = 0; i < count; i++) {
     double lo, hi, m = median(sc[i].ns, reps, &lo, &hi);
-    char frac[16] = "-";
+    char frac[16] = "-", run[16] = "-";
     if (sc[i].classic)
       snprintf(frac, sizeof frac, "%.3f%%", 100 * med(sc[i].fraction, reps));
+    if (sc[i].threads > 1 && sc[i].op != OP_CLOCK_ADD)
+      snprintf(run, sizeof run, "%.1f", med(sc[i].run, reps));
     printf("%-18s %-33s %-29s %3d %8.2f [%5.2f-%5.2f] %14.0f %9s %5" PRIu64
-           "\n",
+           " %7s\n",
            sc[i].name, sc[i].impl, sc[i].layout, sc[i].threads, m, lo, hi,
-           med(sc[i].ids_per_s, reps), frac, sc[i].duplicates);
+           med(sc[i].ids_per_s, reps), frac, sc[i].duplicates, run);
   }
   if (!filter) {
 #define MED(name, impl, field) med(find(sc, count, name, impl)->field, reps)

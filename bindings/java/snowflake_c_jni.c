@@ -1060,17 +1060,19 @@ static jboolean n_may_block(JNIEnv *env, jclass cls, jlong handle) {
 
 /* The core's fast-path rule (sfc_generator_fast_rule), or null where the
  * generator has none: Object[]{long[]{epoch_ms, time_shift, time_max,
- * seq_one, seq_mask, keep_mask}, the state word, the closed ticks' counter
- * and the mark as direct buffers of 8 bytes over the core's own memory}. */
+ * seq_one, seq_mask, keep_mask, contended_pauses}, the state word, the closed
+ * ticks' counter and the mark as direct buffers of 8 bytes over the core's own
+ * memory}. */
 static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
   sfc_fast_rule r;
   if (!sfc_generator_fast_rule(gen_of(handle), &r)) {
     return NULL;
   }
-  const jlong values[] = {(jlong)r.epoch_ms, (jlong)r.time_shift,
-                          (jlong)r.time_max, (jlong)r.seq_one,
-                          (jlong)r.seq_mask, (jlong)r.keep_mask};
+  const jlong values[] = {(jlong)r.epoch_ms,        (jlong)r.time_shift,
+                          (jlong)r.time_max,        (jlong)r.seq_one,
+                          (jlong)r.seq_mask,        (jlong)r.keep_mask,
+                          (jlong)r.contended_pauses};
   const jsize count = (jsize)(sizeof values / sizeof values[0]);
   jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
   jlongArray numbers = (*env)->NewLongArray(env, count);

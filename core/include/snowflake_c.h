@@ -665,7 +665,8 @@ SFC_API void sfc_generator_free(sfc_generator *gen);
  *   else: call the core
  *   if tick > *mark (atomic load): call the core (the hand-over is written
  *       ahead of the IDs it covers: it moves the mark)
- *   compare-and-swap *word from w to next; lost: call the core
+ *   compare-and-swap *word from w to next; lost: `contended_pauses` spin-wait
+ *       hints (the CPU's pause: Java's Thread.onSpinWait), then call the core
  *   if t != tick: atomically add (w & seq_mask) / seq_one + 1 to
  *       *issued_closed (the IDs of the tick left, for the stats)
  *   the ID is next
@@ -691,6 +692,9 @@ typedef struct sfc_fast_rule {
   uint64_t keep_mask; /* what a new tick keeps: clock and node bits */
   int64_t *mark;      /* 8-byte aligned, read atomically only: no ID's tick
                          may pass it */
+  unsigned contended_pauses; /* after a lost compare-and-swap: so that the
+                                thread that won issues a run of IDs while the
+                                word's cache line stays in its core */
 } sfc_fast_rule;
 SFC_API bool sfc_generator_fast_rule(const sfc_generator *gen,
                                      sfc_fast_rule *out);

@@ -399,6 +399,7 @@ bool sfc_generator_fast_rule(const sfc_generator *gen, sfc_fast_rule *out) {
   out->seq_mask = p->seq_max << p->seq_shift;
   out->keep_mask = p->keep_mask;
   out->mark = (int64_t *)&g->mark;
+  out->contended_pauses = SFC_CONTENDED_PAUSES;
   return true;
 }
 

@@ -31,6 +31,7 @@ final class FastPath {
   private final int seqShift;
   private final long seqMask;
   private final long keepMask;
+  private final int contendedPauses;
 
   private FastPath(long[] rule, ByteBuffer word, ByteBuffer closedTicks, ByteBuffer mark) {
     this.word = word;
@@ -43,6 +44,7 @@ final class FastPath {
     this.seqShift = Long.numberOfTrailingZeros(rule[3]);
     this.seqMask = rule[4];
     this.keepMask = rule[5];
+    this.contendedPauses = (int) rule[6];
   }
 
   /** The generator's rule, or null when the core keeps every call. */
@@ -77,7 +79,15 @@ final class FastPath {
       return -1;
     }
     // An ID beyond Long.MAX_VALUE is the core's to refuse.
-    if (next < 0 || !LONG.compareAndSet(word, 0, w, next)) {
+    if (next < 0) {
+      return -1;
+    }
+    if (!LONG.compareAndSet(word, 0, w, next)) {
+      // Lost to another thread: step aside as the rule says, so that the winner issues a run of
+      // IDs while the word's cache line stays in its core.
+      for (int i = 0; i < contendedPauses; i++) {
+        Thread.onSpinWait();
+      }
       return -1;
     }
     if (t != tick) { // the last tick is closed: the stats count its IDs
