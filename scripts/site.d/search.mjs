@@ -1,7 +1,8 @@
 // The site's search in a real browser: search.html served from a folder
 // below the server's root (as a project site is), queried for words that
-// only the guides, a reference or an integration's reference hold; each
-// query must find its page, and every result must link inside the site.
+// only the guides, a reference, an integration's reference or the CLI's
+// manual hold; each query must find its page, and every result must link
+// inside the site.
 //   node scripts/site.d/search.mjs SITE
 // Chromium (CHROMIUM, default /usr/bin/chromium) driven by tests/web's
 // puppeteer-core; the server is tests/web's.
@@ -21,6 +22,7 @@ const QUERIES = [
   ['SnowflakeIdModule', 'java-integrations/jackson2/'],
   ['reviver', 'node/functions/snowflake-c_json.reviver.html'],
   ['sfc_lease_due', 'c/'],
+  ['completions', 'cli/'],
 ];
 
 const { origin, close } = await serve({ '/docs-site/': site });
