@@ -137,7 +137,7 @@ public final class Stats {
   /**
    * The clock field's value (0 without one).
    *
-   * @return the count
+   * @return the value
    */
   public long clock() {
     return number("clock");
