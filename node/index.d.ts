@@ -234,7 +234,9 @@ export function presets(): { name: PresetName; spec: string; epochMs: number }[]
 export interface OptionInfo {
   /** The option's name as a Generator takes it, e.g. `'maxWait'`. */
   name: keyof GeneratorSettings;
-  type: 'bool' | 'duration' | 'choice' | 'path';
+  // <!-- generated: option-types -->
+  type: 'choice' | 'duration' | 'bool' | 'path' | 'text';
+  // <!-- end generated -->
   /** The default, in words. */
   default: string;
   /** A duration's smallest value, ms. */
