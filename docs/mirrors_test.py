@@ -32,7 +32,9 @@ CHANGES = [
     ("python/snowflake_c/_types.py", "    ids_issued: int\n", "    ids_issue: int\n"),
     ("python/snowflake_c/_types.py", "    max_wait: Duration | None\n", "    max_wait: int | None\n"),
     ("python/snowflake_c/_types.py", '    _TimeSource = Literal["wall", ', '    _TimeSource = Literal["wal", '),
+    ("python/snowflake_c/_types.py", "    max_id: int\n", "    max_id: str\n"),
     ("node/index.d.ts", "  idsIssued: number;\n", "  idsIssue: number;\n"),
+    ("node/index.d.ts", "  readonly bits: number;\n", "  readonly width: number;\n"),
     ("node/index.d.ts", "  randomStart?: boolean | null;\n", "  randomStart?: string | null;\n"),
     (STATS_JAVA, "  public long idsIssued() {\n", "  public long idsIssue() {\n"),
     (

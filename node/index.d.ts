@@ -40,14 +40,18 @@ export type LayoutArg = LayoutOptions | Layout | PresetName;
 
 /** One field of a layout, most significant first. */
 export interface Field {
+  // <!-- generated: field-facts -->
+  /** The field's name. */
   readonly name: string;
+  /** Time, seq, clock or node. */
   readonly kind: 'time' | 'seq' | 'clock' | 'node';
   /** Width in bits. */
   readonly bits: number;
-  /** Position of the lowest bit in the ID. */
+  /** Position of the lowest bit. */
   readonly shift: number;
   /** Largest value: 2^bits - 1. */
   readonly max: bigint;
+  // <!-- end generated -->
 }
 
 /**
@@ -55,9 +59,10 @@ export interface Field {
  * facts as in every language, in JavaScript's casing).
  */
 export interface LayoutDescription {
-  /** The preset's name when the layout is one (same spec and epoch), else null. */
+  // <!-- generated: layout-facts -->
+  /** The preset's name, none for other layouts. */
   name: PresetName | null;
-  /** The canonical spec, the time unit always given. */
+  /** The canonical spec, time unit always given. */
   spec: string;
   /** Unix ms of time value 0. */
   epochMs: number;
@@ -65,16 +70,17 @@ export interface LayoutDescription {
   unitUs: number;
   /** Bits used by the fields (at most 64). */
   totalBits: number;
-  /** Per node: (seq max + 1) ticks per second. */
+  /** IDs per second per node value. */
   idsPerSecond: number;
-  /** Distinct node values: 2^(sum of node bits). */
+  /** Distinct node values. */
   nodeCapacity: number;
-  /** First instant the time field cannot hold, Unix ms. */
+  /** First Unix ms the time field cannot hold. */
   timeEndMs: number;
   /** Largest ID the layout can hold. */
   maxId: bigint;
   /** The fields, most significant first. */
   fields: Field[];
+  // <!-- end generated -->
 }
 
 /** How IDs are packed: ordered fields plus an epoch. Immutable. */

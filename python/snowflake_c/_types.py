@@ -36,24 +36,47 @@ if TYPE_CHECKING:  # names for type checkers only
 
 
 class FieldDescription(TypedDict):
+    """The core's table of field facts (scripts/docs writes them from it)."""
+
+    # <!-- generated: field-facts -->
     name: str
+    """The field's name."""
     kind: _FieldKind
+    """Time, seq, clock or node."""
     bits: int
+    """Width in bits."""
     shift: int
+    """Position of the lowest bit."""
     max: int
+    """Largest value: 2^bits - 1."""
+    # <!-- end generated -->
 
 
 class LayoutDescription(TypedDict):
+    """The core's table of layout facts (scripts/docs writes them from it)."""
+
+    # <!-- generated: layout-facts -->
     name: str | None
+    """The preset's name, none for other layouts."""
     spec: str
+    """The canonical spec, time unit always given."""
     epoch_ms: int
+    """Unix ms of time value 0."""
     unit_us: int
+    """Length of one tick, in microseconds."""
     total_bits: int
+    """Bits used by the fields (at most 64)."""
     ids_per_second: float
+    """IDs per second per node value."""
     node_capacity: float
+    """Distinct node values."""
     time_end_ms: int
+    """First Unix ms the time field cannot hold."""
     max_id: int
+    """Largest ID the layout can hold."""
     fields: list[FieldDescription]
+    """The fields, most significant first."""
+    # <!-- end generated -->
 
 
 class LeaseStats(TypedDict):
