@@ -116,13 +116,17 @@ static void statuses(void) {
   }
 }
 
+/* The metric column: how a monitoring system reads a stat ("-" elsewhere). */
 static void facts(const char *section, const sfc_fact_info *(*at)(size_t i)) {
-  static const char *const columns[] = {"name", "type", "doc", NULL};
+  static const char *const columns[] = {"name", "type", "doc", "metric", NULL};
   header(section, columns);
   for (size_t i = 0; at(i); i++) {
     cell(at(i)->name);
     cell(sfc_type_name(at(i)->type));
     cell(at(i)->doc);
+    cell(at(i)->metric == SFC_METRIC_COUNTER ? "counter"
+         : at(i)->metric == SFC_METRIC_GAUGE ? "gauge"
+                                             : "");
     end_row();
   }
 }

@@ -40,14 +40,18 @@ export type LayoutArg = LayoutOptions | Layout | PresetName;
 
 /** One field of a layout, most significant first. */
 export interface Field {
+  // <!-- generated: field-facts -->
+  /** The field's name. */
   readonly name: string;
+  /** Time, seq, clock or node. */
   readonly kind: 'time' | 'seq' | 'clock' | 'node';
   /** Width in bits. */
   readonly bits: number;
-  /** Position of the lowest bit in the ID. */
+  /** Position of the lowest bit. */
   readonly shift: number;
   /** Largest value: 2^bits - 1. */
   readonly max: bigint;
+  // <!-- end generated -->
 }
 
 /**
@@ -55,9 +59,10 @@ export interface Field {
  * facts as in every language, in JavaScript's casing).
  */
 export interface LayoutDescription {
-  /** The preset's name when the layout is one (same spec and epoch), else null. */
+  // <!-- generated: layout-facts -->
+  /** The preset's name, none for other layouts. */
   name: PresetName | null;
-  /** The canonical spec, the time unit always given. */
+  /** The canonical spec, time unit always given. */
   spec: string;
   /** Unix ms of time value 0. */
   epochMs: number;
@@ -65,16 +70,17 @@ export interface LayoutDescription {
   unitUs: number;
   /** Bits used by the fields (at most 64). */
   totalBits: number;
-  /** Per node: (seq max + 1) ticks per second. */
+  /** IDs per second per node value. */
   idsPerSecond: number;
-  /** Distinct node values: 2^(sum of node bits). */
+  /** Distinct node values. */
   nodeCapacity: number;
-  /** First instant the time field cannot hold, Unix ms. */
+  /** First Unix ms the time field cannot hold. */
   timeEndMs: number;
   /** Largest ID the layout can hold. */
   maxId: bigint;
   /** The fields, most significant first. */
   fields: Field[];
+  // <!-- end generated -->
 }
 
 /** How IDs are packed: ordered fields plus an epoch. Immutable. */
@@ -234,7 +240,9 @@ export function presets(): { name: PresetName; spec: string; epochMs: number }[]
 export interface OptionInfo {
   /** The option's name as a Generator takes it, e.g. `'maxWait'`. */
   name: keyof GeneratorSettings;
-  type: 'bool' | 'duration' | 'choice' | 'path';
+  // <!-- generated: option-types -->
+  type: 'choice' | 'duration' | 'bool' | 'path' | 'text';
+  // <!-- end generated -->
   /** The default, in words. */
   default: string;
   /** A duration's smallest value, ms. */
@@ -285,35 +293,63 @@ export type Duration = number | bigint | `${number}` | `${number}${'ms' | 's' | 
  * The options of the core's table ({@link options}); `undefined` or `null`
  * is the option's default. The core checks each one and throws
  * {@link InvalidArgument} naming it, for an unknown option too.
+ *
+ * The guard (`guard`), on by default, is one claim per ID space and node bits
+ * on the host. A second live generator that would issue the same IDs, in
+ * this process or another of the host or container, throws
+ * {@link WorkerUnavailable} naming the holder. `false` only where sharing a
+ * value is meant: the generator then emits an `UnguardedWarning` (code
+ * `SNOWFLAKE_C_UNGUARDED`) through `process.emitWarning`.
+ *
+ * The members are written from the core's table by scripts/docs.
  */
 export interface GeneratorSettings {
-  /** What to do when the clock goes backwards. */
+  // <!-- generated: settings -->
+  /** What to do when the wall clock goes backwards. Default: `'default'`. */
   rollback?: 'default' | 'error' | 'wait' | 'clock' | 'borrow' | 'switch' | null;
-  /** Longest wait for the clock to catch up (default: the strategy's), at most a day. */
+  /**
+   * Longest wait for the clock to catch up after it steps back. Takes a duration, 0 to 1 day.
+   * Default: the strategy's: 5 ms (default, switch), 0 ms (error, clock), 1000 ms (wait, borrow).
+   */
   maxWait?: Duration | null;
-  /** How far ahead of the clock IDs may be issued (default: the strategy's). */
+  /**
+   * How far ahead of the clock IDs may be issued. Takes a duration, 0 to 1 day. Default: the
+   * strategy's: 0 ms (default, error, wait, clock, switch), 1000 ms (borrow).
+   */
   maxDrift?: Duration | null;
-  /** Start each tick's sequence at a random value (even `id % N` at low rates). */
+  /** Start each tick's sequence at a random value in its lower half. Default: `false`. */
   randomStart?: boolean | null;
-  /** `'wall'` (default), `'monotonic'` or `'counter'`. */
+  /**
+   * Wall: read the wall clock on every call; monotonic: read it once; counter: read it when the
+   * processor's counter shows its tick over. Default: `'wall'`.
+   */
   timeSource?: 'wall' | 'monotonic' | 'counter' | null;
-  /** Lock and state files: needed for `'auto'`, and to survive a clock reset across restarts. */
+  /**
+   * Folder of lock and state files: restarts, the pool (auto), the mark. Takes a folder. Default:
+   * none.
+   */
   stateDir?: string | null;
-  /** How far ahead the persisted high-water mark is reserved: 1 ms to 1 hour (default 1000 ms). */
+  /**
+   * How far ahead the state file's high-water mark is reserved. Takes a duration, 1 ms to 1 hour.
+   * Default: 1000 ms.
+   */
   stateReserve?: Duration | null;
   /**
-   * The host-wide guard, on by default: one claim per ID space and node bits
-   * on the host. A second live generator that would issue the same IDs, in
-   * this process or another of the host or container, throws
-   * {@link WorkerUnavailable} naming the holder. `false` only where sharing a
-   * value is meant: the generator then emits an `UnguardedWarning` (code
-   * `SNOWFLAKE_C_UNGUARDED`) through `process.emitWarning`.
+   * Claim the node value host-wide: refuse a second live generator that could issue the same IDs.
+   * Default: `true`.
    */
   guard?: boolean | null;
-  /** How long a leased node value is held, by the database's clock: 1 s to 1 hour (default 15 s). */
+  /**
+   * How long a leased node value is held by the database's clock (renewed at a third of it). Takes
+   * a duration, 1 s to 1 hour. Default: 15000 ms.
+   */
   leaseDuration?: Duration | null;
-  /** The instance's stable key: its last leased value is taken again when free. */
+  /**
+   * The instance's stable key: its last leased value is taken again when free. Takes text, 1 to 120
+   * characters. Default: none.
+   */
   leaseKey?: string | null;
+  // <!-- end generated -->
 }
 
 export type GeneratorOptions = LayoutOptions &
@@ -343,13 +379,14 @@ export type NodeSource = 'explicit' | 'env' | 'host' | 'pool' | 'lease';
  * casing). Counters are exact up to 2^53.
  */
 export interface GeneratorStats {
+  // <!-- generated: stats -->
   /** IDs issued. */
   idsIssued: number;
   /** Times a call waited for the next tick. */
   waits: number;
   /** Ticks issued ahead of the clock. */
   borrowedTicks: number;
-  /** Clock steps backwards beyond maxDrift. */
+  /** Clock steps backwards beyond max_drift. */
   rollbacks: number;
   /** Rollbacks waited out. */
   rollbacksWaited: number;
@@ -357,7 +394,7 @@ export interface GeneratorStats {
   rollbacksRefused: number;
   /** Times the clock field was bumped. */
   clockBumps: number;
-  /** Pool values taken by `rollback: 'switch'`. */
+  /** Pool values taken by rollback=switch. */
   nodeSwitches: number;
   /** Unix ms of the last tick issued. */
   lastTimeMs: number;
@@ -365,19 +402,17 @@ export interface GeneratorStats {
   clock: number;
   /** The rollback strategy in force. */
   rollback: 'error' | 'wait' | 'clock' | 'borrow' | 'switch';
-  /** The longest wait in force, ms. */
+  /** The longest wait in force, in ms. */
   maxWaitMs: number;
-  /** The drift allowed, ms. */
+  /** The drift allowed, in ms. */
   maxDriftMs: number;
-  /**
-   * Each node field's value: a number, or a bigint for a field wider than 53
-   * bits (as in decoded parts).
-   */
+  /** The node values, by field. */
   node: Record<string, number | bigint>;
-  /** Where each node field's value came from. */
+  /** Where each node value came from. */
   nodeSources: Record<string, NodeSource>;
-  /** The host-wide guard: `'held: <the claim's name>'` or `'off'`. */
+  /** Held: <the host-wide claim>, or off. */
   guard: string;
+  // <!-- end generated -->
   /** A leased node value's lease (a generator of {@link Generator.create} on `'lease'`). */
   lease?: LeaseStats;
 }

@@ -516,8 +516,25 @@ public final class Generator implements AutoCloseable {
    * preset carries its own epoch: a preset with an epoch, or with a spec, is an {@link
    * InvalidArgumentException}, as is a spec without its epoch.
    *
+   * <p>The guard ({@link #guard(boolean)}), on by default, claims the generator's node value
+   * host-wide — with or without a {@link #stateDir(Path)}, static or from the pool: one claim per
+   * ID space (the epoch, the time unit, the places and widths of the time, clock and sequence
+   * fields) and node bits, whatever the field names, folders, users or environment. A second live
+   * generator of the same claim, in this JVM or another process of the host, fails at creation with
+   * {@link WorkerUnavailableException} naming the holder's pid; a claim that cannot be taken fails
+   * it with {@link StateErrorException}, never an unguarded start. The OS lets the claim go when
+   * the process dies. A value given back before the wall clock has passed its last ID hands that ID
+   * over: the value's next holder starts after it (IDs issued at given times, {@link
+   * Generator#nextIdAt(long)}, are not handed over). Off, nothing is claimed and two generators
+   * with one value issue the same IDs: turn it off only where sharing a value is meant (a {@link
+   * #stateDir(Path)} still locks its values). The generator then says so, once per JVM and node
+   * value: a {@code WARNING} on the {@link System.Logger} {@code "io.snowflakec"}
+   * (java.util.logging unless the application routes it elsewhere), and {@link Stats#guard()} is
+   * {@code "off"}.
+   *
    * <p>The options are the core's table ({@link Generator#options()}): {@link #option(String,
-   * Object)} sets any of them by name, and each has a method of its own name.
+   * Object)} sets any of them by name, and each has a method of its own name (scripts/docs writes
+   * them, and the table below, from the core's).
    * <!-- generated: options -->
    *
    * <table class="striped">
@@ -781,21 +798,22 @@ public final class Generator implements AutoCloseable {
       return this;
     }
 
+    // <!-- generated: setters -->
     /**
-     * What to do when the wall clock goes backwards: {@code default}, {@code error}, {@code wait},
-     * {@code clock}, {@code borrow} or {@code switch}.
+     * What to do when the wall clock goes backwards. Default: {@code "default"}.
      *
-     * @param strategy the strategy's name, or null for the default
+     * @param rollback its name; null for the default
      * @return this builder
      */
-    public Builder rollback(String strategy) {
-      return option("rollback", strategy);
+    public Builder rollback(String rollback) {
+      return option("rollback", rollback);
     }
 
     /**
-     * The longest wait for the clock to catch up (the strategy's default otherwise).
+     * Longest wait for the clock to catch up after it steps back. Takes a duration, 0 to 1 day.
+     * Default: the strategy's: 5 ms (default, switch), 0 ms (error, clock), 1000 ms (wait, borrow).
      *
-     * @param maxWait 0 to 1 day, rounded up to the next whole millisecond; null for the default
+     * @param maxWait the duration, rounded up to the next whole millisecond; null for the default
      * @return this builder
      */
     public Builder maxWait(Duration maxWait) {
@@ -803,10 +821,10 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
-     * How far ahead of the clock IDs may be issued when a tick's sequence runs out or the clock
-     * steps back (the strategy's default otherwise).
+     * How far ahead of the clock IDs may be issued. Takes a duration, 0 to 1 day. Default: the
+     * strategy's: 0 ms (default, error, wait, clock, switch), 1000 ms (borrow).
      *
-     * @param maxDrift 0 to 1 day, rounded up to the next whole millisecond; null for the default
+     * @param maxDrift the duration, rounded up to the next whole millisecond; null for the default
      * @return this builder
      */
     public Builder maxDrift(Duration maxDrift) {
@@ -814,10 +832,9 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
-     * Starts each tick's sequence at a pseudo-random value in its lower half, so that {@code id %
-     * N} spreads evenly at low rates.
+     * Start each tick's sequence at a random value in its lower half. Default: {@code false}.
      *
-     * @param randomStart whether to
+     * @param randomStart {@code true} or {@code false}
      * @return this builder
      */
     public Builder randomStart(boolean randomStart) {
@@ -825,93 +842,85 @@ public final class Generator implements AutoCloseable {
     }
 
     /**
-     * Where the generator reads the time.
+     * Wall: read the wall clock on every call; monotonic: read it once; counter: read it when the
+     * processor's counter shows its tick over. Default: {@code "wall"}.
      *
-     * @param source the time source; null for the default
+     * @param timeSource the value; null for the default
      * @return this builder
      */
-    public Builder timeSource(TimeSource source) {
-      return option("timeSource", source);
+    public Builder timeSource(TimeSource timeSource) {
+      return option("timeSource", timeSource);
     }
 
     /**
-     * Where the generator reads the time: {@code "wall"}, {@code "monotonic"} or {@code "counter"}.
+     * Wall: read the wall clock on every call; monotonic: read it once; counter: read it when the
+     * processor's counter shows its tick over. Default: {@code "wall"}.
      *
-     * @param source the name; null for the default
+     * @param timeSource its name; null for the default
      * @return this builder
      */
-    public Builder timeSource(String source) {
-      return option("timeSource", source);
+    public Builder timeSource(String timeSource) {
+      return option("timeSource", timeSource);
     }
 
     /**
-     * Keeps state in a folder: a lock file per node value (so that two live processes never hold
-     * the same one, and {@code "auto"} works) and a high-water mark that detects a clock that went
-     * back across a restart.
+     * Folder of lock and state files: restarts, the pool (auto), the mark. Takes a folder. Default:
+     * none.
      *
-     * @param dir the folder, created if missing; null for none (the default)
+     * @param stateDir the folder; null for the default
      * @return this builder
      */
-    public Builder stateDir(Path dir) {
-      return option("stateDir", dir);
+    public Builder stateDir(Path stateDir) {
+      return option("stateDir", stateDir);
     }
 
     /**
-     * How far ahead the high-water mark is reserved (default 1 s).
+     * How far ahead the state file's high-water mark is reserved. Takes a duration, 1 ms to 1 hour.
+     * Default: 1000 ms.
      *
-     * @param reserve 1 ms to 1 hour, rounded up to the next whole millisecond; null for the default
+     * @param stateReserve the duration, rounded up to the next whole millisecond; null for the
+     *     default
      * @return this builder
      */
-    public Builder stateReserve(Duration reserve) {
-      return option("stateReserve", reserve);
+    public Builder stateReserve(Duration stateReserve) {
+      return option("stateReserve", stateReserve);
     }
 
     /**
-     * Whether the guard is on (the default). On, the generator claims its node value host-wide —
-     * with or without a {@link #stateDir(Path)}, static or from the pool: one claim per ID space
-     * (the epoch, the time unit, the places and widths of the time, clock and sequence fields) and
-     * node bits, whatever the field names, folders, users or environment. A second live generator
-     * of the same claim, in this JVM or another process of the host, fails at creation with {@link
-     * WorkerUnavailableException} naming the holder's pid; a claim that cannot be taken fails it
-     * with {@link StateErrorException}, never an unguarded start. The OS lets the claim go when the
-     * process dies. A value given back before the wall clock has passed its last ID hands that ID
-     * over: the value's next holder starts after it (IDs issued at given times, {@link
-     * Generator#nextIdAt(long)}, are not handed over).
+     * Claim the node value host-wide: refuse a second live generator that could issue the same IDs.
+     * Default: {@code true}.
      *
-     * <p>Off, nothing is claimed and two generators with one value issue the same IDs: turn it off
-     * only where sharing a value is meant (a {@link #stateDir(Path)} still locks its values). The
-     * generator then says so, once per JVM and node value: a {@code WARNING} on the {@link
-     * System.Logger} {@code "io.snowflakec"} (java.util.logging unless the application routes it
-     * elsewhere), and {@link Stats#guard()} is {@code "off"}.
-     *
-     * @param on false to turn the guard off for this generator
+     * @param guard {@code true} or {@code false}
      * @return this builder
      */
-    public Builder guard(boolean on) {
-      return option("guard", on);
+    public Builder guard(boolean guard) {
+      return option("guard", guard);
     }
 
     /**
-     * How long a node value leased from PostgreSQL is held, by the database's clock (default 15 s;
-     * renewed at a third of it). A lease is taken through a host that runs its statements, as the
-     * CLI's {@code --lease URL} does.
+     * How long a leased node value is held by the database's clock (renewed at a third of it).
+     * Takes a duration, 1 s to 1 hour. Default: 15000 ms.
      *
-     * @param duration 1 s to 1 hour; null for the default
+     * @param leaseDuration the duration, rounded up to the next whole millisecond; null for the
+     *     default
      * @return this builder
      */
-    public Builder leaseDuration(Duration duration) {
-      return option("leaseDuration", duration);
+    public Builder leaseDuration(Duration leaseDuration) {
+      return option("leaseDuration", leaseDuration);
     }
 
     /**
-     * The instance's stable key for a leased node value: its last value is taken again when free.
+     * The instance's stable key: its last leased value is taken again when free. Takes text, 1 to
+     * 120 characters. Default: none.
      *
-     * @param key the key; null for none
+     * @param leaseKey the text; null for the default
      * @return this builder
      */
-    public Builder leaseKey(String key) {
-      return option("leaseKey", key);
+    public Builder leaseKey(String leaseKey) {
+      return option("leaseKey", leaseKey);
     }
+
+    // <!-- end generated -->
 
     /**
      * The PostgreSQL a node value {@code "lease"} is leased from ({@code node("worker", "lease")}

@@ -52,6 +52,7 @@ public final class Stats {
     return ((Number) map.get(key)).longValue();
   }
 
+  // <!-- generated: stats -->
   /**
    * IDs issued.
    *
@@ -62,7 +63,7 @@ public final class Stats {
   }
 
   /**
-   * Times a call had to wait: a tick's sequence used up, the clock behind.
+   * Times a call waited for the next tick.
    *
    * @return the count
    */
@@ -80,7 +81,7 @@ public final class Stats {
   }
 
   /**
-   * Clock steps backwards beyond the allowed drift.
+   * Clock steps backwards beyond max_drift.
    *
    * @return the count
    */
@@ -98,7 +99,7 @@ public final class Stats {
   }
 
   /**
-   * Rollbacks answered with {@link ClockMovedBackwardsException}.
+   * Rollbacks answered with an error.
    *
    * @return the count
    */
@@ -107,7 +108,7 @@ public final class Stats {
   }
 
   /**
-   * Bumps of the clock field.
+   * Times the clock field was bumped.
    *
    * @return the count
    */
@@ -116,7 +117,7 @@ public final class Stats {
   }
 
   /**
-   * Pool values taken by the {@code switch} rollback strategy.
+   * Pool values taken by rollback=switch.
    *
    * @return the count
    */
@@ -127,53 +128,52 @@ public final class Stats {
   /**
    * Unix ms of the last tick issued.
    *
-   * @return Unix ms
+   * @return the value
    */
   public long lastTimeMs() {
     return number("last_time_ms");
   }
 
   /**
-   * The current clock-field value (0 without one).
+   * The clock field's value (0 without one).
    *
-   * @return the clock value
+   * @return the value
    */
   public long clock() {
     return number("clock");
   }
 
   /**
-   * The rollback strategy in force: {@code error}, {@code wait}, {@code clock}, {@code borrow} or
-   * {@code switch}.
+   * The rollback strategy in force.
    *
-   * @return its name
+   * @return the text
    */
   public String rollback() {
     return (String) map.get("rollback");
   }
 
   /**
-   * The longest wait for the clock, in ms.
+   * The longest wait in force, in ms.
    *
-   * @return ms
+   * @return the value
    */
   public long maxWaitMs() {
     return number("max_wait_ms");
   }
 
   /**
-   * How far ahead of the clock IDs may be issued, in ms.
+   * The drift allowed, in ms.
    *
-   * @return ms
+   * @return the value
    */
   public long maxDriftMs() {
     return number("max_drift_ms");
   }
 
   /**
-   * The node values, by field, in layout order.
+   * The node values, by field.
    *
-   * @return an unmodifiable map
+   * @return an unmodifiable map, by node field
    */
   @SuppressWarnings("unchecked")
   public Map<String, Long> nodes() {
@@ -181,9 +181,9 @@ public final class Stats {
   }
 
   /**
-   * Where each node value came from: {@code explicit}, {@code env}, {@code host} or {@code pool}.
+   * Where each node value came from.
    *
-   * @return an unmodifiable map, by field
+   * @return an unmodifiable map, by node field
    */
   @SuppressWarnings("unchecked")
   public Map<String, String> nodeSources() {
@@ -191,14 +191,15 @@ public final class Stats {
   }
 
   /**
-   * The guard: {@code "held: <the claim's name>"} (no other live generator of this host can issue
-   * these IDs) or {@code "off"} (turned off with {@link Generator.Builder#guard(boolean)}).
+   * Held: &lt;the host-wide claim&gt;, or off.
    *
-   * @return the guard's state
+   * @return the text
    */
   public String guard() {
     return (String) map.get("guard");
   }
+
+  // <!-- end generated -->
 
   /**
    * The lease of a node value leased from PostgreSQL ({@link Generator.Builder#lease(String)}),
