@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 _Atomic uint64_t sfc_fork_generation;
 
@@ -71,12 +72,71 @@ void sfc_fork_unregister(sfc_generator *g) {
   sfc_mutex_unlock(&registry_lock);
 }
 
+/* Whether `a` and `b` issue the same IDs: one layout (spec and epoch) and
+ * one node value. */
+static bool same_ids(const sfc_generator *a, const sfc_generator *b) {
+  char spec_a[SFC_SPEC_MAX], spec_b[SFC_SPEC_MAX];
+  sfc_layout_spec(&a->layout, spec_a, sizeof spec_a);
+  sfc_layout_spec(&b->layout, spec_b, sizeof spec_b);
+  if (strcmp(spec_a, spec_b) != 0 || a->layout.epoch_ms != b->layout.epoch_ms ||
+      a->node.count != b->node.count)
+    return false;
+  for (unsigned i = 0; i < a->node.count; i++)
+    if (a->node.value[i] != b->node.value[i]) return false;
+  return true;
+}
+
+/* Whether `older` holds what refused `newer`: the host-wide claim (both
+ * guarded), or the lock file of one state_dir. A fixed value only: a pool
+ * value (auto) is taken afresh, a leased one is the lease's, and a shared
+ * generator is its processes'. */
+static bool holds_what_refused(const sfc_generator *older,
+                               const sfc_generator *newer) {
+  if (older == newer || older->shared || newer->shared ||
+      older->pid != sfc_os_pid() || older->node.auto_slot >= 0 ||
+      newer->node.auto_slot >= 0 || older->node.lease_slot >= 0 ||
+      newer->node.lease_slot >= 0 || !same_ids(older, newer))
+    return false;
+  if (older->guarded && newer->guarded) return true;
+  return older->has_state && newer->has_state &&
+         strcmp(sfc_state_dir_path(older), sfc_state_dir_path(newer)) == 0;
+}
+
+/* A cell or a reload run again creates the generator it created before,
+ * which still holds the value: the older one is closed as by
+ * sfc_generator_close (its hand-over written, so the newer starts after
+ * its last ID) and says why to its later calls. Sharing one state between
+ * the two handles instead would put a per-handle object between a binding
+ * and the state word (one more dependent load in sfc_next), need
+ * per-handle close in every binding, and still refuse when the options
+ * differ, as a re-run cell's often do. Under registry_lock, so that a
+ * concurrent sfc_generator_free of the older one (which unregisters under
+ * it) cannot free it meanwhile; the close takes its lock after ours, the
+ * order the fork handlers take them in, and its keeper never takes ours. */
+bool sfc_fork_take_over(const sfc_generator *newer) {
+  bool closed = false;
+  sfc_mutex_lock(&registry_lock);
+  for (sfc_generator *g = registry; g && !closed; g = g->next_registered) {
+    sfc_mutex_lock(&g->lock); /* a close frees its state_dir's path */
+    const bool open =
+        g->ready && !sfc_closed(g) && holds_what_refused(g, newer);
+    if (open)
+      sfc_node_text(&g->layout, &g->node, g->taken_over, sizeof g->taken_over);
+    sfc_mutex_unlock(&g->lock);
+    if (!open) continue;
+    sfc_generator_close(g);
+    closed = true;
+  }
+  sfc_mutex_unlock(&registry_lock);
+  return closed;
+}
+
 sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
   if (g->shared) return SFC_OK; /* its host's forks share it */
   sfc_mutex_lock(&g->lock);
   if (sfc_closed(g)) { /* no renewal: the word stays the poison */
     sfc_mutex_unlock(&g->lock);
-    return sfc_fail_closed(err);
+    return sfc_fail_closed(g, err);
   }
   uint64_t now = atomic_load(&sfc_fork_generation);
   if (atomic_load(&g->forks_seen) == now) {

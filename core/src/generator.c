@@ -247,6 +247,17 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   sfc_mutex_lock(&g->lock);
   st = take_node_value(g, opts, &saved, err);
   sfc_mutex_unlock(&g->lock);
+  /* Held by an older generator of this process just like this one (a cell
+   * or a reload run again): that one is closed, its hand-over written, and
+   * this one starts after its last ID (fork.c). Not held by g->lock: the
+   * registry's lock comes first. */
+  if (st == SFC_WORKER_UNAVAILABLE && sfc_fork_take_over(g)) {
+    sfc_saved_clear(&saved);
+    sfc_mutex_lock(&g->lock);
+    st = g->has_state ? sfc_pool_acquire(g, &saved, err)
+                      : take_node_value(g, opts, &saved, err);
+    sfc_mutex_unlock(&g->lock);
+  }
   if (st != SFC_OK) return st;
   if (lease) merge_lease(g, lease, &saved);
   describe_guard(g);
@@ -282,6 +293,10 @@ sfc_status sfc_generator_new_leased(const sfc_layout *layout,
   st = start(g, layout, opts, lease, err);
   if (st == SFC_OK && g->has_state) st = sfc_keeper_start(g, err);
   if (st != SFC_OK) return discard(g, st);
+  /* Whole now: a newer generator of its value may take it over. */
+  sfc_mutex_lock(&g->lock);
+  g->ready = true;
+  sfc_mutex_unlock(&g->lock);
   *out = g;
   return SFC_OK;
 }
@@ -326,38 +341,6 @@ sfc_status sfc_generator_new_shared(void *mem, size_t size,
   if (st != SFC_OK) return discard(g, st);
   *out = g;
   return SFC_OK;
-}
-
-/* The poison goes in under the lock that every slow step installing a
- * word holds, after `closed`: a step that takes the lock later, or a call
- * that finds the poison, sees `closed` and answers the closed error. A
- * compare-and-swap that won before the poison is part of the last word;
- * one after it fails. */
-void sfc_generator_close(sfc_generator *gen) {
-  if (!gen) return;
-  const bool creator = gen->pid == sfc_os_pid();
-  if (gen->shared && !creator) return; /* the creator lets go, once */
-  sfc_mutex_lock(&gen->lock);
-  if (sfc_closed(gen)) {
-    sfc_mutex_unlock(&gen->lock);
-    return;
-  }
-  atomic_store(&gen->closed, true);
-  uint64_t w = atomic_load(&gen->word);
-  while (!atomic_compare_exchange_weak(&gen->word, &w,
-                                       sfc_word_poison(&gen->pack, w))) {
-  }
-  gen->last_word = w;
-  sfc_mutex_unlock(&gen->lock);
-  sfc_keeper_stop(gen, creator);
-  /* Let go under the lock the fork handlers take: a fork meanwhile leaves
-   * nothing in the child. */
-  sfc_mutex_lock(&gen->lock);
-  if (gen->has_state)
-    sfc_state_close(gen);
-  else
-    sfc_guard_release(gen);
-  sfc_mutex_unlock(&gen->lock);
 }
 
 void sfc_generator_free(sfc_generator *gen) {

@@ -29,8 +29,11 @@ SFC_INTERNAL void sfc_shown(const char *text, size_t len, size_t most,
                             char *out);
 
 /* status.c: the one answer to a call on a closed generator, in every
- * language. */
-SFC_INTERNAL sfc_status sfc_fail_closed(sfc_error *err);
+ * language; `g` (NULL: none), under its lock, says whether a newer
+ * generator took it over. */
+struct sfc_generator;
+SFC_INTERNAL sfc_status sfc_fail_closed(const struct sfc_generator *g,
+                                        sfc_error *err);
 
 /* value.c: `words` ("max_wait") as the caller writes names, judged by
  * `given`: "maxWait" after a camelCase name, "max-wait" after a dashed
@@ -193,6 +196,10 @@ typedef struct sfc_state {
 
 /* fork.c */
 SFC_INTERNAL extern _Atomic uint64_t sfc_fork_generation;
+/* Closes the older open generator of this process whose value `newer` was
+ * refused, when it is the same layout and node values (a cell or a reload
+ * run again); true when one was closed. Called without `newer`'s lock. */
+SFC_INTERNAL bool sfc_fork_take_over(const struct sfc_generator *newer);
 
 /* The hot path a generator takes (next.c's next_fast): none, the wall
  * clock read on every call, or the counter's deadline first. Wall clock or
@@ -270,6 +277,10 @@ struct sfc_generator {
   bool guarded; /* the guard is on: the value is claimed */
   bool shared;  /* in a host's shared memory (sfc_generator_new_shared) */
   bool started; /* loaded: its state word tells what was issued */
+  bool ready;   /* created whole (under lock): may be taken over (fork.c) */
+  /* Its node value, set under lock by the take-over that closes it: the
+   * closed error says so (status.c). */
+  char taken_over[SFC_MESSAGE_MAX / 2];
   _Atomic bool injected; /* issued at a caller's times (sfc_next_at …) */
   _Atomic bool closed;   /* sfc_generator_close: the word is the poison */
   uint64_t last_word;    /* once closed: the last ID issued, the real word */

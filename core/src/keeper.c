@@ -232,7 +232,7 @@ sfc_status sfc_keeper_mark_reached(sfc_generator *g, uint64_t tick, bool live,
   sfc_mutex_lock(&g->lock);
   if (sfc_closed(g)) {
     sfc_mutex_unlock(&g->lock);
-    return sfc_fail_closed(err);
+    return sfc_fail_closed(g, err);
   }
   /* The record's mark is moved here, by the call that needs it: a write
    * to the records folder's memory, no keeper needed. */

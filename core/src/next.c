@@ -402,7 +402,7 @@ static SFC_NOINLINE sfc_status next_general(sfc_generator *gen, int64_t read_us,
 }
 
 sfc_status sfc_generator_check(const sfc_generator *gen, sfc_error *err) {
-  return gen ? SFC_OK : sfc_fail_closed(err);
+  return gen ? SFC_OK : sfc_fail_closed(NULL, err);
 }
 
 sfc_status sfc_next(sfc_generator *gen, uint64_t *id, sfc_error *err) {

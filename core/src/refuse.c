@@ -27,7 +27,8 @@ sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
     snprintf(by, sizeof by, "live process %ld of uid %lld", who->pid, who->uid);
   else
     snprintf(by, sizeof by, "live process %ld", who->pid);
-  /* A holder in this process: a notebook cell or a reload run twice. */
+  /* A holder in this process that the newer one does not take over
+   * (fork.c): another layout, a shared or leased generator. */
   const bool here = who->pid == sfc_os_pid();
   if (c->other[0] && here)
     snprintf(what, sizeof what, ", of %.160s, which can issue its integers,",
@@ -41,8 +42,9 @@ sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
       "node value %s is held by %s%s%s%s (host-wide claim %s)%s", node, by,
       here ? ", this process: another of its generators" : "", what,
       here ? " is still open" : "", c->where,
-      here ? "; close that one first, or use it again (a cell or a reload "
-             "run twice must close what it made before)"
+      here ? "; close that one first, or use it again (a newer generator "
+             "takes an older one of this process over only when their "
+             "layouts and node values are the same)"
            : ": two live generators of one value issue the same IDs; give "
              "each its own, or a pool (auto, with a state_dir), or turn the "
              "guard off to share it on purpose");

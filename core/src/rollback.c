@@ -49,7 +49,7 @@ static sfc_status bump_clock(sfc_generator *g, int64_t now_us, int64_t tick,
   sfc_mutex_lock(&g->lock);
   if (sfc_closed(g)) {
     sfc_mutex_unlock(&g->lock);
-    return sfc_fail_closed(err);
+    return sfc_fail_closed(g, err);
   }
   uint64_t w = atomic_load(&g->word);
   int64_t t = (int64_t)sfc_word_time(p, w);
@@ -119,7 +119,7 @@ static sfc_status switch_value(sfc_generator *g, int64_t now_us, int64_t tick,
   sfc_mutex_lock(&g->lock);
   if (sfc_closed(g)) {
     sfc_mutex_unlock(&g->lock);
-    return sfc_fail_closed(err);
+    return sfc_fail_closed(g, err);
   }
   uint64_t w = atomic_load(&g->word);
   if ((int64_t)sfc_word_time(p, w) - tick <= g->drift_ticks) {
@@ -276,7 +276,7 @@ sfc_status sfc_slow_path(sfc_generator *g, int64_t now_us, int64_t tick,
   if (sfc_closed(g)) {
     sfc_mutex_lock(&g->lock);
     sfc_mutex_unlock(&g->lock);
-    return sfc_fail_closed(err);
+    return sfc_fail_closed(g, err);
   }
   const sfc_packing *p = &g->pack;
   const int64_t t = (int64_t)sfc_word_time(p, seen);

@@ -50,7 +50,13 @@ sfc_status sfc_fail(sfc_error *err, sfc_status status, const char *fmt, ...) {
   return status;
 }
 
-sfc_status sfc_fail_closed(sfc_error *err) {
+sfc_status sfc_fail_closed(const sfc_generator *g, sfc_error *err) {
+  if (g && g->taken_over[0])
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "the generator is closed: a newer generator of this "
+                    "process took node value %s (a cell or a reload run "
+                    "again); use that one",
+                    g->taken_over);
   return sfc_fail(err, SFC_INVALID_ARGUMENT,
                   "the generator is closed: create a new one");
 }

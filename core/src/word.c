@@ -99,7 +99,7 @@ sfc_status sfc_start_caller_timed(sfc_generator *g, uint64_t seen,
   sfc_mutex_lock(&g->lock);
   if (sfc_closed(g)) {
     sfc_mutex_unlock(&g->lock);
-    return sfc_fail_closed(err);
+    return sfc_fail_closed(g, err);
   }
   const uint64_t fresh =
       g->has_state ? g->known_word : sfc_word(&g->pack, 0, 0, g->pack.seq_max);

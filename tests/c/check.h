@@ -11,6 +11,7 @@
 #include "snowflake_c.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,20 @@ static inline const char *check_warning(const sfc_generator *g,
   for (size_t i = 0; (k = sfc_generator_warning_at(g, i, &text)); i++)
     if (strcmp(k, kind) == 0) return text;
   return NULL;
+}
+
+/* Whether `older` was taken over by a newer generator of `node` ("worker=3")
+ * in this process: its calls fail with the closed error that says so. */
+static inline bool check_taken_over(sfc_generator *older, const char *node) {
+  uint64_t id;
+  sfc_error err;
+  char want[200];
+  snprintf(want, sizeof want,
+           "the generator is closed: a newer generator of this process took "
+           "node value %s (a cell or a reload run again); use that one",
+           node);
+  return older && sfc_next(older, &id, &err) == SFC_INVALID_ARGUMENT &&
+         strcmp(err.message, want) == 0;
 }
 
 static int check_cmp_u64(const void *a, const void *b) {

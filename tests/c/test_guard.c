@@ -71,7 +71,7 @@ static const char *guard_of(const sfc_generator *g) {
   return s.guard;
 }
 
-static void same_value_refused(void) {
+static void same_value_taken_over(void) {
   sfc_layout l = layout("time:41@1ms,worker:10,seq:12");
   sfc_status st;
   sfc_error err;
@@ -89,15 +89,24 @@ static void same_value_refused(void) {
   CHECK(check_warning(a, "Unguarded") == NULL,
         "a guarded generator is not unguarded");
 
+  /* The same generator again (a cell or a reload run twice): it takes the
+   * value over, the older one closed, and starts after its last ID. */
+  uint64_t before[64], after[64];
+  CHECK_STATUS(sfc_next_ids(a, before, 64, NULL, &err), SFC_OK, err);
   sfc_generator *b = open_gen(&l, 3, 0, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  CHECK(check_taken_over(a, "worker=3"),
+        "the older one says it was taken over");
+  if (b) {
+    CHECK_STATUS(sfc_next_ids(b, after, 64, NULL, &err), SFC_OK, err);
+    CHECK(after[0] > before[63], "the newer one starts after the older one");
+  }
+  sfc_generator_free(a);
+  a = b;
+  if (!a) return;
+  held = guard_of(a);
   char pid[48];
   snprintf(pid, sizeof pid, "live process %ld", own_pid());
-  CHECK(!b && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, "worker=3") &&
-            strstr(err.message, pid) && strstr(err.message, held + 6) &&
-            strstr(err.message, ", this process: ") &&
-            strstr(err.message, "close that one first"),
-        "the same value again: %s %s", sfc_status_name(st), err.message);
-  sfc_generator_free(b);
 
   /* What cannot issue the same integers starts; another epoch or time
    * unit of the same node bits issues the same integers at other times. */
@@ -108,8 +117,12 @@ static void same_value_refused(void) {
   CHECK_STATUS(st, SFC_OK, err);
   sfc_generator_free(b);
   b = open_gen(&other_epoch, 3, 0, &st, &err);
-  CHECK(!b && st == SFC_WORKER_UNAVAILABLE, "another epoch, the same value: %s",
-        err.message);
+  CHECK(!b && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid) &&
+            strstr(err.message, held + 6) &&
+            strstr(err.message, ", this process: ") &&
+            strstr(err.message, "close that one first"),
+        "another epoch, the same value: %s", err.message);
+  CHECK(!check_taken_over(a, "worker=3"), "another layout takes nothing over");
   sfc_generator_free(b);
   b = open_gen(&other_unit, 3, 0, &st, &err);
   CHECK(!b && st == SFC_WORKER_UNAVAILABLE,
@@ -182,28 +195,27 @@ static void options_do_not_split(void) {
   sfc_node_value pool[] = {{"worker", 0, SFC_SOURCE_POOL}};
   sfc_status st;
   sfc_error err;
+  /* In this process each takes the one before over: one claim, whatever
+   * the state_dir. */
   sfc_generator *plain = open_gen(&l, 5, 0, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   sfc_generator *stated = open_with(&l, w5, 1, one, 0, &st, &err);
-  CHECK(!stated && st == SFC_WORKER_UNAVAILABLE,
+  CHECK(stated && check_taken_over(plain, "worker=5"),
         "a state_dir beside a guard-only generator: %s %s", sfc_status_name(st),
         err.message);
-  sfc_generator_free(stated);
-  sfc_generator_free(plain);
-
-  stated = open_with(&l, w5, 1, one, 0, &st, &err);
-  CHECK_STATUS(st, SFC_OK, err);
   CHECK(stated && strncmp(guard_of(stated), "held: ", 6) == 0, "%s",
         stated ? guard_of(stated) : "");
+  sfc_generator_free(plain);
   sfc_generator *other = open_with(&l, w5, 1, two, 0, &st, &err);
-  CHECK(!other && st == SFC_WORKER_UNAVAILABLE,
+  CHECK(other && check_taken_over(stated, "worker=5"),
         "another state_dir, the same value: %s %s", sfc_status_name(st),
         err.message);
-  sfc_generator_free(other);
+  sfc_generator_free(stated);
   plain = open_gen(&l, 5, 0, &st, &err);
-  CHECK(!plain && st == SFC_WORKER_UNAVAILABLE,
+  CHECK(plain && check_taken_over(other, "worker=5"),
         "a guard-only generator beside a state_dir: %s", err.message);
-  sfc_generator_free(plain);
+  sfc_generator_free(other);
+  stated = plain;
 
   /* The pool of another folder passes over a value claimed elsewhere. */
   sfc_generator *held[16] = {NULL};
@@ -363,10 +375,12 @@ static void long_names(void) {
   CHECK(a && strncmp(guard_of(a), "held: ", 6) == 0, "guarded: %s",
         a ? guard_of(a) : err.message);
   sfc_generator *b = open_with(&l, node, 8, dir, 0, &st, &err);
-  CHECK(!b && st == SFC_WORKER_UNAVAILABLE, "refused: %s", err.message);
-  sfc_generator_free(a);
-  b = open_with(&l, node, 8, dir, 0, &st, &err);
   CHECK(b != NULL, "a state_dir of long names: %s", err.message);
+  uint64_t id;
+  CHECK(a && sfc_next(a, &id, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "took node value f000"),
+        "taken over: %s", err.message);
+  sfc_generator_free(a);
   sfc_generator_free(b);
 }
 
@@ -496,14 +510,20 @@ static void file_claims(void) {
   CHECK(a && strstr(guard_of(a), "/dev/shm/snowflake-c-") &&
             strstr(guard_of(a), ".claim"),
         "a claim file: %s", a ? guard_of(a) : err.message);
-  sfc_generator *b = open_gen(&l, 3, 0, &st, &err);
-  char pid[48];
-  snprintf(pid, sizeof pid, "live process %ld", own_pid());
-  CHECK(!b && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid),
-        "refused by the claim file: %s", err.message);
   char path[200];
   snprintf(path, sizeof path, "%s", a ? guard_of(a) + 6 : "");
+  sfc_generator *b = open_gen(&l, 3, 0, &st, &err);
+  CHECK(b && check_taken_over(a, "worker=3"),
+        "taken over by the claim file: %s", err.message);
+  sfc_layout other_epoch = check_layout("time:41@1ms,worker:10,seq:12", 1);
+  sfc_generator *c = open_gen(&other_epoch, 3, 0, &st, &err);
+  char pid[48];
+  snprintf(pid, sizeof pid, "live process %ld", own_pid());
+  CHECK(!c && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid),
+        "refused by the claim file: %s", err.message);
+  sfc_generator_free(c);
   sfc_generator_free(a);
+  sfc_generator_free(b);
   struct stat sb;
   CHECK(stat(path, &sb) != 0, "the claim file goes with its holder");
   quick_reuse("time:41@1ms,worker:10,seq:12");
@@ -773,7 +793,7 @@ static void racing_namespaces(void) {}
 #endif
 
 int main(void) {
-  same_value_refused();
+  same_value_taken_over();
   field_names_do_not_split();
   options_do_not_split();
   /* 1 ms ticks: the generator leaves once the clock passed its last tick;

@@ -1252,6 +1252,26 @@ static int run_claim(const json_value *c) {
         ok = fail("expected \"%s\" in: %s", want ? want : "?", err.message);
     }
   }
+  /* The same generator again took the value over: the first is closed
+   * and says why; anything else leaves it open. */
+  uint64_t id;
+  sfc_error closed_err;
+  st = sfc_next(first, &id, &closed_err);
+  if (ok && json_is(json_get(c, "first_closed"), JSON_TRUE)) {
+    const json_value *m;
+    if (st != SFC_INVALID_ARGUMENT)
+      ok = fail("expected InvalidArgument from the first; got %s",
+                st == SFC_OK ? "Ok" : status_text(st, &closed_err));
+    JSON_FOR_EACH(m, json_get(c, "closed_message")) {
+      const char *want = json_string(m, NULL);
+      if (ok && (!want || !strstr(closed_err.message, want)))
+        ok = fail("expected \"%s\" in: %s", want ? want : "?",
+                  closed_err.message);
+    }
+  } else if (ok && st != SFC_OK) {
+    ok = fail("expected the first to stay open; got %s",
+              status_text(st, &closed_err));
+  }
   sfc_generator_free(second);
   sfc_generator_free(first);
   return ok;

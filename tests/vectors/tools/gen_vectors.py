@@ -2199,9 +2199,23 @@ def claims_cases():
     def side(spec, node, guard=True, epoch=E):
         return {"layout": {"spec": spec, "epoch": epoch}, "node": node, "guard": guard}
 
+    def same(first, second):
+        return first["layout"] == second["layout"] and first["node"] == second["node"]
+
     def case(desc, first, second, message=None):
-        starts = not (first["guard"] and second["guard"] and can_meet(first, second))
-        c = {"description": desc, "first": first, "second": second, "second_starts": starts}
+        both = first["guard"] and second["guard"] and can_meet(first, second)
+        # The same generator again in one process (a cell or a reload run
+        # twice) takes the value over: the first is closed and says so.
+        taken_over = both and same(first, second)
+        starts = taken_over or not both
+        c = {"description": desc, "first": first, "second": second, "second_starts": starts,
+             "first_closed": taken_over}
+        if taken_over:
+            node = ",".join(f"{k}={v}" for k, v in first["node"].items())
+            c["closed_message"] = [
+                "the generator is closed: a newer generator of this process took node value "
+                f"{node} (a cell or a reload run again); use that one"
+            ]
         if not starts:
             # Both sides live in one process: the refusal says so.
             c["message"] = message or [
@@ -2215,7 +2229,7 @@ def claims_cases():
 
     split = "time:41@1ms,datacenter:5,worker:5,seq:12"
     whole = "time:41@1ms,worker:10,seq:12"
-    case("claim: the same layout and node values are refused",
+    case("claim: the same layout and node values again take the value over, closing the first",
          side(whole, {"worker": 517}), side(whole, {"worker": 517}))
     case("claim: field names do not split it (datacenter 16, worker 5 of 5 + 5 bits is worker 517 of 10)",
          side(split, {"datacenter": 16, "worker": 5}), side(whole, {"worker": 517}))
