@@ -1,0 +1,200 @@
+/* The same generator again in one process (a notebook cell or a reload run
+ * twice, a fixture rebuilt) takes the value over: the older one is closed
+ * as by sfc_generator_close, its hand-over written, and says why; the newer
+ * starts after its last ID. Anything else that could meet it is refused as
+ * before: another layout, a holder inherited through fork; the guard off
+ * changes nothing. Every layout has an epoch of this run's own. */
+#include "check.h"
+
+#include <stdatomic.h>
+
+#if !defined(_WIN32)
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
+                               const char *dir, int guard_off, sfc_status *st,
+                               sfc_error *err) {
+  sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
+  sfc_options opts;
+  sfc_options_init(&opts);
+  opts.node = node;
+  opts.node_count = 1;
+  opts.state_dir = dir;
+  opts.guard_off = guard_off;
+  sfc_generator *g = NULL;
+  *st = sfc_generator_new(l, &opts, &g, err);
+  return *st == SFC_OK ? g : NULL;
+}
+
+/* a, then b of the same value: b starts after every ID of a, and a says it
+ * was taken over. */
+static void taken_over(const char *what, const sfc_layout *l, const char *dir,
+                       int guard_off) {
+  enum { N = 1000 };
+  static uint64_t before[N], after[N];
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *a = open_gen(l, 3, dir, guard_off, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  if (!a) return;
+  CHECK_STATUS(sfc_next_ids(a, before, N, NULL, &err), SFC_OK, err);
+  sfc_generator *b = open_gen(l, 3, dir, guard_off, &st, &err);
+  CHECK(b != NULL, "%s: the same generator again starts: %s", what,
+        err.message);
+  CHECK(check_taken_over(a, "worker=3"), "%s: the older one says why", what);
+  uint64_t id;
+  CHECK(sfc_next(a, &id, &err) == SFC_INVALID_ARGUMENT, "%s: and stays closed",
+        what);
+  if (b) {
+    CHECK_STATUS(sfc_next_ids(b, after, N, NULL, &err), SFC_OK, err);
+    CHECK(after[0] > before[N - 1], "%s: the newer one starts after", what);
+  }
+  sfc_generator_free(a); /* closed already: frees only */
+  if (b) CHECK_STATUS(sfc_next(b, &id, &err), SFC_OK, err);
+  sfc_generator_free(b);
+}
+
+static void not_taken_over(void) {
+  sfc_layout l =
+      check_layout("time:41@1ms,worker:10,seq:12", check_run_epoch());
+  sfc_layout later =
+      check_layout("time:41@1ms,worker:10,seq:12", check_run_epoch() + 1);
+  sfc_status st;
+  sfc_error err;
+  uint64_t id;
+  sfc_generator *a = open_gen(&l, 4, NULL, 0, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  /* Another layout whose IDs can meet: refused, the older one open. */
+  sfc_generator *b = open_gen(&later, 4, NULL, 0, &st, &err);
+  CHECK(!b && st == SFC_WORKER_UNAVAILABLE &&
+            strstr(err.message, ", this process: ") &&
+            strstr(err.message, "close that one first"),
+        "another epoch: %s %s", sfc_status_name(st), err.message);
+  sfc_generator_free(b);
+  if (a) CHECK_STATUS(sfc_next(a, &id, &err), SFC_OK, err);
+  /* The guard off: no claim, nothing taken over. */
+  b = open_gen(&l, 4, NULL, 1, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  if (a) CHECK_STATUS(sfc_next(a, &id, &err), SFC_OK, err);
+  sfc_generator *c = open_gen(&l, 4, NULL, 1, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  if (b) CHECK_STATUS(sfc_next(b, &id, &err), SFC_OK, err);
+  sfc_generator_free(c);
+  sfc_generator_free(b);
+#if !defined(_WIN32)
+  /* Inherited through fork: the child's copy is not its own to close. */
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    sfc_generator *g = open_gen(&l, 4, NULL, 0, &st, &err);
+    _exit(!g && st == SFC_WORKER_UNAVAILABLE ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+            WEXITSTATUS(status) == 0,
+        "a forked child is refused the value its parent holds");
+  if (a) CHECK_STATUS(sfc_next(a, &id, &err), SFC_OK, err);
+#endif
+  sfc_generator_free(a);
+}
+
+/* Two threads create the same generator at once while a third takes IDs
+ * from the older one: whoever wins, no ID is issued twice. */
+enum { TAKES = 20000, MAKERS = 2 };
+
+typedef struct race {
+  sfc_layout layout;
+  sfc_generator *older;
+  uint64_t ids[MAKERS + 1][TAKES];
+  size_t got[MAKERS + 1];
+  sfc_generator *made[MAKERS];
+  atomic_int go;
+} race;
+
+typedef struct maker {
+  race *r;
+  int i;
+} maker;
+
+static void *take_from_older(void *arg) {
+  race *r = arg;
+  sfc_error err;
+  while (r->got[MAKERS] < TAKES &&
+         sfc_next(r->older, &r->ids[MAKERS][r->got[MAKERS]], &err) == SFC_OK)
+    r->got[MAKERS]++;
+  return NULL;
+}
+
+static void *make_again(void *arg) {
+  maker *m = arg;
+  race *r = m->r;
+  while (!atomic_load(&r->go)) {
+  }
+  sfc_status st;
+  sfc_error err;
+  sfc_generator *g = open_gen(&r->layout, 9, NULL, 0, &st, &err);
+  r->made[m->i] = g;
+  if (!g) return NULL;
+  while (r->got[m->i] < TAKES &&
+         sfc_next(g, &r->ids[m->i][r->got[m->i]], &err) == SFC_OK)
+    r->got[m->i]++;
+  return NULL;
+}
+
+static void racing(void) {
+  static race r;
+  static uint64_t all[(MAKERS + 1) * TAKES];
+  r.layout = check_layout("time:41@1ms,worker:10,seq:12", check_run_epoch());
+  for (int round = 0; round < 20; round++) {
+    memset(r.got, 0, sizeof r.got);
+    atomic_store(&r.go, 0);
+    sfc_status st;
+    sfc_error err;
+    r.older = open_gen(&r.layout, 9, NULL, 0, &st, &err);
+    CHECK_STATUS(st, SFC_OK, err);
+    if (!r.older) return;
+    check_thread taker, makers[MAKERS];
+    maker m[MAKERS];
+    check_thread_start(&taker, take_from_older, &r);
+    for (int i = 0; i < MAKERS; i++) {
+      m[i] = (maker){&r, i};
+      check_thread_start(&makers[i], make_again, &m[i]);
+    }
+    atomic_store(&r.go, 1);
+    for (int i = 0; i < MAKERS; i++)
+      check_thread_join(makers[i]);
+    check_thread_join(taker);
+    size_t n = 0;
+    int started = 0;
+    for (int i = 0; i <= MAKERS; i++)
+      for (size_t j = 0; j < r.got[i]; j++)
+        all[n++] = r.ids[i][j];
+    for (int i = 0; i < MAKERS; i++) {
+      started += r.made[i] != NULL;
+      sfc_generator_free(r.made[i]);
+    }
+    sfc_generator_free(r.older);
+    CHECK(started >= 1, "round %d: one of the two started", round);
+    size_t dups = check_duplicates(all, n);
+    CHECK(dups == 0, "round %d: %zu duplicates of %zu IDs", round, dups, n);
+  }
+}
+
+int main(void) {
+  sfc_layout l =
+      check_layout("time:41@1ms,worker:10,seq:12", check_run_epoch());
+  sfc_layout coarse =
+      check_layout("time:40@10ms,worker:10,seq:12", check_run_epoch());
+  taken_over("the claim", &l, NULL, 0);
+  taken_over("10 ms ticks", &coarse, NULL, 0);
+  char dir[600];
+  check_temp_folder("takeover", dir, sizeof dir);
+  taken_over("a state_dir", &l, dir, 0);
+  /* The guard off, one state_dir: its lock file, taken over the same way. */
+  taken_over("a state_dir's lock, the guard off", &l, dir, 1);
+  not_taken_over();
+  racing();
+  return check_summary();
+}
