@@ -42,9 +42,8 @@ sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
       "node value %s is held by %s%s%s%s (host-wide claim %s)%s", node, by,
       here ? ", this process: another of its generators" : "", what,
       here ? " is still open" : "", c->where,
-      here ? "; close that one first, or use it again (a newer generator "
-             "takes an older one of this process over only when their "
-             "layouts and node values are the same)"
+      here ? "; close that one first, or use it again (only a generator of "
+             "the same layout and node values takes it over)"
            : ": two live generators of one value issue the same IDs; give "
              "each its own, or a pool (auto, with a state_dir), or turn the "
              "guard off to share it on purpose");
