@@ -37,7 +37,10 @@ What it checks:
 - every ID decodes to its generator's node value, and decode()/encode() agree;
 - a generator whose integers could meet a live one's is refused with
   WorkerUnavailable (the guard), and starts once that one is closed or
-  collected; no two live generators' claims ever meet;
+  collected; no two live generators' claims ever meet; but the same generator
+  made again (the same layout and node values: a cell or a reload run twice)
+  takes the value over, and the live one's calls then raise InvalidArgument
+  saying so;
 - every call on a closed generator raises InvalidArgument "the generator is
   closed: create a new one"; close() is idempotent; a call that close() cut short
   either raised that error or returned IDs issued before close() returned;
@@ -207,6 +210,7 @@ class Entry:
     options: dict[str, Any]
     closed: bool = False
     dropped: bool = False
+    taken_over: bool = False  # the same generator made again took its value over: the core closed it
     exposed: bool = False  # may meet a clock behind its last ID: ClockMovedBackwards is allowed
     fresh_timeline: bool = False  # its first ID came at a caller's time: no hand-over (README)
     clock_timed: bool = False  # issued an ID at the clock's time
@@ -220,7 +224,7 @@ class Entry:
 
     @property
     def live(self) -> bool:
-        return not self.closed and not self.dropped
+        return not self.closed and not self.dropped and not self.taken_over
 
     @property
     def auto(self) -> bool:
@@ -249,7 +253,18 @@ def check(condition: object, message: str) -> None:
         raise fail(message)
 
 
-def is_closed_error(e: BaseException) -> bool:
+TAKEN_OVER = (
+    "the generator is closed: a newer generator of this process took node value {} "
+    "(a cell or a reload run again); use that one"
+)
+
+
+def is_closed_error(e: BaseException, entry: Entry | None = None) -> bool:
+    """The closed error; for a generator taken over and not closed since, the one
+    that says so."""
+    if entry is not None and entry.taken_over and not entry.closed:
+        node = ",".join(f"{k}={v}" for k, v in entry.node.items())
+        return isinstance(e, sfc.InvalidArgument) and str(e) == TAKEN_OVER.format(node)
     return isinstance(e, sfc.InvalidArgument) and str(e) == CLOSED
 
 
@@ -480,9 +495,16 @@ class GeneratorMachine(RuleBasedStateMachine):
             refused = "takes another value from the pool"
         elif s.pool is not None and "state_dir" not in options:
             refused = "needs a state_dir"
+        taken: list[Entry] = []
         if refused is None and s.pool is None:
             blockers = self.conflicts(s.layout, node)
             ambiguous = not blockers and self.maybe_held(s.layout, node)
+            # The same generator again (a cell or a reload run twice) takes the
+            # value over from the one live before it: the core closes that one.
+            same = [b for b in blockers if not b.auto and b.shape.layout == s.layout and b.node == node]
+            if same and len(same) == len(blockers):
+                taken, blockers = same, []
+                ambiguous = self.maybe_held(s.layout, node)
         else:
             blockers, ambiguous = [], False
         try:
@@ -502,6 +524,8 @@ class GeneratorMachine(RuleBasedStateMachine):
                 check(holder is not None and int(holder[1]) == os.getpid(), f"{shape} {node}: held by whom? {err}")
                 self.count("create: refused by the guard")
             elif ambiguous:
+                for b in taken:  # closed by the take-over, then refused by that value
+                    b.taken_over = True
                 self.count("create: refused by a value switched from")
             else:
                 # Another process of this host holds it: only where the machine
@@ -521,6 +545,9 @@ class GeneratorMachine(RuleBasedStateMachine):
         del g
         check(refused is None, f"{shape} {node} {options}: started, though it {refused}")
         check(not blockers, f"{shape} {node}: started beside live {[str(b) for b in blockers]}")
+        for b in taken:
+            b.taken_over = True
+            self.count("create: took the same generator over")
         if s.pool is None:
             check(actual == node, f"{shape}: node {actual}, given {node}")
         else:
@@ -575,17 +602,35 @@ class GeneratorMachine(RuleBasedStateMachine):
     @rule(i=PICK)
     @ran
     def create_beside_a_live_one(self, i: int) -> None:
-        """The same layout and node value as a live generator: the guard refuses."""
+        """The same layout and node value as a live generator (a cell or a reload
+        run twice): it takes the value over, the live one closed and saying so;
+        or, with a value a pool generator switched from still held, is refused."""
         e = self.pick(i, [e for e in self.live() if not e.auto])
+        self.make(e.shape.key, e.shape.statics.index(e.node) if e.node in e.shape.statics else 0, {})
+        check(e.taken_over, f"{e}: not taken over by the same generator made again")
+
+    @precondition(lambda self: any(e.taken_over and not e.closed for e in self.known()))
+    @rule(i=PICK, call=st.sampled_from(["next_id", "next_ids", "next_id_at", "fill"]))
+    @ran
+    def call_taken_over(self, i: int, call: str) -> None:
+        """A generator taken over: its calls raise the closed error that says why."""
+        e = self.pick(i, [e for e in self.known() if e.taken_over and not e.closed])
+        g = e.gen
+        assert g is not None
+        now = time.time_ns() // 1000
+        calls: dict[str, Any] = {
+            "next_id": g.next_id,
+            "next_ids": lambda: g.next_ids(3),
+            "next_id_at": lambda: g.next_id_at(now),
+            "fill": lambda: g.fill(array("Q", bytes(24))),
+        }
         try:
-            g = sfc.Generator(layout=e.shape.layout, node=e.node)
-        except sfc.WorkerUnavailable as err:
-            holder = HOLDER.search(str(err))
-            check(holder is not None and int(holder[1]) == os.getpid(), f"{e}: held by whom? {err}")
-            self.count("create beside: refused")
-            return
-        g.close()
-        raise fail(f"a second generator of {e.shape.key} {e.node} started beside live {e}")
+            calls[call]()
+        except sfc.SnowflakeError as err:
+            check(is_closed_error(err, e), f"{e}: {call} on a generator taken over raised {err!r}")
+        else:
+            raise fail(f"{e}: {call} answered on a generator taken over")
+        self.count(f"taken over: {call}")
 
     @precondition(lambda self: any(e.live and not e.auto for e in self.entries))
     @rule(i=PICK, by=st.sampled_from(["close", "drop"]), n=st.sampled_from([1, 100, 20_000]))
@@ -711,7 +756,7 @@ class GeneratorMachine(RuleBasedStateMachine):
         """An error a call of e raised: the closed error when e is closed, else one the
         model allows."""
         if e.closed:
-            check(is_closed_error(err), f"{e}: {what} on a closed generator raised {err!r}")
+            check(is_closed_error(err, e), f"{e}: {what} on a closed generator raised {err!r}")
             self.count(f"closed: {what}")
         else:
             check(self.allowed(e, err), f"{e}: {what} raised {err!r}")
@@ -864,7 +909,7 @@ class GeneratorMachine(RuleBasedStateMachine):
             ids = list(getattr(result, "ids", None) or [])
             e.issued += len(ids)
             self.accept(e, ids)
-            if is_closed_error(result):
+            if is_closed_error(result, e):
                 self.count(f"{what}: closed error")
                 return
             check(self.allowed(e, result), f"{e}: {what} raised {result!r}")
@@ -1132,7 +1177,7 @@ class GeneratorMachine(RuleBasedStateMachine):
                     problems.append(f"{e}: {err!r}")
                 continue
             except sfc.SnowflakeError as err:
-                if e.closed and is_closed_error(err):
+                if (e.closed or e.taken_over) and is_closed_error(err, e):
                     continue
                 if e.live and isinstance(err, sfc.ClockMovedBackwards) and (e.exposed or e.auto):
                     continue  # a pool value last held by a crashed holder, its mark ahead

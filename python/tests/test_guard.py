@@ -90,29 +90,39 @@ def held_message(pid: int, value: str) -> list[str]:
     return [f"node value {value} is held by live process {pid} ", "host-wide claim ", "turn the guard off"]
 
 
-def test_in_one_process_the_value_is_refused_until_given_back() -> None:
-    """A notebook cell run twice: the refusal says that this process holds
-    the value and how to let it go."""
+TAKEN_OVER = (
+    "the generator is closed: a newer generator of this process took node value {} "
+    "(a cell or a reload run again); use that one"
+)
+
+
+def test_in_one_process_the_same_generator_again_takes_the_value_over() -> None:
+    """A notebook cell run twice: the newer generator starts after every ID of
+    the older one, which is closed and says why; another layout whose IDs
+    could meet it is still refused, naming this process."""
     kwargs = guarded(worker=3)
     first = sfc.Generator(**kwargs)
     assert first.stats()["guard"].startswith("held: ")
+    before = first.next_ids(100)
+    second = sfc.Generator(**kwargs)
+    assert second.next_id() > max(before)
+    with pytest.raises(sfc.InvalidArgument) as closed:
+        first.next_id()
+    assert str(closed.value) == TAKEN_OVER.format("worker=3")
+    with sfc.Generator(**guarded(worker=4)):
+        pass  # another value: other IDs, so both start
+    # Another epoch issues the same integers, a millisecond apart: refused.
     with pytest.raises(sfc.WorkerUnavailable) as info:
-        sfc.Generator(**kwargs)
+        sfc.Generator(**{**kwargs, "epoch": OWN_EPOCH + 1})
     for part in [
         f"node value worker=3 is held by live process {os.getpid()}, this process: "
         "another of its generators is still open (host-wide claim ",
         "close that one first, or use it again",
     ]:
         assert part in str(info.value)
-    with sfc.Generator(**guarded(worker=4)):
-        pass  # another value: other IDs, so both start
-    # Another epoch issues the same integers, a millisecond apart.
-    with pytest.raises(sfc.WorkerUnavailable):
-        sfc.Generator(**{**kwargs, "epoch": OWN_EPOCH + 1})
-    first.close()
-    with sfc.Generator(**kwargs):
-        with pytest.raises(sfc.WorkerUnavailable):
-            sfc.Generator(**kwargs)
+    second.next_id()  # not taken over by the refused one
+    second.close()
+    first.close()  # closed already: nothing more
     # The context's exit gave it back; so does the last reference going away.
     unnamed = sfc.Generator(**kwargs)
     del unnamed
@@ -164,20 +174,24 @@ def test_field_names_do_not_split_the_claim(holders: list[Holder]) -> None:
         pass
 
 
-def test_a_state_dir_generator_beside_a_guard_only_one_is_refused(tmp_path: Path) -> None:
+def test_a_state_dir_generator_beside_a_guard_only_one_takes_it_over(tmp_path: Path) -> None:
+    """One claim whatever the state_dir: in this process each takes the one
+    before over (the options may differ, the layout and node values not)."""
     kwargs = guarded(worker=8)
     a, b = tmp_path / "a", tmp_path / "b"
-    with sfc.Generator(**kwargs):
-        with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {os.getpid()}, this process: "):
-            sfc.Generator(**kwargs, state_dir=a)
-    with sfc.Generator(**kwargs, state_dir=a) as g:
-        assert g.stats()["guard"].startswith("held: ")
-        with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {os.getpid()}, this process: "):
-            sfc.Generator(**kwargs)
-        with pytest.raises(sfc.WorkerUnavailable, match=f"held by live process {os.getpid()}, this process: "):
-            sfc.Generator(**kwargs, state_dir=b)  # another folder, the same claim
-    with sfc.Generator(**kwargs, state_dir=b):
-        pass
+    plain = sfc.Generator(**kwargs)
+    stated = sfc.Generator(**kwargs, state_dir=a)
+    assert stated.stats()["guard"].startswith("held: ")
+    with pytest.raises(sfc.InvalidArgument, match="a newer generator of this process took node value worker=8"):
+        plain.next_id()
+    other = sfc.Generator(**kwargs, state_dir=b)  # another folder, the same claim
+    with pytest.raises(sfc.InvalidArgument, match="a newer generator of this process took"):
+        stated.next_id()
+    last = other.next_id()
+    with sfc.Generator(**kwargs) as again:
+        assert again.next_id() > last
+    for g in (plain, stated, other):
+        g.close()
 
 
 def test_guard_false_runs_unguarded_and_warns() -> None:
@@ -328,8 +342,10 @@ def test_env_node_values_read_the_environment(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("JOB_COMPLETION_INDEX", "12")
     with sfc.Generator(**LAYOUT, node="env:JOB_COMPLETION_INDEX") as g:
         assert g.node == {"worker": 12}
-        with pytest.raises(sfc.WorkerUnavailable, match="worker=12"):
-            sfc.Generator(**LAYOUT, node=12)
+        # The same value given outright is the same generator: it takes it over.
+        with sfc.Generator(**LAYOUT, node=12):
+            with pytest.raises(sfc.InvalidArgument, match="took node value worker=12"):
+                g.next_id()
     monkeypatch.delenv("JOB_COMPLETION_INDEX")
     with pytest.raises(sfc.InvalidArgument, match="JOB_COMPLETION_INDEX is not set"):
         sfc.Generator(**LAYOUT, node={"worker": "env:JOB_COMPLETION_INDEX"})

@@ -335,23 +335,32 @@ def _run_step(g: sfc.Generator, index: int, step: dict[str, Any]) -> None:
 
 def _run_claims(case: dict[str, Any]) -> None:
     """`first` starts, then `second` starts or is refused with WorkerUnavailable
-    by the host-wide claim `first` holds; both are closed, second first."""
+    by the host-wide claim `first` holds; then `first` issues, or (the same
+    generator again took its value over) says it is closed; both are closed,
+    second first."""
     # conftest's autouse fixture clears every SNOWFLAKE_* variable before each case.
     assert not [name for name in os.environ if name.startswith("SNOWFLAKE_")]
     with ExitStack() as started:  # closes what started, last first, whatever happens
-        _start_claim_side(started, case["first"])
+        first = _start_claim_side(started, case["first"])
         if case["second_starts"]:
             _start_claim_side(started, case["second"])
+        else:
+            with _raises("WorkerUnavailable") as info:
+                _start_claim_side(started, case["second"])
+            assert info.value.status == "WorkerUnavailable"
+            message = str(info.value)
+            for part in [*case["message"], f"live process {os.getpid()}"]:
+                assert part in message, f"{part!r} not in: {message}"
+        if not case["first_closed"]:
+            first.next_id()
             return
-        with _raises("WorkerUnavailable") as info:
-            _start_claim_side(started, case["second"])
-        assert info.value.status == "WorkerUnavailable"
-        message = str(info.value)
-        for part in [*case["message"], f"live process {os.getpid()}"]:
-            assert part in message, f"{part!r} not in: {message}"
+        with _raises("InvalidArgument") as closed:
+            first.next_id()
+        for part in case["closed_message"]:
+            assert part in str(closed.value), f"{part!r} not in: {closed.value}"
 
 
-def _start_claim_side(started: ExitStack, side: dict[str, Any]) -> None:
+def _start_claim_side(started: ExitStack, side: dict[str, Any]) -> sfc.Generator:
     """Creates one side's generator (layout, node values and guard as given) into
     `started`; it must start, its stats' guard "held: ..." when guarded, else "off"."""
     kwargs = {**layout_kwargs(side["layout"]), "node": side["node"], "guard": side["guard"]}
@@ -367,6 +376,7 @@ def _start_claim_side(started: ExitStack, side: dict[str, Any]) -> None:
         assert guard.startswith("held: "), f"stats' guard: {guard!r}"
     else:
         assert guard == "off", f"stats' guard: {guard!r}"
+    return g
 
 
 # --- contract.json: the binding contract, walked from the core's tables ----
