@@ -252,6 +252,9 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
    * this one starts after its last ID (fork.c). Not held by g->lock: the
    * registry's lock comes first. */
   if (st == SFC_WORKER_UNAVAILABLE && sfc_fork_take_over(g)) {
+    /* The refusal is no answer now: a binding that reads err after a
+     * success (SWIG's) must not find it. */
+    if (err) *err = (sfc_error){.status = SFC_OK};
     sfc_saved_clear(&saved);
     sfc_mutex_lock(&g->lock);
     st = g->has_state ? sfc_pool_acquire(g, &saved, err)

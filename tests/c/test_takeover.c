@@ -40,8 +40,12 @@ static void taken_over(const char *what, const sfc_layout *l, const char *dir,
   CHECK_STATUS(st, SFC_OK, err);
   if (!a) return;
   CHECK_STATUS(sfc_next_ids(a, before, N, NULL, &err), SFC_OK, err);
+  memset(&err, 0, sizeof err);
   sfc_generator *b = open_gen(l, 3, dir, guard_off, &st, &err);
   CHECK(b != NULL, "%s: the same generator again starts: %s", what,
+        err.message);
+  /* A binding that reads err after a success finds no refusal there. */
+  CHECK(err.status == SFC_OK && !err.message[0], "%s: err after it: %s", what,
         err.message);
   CHECK(check_taken_over(a, "worker=3"), "%s: the older one says why", what);
   uint64_t id;
