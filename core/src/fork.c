@@ -86,17 +86,22 @@ static bool same_ids(const sfc_generator *a, const sfc_generator *b) {
   return true;
 }
 
-/* Whether `older` holds what refused `newer`: the host-wide claim (both
- * guarded), or the lock file of one state_dir. A fixed value only: a pool
- * value (auto) is taken afresh, a leased one is the lease's, and a shared
- * generator is its processes'. */
+/* Whether `older` may be taken over by `newer`, from what never changes
+ * once made: made by this process (not inherited through fork), a fixed
+ * value (a pool value is taken afresh, a leased one is the lease's), not
+ * shared (it is its processes'), and the same IDs. */
+static bool same_generator(const sfc_generator *older,
+                           const sfc_generator *newer) {
+  return older != newer && !older->shared && !newer->shared &&
+         older->pid == sfc_os_pid() && older->node.auto_slot < 0 &&
+         newer->node.auto_slot < 0 && older->node.lease_slot < 0 &&
+         newer->node.lease_slot < 0 && same_ids(older, newer);
+}
+
+/* Whether `older` (under its lock) holds what refused `newer`: the
+ * host-wide claim (both guarded), or the lock file of one state_dir. */
 static bool holds_what_refused(const sfc_generator *older,
                                const sfc_generator *newer) {
-  if (older == newer || older->shared || newer->shared ||
-      older->pid != sfc_os_pid() || older->node.auto_slot >= 0 ||
-      newer->node.auto_slot >= 0 || older->node.lease_slot >= 0 ||
-      newer->node.lease_slot >= 0 || !same_ids(older, newer))
-    return false;
   if (older->guarded && newer->guarded) return true;
   return older->has_state && newer->has_state &&
          strcmp(sfc_state_dir_path(older), sfc_state_dir_path(newer)) == 0;
@@ -117,9 +122,10 @@ bool sfc_fork_take_over(const sfc_generator *newer) {
   bool closed = false;
   sfc_mutex_lock(&registry_lock);
   for (sfc_generator *g = registry; g && !closed; g = g->next_registered) {
+    if (!same_generator(g, newer)) continue;
     sfc_mutex_lock(&g->lock); /* a close frees its state_dir's path */
-    const bool open =
-        g->ready && !sfc_closed(g) && holds_what_refused(g, newer);
+    const bool open = atomic_load_explicit(&g->ready, memory_order_acquire) &&
+                      !sfc_closed(g) && holds_what_refused(g, newer);
     if (open)
       sfc_node_text(&g->layout, &g->node, g->taken_over, sizeof g->taken_over);
     sfc_mutex_unlock(&g->lock);

@@ -297,9 +297,7 @@ sfc_status sfc_generator_new_leased(const sfc_layout *layout,
   if (st == SFC_OK && g->has_state) st = sfc_keeper_start(g, err);
   if (st != SFC_OK) return discard(g, st);
   /* Whole now: a newer generator of its value may take it over. */
-  sfc_mutex_lock(&g->lock);
-  g->ready = true;
-  sfc_mutex_unlock(&g->lock);
+  atomic_store_explicit(&g->ready, true, memory_order_release);
   *out = g;
   return SFC_OK;
 }

@@ -274,10 +274,10 @@ struct sfc_generator {
   sfc_options opts; /* copy; pointers below are owned */
   char *node_names[SFC_MAX_FIELDS];
   bool has_state;
-  bool guarded; /* the guard is on: the value is claimed */
-  bool shared;  /* in a host's shared memory (sfc_generator_new_shared) */
-  bool started; /* loaded: its state word tells what was issued */
-  bool ready;   /* created whole (under lock): may be taken over (fork.c) */
+  bool guarded;       /* the guard is on: the value is claimed */
+  bool shared;        /* in a host's shared memory (sfc_generator_new_shared) */
+  bool started;       /* loaded: its state word tells what was issued */
+  _Atomic bool ready; /* created whole: may be taken over (fork.c) */
   /* Its node value, set under lock by the take-over that closes it: the
    * closed error says so (status.c). */
   char taken_over[SFC_MESSAGE_MAX / 2];
