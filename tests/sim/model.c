@@ -77,13 +77,15 @@ typedef struct mgen {
   uint64_t live;           /* the step its create returned at */
   long ended_boot;
   int copy_of;
-  int end_how;          /* 0 closed; else SIM_END_* */
-  bool caller_timed;    /* issued IDs at a caller's times */
-  bool closing;         /* a close has begun: what it holds may be let go */
-  bool issued;          /* issued any ID */
-  int64_t max_end_ns;   /* the wall end of the latest tick it issued in */
-  uint64_t clocks;      /* the clock values its IDs carried, as bits */
-  uint64_t start_clock; /* the clock value it started on */
+  int end_how;           /* 0 closed; else SIM_END_* */
+  bool caller_timed;     /* issued IDs at a caller's times */
+  bool closing;          /* a close has begun: what it holds may be let go */
+  bool issued;           /* issued any ID */
+  int64_t max_end_ns;    /* the wall end of the latest tick it issued in */
+  uint64_t clocks;       /* the clock values its IDs carried, as bits */
+  uint64_t start_clock;  /* the clock value it started on */
+  int64_t taken_over_ns; /* true time a newer one of its process took it
+                            over (closed it), 0 none */
   char spec[SIM_STR_MAX], options[SIM_STR_MAX], node[SIM_STR_MAX];
 } mgen;
 
@@ -384,6 +386,7 @@ void sim_model_forked(long parent, long child) {
 }
 
 static int gen_from(const mcmd *c, const mproc *p);
+static void about_to_take_over(mgen *g);
 
 static mcmd *cmd_of(long pid, int64_t tid) {
   for (int i = 0; i < 64; i++)
@@ -414,7 +417,12 @@ void sim_model_command(long pid, int64_t tid, int64_t kind, int64_t slot,
   c->slot_gen = p && slot >= 0 && slot < 8 ? p->slot[slot] : 0;
   if ((kind == CMD_CLOSE || kind == CMD_FREE) && c->slot_gen)
     gens[c->slot_gen - 1].closing = true;
-  if (kind == CMD_CREATE && p) c->gen = gen_from(c, p) + 1;
+  if (kind == CMD_CREATE && p) {
+    c->gen = gen_from(c, p) + 1;
+    /* The same generator made again: the live one of its process may be
+     * closed by the take-over at any moment of this create. */
+    if (c->gen > 0) about_to_take_over(&gens[c->gen - 1]);
+  }
 }
 
 /* --- what links two generators
@@ -681,6 +689,25 @@ static void set_node(mgen *g, const uint64_t *values, size_t n) {
       g->value |= (values[k++] << g->L.f[i].shift) & field_mask(&g->L, i);
 }
 
+/* Whether g, made in o's process while o lives, takes o's value over (the
+ * core's sfc_fork_take_over): the same generator made again — one layout,
+ * one node value, a fixed one — where o holds what refuses g (both guarded,
+ * or one state folder), and neither shared nor inherited through fork. */
+static bool takes_over(const mgen *o, const mgen *g) {
+  if (o->pid != g->pid || o->copy_of || o->shared || g->shared || o->pool ||
+      g->pool || o->leased || g->leased || o->value != g->value ||
+      strcmp(o->spec, g->spec) != 0 || o->L.epoch_ms != g->L.epoch_ms)
+    return false;
+  return (o->guard && g->guard) || same_state(o, g);
+}
+
+/* The create of g has begun: what it may take over is closing. */
+static void about_to_take_over(mgen *g) {
+  for (int i = 0; i < gen_count; i++)
+    if (gens[i].life == 1 && &gens[i] != g && takes_over(&gens[i], g))
+      gens[i].closing = true;
+}
+
 static void created(mgen *g) {
   char da[1024], db[1024];
   g->life = 1;
@@ -692,6 +719,13 @@ static void created(mgen *g) {
   counts.generators++;
   for (int i = 0; i < gen_count; i++) {
     mgen *o = &gens[i];
+    /* Closed by the take-over, its hand-over written: from now on an
+     * ended generator, whose integers g must not repeat. */
+    if (o != g && o->life == 1 && takes_over(o, g)) {
+      end_gen(o, 0);
+      o->taken_over_ns = k_real_ns();
+      continue;
+    }
     if (o == g || o->life != 1 || o->closing || o->copy_of || !can_meet(o, g))
       continue;
     if (o->shared && g->shared && o->id == g->id) continue;
@@ -833,6 +867,14 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
     return;
   }
   mgen *g = &gens[gi];
+  /* Closed by the take-over before the newer one's create returned: no
+   * call begun since issues. */
+  if (g->taken_over_ns && began > g->taken_over_ns) {
+    char d[1024];
+    fail("%s issued from a call begun after a newer generator of its process "
+         "took it over",
+         describe(g, d, sizeof d));
+  }
   for (size_t i = 0; i < n; i++) {
     counts.ids++;
     /* A pool's generator may switch values (rollback=switch): its pattern

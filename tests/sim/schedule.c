@@ -33,6 +33,14 @@ static uint64_t rnd(uint64_t n) {
   return n ? z % n : z;
 }
 
+/* Whether the i-th action makes again what the process's other slot holds:
+ * one in three, from the seed's state without moving it on. */
+static bool again(size_t i) {
+  uint64_t z = gen_state ^ (i * UINT64_C(0xD1B54A32D192ED03));
+  z = (z ^ (z >> 29)) * UINT64_C(0xBF58476D1CE4E5B9);
+  return (z ^ (z >> 32)) % 3 == 0;
+}
+
 /* Layouts that alias one another: the same worker bits under a clock field
  * or a node field, other epochs, coarse ticks, a small sequence. */
 static const struct {
@@ -234,6 +242,10 @@ void schedule_make(uint64_t seed, schedule *out) {
   int procs = 0;
   bool used[PROCS][8] = {{false}};
   bool alive[PROCS] = {false};
+  /* What each slot was made from: the same generator made again in the
+   * process's other slot (a cell or a reload run twice) takes it over. */
+  static char made[PROCS][2][sizeof out->actions[0].text];
+  bool made_shared[PROCS][2] = {{false}};
   for (size_t i = 0; i < cap && out->count < cap; i++) {
     action *a = &out->actions[out->count];
     memset(a, 0, sizeof *a);
@@ -278,7 +290,17 @@ void schedule_make(uint64_t seed, schedule *out) {
       snprintf(a->text, sizeof a->text, "%.40s\n%lld\n%.20s\n%.150s",
                layouts[l].spec, (long long)e, node, opts);
       a->flag = shared;
+      /* One create in three beside a live one of the process: made again.
+       * Decided off the seed's stream, which goes on as before: every
+       * other action of the seed stays as it was. */
+      const int other = 1 - a->slot;
+      if (used[a->proc][other] && again(i)) {
+        memcpy(a->text, made[a->proc][other], sizeof a->text);
+        a->flag = made_shared[a->proc][other];
+      }
       used[a->proc][a->slot] = true;
+      memcpy(made[a->proc][a->slot], a->text, sizeof a->text);
+      made_shared[a->proc][a->slot] = a->flag;
       /* A pool generator that switches, its first IDs at a caller's
        * times, seconds apart: it leaves a value before the clock's first
        * call. */
