@@ -301,8 +301,9 @@ function claim_side(array $side): SfcGenerator
 }
 
 /* `first` starts; `second` starts too, or is refused with WorkerUnavailable
- * naming this process and every string of `message`. Both are closed, the
- * second first, whatever happens. */
+ * naming this process and every string of `message`; then `first` issues, or
+ * (first_closed) throws InvalidArgument holding every string of
+ * `closed_message`. Both are closed, the second first, whatever happens. */
 function run_claim(array $c): void
 {
     clear_snowflake_env();
@@ -328,6 +329,18 @@ function run_claim(array $c): void
                     throw new Mismatch("'$part' is not in: " . $e->getMessage());
                 }
             }
+        }
+        // The same generator again took the value over: the first is closed
+        // and says why; anything else leaves it open.
+        if ($c['first_closed']) {
+            $e = expect_error('InvalidArgument', fn () => $first->next_id());
+            foreach ($c['closed_message'] as $part) {
+                if (!str_contains($e->getMessage(), $part)) {
+                    throw new Mismatch("'$part' is not in: " . $e->getMessage());
+                }
+            }
+        } else {
+            $first->next_id();
         }
     } finally {
         $second?->close();
@@ -878,13 +891,22 @@ function guard(): void
         }
         expect_eq('another process once the value is released', guard_child(SPLIT, $node), ['started']);
     });
-    check('guard: a second generator with the same value in this process is refused until close', function () use ($split, $node) {
+    check('guard: the same generator again in this process takes the value over', function () use ($split, $node) {
         $g = new SfcGenerator($split(), ['node' => $node]);
+        $again = null;
         try {
-            $e = expect_error('WorkerUnavailable', fn () => new SfcGenerator($split(), ['node' => $node]));
-            expect_held_here('this process', get_class($e), $e->getMessage());
+            $last = max($g->next_ids(100));
+            $again = new SfcGenerator($split(), ['node' => $node]);
+            if (!($again->next_id() > $last)) {
+                throw new Mismatch('the newer one starts after the older');
+            }
+            $e = expect_error('InvalidArgument', fn () => $g->next_id());
+            expect_eq('the older one says why', $e->getMessage(),
+                'the generator is closed: a newer generator of this process took node value '
+                . 'datacenter=1,worker=3 (a cell or a reload run again); use that one');
             (new SfcGenerator($split(), ['node' => ['datacenter' => 1, 'worker' => 4]]))->close();
         } finally {
+            $again?->close();
             $g->close();
         }
         (new SfcGenerator($split(), ['node' => $node, 'guard' => true]))->close();

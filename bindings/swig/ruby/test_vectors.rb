@@ -289,8 +289,9 @@ def claim_side(side)
 end
 
 # `first` starts; `second` starts too, or is refused with WorkerUnavailable
-# naming this process and every string of `message`. Both are closed, the
-# second first, whatever happens.
+# naming this process and every string of `message`; then `first` issues, or
+# (first_closed) raises InvalidArgument holding every string of
+# `closed_message`. Both are closed, the second first, whatever happens.
 def run_claim(c)
   clear_snowflake_env
   first = second = nil
@@ -311,6 +312,16 @@ def run_claim(c)
       (["live process #{Process.pid}"] + c['message']).each do |part|
         raise Mismatch, "'#{part}' is not in: #{e.message}" unless e.message.include?(part)
       end
+    end
+    # The same generator again took the value over: the first is closed and
+    # says why; anything else leaves it open.
+    if c['first_closed']
+      e = expect_error('InvalidArgument') { first.next_id }
+      c['closed_message'].each do |part|
+        raise Mismatch, "'#{part}' is not in: #{e.message}" unless e.message.include?(part)
+      end
+    else
+      first.next_id
     end
   ensure
     second&.close
@@ -662,13 +673,21 @@ def guard
     end
     expect_eq('another process once the value is released', guard_child(SPLIT, node), ['started'])
   end
-  check('guard: a second generator with the same value in this process is refused until close') do
+  check('guard: the same generator again in this process takes the value over') do
     g = SnowflakeC::Generator.new(split.call, node: node)
+    again = nil
     begin
-      e = expect_error('WorkerUnavailable') { SnowflakeC::Generator.new(split.call, node: node) }
-      expect_held_here('this process', 'SnowflakeC::WorkerUnavailable', e.message)
+      last = g.next_ids(100).max
+      again = SnowflakeC::Generator.new(split.call, node: node)
+      raise Mismatch, 'the newer one starts after the older' unless again.next_id > last
+
+      e = expect_error('InvalidArgument') { g.next_id }
+      expect_eq('the older one says why', e.message,
+                'the generator is closed: a newer generator of this process took node value ' \
+                'datacenter=1,worker=3 (a cell or a reload run again); use that one')
       SnowflakeC::Generator.new(split.call, node: { datacenter: 1, worker: 4 }).close
     ensure
+      again&.close
       g.close
     end
     SnowflakeC::Generator.new(split.call, node: node, guard: true).close
