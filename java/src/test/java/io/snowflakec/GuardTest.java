@@ -165,33 +165,45 @@ class GuardTest {
   }
 
   @Test
-  void inOneJvmTheSecondIsRefusedUntilTheFirstCloses() {
+  void inOneJvmTheSameGeneratorAgainTakesTheValueOver() {
     long pid = ProcessHandle.current().pid();
     Generator first = twitter(1, 3).build();
+    Generator again = null;
     try {
       String claim = claimOf(first);
-      WorkerUnavailableException e =
-          assertThrows(WorkerUnavailableException.class, () -> twitter(1, 3).build().close());
-      assertRefusedBy(pid, "datacenter=1,worker=3", claim, e.getMessage());
+      long before = first.nextId();
+      // A JShell line or a hot reload run twice: the newer one starts after the older one,
+      // which is closed and says why.
+      again = twitter(1, 3).build();
+      assertEquals(claim, claimOf(again));
+      assertTrue(again.nextId() > before);
+      InvalidArgumentException closed = assertThrows(InvalidArgumentException.class, first::nextId);
+      assertEquals(
+          "the generator is closed: a newer generator of this process took node value"
+              + " datacenter=1,worker=3 (a cell or a reload run again); use that one",
+          closed.getMessage());
       // Another value is another generator's to take; the same value in another epoch issues
-      // the same integers a millisecond apart: refused.
+      // the same integers a millisecond apart: refused, not taken over.
       try (Generator other = twitter(1, 4).build()) {
         assertNotEquals(claim, claimOf(other));
       }
-      assertThrows(
-          WorkerUnavailableException.class,
-          () ->
-              Generator.builder()
-                  .layout(Layout.parse(TWITTER, RunEpoch.MS + 1))
-                  .node("datacenter", 1)
-                  .node("worker", 3)
-                  .build()
-                  .close());
+      WorkerUnavailableException e =
+          assertThrows(
+              WorkerUnavailableException.class,
+              () ->
+                  Generator.builder()
+                      .layout(Layout.parse(TWITTER, RunEpoch.MS + 1))
+                      .node("datacenter", 1)
+                      .node("worker", 3)
+                      .build()
+                      .close());
+      assertRefusedBy(pid, "datacenter=1,worker=3", claim, e.getMessage());
+      assertTrue(again.nextId() > 0);
     } finally {
       first.close();
-    }
-    try (Generator again = twitter(1, 3).build()) {
-      assertTrue(again.nextId() > 0);
+      if (again != null) {
+        again.close();
+      }
     }
   }
 
@@ -221,13 +233,12 @@ class GuardTest {
   void aStateDirDoesNotSplitTheClaim(@TempDir Path tmp) throws Exception {
     Path one = tmp.resolve("one");
     Path two = tmp.resolve("two");
-    try (Generator guardOnly = twitter(1, 3).build()) {
-      String claim = claimOf(guardOnly);
-      WorkerUnavailableException e =
-          assertThrows(
-              WorkerUnavailableException.class, () -> twitter(1, 3).stateDir(one).build().close());
-      assertRefusedBy(
-          ProcessHandle.current().pid(), "datacenter=1,worker=3", claim, e.getMessage());
+    // In this JVM the same layout and value with a state_dir takes the claim over.
+    try (Generator guardOnly = twitter(1, 3).build();
+        Generator stated = twitter(1, 3).stateDir(one).build()) {
+      assertEquals(claimOf(guardOnly), claimOf(stated));
+      assertThrows(InvalidArgumentException.class, guardOnly::nextId);
+      assertTrue(stated.nextId() > 0);
     }
     try (Holder a = new Holder(twitterArgs(1, 3, "stateDir=" + one))) {
       String claim = a.claim();

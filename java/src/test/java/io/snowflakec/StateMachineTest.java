@@ -53,11 +53,12 @@ import org.opentest4j.TestAbortedException;
  * property's run (all its tries: a value's next holder starts after its last holder); the IDs of a
  * generator increasing (but across a clock bump or a switch of pool value); every ID decoding to
  * its generator's node values; a generator of a value a live generator of this JVM could issue
- * refused with {@link WorkerUnavailableException} naming this process, any other started (a pool
- * taking the first free value); the stats counting exactly the IDs issued; every call on a closed
- * generator answering {@link InvalidArgumentException} with the core's words. IDs issued at the
- * caller's times (nextIdAt) are no part of the uniqueness check: they are not handed over (the
- * README's guard section).
+ * refused with {@link WorkerUnavailableException} naming this process — but the same layout and
+ * node values made again, which take the value over, the older one's calls then saying so — any
+ * other started (a pool taking the first free value); the stats counting exactly the IDs issued;
+ * every call on a closed generator answering {@link InvalidArgumentException} with the core's
+ * words. IDs issued at the caller's times (nextIdAt) are no part of the uniqueness check: they are
+ * not handed over (the README's guard section).
  *
  * <p>Every layout is at the run's epoch ({@link RunEpoch}), and the node values are a band that no
  * other class of the suite uses. Size: {@code SNOWFLAKEC_STATE_TRIES} tries (default {@value
@@ -126,6 +127,7 @@ class StateMachineTest {
                 Combinators.combine(slot, choice)
                     .as((s, c) -> mutate("contend #" + s + " as " + c, r -> r.contend(s, c)))))
         .withAction(4, onLive(slot, "takeOver", Run::takeOver))
+        .withAction(2, onLive(slot, "again", Run::again))
         .withAction(1, successor(choice))
         .withAction(16, onLive(slot, "nextId", Run::nextId))
         .withAction(
@@ -835,11 +837,25 @@ class StateMachineTest {
       }
       List<Gen> holders = c.pool() ? List.of() : holders(c.kind().bits(wanted));
       boolean maybe = !c.pool() && maybeHeld(c.kind().bits(wanted));
+      // The same generator made again (its layout and node values: a cell or a reload run
+      // twice) takes the value over from the live one, which the core closes.
+      List<Gen> same =
+          holders.stream()
+              .filter(h -> !h.config.pool() && h.config.kind() == c.kind())
+              .filter(h -> h.nodes.equals(wanted))
+              .toList();
+      boolean takingOver = !same.isEmpty() && same.size() == holders.size();
+      if (takingOver) {
+        holders = List.of();
+      }
       Generator g;
       try {
         g = c.builder(stateRoot).build();
       } catch (WorkerUnavailableException e) {
         String m = e.getMessage();
+        if (takingOver && maybe) {
+          same.forEach(this::takenOver); // closed, then refused by a value a switch left
+        }
         if (!holders.isEmpty()) {
           // The guard names one holder: this process, or another program of the host that holds
           // a value meeting this one too (LOW meets every value of its ID space).
@@ -872,6 +888,9 @@ class StateMachineTest {
         throw failure("build " + c + ": StateError: " + e.getMessage());
       } catch (SnowflakeException e) {
         throw failure("build " + c + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+      }
+      if (takingOver) {
+        same.forEach(this::takenOver);
       }
       Gen x = new Gen("g" + made++, c, g);
       try {
@@ -1020,6 +1039,20 @@ class StateMachineTest {
         v[i] = x;
         forEachValue(fs, i + 1, v, each);
       }
+    }
+
+    /**
+     * Builds the recipe of `slot` again while it lives (a cell or a reload run twice): the same
+     * layout and node values take the value over, the live one closed; a pool recipe takes another
+     * value.
+     */
+    void again(int slot) {
+      tally("again");
+      Gen x = pick(slot);
+      build(x.config);
+      expect(
+          x.config.pool() || !live.contains(x) || maybeHeld(x.bits),
+          x + " still live after its recipe was built again");
     }
 
     /** Closes `slot`, then builds its recipe again: the value is free, so it starts. */
@@ -1395,6 +1428,27 @@ class StateMachineTest {
       expect(x.g.isClosed(), x + ": isClosed() false after close()");
       closedNow(x);
       note(x.name + ".close");
+    }
+
+    /** x, taken over by the same generator made again: its calls say so; then closed. */
+    void takenOver(Gen x) {
+      tally("build took the same generator over");
+      String node =
+          x.nodes.entrySet().stream()
+              .map(n -> n.getKey() + "=" + n.getValue())
+              .collect(java.util.stream.Collectors.joining(","));
+      try {
+        long id = x.g.nextId();
+        throw failure(x + ": issued " + id + " once taken over");
+      } catch (InvalidArgumentException e) {
+        expect(
+            ("the generator is closed: a newer generator of this process took node value "
+                    + node
+                    + " (a cell or a reload run again); use that one")
+                .equals(e.getMessage()),
+            x + " (taken over).nextId(): " + e.getMessage());
+      }
+      close(x);
     }
 
     private void closedNow(Gen x) {
