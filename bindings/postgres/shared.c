@@ -62,7 +62,9 @@ static sfc_status create(shared_state *s) {
     s->err.status = SFC_STATE_ERROR;
     return SFC_STATE_ERROR;
   }
-  opts.state_dir = dir;
+  sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, dir, strlen(dir), 0};
+  st = sfc_options_set_id(&opts, SFC_OPTION_STATE_DIR, &v, &s->err);
+  if (st != SFC_OK) return st;
   return sfc_generator_new_shared(mem, sfc_generator_shared_size(), &layout,
                                   &opts, &s->gen, &s->err);
 }
