@@ -398,8 +398,85 @@ static void terms(void) {
         "cut: '%s' (%zu)", small, n);
 }
 
+/* The opaque options and stats: set and read by id, the stats' ids the
+ * table's rows, storage never initialised refused. */
+static void opaque(void) {
+  sfc_options opts;
+  sfc_error err;
+  sfc_options_init(&opts);
+  sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, "1.5s", 4, 0};
+  CHECK_STATUS(sfc_options_set_id(&opts, SFC_OPTION_MAX_DRIFT, &v, &err),
+               SFC_OK, err);
+  CHECK(get_ms(&opts, SFC_OPTION_MAX_DRIFT) == 1500, "1.5s by id");
+  v.text = "soon";
+  v.len = 4;
+  CHECK(sfc_options_set_id(&opts, SFC_OPTION_MAX_DRIFT, &v, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "max_drift"),
+        "named as the table does: %s", err.message);
+  CHECK(sfc_options_set_id(&opts, (sfc_option)99, &v, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "an id past the table");
+  CHECK(sfc_options_get(&opts, (sfc_option)99, &v) == SFC_INVALID_ARGUMENT,
+        "get past the table");
+  CHECK(sfc_options_get(&opts, SFC_OPTION_MAX_WAIT, &v) == SFC_OK &&
+            v.type == SFC_TYPE_NONE,
+        "an unset duration reads as none");
+  CHECK(!strcmp(get_text(&opts, SFC_OPTION_TIME_SOURCE), "wall"),
+        "a choice reads as its name");
+  CHECK(get_bool(&opts, SFC_OPTION_GUARD) &&
+            !get_bool(&opts, SFC_OPTION_RANDOM_START),
+        "flags as the table means them");
+  CHECK(get_text(&opts, SFC_OPTION_STATE_DIR) == NULL, "no state_dir");
+
+  sfc_layout l;
+  sfc_layout_preset("twitter", &l, NULL);
+  sfc_node_value node[] = {{"datacenter", 2, SFC_SOURCE_EXPLICIT},
+                           {"worker", 5, SFC_SOURCE_EXPLICIT}};
+  sfc_options_set_nodes(&opts, node, 2);
+  set_bool(&opts, SFC_OPTION_GUARD, false);
+  set_rollback(&opts, SFC_ROLLBACK_BORROW);
+  sfc_generator *g = NULL;
+  CHECK_STATUS(sfc_generator_new(&l, &opts, &g, &err), SFC_OK, err);
+  if (g) {
+    uint64_t id;
+    sfc_next(g, &id, &err);
+    sfc_next(g, &id, &err);
+    sfc_stats s;
+    sfc_generator_stats(g, &s);
+    const sfc_fact_info *f;
+    for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
+      sfc_value a;
+      sfc_stats_fact(&s, i, &a);
+      CHECK(a.type == f->type || a.type == SFC_TYPE_NONE, "%s", f->name);
+    }
+    CHECK(!strcmp(sfc_stats_fact_at(SFC_STAT_NODE_SWITCHES)->name,
+                  "node_switches") &&
+              !strcmp(sfc_stats_fact_at(SFC_STAT_GUARD)->name, "guard") &&
+              sfc_stats_fact_at(SFC_STAT_GUARD + 1) == NULL,
+          "the ids are the rows");
+    CHECK(sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == 2, "two issued");
+    CHECK(sfc_stats_int(&s, SFC_STAT_MAX_DRIFT_MS) == 1500, "the drift set");
+    CHECK(!strcmp(sfc_stats_text(&s, SFC_STAT_ROLLBACK), "borrow"), "borrow");
+    CHECK(!strcmp(sfc_stats_text(&s, SFC_STAT_GUARD), "off"), "guard off");
+    CHECK(sfc_stats_uint(&s, SFC_STAT_LAST_TIME_MS) == 0 &&
+              sfc_stats_text(&s, SFC_STAT_IDS_ISSUED) == NULL &&
+              sfc_stats_int(&s, (sfc_stat)99) == 0,
+          "another type or id: nothing");
+    CHECK(stats_node(&s, 0) == 2 && stats_node(&s, 1) == 5, "node values");
+    sfc_generator_free(g);
+  }
+
+  sfc_options raw;
+  memset(&raw, 0, sizeof raw);
+  CHECK(sfc_generator_new(&l, &raw, &g, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "sfc_options_init"),
+        "storage never initialised: %s", err.message);
+}
+
 int main(void) {
   names();
+  opaque();
   terms();
   layout_ending();
   values();
