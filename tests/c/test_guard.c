@@ -52,7 +52,7 @@ static sfc_generator *open_with(const sfc_layout *l, const sfc_node_value *node,
   sfc_options_init(&opts);
   sfc_options_set_nodes(&opts, node, count);
   set_text(&opts, SFC_OPTION_STATE_DIR, state_dir);
-  set_bool(&opts, SFC_OPTION_GUARD, !(guard_off));
+  set_bool(&opts, SFC_OPTION_GUARD, !guard_off);
   sfc_generator *g = NULL;
   *st = sfc_generator_new(l, &opts, &g, err);
   return *st == SFC_OK ? g : NULL;
