@@ -184,8 +184,9 @@ static void merge_lease(sfc_generator *g, const sfc_lease_start *lease,
 static sfc_status start(sfc_generator *g, const sfc_layout *layout,
                         const sfc_options *opts, const sfc_lease_start *lease,
                         sfc_error *err) {
+  const sfc_opts o = sfc_opts_of(opts);
   g->layout = *layout;
-  g->opts = sfc_opts_of(opts);
+  g->opts = o;
   g->opts.node = NULL;
   g->opts.node_count = 0;
   g->opts.state_dir = NULL;
@@ -193,8 +194,8 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   g->state.lock_fd = SFC_NO_FD;
   g->state.folder.fd = SFC_NO_FD;
   sfc_claim_init(&g->claim);
-  g->guarded = !sfc_opts_of(opts).guard_off && !sfc_os_no_claim();
-  g->has_state = sfc_opts_of(opts).state_dir != NULL;
+  g->guarded = !o.guard_off && !sfc_os_no_claim();
+  g->has_state = o.state_dir != NULL;
   sfc_status st = sfc_node_resolve(layout, opts, &g->node, err);
   if (st == SFC_OK) st = resolve_strategy(g, layout, opts, err);
   if (st == SFC_OK && g->shared && g->node.auto_slot >= 0)
