@@ -123,7 +123,7 @@ sfc_status sfc_lease_new(const sfc_layout *layout, const sfc_options *opts,
 bool sfc_lease_wanted(const sfc_layout *layout, const sfc_options *opts) {
   sfc_node node;
   sfc_error err;
-  return layout && opts &&
+  return layout && opts && sfc_options_check(opts, &err) == SFC_OK &&
          sfc_node_resolve(layout, opts, &node, &err) == SFC_OK &&
          node.lease_slot >= 0;
 }

@@ -11,7 +11,7 @@
 #define SFC_UNSET INT64_MIN
 
 /* Set by sfc_options_init: storage never initialised is refused. */
-#define SFC_OPTIONS_MAGIC 0x5fc0b7105u
+#define SFC_OPTIONS_MAGIC UINT64_C(0x5fc0b7105)
 
 typedef struct sfc_opts {
   uint64_t magic;

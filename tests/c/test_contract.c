@@ -472,6 +472,7 @@ static void opaque(void) {
   CHECK(sfc_generator_new(&l, &raw, &g, &err) == SFC_INVALID_ARGUMENT &&
             strstr(err.message, "sfc_options_init"),
         "storage never initialised: %s", err.message);
+  CHECK(!sfc_lease_wanted(&l, &raw), "nor read for a lease");
 }
 
 int main(void) {
