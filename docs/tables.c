@@ -181,8 +181,7 @@ static sfc_status documents_value(const sfc_layout *layout, sfc_generator **g,
                            {"worker", 3, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 2;
+  sfc_options_set_nodes(&opts, node, 2);
   return sfc_generator_new(layout, &opts, g, err);
 }
 
@@ -198,12 +197,13 @@ static sfc_generator *holder(const sfc_layout *layout, char *claim,
     return NULL;
   }
   sfc_generator_stats(g, &stats);
-  if (strncmp(stats.guard, held, strlen(held)) != 0) {
+  const char *guard = sfc_stats_text(&stats, SFC_STAT_GUARD);
+  if (strncmp(guard, held, strlen(held)) != 0) {
     fprintf(stderr, "doc-tables: the generator is not guarded\n");
     sfc_generator_free(g);
     return NULL;
   }
-  snprintf(claim, cap, "%s", stats.guard + strlen(held));
+  snprintf(claim, cap, "%s", guard + strlen(held));
   return g;
 }
 

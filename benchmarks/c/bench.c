@@ -15,6 +15,8 @@
 #define _GNU_SOURCE
 #include "snowflake_c.h"
 
+#include "../../tests/c/set_options.h"
+
 #include "../floor/floor.h"
 
 #include <inttypes.h>
@@ -229,15 +231,15 @@ static void run_once(scenario *sc, int rep, int duration_ms) {
     sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
     sfc_options opts;
     sfc_options_init(&opts);
-    opts.node = node;
-    opts.node_count = sfc_layout_field_index(&layout, "worker") >= 0;
+    const bool has_node = sfc_layout_field_index(&layout, "worker") >= 0;
+    sfc_options_set_nodes(&opts, node, has_node);
     /* The wide layout has no node field: its claim would meet every other
      * generator of the host, and any one alive (a scenario's process still
      * exiting, another program) would refuse it. The run checks its own
      * IDs for duplicates. */
-    opts.guard_off = opts.node_count == 0;
+    set_bool(&opts, SFC_OPTION_GUARD, has_node);
     if (strcmp(sc->impl, COUNTER_IMPL) == 0)
-      opts.time_source = SFC_TIME_COUNTER;
+      set_time_source(&opts, SFC_TIME_COUNTER);
     if (sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
       fprintf(stderr, "%s\n", err.message);
       exit(1);
@@ -324,7 +326,7 @@ static void bench_encodings(int reps, int duration_ms,
   sfc_options opts;
   sfc_options_init(&opts);
   /* IDs to format only, on the wide layout (no node field: see above). */
-  opts.guard_off = 1;
+  set_bool(&opts, SFC_OPTION_GUARD, false);
   if (sfc_layout_parse(WIDE_SPEC, EPOCH_MS, &layout, &err) != SFC_OK ||
       sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK ||
       sfc_next_ids(gen, ids, RING, NULL, &err) != SFC_OK) {

@@ -7,6 +7,8 @@
  * answer, so that no server is needed. */
 #include "snowflake_c.h"
 
+#include "../../tests/c/set_options.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,16 +21,16 @@ int main(int argc, char **argv) {
   sfc_node_value node = {"worker", 7, SFC_SOURCE_EXPLICIT};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = &node;
-  opts.node_count = 1;
-  opts.guard_off = 1; /* no claim: the run may meet another generator */
+  sfc_options_set_nodes(&opts, &node, 1);
+  set_bool(&opts, SFC_OPTION_GUARD,
+           false); /* no claim: the run may meet another generator */
   sfc_generator *g;
   sfc_lease *lease = NULL;
   const int leased = argc > 2 && strcmp(argv[2], "lease") == 0;
   sfc_status st;
   if (leased) {
     node.source = SFC_SOURCE_LEASE;
-    opts.lease_duration_ms = SFC_LEASE_DURATION_MS_MAX;
+    set_ms(&opts, SFC_OPTION_LEASE_DURATION, SFC_LEASE_DURATION_MS_MAX);
     st = sfc_lease_new(&layout, &opts, &lease, &err);
     sfc_lease_query q;
     int64_t wait_us;

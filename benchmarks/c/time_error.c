@@ -108,8 +108,7 @@ int main(int argc, char **argv) {
   sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
+  sfc_options_set_nodes(&opts, node, 1);
   sfc_value source = {SFC_TYPE_TEXT, 0, 0, 0, argv[1], strlen(argv[1]), 0};
   if (sfc_layout_parse(SPEC, epoch_ms, &layout, &err) != SFC_OK ||
       sfc_options_set(&opts, "time_source", 11, &source, &err) != SFC_OK ||

@@ -16,6 +16,8 @@
 
 #include "snowflake_c.h"
 
+#include "../../tests/c/set_options.h"
+
 static double now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -80,10 +82,11 @@ int main(int argc, char **argv) {
     sfc_node_value node = {"worker", 0, SFC_SOURCE_LEASE};
     sfc_options opts;
     sfc_options_init(&opts);
-    opts.node = &node;
-    opts.node_count = 1;
-    opts.guard_off = 1;            /* the lease is the only link measured */
-    opts.lease_duration_ms = 1000; /* the shortest: renewed at 333 ms */
+    sfc_options_set_nodes(&opts, &node, 1);
+    set_bool(&opts, SFC_OPTION_GUARD,
+             false); /* the lease is the only link measured */
+    set_ms(&opts, SFC_OPTION_LEASE_DURATION,
+           1000); /* the shortest: renewed at 333 ms */
     sfc_lease *lease;
     if (sfc_lease_new(&layout, &opts, &lease, &err) != SFC_OK)
       die("lease", err.message);

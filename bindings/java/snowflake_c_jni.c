@@ -993,8 +993,7 @@ static jlong make(JNIEnv *env, make_kind kind, jlong jlease, jbyteArray jheld,
                        set_node_value) &&
              set_pairs(env, joption_names, joption_values, &pool, &opts,
                        set_option)) {
-    opts.node = node;
-    opts.node_count = (size_t)nodes;
+    sfc_options_set_nodes(&opts, node, (size_t)nodes);
     sfc_generator *gen = NULL;
     sfc_error err;
     sfc_status st = SFC_OK;

@@ -834,8 +834,7 @@ void ReadOptions(Napi::Env env, const Napi::Value &node_arg,
       Throw(env, err);
     }
   }
-  out.options.node = out.node.data();
-  out.options.node_count = out.node.size();
+  sfc_options_set_nodes(&out.options, out.node.data(), out.node.size());
   for (uint32_t i = 0; i < option_rows.Length(); i++) {
     Napi::Array row = option_rows.Get(i).As<Napi::Array>();
     std::string name = Text(row.Get(0u));

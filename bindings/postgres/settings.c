@@ -113,7 +113,6 @@ sfc_status sfc_pg_settings_options(sfc_options *opts, sfk_node_list *node,
   }
   st = sfk_node_list_split(node, node_setting, "snowflake_c.node", err);
   if (st == SFC_OK) st = sfk_node_list_values(node, err);
-  opts->node = node->values;
-  opts->node_count = node->count;
+  sfc_options_set_nodes(opts, node->values, node->count);
   return st;
 }

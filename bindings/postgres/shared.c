@@ -50,6 +50,7 @@ static sfc_status create(shared_state *s) {
   sfc_options opts;
   sfk_node_list node;
   char dir[MAXPGPATH];
+  sfc_value path = {SFC_TYPE_TEXT, 0, 0, 0, dir, 0, 0};
   void *mem = (void *)TYPEALIGN(ALIGNMENT, (uintptr_t)(s + 1));
   sfc_status st = sfc_pg_settings_layout(&layout, &s->err);
   if (st != SFC_OK) return st;
@@ -62,7 +63,9 @@ static sfc_status create(shared_state *s) {
     s->err.status = SFC_STATE_ERROR;
     return SFC_STATE_ERROR;
   }
-  opts.state_dir = dir;
+  path.len = strlen(dir);
+  st = sfc_options_set_id(&opts, SFC_OPTION_STATE_DIR, &path, &s->err);
+  if (st != SFC_OK) return st;
   return sfc_generator_new_shared(mem, sfc_generator_shared_size(), &layout,
                                   &opts, &s->gen, &s->err);
 }

@@ -598,15 +598,16 @@ static int read_options(module_state *st, PyObject *node, PyObject *options,
   sfc_error err;
   Py_ssize_t pos = 0, len = 0;
   sfc_options_init(opts);
-  for (; opts->node_count < (size_t)PyList_Size(node); opts->node_count++) {
+  size_t count = 0;
+  for (; count < (size_t)PyList_Size(node); count++) {
     const char *name;
-    if (pair_at(st, node, (Py_ssize_t)opts->node_count, &name, &value) < 0 ||
+    if (pair_at(st, node, (Py_ssize_t)count, &name, &value) < 0 ||
         to_value(st, value, name ? name : "node", &v) < 0)
       return -1;
-    if (sfc_node_value_set(&nodes[opts->node_count], name, &v, &err) != SFC_OK)
+    if (sfc_node_value_set(&nodes[count], name, &v, &err) != SFC_OK)
       return raise_error(st, &err), -1;
   }
-  opts->node = nodes;
+  sfc_options_set_nodes(opts, nodes, count);
   while (PyDict_Next(options, &pos, &key, &value)) {
     const char *name = text_arg(st, key, "an option name", &len);
     if (!name) return -1;

@@ -390,8 +390,7 @@ static int sfc_swig_node_visit(void *ctx, const char *key, size_t len,
     return sfc_swig_foreign(name ? name : "a node value", o, err);
   if (sfc_node_value_set(&nv, name, &v, err) != SFC_OK) return 0;
   if (!sfc_swig_named_add(&s->node, &nv, err)) return 0;
-  s->opts.node = s->node.value;
-  s->opts.node_count = s->node.count;
+  sfc_options_set_nodes(&s->opts, s->node.value, s->node.count);
   return 1;
 }
 

@@ -358,8 +358,7 @@ int w_node_add(const char *name, int type, int64_t i, uint64_t u, double d,
 }
 /* A generator from the options and node values gathered; NULL on failure. */
 EXPORT(generator_new) sfc_generator *w_generator_new(const sfc_layout *l) {
-  options.node = list;
-  options.node_count = list_count;
+  sfc_options_set_nodes(&options, list, list_count);
   sfc_generator *g = NULL;
   if (sfc_generator_new(l, &options, &g, &last_error) != SFC_OK) return NULL;
   return g;
@@ -368,8 +367,7 @@ EXPORT(generator_new) sfc_generator *w_generator_new(const sfc_layout *l) {
  * build runs no statements, so api.js refuses such a generator in its own
  * terms. */
 EXPORT(lease_wanted) int w_lease_wanted(const sfc_layout *l) {
-  options.node = list;
-  options.node_count = list_count;
+  sfc_options_set_nodes(&options, list, list_count);
   return sfc_lease_wanted(l, &options);
 }
 EXPORT(lease_table_sql) const char *w_lease_table_sql(void) {

@@ -36,9 +36,13 @@ static void print_stats(const sfc_generator *g, bool json) {
     fprintf(stderr, "%s%s=", i ? " " : "", f->name);
     print_stat(&v);
   }
-  for (unsigned j = 0; j < s.node_count; j++)
-    fprintf(stderr, " %s=%" PRIu64 "(%s)", s.node_names[j], s.node_values[j],
-            sfc_node_source_name(s.node_sources[j]));
+  const char *name;
+  sfc_value node, source;
+  for (size_t j = 0;
+       sfc_stats_entry(&s, SFC_STAT_NODE, j, &name, &node) &&
+       sfc_stats_entry(&s, SFC_STAT_NODE_SOURCES, j, &name, &source);
+       j++)
+    fprintf(stderr, " %s=%" PRIu64 "(%s)", name, node.u, source.text);
   fputc('\n', stderr);
 }
 
@@ -51,8 +55,7 @@ int make_generator(cli *c, const command *cmd, sfc_generator **out) {
     if (sfk_node_list_split(&node, c->node, "--node", &err) != SFC_OK)
       return usage_error(cmd, "%s", err.message);
     if (sfk_node_list_values(&node, &err) != SFC_OK) return fail(&err);
-    opts.node = node.values;
-    opts.node_count = node.count;
+    sfc_options_set_nodes(&opts, node.values, node.count);
   }
   for (size_t i = 0; i < OPTION_MAX && sfc_option_at(i); i++) {
     const char *text = c->option[i];

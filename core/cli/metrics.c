@@ -91,11 +91,15 @@ static void generator_stats(service *s, const sfk_sink *out) {
   }
   header(out, "snowflake_c_generator_node", "gauge",
          "the generator's node value of each node field, and its source");
-  for (unsigned j = 0; j < st.node_count; j++) {
+  const char *name;
+  sfc_value node, source;
+  for (size_t j = 0;
+       sfc_stats_entry(&st, SFC_STAT_NODE, j, &name, &node) &&
+       sfc_stats_entry(&st, SFC_STAT_NODE_SOURCES, j, &name, &source);
+       j++) {
     sfk_put(out, "snowflake_c_generator_node{field=\"");
-    label_value(out, st.node_names[j]);
-    sfk_printf(out, "\",source=\"%s\"} %" PRIu64 "\n",
-               sfc_node_source_name(st.node_sources[j]), st.node_values[j]);
+    label_value(out, name);
+    sfk_printf(out, "\",source=\"%s\"} %" PRIu64 "\n", source.text, node.u);
   }
 }
 

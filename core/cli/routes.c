@@ -256,10 +256,13 @@ static bool ready(service *s) {
   if (atomic_load(&s->refusing) || !lease_ready()) return false;
   sfc_stats st;
   sfc_generator_stats(s->gen, &st);
-  if (st.rollback == SFC_ROLLBACK_CLOCK || st.rollback == SFC_ROLLBACK_SWITCH)
+  const char *rollback = sfc_stats_text(&st, SFC_STAT_ROLLBACK);
+  if (strcmp(rollback, "clock") == 0 || strcmp(rollback, "switch") == 0)
     return true;
   int64_t now_ms = sfc_generator_now_us(s->gen) / 1000;
-  return st.last_time_ms - now_ms <= st.max_wait_ms + st.max_drift_ms;
+  return sfc_stats_int(&st, SFC_STAT_LAST_TIME_MS) - now_ms <=
+         sfc_stats_int(&st, SFC_STAT_MAX_WAIT_MS) +
+             sfc_stats_int(&st, SFC_STAT_MAX_DRIFT_MS);
 }
 
 static void plain(reply *rp, unsigned status, const char *text) {

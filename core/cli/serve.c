@@ -44,14 +44,18 @@ static void node_text(const sfc_generator *g, char *buf, size_t cap) {
   sfc_stats st;
   sfc_generator_stats(g, &st);
   buf[0] = '\0';
-  for (unsigned j = 0; j < st.node_count; j++) {
+  const char *name;
+  sfc_value node, source;
+  size_t j = 0;
+  for (; sfc_stats_entry(&st, SFC_STAT_NODE, j, &name, &node) &&
+         sfc_stats_entry(&st, SFC_STAT_NODE_SOURCES, j, &name, &source);
+       j++) {
     char one[96];
-    snprintf(one, sizeof one, "%s%s=%" PRIu64 " (%s)", j ? ", " : "",
-             st.node_names[j], st.node_values[j],
-             sfc_node_source_name(st.node_sources[j]));
+    snprintf(one, sizeof one, "%s%s=%" PRIu64 " (%s)", j ? ", " : "", name,
+             node.u, source.text);
     append(buf, cap, one);
   }
-  if (!st.node_count) append(buf, cap, "none");
+  if (!j) append(buf, cap, "none");
 }
 
 /* One thread a CPU this process may run on (its affinity: a container's

@@ -28,7 +28,7 @@
  *     path's rule as data, for bindings that issue the common case
  *     themselves).
  *   - The guard claims a node value host-wide per ID space and node bits, for
- *     every generator (sfc_options.guard_off). Gone: `guard_dir` and
+ *     every generator (SFC_OPTION_GUARD). Gone: `guard_dir` and
  *     SFC_OPTION_GUARD_DIR, and the stats' guard "unavailable: …" (a claim
  *     that cannot be taken fails creation). New: sfc_generator_warning.
  *   - One way per task. The three ID parsers are one, sfc_id_parse(text,
@@ -46,6 +46,12 @@
  *     SFC_TIME_COUNTER; sfc_generator_new_shared and
  *     sfc_generator_shared_size (a generator in a host's shared memory);
  *     sfc_generator_may_block.
+ *   - sfc_options and sfc_stats are opaque storage of a fixed size (an
+ *     option or a stat added later is a row of its table, the ABI stays):
+ *     options are set by name or id (sfc_options_set, sfc_options_set_id,
+ *     sfc_options_set_nodes) and read back with sfc_options_get; stats are
+ *     read through their table or by id (sfc_stat, sfc_stats_uint,
+ *     sfc_stats_int, sfc_stats_text). Gone: their fields and SFC_UNSET.
  *
  * Example
  *
@@ -56,8 +62,7 @@
  *                            {"worker", 3, SFC_SOURCE_EXPLICIT}};
  *   sfc_options opts;
  *   sfc_options_init(&opts);
- *   opts.node = node;
- *   opts.node_count = 2;
+ *   sfc_options_set_nodes(&opts, node, 2);
  *   if (sfc_layout_preset("twitter", &layout, &err) != SFC_OK ||
  *       sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK) {
  *     fprintf(stderr, "%s: %s\n", sfc_status_name(err.status), err.message);
@@ -544,73 +549,61 @@ typedef enum sfc_time_source {
                              random sequence start: as SFC_TIME_WALL */
 } sfc_time_source;
 
+/* The options of a generator: opaque storage of a fixed size, which a
+ * caller may keep on the stack, copy, and fills only through the calls
+ * below — never by its bytes. Every option is a row of the table of
+ * sfc_option_at (its name, type, default, range and meaning), set by name
+ * (sfc_options_set) or by the row's id (sfc_options_set_id); adding an
+ * option adds a row, and the size stays. An option left as
+ * sfc_options_init made it is "the default".
+ *
+ * Node values, by field name, are given with sfc_options_set_nodes
+ * (sfc_node_value_set makes them from a binding's value). A node field not
+ * listed is read from the environment variable SNOWFLAKE_<FIELD> (upper
+ * case: SNOWFLAKE_WORKER), which may hold what sfc_node_value_set takes as
+ * text. A field with no value fails with SFC_INVALID_ARGUMENT: there is no
+ * silent default.
+ *
+ * The guard (SFC_OPTION_GUARD), on by default: two live generators of one
+ * host that could issue the same ID never both run. Every generator — with
+ * or without a state_dir, static or from the pool — claims its node value
+ * host-wide: one claim per ID space (epoch, time unit, the places and
+ * widths of the time, clock and sequence fields) and node bits, whatever
+ * the field names, folders, users or environment; a second one fails at
+ * creation with SFC_WORKER_UNAVAILABLE naming the holder (and its uid when
+ * it is another user's), in this process or another. The OS lets go of the
+ * claim when the process dies: Linux, an abstract socket
+ * "@snowflake-c/claim/<hash>" (seen by every process of the network
+ * namespace: the host, or a pod); Windows, a named section
+ * "Global\snowflake-c-<hash>" ("Local\…", one session's, for a process
+ * without the right to create global objects); macOS, a locked file
+ * /Users/Shared/snowflake-c-<hash>.claim. A value given back before the
+ * wall clock has passed its last ID hands over its last tick, clock value
+ * and clock table through a record in /dev/shm (else /tmp; macOS:
+ * /Users/Shared; Windows: ProgramData), read by its next holder. A claim
+ * that cannot be taken (no descriptor left, no such folder) fails creation
+ * with SFC_STATE_ERROR: never an unguarded start. The cost is paid at
+ * creation and at sfc_generator_free. guard=false: no claim, for setups
+ * that mean to share a value (a state_dir still locks its values);
+ * sfc_generator_warning_at then says so.
+ *
+ * Persisted state (SFC_OPTION_STATE_DIR): a lock file and a state file per
+ * node value, holding a high-water mark reserved state_reserve ahead and
+ * the clock table. None: no files (and the pool, "auto", is unavailable). */
+#define SFC_OPTIONS_WORDS 32
 typedef struct sfc_options {
-  /* Node values, by field name (sfc_node_value_set makes them from a
-   * binding's value). A node field not listed here is read from the
-   * environment variable SNOWFLAKE_<FIELD> (upper case: SNOWFLAKE_WORKER),
-   * which may hold what sfc_node_value_set takes as text. A field with no
-   * value fails with SFC_INVALID_ARGUMENT: there is no silent default. */
-  const sfc_node_value *node;
-  size_t node_count;
-
-  /* The options below are the table of sfc_option_at: its entry gives each
-   * one's default, range and meaning, and sfc_options_set sets one by name.
-   * The one convention for "the default": an option left as
-   * sfc_options_init made it (durations: SFC_UNSET). */
-  sfc_rollback rollback;
-  int64_t max_wait_ms;  /* ms; SFC_UNSET: the strategy's default */
-  int64_t max_drift_ms; /* how far ahead of the clock IDs may be issued when a
-                           tick's sequence runs out or the clock steps back;
-                           SFC_UNSET: the strategy's default */
-  int random_start;     /* non-zero: each tick's sequence starts at a
-                           pseudo-random value in its lower half, so that
-                           `id % N` spreads evenly at low rates */
-  sfc_time_source time_source;
-
-  /* Persisted state: a lock file and a state file per node value, holding a
-   * high-water mark reserved `state_reserve_ms` ahead and the clock table.
-   * NULL: none (and the pool, "auto", is unavailable). */
-  const char *state_dir;
-  int64_t state_reserve_ms; /* ms; SFC_UNSET: its default */
-
-  /* The guard, on by default: two live generators of one host that could
-   * issue the same ID never both run. Every generator — with or without a
-   * state_dir, static or from the pool — claims its node value host-wide:
-   * one claim per ID space (epoch, time unit, the places and widths of the
-   * time, clock and sequence fields) and node bits, whatever the field
-   * names, folders, users or environment; a second one fails at creation
-   * with SFC_WORKER_UNAVAILABLE naming the holder (and its uid when it is
-   * another user's), in this process or another. The OS lets go of the
-   * claim when the process dies: Linux, an abstract socket
-   * "@snowflake-c/claim/<hash>" (seen by every process of the network
-   * namespace: the host, or a pod); Windows, a named section
-   * "Global\snowflake-c-<hash>" ("Local\…", one session's, for a process
-   * without the right to create global objects); macOS, a locked file
-   * /Users/Shared/snowflake-c-<hash>.claim. A value given back before the
-   * wall clock has passed its last ID hands over its last tick, clock value
-   * and clock table through a record in /dev/shm (else /tmp; macOS:
-   * /Users/Shared; Windows: ProgramData), read by its next holder. A claim that
-   * cannot be taken (no descriptor left, no such folder) fails creation with
-   * SFC_STATE_ERROR: never an unguarded start. The cost is paid at
-   * creation and at sfc_generator_free. `guard_off` non-zero: no claim, for
-   * setups that mean to share a value (a state_dir still locks its
-   * values); sfc_generator_warning then says so. */
-  int guard_off;
-
-  /* A node value "lease" (sfc_lease_new): how long each lease lasts, by
-   * the database's clock (renewed at a third of it), and the instance key
-   * written in the row, whose last value is taken again when it is free
-   * (NULL: a random key, a new value each start). */
-  int64_t lease_duration_ms; /* ms; SFC_UNSET: its default */
-  const char *lease_key;
+  uint64_t opaque_[SFC_OPTIONS_WORDS]; /* private: use the calls */
 } sfc_options;
 
-/* "Not given" for a duration option: the option's default applies. */
-#define SFC_UNSET INT64_MIN
-
-/* Fills `opts` with the defaults: no node values, default rollback, wall
- * clock, durations SFC_UNSET, no state directory, the guard on. */
+/* Fills `opts` with the defaults: no node values, every option its
+ * default (the guard on, no state directory). */
 SFC_API void sfc_options_init(sfc_options *opts);
+
+/* The node values: `node[0..count)` is kept by pointer (not copied) until
+ * sfc_generator_new, sfc_lease_new or sfc_lease_generator_new has read it.
+ * NULL or 0: none. */
+SFC_API void sfc_options_set_nodes(sfc_options *opts,
+                                   const sfc_node_value *node, size_t count);
 
 /* Largest values of the duration options, in ms. */
 #define SFC_MAX_WAIT_MS_MAX 86400000
@@ -637,7 +630,7 @@ SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
 /* Closes without freeing: writes the exact last time issued to the state
  * file (if any), stops the keeper and releases the node value. When the
  * wall clock has not passed the last ID issued, the guard hands it over
- * first (see sfc_options.guard_off), so that a generator of the same value
+ * first (see sfc_options: the guard), so that a generator of the same value
  * created next, in this process or another, starts after it (with the guard
  * off, only a state_dir does). IDs issued at a caller's times (sfc_next_at,
  * sfc_next_ids_at) are not handed over. Calls may be running on `gen` on
@@ -798,30 +791,14 @@ SFC_API const sfc_layout *sfc_generator_layout(const sfc_generator *gen);
  * lives. */
 SFC_API size_t sfc_generator_memory(const sfc_generator *gen);
 
-/* Counters. Exact when no call is running, close otherwise. */
+/* A generator's counters and what is in force: opaque storage of a fixed
+ * size, read through the stats table (sfc_stats_fact_at, sfc_stats_fact,
+ * sfc_stats_entry) or by id (sfc_stat, sfc_stats_uint, …). Exact when no
+ * call is running, close otherwise. Its texts and names are owned by the
+ * generator. */
+#define SFC_STATS_WORDS 160
 typedef struct sfc_stats {
-  uint64_t ids_issued;
-  uint64_t waits;          /* times a call had to wait: a tick's sequence
-                              used up, the clock behind, the mark not yet
-                              reserved */
-  uint64_t borrowed_ticks; /* ticks issued ahead of the clock */
-  uint64_t rollbacks;      /* clock steps backwards beyond max_drift */
-  uint64_t rollbacks_waited;
-  uint64_t rollbacks_refused; /* answered SFC_CLOCK_MOVED_BACKWARDS */
-  uint64_t clock_bumps;
-  uint64_t node_switches; /* pool values taken by rollback=switch */
-  int64_t last_time_ms;   /* time of the last tick issued */
-  uint64_t clock;         /* current clock-field value (0 without one) */
-  sfc_rollback rollback;  /* the strategy in force (never DEFAULT) */
-  int64_t max_wait_ms;
-  int64_t max_drift_ms;
-  unsigned node_count; /* node fields, in layout order */
-  uint64_t node_values[SFC_MAX_FIELDS];
-  sfc_node_source node_sources[SFC_MAX_FIELDS];
-  const char *node_names[SFC_MAX_FIELDS]; /* owned by the generator */
-  /* The guard: "held: <the claim's name>" or "off". Owned by the
-   * generator. */
-  const char *guard;
+  uint64_t opaque_[SFC_STATS_WORDS]; /* private: use the calls */
 } sfc_stats;
 
 SFC_API void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out);
@@ -908,7 +885,7 @@ SFC_API const char *sfc_lease_table_sql(void);
 
 /* A lease for the node field of `opts` given as "lease" (or from its
  * environment variable: SNOWFLAKE_WORKER=lease), in the ID space of
- * `layout`. Reads opts->lease_duration_ms and opts->lease_key.
+ * `layout`. Reads the options lease_duration and lease_key.
  * SFC_INVALID_ARGUMENT when no node field is "lease"; SFC_OUT_OF_MEMORY. */
 SFC_API sfc_status sfc_lease_new(const sfc_layout *layout,
                                  const sfc_options *opts, sfc_lease **out,
@@ -1107,6 +1084,18 @@ SFC_API sfc_status sfc_options_set(sfc_options *opts, const char *name,
                                    size_t len, const sfc_value *value,
                                    sfc_error *err);
 
+/* sfc_options_set for the option whose row is `option` (its messages name
+ * it as the table does). SFC_INVALID_ARGUMENT for an id past the table. */
+SFC_API sfc_status sfc_options_set_id(sfc_options *opts, sfc_option option,
+                                      const sfc_value *value, sfc_error *err);
+
+/* The option's value in `opts`, as the table types it: BOOL (i), DURATION
+ * as INT ms (i), CHOICE and PATH and TEXT as TEXT (a static name, or the
+ * pointer set); SFC_TYPE_NONE for a duration or a text left unset (its
+ * default applies). SFC_INVALID_ARGUMENT for an id past the table. */
+SFC_API sfc_status sfc_options_get(const sfc_options *opts, sfc_option option,
+                                   sfc_value *out);
+
 /* Makes a node value for field `name` (NULL: the layout's only node field)
  * from a binding's value: INT or UINT 0..2^63 - 1, or TEXT "3", "auto" (the
  * pool), "host" (the host-name ordinal) or "env:NAME" (the environment
@@ -1185,7 +1174,28 @@ SFC_API sfc_status sfc_field_fact(const sfc_field *field, size_t i,
 
 /* ---- Stats ------------------------------------------------------------ */
 
-/* The stats, in sfc_stats order: the counters (UINT, SFC_METRIC_COUNTER),
+/* The stats, each a row of this table; the id is the row's index. */
+typedef enum sfc_stat {
+  SFC_STAT_IDS_ISSUED = 0,
+  SFC_STAT_WAITS = 1, /* a tick's sequence used up, the clock behind, the
+                         mark not yet reserved */
+  SFC_STAT_BORROWED_TICKS = 2,
+  SFC_STAT_ROLLBACKS = 3,
+  SFC_STAT_ROLLBACKS_WAITED = 4,
+  SFC_STAT_ROLLBACKS_REFUSED = 5, /* answered SFC_CLOCK_MOVED_BACKWARDS */
+  SFC_STAT_CLOCK_BUMPS = 6,
+  SFC_STAT_NODE_SWITCHES = 7,
+  SFC_STAT_LAST_TIME_MS = 8,
+  SFC_STAT_CLOCK = 9,
+  SFC_STAT_ROLLBACK = 10, /* the strategy in force (never "default") */
+  SFC_STAT_MAX_WAIT_MS = 11,
+  SFC_STAT_MAX_DRIFT_MS = 12,
+  SFC_STAT_NODE = 13,         /* MAP: the node values, in layout order */
+  SFC_STAT_NODE_SOURCES = 14, /* MAP: sfc_node_source_name of each */
+  SFC_STAT_GUARD = 15         /* "held: <the claim's name>" or "off" */
+} sfc_stat;
+
+/* The stats, in sfc_stat order: the counters (UINT, SFC_METRIC_COUNTER),
  * "last_time_ms", "clock", "rollback" (TEXT), "max_wait_ms", "max_drift_ms"
  * (gauges but for rollback), "node" and "node_sources" (MAP by node field),
  * "guard" (TEXT). NULL past the last. */
@@ -1197,6 +1207,13 @@ SFC_API sfc_status sfc_stats_fact(const sfc_stats *stats, size_t i,
  * Returns 0 past the last entry. */
 SFC_API int sfc_stats_entry(const sfc_stats *stats, size_t i, size_t j,
                             const char **key, sfc_value *out);
+
+/* One stat by id, for C callers: a UINT stat's value, an INT stat's, a
+ * TEXT stat's text (owned by the generator) — 0 or NULL for a stat of
+ * another type or an id past the table. */
+SFC_API uint64_t sfc_stats_uint(const sfc_stats *stats, sfc_stat stat);
+SFC_API int64_t sfc_stats_int(const sfc_stats *stats, sfc_stat stat);
+SFC_API const char *sfc_stats_text(const sfc_stats *stats, sfc_stat stat);
 
 #ifdef __cplusplus
 }

@@ -81,7 +81,7 @@ sfc_status sfk_node_list_split(sfk_node_list *list, const char *text,
                                const char *what, sfc_error *err);
 
 /* The split pairs as node values (sfc_node_value_set on each), which then
- * go to sfc_options.node and .node_count. */
+ * go to sfc_options_set_nodes. */
 sfc_status sfk_node_list_values(sfk_node_list *list, sfc_error *err);
 
 #endif

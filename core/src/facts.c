@@ -40,7 +40,7 @@ typedef struct layout_view {
 #define VIEW(m) offsetof(layout_view, m)
 #define INFO(m) (offsetof(layout_view, info) + offsetof(sfc_layout_info, m))
 #define FIELD(m) offsetof(sfc_field, m)
-#define STATS(m) offsetof(sfc_stats, m)
+#define STATS(m) offsetof(sfc_stats_data, m)
 
 static const fact_row layout_rows[] = {
     ROW("name", SFC_TYPE_TEXT, "the preset's name, none for other layouts",
@@ -200,26 +200,59 @@ sfc_status sfc_field_fact(const sfc_field *field, size_t i, sfc_value *out) {
   return read_row(field_rows, COUNT(field_rows), i, field, out);
 }
 
-sfc_status sfc_stats_fact(const sfc_stats *s, size_t i, sfc_value *out) {
+/* The stats' row `i` stands at its sfc_stat id. */
+_Static_assert(SFC_STAT_GUARD == COUNT(stats_rows) - 1 &&
+                   SFC_STAT_NODE_SOURCES == SFC_STAT_GUARD - 1,
+               "one row per stat, in sfc_stat order");
+
+static sfc_stats_data stats_of(const sfc_stats *stats) {
+  sfc_stats_data d;
+  memcpy(&d, stats, sizeof d);
+  return d;
+}
+
+sfc_status sfc_stats_fact(const sfc_stats *stats, size_t i, sfc_value *out) {
+  const sfc_stats_data s = stats_of(stats);
   if (i < COUNT(stats_rows) && stats_rows[i].info.type == SFC_TYPE_MAP) {
     memset(out, 0, sizeof *out); /* its length; sfc_stats_entry reads it */
     out->type = SFC_TYPE_MAP;
-    out->u = s->node_count;
+    out->u = s.node_count;
     return SFC_OK;
   }
-  return read_row(stats_rows, COUNT(stats_rows), i, s, out);
+  return read_row(stats_rows, COUNT(stats_rows), i, &s, out);
 }
 
-int sfc_stats_entry(const sfc_stats *s, size_t i, size_t j, const char **key,
-                    sfc_value *out) {
+int sfc_stats_entry(const sfc_stats *stats, size_t i, size_t j,
+                    const char **key, sfc_value *out) {
+  const sfc_stats_data s = stats_of(stats);
   if (i >= COUNT(stats_rows) || stats_rows[i].info.type != SFC_TYPE_MAP ||
-      j >= s->node_count)
+      j >= s.node_count)
     return 0;
   const fact_row *r = &stats_rows[i];
   const size_t size =
       r->as == AS_U64 ? sizeof(uint64_t) : sizeof(sfc_node_source);
-  *key = s->node_names[j];
+  *key = s.node_names[j];
   *out = read_as(r->as, r->as == AS_U64 ? SFC_TYPE_UINT : SFC_TYPE_TEXT,
-                 (const char *)s + r->at + j * size);
+                 (const char *)&s + r->at + j * size);
   return 1;
+}
+
+/* Stat `stat` when it is of `type`, else a value of no type. */
+static sfc_value stat_as(const sfc_stats *stats, sfc_stat stat, sfc_type type) {
+  sfc_value v;
+  if (sfc_stats_fact(stats, (size_t)stat, &v) != SFC_OK || v.type != type)
+    memset(&v, 0, sizeof v);
+  return v;
+}
+
+uint64_t sfc_stats_uint(const sfc_stats *stats, sfc_stat stat) {
+  return stat_as(stats, stat, SFC_TYPE_UINT).u;
+}
+
+int64_t sfc_stats_int(const sfc_stats *stats, sfc_stat stat) {
+  return stat_as(stats, stat, SFC_TYPE_INT).i;
+}
+
+const char *sfc_stats_text(const sfc_stats *stats, sfc_stat stat) {
+  return stat_as(stats, stat, SFC_TYPE_TEXT).text;
 }

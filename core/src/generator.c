@@ -12,14 +12,15 @@
  * strategies' rows. */
 static sfc_status resolve_strategy(sfc_generator *g, const sfc_layout *layout,
                                    const sfc_options *opts, sfc_error *err) {
-  const bool pooled = opts->state_dir && g->node.auto_slot >= 0;
-  sfc_status st =
-      sfc_rollback_resolve(opts->rollback, layout, pooled, &g->rollback, err);
+  const sfc_opts o = sfc_opts_of(opts);
+  const bool pooled = o.state_dir && g->node.auto_slot >= 0;
+  sfc_status st = sfc_rollback_resolve((sfc_rollback)o.rollback, layout, pooled,
+                                       &g->rollback, err);
   if (st != SFC_OK) return st;
   const int64_t wait_ms =
-      sfc_option_ms(opts, SFC_OPTION_MAX_WAIT, opts->rollback);
+      sfc_option_ms(opts, SFC_OPTION_MAX_WAIT, (sfc_rollback)o.rollback);
   const int64_t drift_ms =
-      sfc_option_ms(opts, SFC_OPTION_MAX_DRIFT, opts->rollback);
+      sfc_option_ms(opts, SFC_OPTION_MAX_DRIFT, (sfc_rollback)o.rollback);
   g->max_wait_us = wait_ms * 1000;
   g->drift_ticks = drift_ms * 1000 / layout->unit_us;
   g->opts.max_wait_ms = wait_ms;
@@ -183,8 +184,9 @@ static void merge_lease(sfc_generator *g, const sfc_lease_start *lease,
 static sfc_status start(sfc_generator *g, const sfc_layout *layout,
                         const sfc_options *opts, const sfc_lease_start *lease,
                         sfc_error *err) {
+  const sfc_opts o = sfc_opts_of(opts);
   g->layout = *layout;
-  g->opts = *opts;
+  g->opts = o;
   g->opts.node = NULL;
   g->opts.node_count = 0;
   g->opts.state_dir = NULL;
@@ -192,8 +194,8 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   g->state.lock_fd = SFC_NO_FD;
   g->state.folder.fd = SFC_NO_FD;
   sfc_claim_init(&g->claim);
-  g->guarded = !opts->guard_off && !sfc_os_no_claim();
-  g->has_state = opts->state_dir != NULL;
+  g->guarded = !o.guard_off && !sfc_os_no_claim();
+  g->has_state = o.state_dir != NULL;
   sfc_status st = sfc_node_resolve(layout, opts, &g->node, err);
   if (st == SFC_OK) st = resolve_strategy(g, layout, opts, err);
   if (st == SFC_OK && g->shared && g->node.auto_slot >= 0)
@@ -219,11 +221,11 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   sfc_word_pack(layout, &g->pack);
   g->epoch_us = layout->epoch_ms * 1000;
   g->unit_us = layout->unit_us;
-  g->random_start = opts->random_start != 0;
+  g->random_start = g->opts.random_start != 0;
   if (!sfc_os_random(&g->seed, sizeof g->seed))
     g->seed =
         sfc_splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
-  g->time_source = opts->time_source;
+  g->time_source = (sfc_time_source)g->opts.time_source;
   g->fast = SFC_FAST_NONE;
   if (g->time_source != SFC_TIME_MONOTONIC && g->unit_us == 1000 &&
       !g->random_start)
@@ -391,8 +393,10 @@ bool sfc_generator_may_block(const sfc_generator *gen) {
   return gen && gen->has_state;
 }
 
-void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
+void sfc_generator_stats(const sfc_generator *gen, sfc_stats *stats) {
   sfc_generator *g = (sfc_generator *)gen;
+  sfc_stats_data d, *out = &d;
+  memset(stats, 0, sizeof *stats);
   memset(out, 0, sizeof *out);
   uint64_t w = atomic_load(&g->word);
   if (sfc_closed(g)) { /* the word is the poison: the last one is kept */
@@ -422,6 +426,7 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *out) {
     out->node_names[i] = g->node_names[i];
   }
   out->guard = g->guard;
+  memcpy(stats, out, sizeof *out);
 }
 
 const char *sfc_generator_warning_at(const sfc_generator *gen, size_t i,

@@ -152,14 +152,7 @@ SFC_INTERNAL uint64_t sfc_node_bits(const sfc_layout *layout,
 
 #include "saved.h"
 
-/* options.c — the rows of the options. */
-/* Every option's value within its row's range and choices. */
-SFC_INTERNAL sfc_status sfc_options_check(const sfc_options *opts,
-                                          sfc_error *err);
-/* The duration option's ms in force: as set, else its default (the
- * strategy `rollback`'s for max_wait and max_drift). */
-SFC_INTERNAL int64_t sfc_option_ms(const sfc_options *opts, sfc_option option,
-                                   sfc_rollback rollback);
+#include "opaque.h"
 
 #include "claim.h"
 #include "fence.h"
@@ -271,7 +264,7 @@ struct sfc_generator {
   int64_t last[SFC_CLOCK_VALUES]; /* last tick issued under each clock value */
   sfc_layout layout;
   sfc_node node;
-  sfc_options opts; /* copy; pointers below are owned */
+  sfc_opts opts; /* copy, without the pointers (not owned) */
   char *node_names[SFC_MAX_FIELDS];
   bool has_state;
   bool guarded;       /* the guard is on: the value is claimed */
@@ -285,7 +278,7 @@ struct sfc_generator {
   _Atomic bool closed;   /* sfc_generator_close: the word is the poison */
   uint64_t last_word;    /* once closed: the last ID issued, the real word */
   sfc_claim claim;       /* the node value's host-wide claim */
-  char guard[SFC_MESSAGE_MAX]; /* sfc_stats.guard */
+  char guard[SFC_MESSAGE_MAX]; /* the stat guard */
   /* sfc_generator_warning_at: what the user should be told, by kind */
   char warning[2][SFC_MESSAGE_MAX];
   const char *warning_kind[2];

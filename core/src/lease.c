@@ -106,8 +106,9 @@ sfc_status sfc_lease_new(const sfc_layout *layout, const sfc_options *opts,
   r[1] ^= (uint64_t)sfc_os_pid();
   snprintf(l->token, sizeof l->token, "%016llx%016llx",
            (unsigned long long)r[0], (unsigned long long)r[1]);
-  if (opts->lease_key)
-    snprintf(l->key, sizeof l->key, "%s", opts->lease_key);
+  const char *key = sfc_opts_of(opts).lease_key;
+  if (key)
+    snprintf(l->key, sizeof l->key, "%s", key);
   else
     snprintf(l->key, sizeof l->key, "pid-%ld-%.8s", sfc_os_pid(), l->token);
   l->duration_ms =
@@ -122,7 +123,7 @@ sfc_status sfc_lease_new(const sfc_layout *layout, const sfc_options *opts,
 bool sfc_lease_wanted(const sfc_layout *layout, const sfc_options *opts) {
   sfc_node node;
   sfc_error err;
-  return layout && opts &&
+  return layout && opts && sfc_options_check(opts, &err) == SFC_OK &&
          sfc_node_resolve(layout, opts, &node, &err) == SFC_OK &&
          node.lease_slot >= 0;
 }

@@ -192,7 +192,7 @@ static sfc_status missing(const sfc_layout *layout, const char *field,
                   field, field, env, field, field);
 }
 
-/* The layout field of opts->node[k]: by name, or the only node field for a
+/* The layout field of node value k: by name, or the only node field for a
  * value without one. -1 after filling err. */
 static int node_field_of(const sfc_layout *layout, const char *name,
                          sfc_error *err) {
@@ -242,24 +242,25 @@ static sfc_status node_from_env(const sfc_layout *layout, const sfc_field *f,
 
 sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
                             sfc_node *out, sfc_error *err) {
+  const sfc_opts o = sfc_opts_of(opts);
   sfc_node n;
   memset(&n, 0, sizeof n);
   n.auto_slot = -1;
   n.lease_slot = -1;
-  int given[SFC_MAX_FIELDS]; /* layout field -> index in opts->node, or -1 */
+  int given[SFC_MAX_FIELDS]; /* layout field -> index in o.node, or -1 */
   for (unsigned i = 0; i < SFC_MAX_FIELDS; i++)
     given[i] = -1;
-  for (size_t k = 0; k < opts->node_count; k++) {
-    int idx = node_field_of(layout, opts->node[k].name, err);
+  for (size_t k = 0; k < o.node_count; k++) {
+    int idx = node_field_of(layout, o.node[k].name, err);
     if (idx < 0) return SFC_INVALID_ARGUMENT;
     if (given[idx] >= 0)
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "node field '%s' is given twice",
                       layout->fields[idx].name);
-    if ((unsigned)opts->node[k].source > SFC_SOURCE_LEASE)
+    if ((unsigned)o.node[k].source > SFC_SOURCE_LEASE)
       return sfc_fail(err, SFC_INVALID_ARGUMENT,
                       "node field '%s': unknown source %d",
-                      layout->fields[idx].name, (int)opts->node[k].source);
+                      layout->fields[idx].name, (int)o.node[k].source);
     given[idx] = (int)k;
   }
   for (unsigned i = 0; i < layout->field_count; i++) {
@@ -269,7 +270,7 @@ sfc_status sfc_node_resolve(const sfc_layout *layout, const sfc_options *opts,
     n.field[slot] = (int)i;
     sfc_node_value v;
     if (given[i] >= 0) {
-      v = opts->node[given[i]];
+      v = o.node[given[i]];
     } else {
       sfc_status st = node_from_env(layout, f, &v, err);
       if (st != SFC_OK) return st;

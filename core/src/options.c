@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One row per option: where it lives in sfc_options, what sfc_options_init
+/* One row per option: where it lives in sfc_opts, what sfc_options_init
  * puts there, and what is in force while it is unset. */
 typedef struct option_row {
   sfc_option_info info; /* default_text and choices are filled once */
-  size_t offset;        /* in sfc_options */
+  size_t offset;        /* in sfc_opts, the storage of sfc_options */
   int64_t initial;      /* BOOL as the option means it, CHOICE its index */
   bool negated;         /* BOOL stored as its opposite (guard: guard_off) */
   int64_t unset_ms;     /* DURATION left SFC_UNSET: this, or the strategy's */
@@ -27,7 +27,7 @@ static const char *rollback_choices[SFC_ROLLBACK_COUNT + 1];
 static option_row rows[] = {
     {{SFC_OPTION_ROLLBACK, "rollback", SFC_TYPE_CHOICE, NULL, 0, 0, NULL,
       "what to do when the wall clock goes backwards"},
-     offsetof(sfc_options, rollback),
+     offsetof(sfc_opts, rollback),
      SFC_ROLLBACK_DEFAULT,
      false,
      0,
@@ -35,7 +35,7 @@ static option_row rows[] = {
     {{SFC_OPTION_MAX_WAIT, "max_wait", SFC_TYPE_DURATION, NULL, 0,
       SFC_MAX_WAIT_MS_MAX, NULL,
       "longest wait for the clock to catch up after it steps back"},
-     offsetof(sfc_options, max_wait_ms),
+     offsetof(sfc_opts, max_wait_ms),
      SFC_UNSET,
      false,
      STRATEGY_UNSET,
@@ -43,14 +43,14 @@ static option_row rows[] = {
     {{SFC_OPTION_MAX_DRIFT, "max_drift", SFC_TYPE_DURATION, NULL, 0,
       SFC_MAX_DRIFT_MS_MAX, NULL,
       "how far ahead of the clock IDs may be issued"},
-     offsetof(sfc_options, max_drift_ms),
+     offsetof(sfc_opts, max_drift_ms),
      SFC_UNSET,
      false,
      STRATEGY_UNSET,
      offsetof(sfc_rollback_info, max_drift_ms)},
     {{SFC_OPTION_RANDOM_START, "random_start", SFC_TYPE_BOOL, NULL, 0, 1, NULL,
       "start each tick's sequence at a random value in its lower half"},
-     offsetof(sfc_options, random_start),
+     offsetof(sfc_opts, random_start),
      0,
      false,
      0,
@@ -59,14 +59,14 @@ static option_row rows[] = {
       time_source_choices,
       "wall: read the wall clock on every call; monotonic: read it once; "
       "counter: read it when the processor's counter shows its tick over"},
-     offsetof(sfc_options, time_source),
+     offsetof(sfc_opts, time_source),
      SFC_TIME_WALL,
      false,
      0,
      0},
     {{SFC_OPTION_STATE_DIR, "state_dir", SFC_TYPE_PATH, NULL, 1, 3000, NULL,
       "folder of lock and state files: restarts, the pool (auto), the mark"},
-     offsetof(sfc_options, state_dir),
+     offsetof(sfc_opts, state_dir),
      0,
      false,
      0,
@@ -74,7 +74,7 @@ static option_row rows[] = {
     {{SFC_OPTION_STATE_RESERVE, "state_reserve", SFC_TYPE_DURATION, NULL, 1,
       SFC_STATE_RESERVE_MS_MAX, NULL,
       "how far ahead the state file's high-water mark is reserved"},
-     offsetof(sfc_options, state_reserve_ms),
+     offsetof(sfc_opts, state_reserve_ms),
      SFC_UNSET,
      false,
      1000,
@@ -82,7 +82,7 @@ static option_row rows[] = {
     {{SFC_OPTION_GUARD, "guard", SFC_TYPE_BOOL, NULL, 0, 1, NULL,
       "claim the node value host-wide: refuse a second live generator that "
       "could issue the same IDs"},
-     offsetof(sfc_options, guard_off),
+     offsetof(sfc_opts, guard_off),
      1,
      true,
      0,
@@ -91,7 +91,7 @@ static option_row rows[] = {
       1000, SFC_LEASE_DURATION_MS_MAX, NULL,
       "how long a leased node value is held by the database's clock "
       "(renewed at a third of it)"},
-     offsetof(sfc_options, lease_duration_ms),
+     offsetof(sfc_opts, lease_duration_ms),
      SFC_UNSET,
      false,
      15000,
@@ -99,7 +99,7 @@ static option_row rows[] = {
     {{SFC_OPTION_LEASE_KEY, "lease_key", SFC_TYPE_TEXT, NULL, 1, 120, NULL,
       "the instance's stable key: its last leased value is taken again "
       "when free"},
-     offsetof(sfc_options, lease_key),
+     offsetof(sfc_opts, lease_key),
      0,
      false,
      0,
@@ -191,154 +191,6 @@ const sfc_option_info *sfc_option_find(const char *name, size_t len) {
   return NULL;
 }
 
-/* The name as the caller gave it, for messages (at most 40 bytes). */
-typedef struct {
-  char text[48];
-} given_name;
-
-static given_name name_of(const char *name, size_t len) {
-  given_name g;
-  snprintf(g.text, sizeof g.text, "%.*s", (int)(len > 40 ? 40 : len), name);
-  return g;
-}
-
-/* What was given, for messages: "a number", "text 'x'", … */
-static void describe_value(const sfc_value *v, char *buf, size_t cap) {
-  switch (v->type) {
-  case SFC_TYPE_BOOL:
-    snprintf(buf, cap, "%s", v->i ? "true" : "false");
-    break;
-  case SFC_TYPE_INT:
-    snprintf(buf, cap, "the number %lld", (long long)v->i);
-    break;
-  case SFC_TYPE_UINT:
-    snprintf(buf, cap, "the number %llu", (unsigned long long)v->u);
-    break;
-  case SFC_TYPE_DOUBLE:
-    snprintf(buf, cap, "the number %g", v->d);
-    break;
-  case SFC_TYPE_TEXT:
-    snprintf(buf, cap, "the text '%.*s'", (int)(v->len > 40 ? 40 : v->len),
-             v->text ? v->text : "");
-    break;
-  default:
-    snprintf(buf, cap, "a %s", sfc_type_name(v->type));
-  }
-}
-
-static sfc_status wrong_type(const char *name, size_t len, const char *want,
-                             const sfc_value *v, sfc_error *err) {
-  char got[64];
-  describe_value(v, got, sizeof got);
-  return sfc_fail(err, SFC_INVALID_ARGUMENT, "%s must be %s, not %s",
-                  name_of(name, len).text, want, got);
-}
-
-static sfc_status text_ok(const char *name, size_t len, const sfc_value *v,
-                          sfc_error *err) {
-  if (!v->text)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT, "%s: no text given",
-                    name_of(name, len).text);
-  return sfc_text_check(name_of(name, len).text, v->text, v->len, err);
-}
-
-static bool text_is(const sfc_value *v, const char *word) {
-  return v->len == strlen(word) && memcmp(v->text, word, v->len) == 0;
-}
-
-static sfc_status duration_value(const char *name, size_t len,
-                                 const sfc_option_info *o, const sfc_value *v,
-                                 int64_t *ms, sfc_error *err) {
-  const char *n = name_of(name, len).text;
-  int64_t seconds, nanos;
-  switch (v->type) {
-  case SFC_TYPE_INT: /* floor division: a negative duration's nanos are
-                        0..999999999 too */
-    seconds = v->i / 1000 - (v->i % 1000 < 0);
-    nanos = (v->i - seconds * 1000) * 1000000;
-    break;
-  case SFC_TYPE_UINT:
-    seconds = (int64_t)(v->u / 1000);
-    nanos = (int64_t)(v->u % 1000) * 1000000;
-    break;
-  case SFC_TYPE_DOUBLE:
-    return sfc_duration_check_double(n, o->min, o->max, v->d, ms, err);
-  case SFC_TYPE_DURATION:
-    seconds = v->i;
-    nanos = v->nanos;
-    break;
-  case SFC_TYPE_TEXT: {
-    sfc_status st = text_ok(name, len, v, err);
-    if (st != SFC_OK) return st;
-    if (!sfc_duration_parse(v->text, v->len, &seconds, &nanos))
-      return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                      "%s must be a duration such as 250, 250ms, 1.5s or "
-                      "800us (ms when no unit is given), not '%.*s'",
-                      n, (int)(v->len > 40 ? 40 : v->len), v->text);
-    break;
-  }
-  default:
-    return wrong_type(name, len, "a duration (a number of ms)", v, err);
-  }
-  return sfc_duration_check(n, o->min, o->max, seconds, nanos, ms, err);
-}
-
-static sfc_status choice_value(const char *name, size_t len,
-                               const sfc_option_info *o, const sfc_value *v,
-                               int *out, sfc_error *err) {
-  if (v->type != SFC_TYPE_TEXT)
-    return wrong_type(name, len, "the name of a choice", v, err);
-  sfc_status st = text_ok(name, len, v, err);
-  if (st != SFC_OK) return st;
-  char list[160] = "";
-  size_t used = 0;
-  for (int i = 0; o->choices[i]; i++) {
-    if (text_is(v, o->choices[i])) {
-      *out = i;
-      return SFC_OK;
-    }
-    used += (size_t)snprintf(
-        list + used, used < sizeof list ? sizeof list - used : 0, "%s%s",
-        i ? (o->choices[i + 1] ? ", " : " or ") : "", o->choices[i]);
-  }
-  return sfc_fail(err, SFC_INVALID_ARGUMENT, "unknown %s '%.*s': use %s",
-                  name_of(name, len).text, (int)(v->len > 40 ? 40 : v->len),
-                  v->text, list);
-}
-
-static sfc_status bool_value(const char *name, size_t len, const sfc_value *v,
-                             int *out, sfc_error *err) {
-  if (v->type == SFC_TYPE_BOOL) {
-    *out = v->i != 0;
-    return SFC_OK;
-  }
-  if (v->type == SFC_TYPE_TEXT && v->text &&
-      (text_is(v, "true") || text_is(v, "false"))) {
-    *out = text_is(v, "true");
-    return SFC_OK;
-  }
-  return wrong_type(name, len, "true or false", v, err);
-}
-
-static sfc_status path_value(const char *name, size_t len, const sfc_value *v,
-                             const char **out, sfc_error *err) {
-  if (v->type != SFC_TYPE_TEXT)
-    return wrong_type(name, len, "a folder's path", v, err);
-  sfc_status st = text_ok(name, len, v, err);
-  if (st != SFC_OK) return st;
-  if (v->len == 0)
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "%s is empty: give a folder, or none for the default",
-                    name_of(name, len).text);
-  if (v->text[v->len] != '\0')
-    return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "%s: the path must end in a NUL byte (it is kept, not "
-                    "copied, until the generator is created)",
-                    name_of(name, len).text);
-  *out = v->text;
-  return SFC_OK;
-}
-
 static void *field_of(sfc_options *opts, const option_row *r) {
   return (char *)opts + r->offset;
 }
@@ -377,8 +229,17 @@ static int64_t load(const sfc_options *opts, const option_row *r) {
 
 void sfc_options_init(sfc_options *opts) {
   memset(opts, 0, sizeof *opts);
+  const uint64_t magic = SFC_OPTIONS_MAGIC;
+  memcpy((char *)opts + offsetof(sfc_opts, magic), &magic, sizeof magic);
   for (size_t i = 0; row_at(i); i++)
     store(opts, &rows[i], rows[i].initial, NULL);
+}
+
+void sfc_options_set_nodes(sfc_options *opts, const sfc_node_value *node,
+                           size_t count) {
+  if (!node) count = 0;
+  memcpy((char *)opts + offsetof(sfc_opts, node), &node, sizeof node);
+  memcpy((char *)opts + offsetof(sfc_opts, node_count), &count, sizeof count);
 }
 
 int64_t sfc_option_ms(const sfc_options *opts, sfc_option option,
@@ -390,47 +251,41 @@ int64_t sfc_option_ms(const sfc_options *opts, sfc_option option,
 }
 
 sfc_status sfc_options_check(const sfc_options *opts, sfc_error *err) {
+  if (sfc_opts_of(opts).magic != SFC_OPTIONS_MAGIC)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "the options were not made by sfc_options_init: call it "
+                    "first, then set them");
+  /* The setters checked every value; a path's length is told here, once
+   * the generator is made. */
   for (size_t i = 0; row_at(i); i++) {
     const option_row *r = &rows[i];
-    const char *name = r->info.name;
-    switch (r->info.type) {
-    case SFC_TYPE_CHOICE: {
-      const int64_t v = load(opts, r);
-      int count = 0;
-      while (r->info.choices[count])
-        count++;
-      if (v < 0 || v >= count)
-        return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                        "unknown %s %lld: the choices are 0..%d", name,
-                        (long long)v, count - 1);
-      break;
-    }
-    case SFC_TYPE_DURATION: {
-      const int64_t ms = load(opts, r);
-      if (ms == SFC_UNSET) break;
-      /* The setter's own check and message, for a value set directly. */
-      const int64_t s = ms / 1000 - (ms % 1000 < 0);
-      int64_t out;
-      sfc_status st = sfc_duration_check(name, r->info.min, r->info.max, s,
-                                         (ms - s * 1000) * 1000000, &out, err);
-      if (st != SFC_OK) return st;
-      break;
-    }
-    case SFC_TYPE_PATH:
-    case SFC_TYPE_TEXT: {
-      const char *path;
-      memcpy(&path, (const char *)opts + r->offset, sizeof path);
-      if (path && strlen(path) > (size_t)r->info.max)
-        return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                        "%s is longer than %lld characters", name,
-                        (long long)r->info.max);
-      break;
-    }
-    default:
-      break;
-    }
+    if (r->info.type != SFC_TYPE_PATH && r->info.type != SFC_TYPE_TEXT)
+      continue;
+    const char *path;
+    memcpy(&path, (const char *)opts + r->offset, sizeof path);
+    if (path && strlen(path) > (size_t)r->info.max)
+      return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                      "%s is longer than %lld characters", r->info.name,
+                      (long long)r->info.max);
   }
   return SFC_OK;
+}
+
+/* Sets row `r` from `value`; `name`, `len`: the option as the caller named
+ * it. */
+static sfc_status set_row(sfc_options *opts, const option_row *r,
+                          const char *name, size_t len, const sfc_value *value,
+                          sfc_error *err) {
+  if (value == NULL || value->type == SFC_TYPE_NONE) {
+    store(opts, r, r->initial, NULL);
+    return SFC_OK;
+  }
+  int64_t num = 0;
+  const char *text = NULL;
+  sfc_status st =
+      sfc_option_value(&r->info, name, len, value, &num, &text, err);
+  if (st == SFC_OK) store(opts, r, num, text);
+  return st;
 }
 
 sfc_status sfc_options_set(sfc_options *opts, const char *name, size_t len,
@@ -456,37 +311,48 @@ sfc_status sfc_options_set(sfc_options *opts, const char *name, size_t len,
       candidates[n++] = arguments[i];
     sfc_suggest(name, name ? len : 0, candidates, n, "", "", hint, sizeof hint);
     return sfc_fail(err, SFC_INVALID_ARGUMENT,
-                    "unknown option '%s'%s%sthe options are %s%s",
-                    name ? name_of(name, len).text : "(null)",
-                    hint[0] ? hint : ":", hint[0] ? " (" : " ", list,
-                    hint[0] ? ")" : "");
+                    "unknown option '%.*s'%s%sthe options are %s%s",
+                    (int)(name ? (len > 40 ? 40 : len) : 6),
+                    name ? name : "(null)", hint[0] ? hint : ":",
+                    hint[0] ? " (" : " ", list, hint[0] ? ")" : "");
   }
-  const option_row *r = &rows[o->option];
-  if (value == NULL || value->type == SFC_TYPE_NONE) {
-    store(opts, r, r->initial, NULL);
-    return SFC_OK;
-  }
-  sfc_status st = SFC_OK;
-  int choice = 0, flag = 0;
-  int64_t ms = 0;
-  const char *path = NULL;
-  switch (o->type) {
-  case SFC_TYPE_CHOICE:
-    st = choice_value(name, len, o, value, &choice, err);
-    if (st == SFC_OK) store(opts, r, choice, NULL);
-    break;
-  case SFC_TYPE_DURATION:
-    st = duration_value(name, len, o, value, &ms, err);
-    if (st == SFC_OK) store(opts, r, ms, NULL);
-    break;
+  return set_row(opts, &rows[o->option], name, len, value, err);
+}
+
+sfc_status sfc_options_set_id(sfc_options *opts, sfc_option option,
+                              const sfc_value *value, sfc_error *err) {
+  const option_row *r = row_at((size_t)option);
+  if (!r)
+    return sfc_fail(err, SFC_INVALID_ARGUMENT,
+                    "unknown option %d: the options are 0..%d", (int)option,
+                    (int)OPTION_COUNT - 1);
+  return set_row(opts, r, r->info.name, strlen(r->info.name), value, err);
+}
+
+sfc_status sfc_options_get(const sfc_options *opts, sfc_option option,
+                           sfc_value *out) {
+  const option_row *r = row_at((size_t)option);
+  if (!r) return SFC_INVALID_ARGUMENT;
+  memset(out, 0, sizeof *out);
+  const char *text = NULL;
+  switch (r->info.type) {
   case SFC_TYPE_BOOL:
-    st = bool_value(name, len, value, &flag, err);
-    if (st == SFC_OK) store(opts, r, flag, NULL);
+    out->type = SFC_TYPE_BOOL;
+    out->i = load(opts, r) != 0;
+    return SFC_OK;
+  case SFC_TYPE_DURATION:
+    out->i = load(opts, r);
+    out->type = out->i == SFC_UNSET ? SFC_TYPE_NONE : SFC_TYPE_INT;
+    if (out->i == SFC_UNSET) out->i = 0;
+    return SFC_OK;
+  case SFC_TYPE_CHOICE:
+    text = r->info.choices[load(opts, r)];
     break;
   default:
-    st = path_value(name, len, value, &path, err);
-    if (st == SFC_OK) store(opts, r, 0, path);
-    break;
+    memcpy(&text, (const char *)opts + r->offset, sizeof text);
   }
-  return st;
+  out->type = text ? SFC_TYPE_TEXT : SFC_TYPE_NONE;
+  out->text = text;
+  out->len = text ? strlen(text) : 0;
+  return SFC_OK;
 }

@@ -14,10 +14,11 @@
 
 sfc_status sfc_state_open(sfc_generator *g, const sfc_options *opts,
                           sfc_saved *saved, sfc_error *err) {
-  g->state.dir = strdup(opts->state_dir);
+  const sfc_opts o = sfc_opts_of(opts);
+  g->state.dir = strdup(o.state_dir);
   if (!g->state.dir) return sfc_fail(err, SFC_OUT_OF_MEMORY, "out of memory");
   const int64_t reserve_ms =
-      sfc_option_ms(opts, SFC_OPTION_STATE_RESERVE, opts->rollback);
+      sfc_option_ms(opts, SFC_OPTION_STATE_RESERVE, (sfc_rollback)o.rollback);
   g->state.reserve_ticks = reserve_ms * 1000 / g->unit_us;
   if (g->state.reserve_ticks < 2) g->state.reserve_ticks = 2;
   sfc_os_cond_init(&g->state.wake);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #endif
 
+#include "set_options.h"
 #include "snowflake_c.h"
 
 #include <inttypes.h>
@@ -216,10 +217,9 @@ check_generator_from(const sfc_layout *l, const char *field, int64_t value,
   sfc_node_value node[] = {{field, value, source}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = field ? 1 : 0;
-  opts.state_dir = state_dir;
-  opts.rollback = rollback;
+  sfc_options_set_nodes(&opts, node, field ? 1 : 0);
+  set_text(&opts, SFC_OPTION_STATE_DIR, state_dir);
+  set_rollback(&opts, rollback);
   sfc_generator *g = NULL;
   *status = sfc_generator_new(l, &opts, &g, err);
   return *status == SFC_OK ? g : NULL;

@@ -215,9 +215,9 @@ static void race(const char *what, const sfc_layout *l, int64_t worker,
   sfc_stats s;
   sfc_generator_stats(g, &s);
   if (!handed_over) /* injected: the phantom first tick differs */
-    CHECK(s.ids_issued == total,
+    CHECK(sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == total,
           "%s: stats say %" PRIu64 " IDs after the close, issued %zu", what,
-          s.ids_issued, total);
+          sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED), total);
   size_t dups = check_duplicates(all, total);
   CHECK(dups == 0, "%s: %zu duplicate IDs among %zu", what, dups, total);
   const uint64_t last = total ? all[total - 1] : 0; /* sorted */
@@ -273,14 +273,17 @@ static void rule_published(void) {
         "the node bits stay");
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  CHECK(s.ids_issued == 3, "the stats count the rule's IDs: %" PRIu64,
-        s.ids_issued);
+  CHECK(sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == 3,
+        "the stats count the rule's IDs: %" PRIu64,
+        sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED));
   sfc_generator_close(g);
   CHECK(is_closed_error(next_by_rule(g, &r, &a, &err), &err),
         "the rule's steps on a closed generator end at the closed error");
   sfc_generator_stats(g, &s);
-  CHECK(s.ids_issued == 4 || s.ids_issued == 3,
-        "the stats of a closed generator: %" PRIu64, s.ids_issued);
+  CHECK(sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == 4 ||
+            sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == 3,
+        "the stats of a closed generator: %" PRIu64,
+        sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED));
   sfc_generator_free(g);
 
   /* No rule where next_fast's predicate fails or its checks would not be
@@ -292,15 +295,14 @@ static void rule_published(void) {
   sfc_node_value node[] = {{"worker", 92, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.random_start = 1;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_bool(&opts, SFC_OPTION_RANDOM_START, 1);
   g = NULL;
   CHECK_STATUS(sfc_generator_new(&l, &opts, &g, &err), SFC_OK, err);
   CHECK(g && !sfc_generator_fast_rule(g, &r), "random start: no rule");
   sfc_generator_free(g);
-  opts.random_start = 0;
-  opts.time_source = SFC_TIME_MONOTONIC;
+  set_bool(&opts, SFC_OPTION_RANDOM_START, 0);
+  set_time_source(&opts, SFC_TIME_MONOTONIC);
   g = NULL;
   CHECK_STATUS(sfc_generator_new(&l, &opts, &g, &err), SFC_OK, err);
   CHECK(g && !sfc_generator_fast_rule(g, &r), "monotonic: no rule");

@@ -99,42 +99,45 @@ static void values(void) {
       {real(-0.1), -1},         {flag(1), -1},
   };
   for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
-    opts.max_wait_ms = 12345;
+    set_ms(&opts, SFC_OPTION_MAX_WAIT, 12345);
     sfc_status st = set(&opts, "max_wait", d[i].v, &err);
     if (d[i].ms < 0)
-      CHECK(st == SFC_INVALID_ARGUMENT && opts.max_wait_ms == 12345,
+      CHECK(st == SFC_INVALID_ARGUMENT &&
+                get_ms(&opts, SFC_OPTION_MAX_WAIT) == 12345,
             "case %zu: %s", i, sfc_status_name(st));
     else
-      CHECK(st == SFC_OK && opts.max_wait_ms == d[i].ms,
+      CHECK(st == SFC_OK && get_ms(&opts, SFC_OPTION_MAX_WAIT) == d[i].ms,
             "case %zu: %s, %lld ms", i, err.message,
-            (long long)opts.max_wait_ms);
+            (long long)get_ms(&opts, SFC_OPTION_MAX_WAIT));
   }
   sfc_value dur = {SFC_TYPE_DURATION, 1, 0, 0, NULL, 0, 1};
   CHECK_STATUS(set(&opts, "state_reserve", dur, &err), SFC_OK, err);
-  CHECK(opts.state_reserve_ms == 1001, "%lld",
-        (long long)opts.state_reserve_ms);
+  CHECK(get_ms(&opts, SFC_OPTION_STATE_RESERVE) == 1001, "%lld",
+        (long long)get_ms(&opts, SFC_OPTION_STATE_RESERVE));
   sfc_value none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
   CHECK_STATUS(set(&opts, "state_reserve", none, &err), SFC_OK, err);
-  CHECK(opts.state_reserve_ms == SFC_UNSET, "none restores the default");
+  CHECK(get_ms(&opts, SFC_OPTION_STATE_RESERVE) == INT64_MIN,
+        "none restores the default");
   sfc_value big = {SFC_TYPE_UINT, 0, UINT64_MAX, 0, NULL, 0, 0};
   CHECK(set(&opts, "max_wait", big, &err) == SFC_INVALID_ARGUMENT, "%s",
         err.message);
 
   /* Choices, flags and paths. */
   CHECK_STATUS(set(&opts, "rollback", text("switch"), &err), SFC_OK, err);
-  CHECK(opts.rollback == SFC_ROLLBACK_SWITCH, "switch");
+  CHECK(strcmp(get_text(&opts, SFC_OPTION_ROLLBACK), "switch") == 0, "switch");
   CHECK(set(&opts, "rollback", text("Switch"), &err) == SFC_INVALID_ARGUMENT &&
             strstr(err.message, "borrow"),
         "%s", err.message);
   CHECK_STATUS(set(&opts, "guard", flag(0), &err), SFC_OK, err);
-  CHECK(opts.guard_off == 1, "guard off");
+  CHECK(!get_bool(&opts, SFC_OPTION_GUARD), "guard off");
   CHECK_STATUS(set(&opts, "guard", none, &err), SFC_OK, err);
-  CHECK(opts.guard_off == 0, "guard on by default");
+  CHECK(get_bool(&opts, SFC_OPTION_GUARD), "guard on by default");
   CHECK(set(&opts, "random_start", text("yes"), &err) == SFC_INVALID_ARGUMENT,
         "yes is not a flag");
   const char *dir = "/tmp/some folder";
   CHECK_STATUS(set(&opts, "state_dir", text(dir), &err), SFC_OK, err);
-  CHECK(opts.state_dir == dir, "the path is kept, not copied");
+  CHECK(get_text(&opts, SFC_OPTION_STATE_DIR) == dir,
+        "the path is kept, not copied");
   sfc_value cut = {SFC_TYPE_TEXT, 0, 0, 0, dir, 4, 0};
   CHECK(sfc_options_set(&opts, "state_dir", 9, &cut, &err) ==
                 SFC_INVALID_ARGUMENT &&
@@ -144,7 +147,7 @@ static void values(void) {
   CHECK(sfc_options_set(&opts, "state_dir", 9, &nul, &err) ==
             SFC_INVALID_ARGUMENT,
         "a NUL inside: %s", err.message);
-  CHECK(opts.state_dir == dir, "unchanged");
+  CHECK(get_text(&opts, SFC_OPTION_STATE_DIR) == dir, "unchanged");
 
   /* An unknown name: the near ones among the options and the generator's
    * own arguments, in the caller's casing, then the options. */
@@ -221,9 +224,8 @@ static void node_values(void) {
   sfc_node_value node[] = {{NULL, 16, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.guard_off = 1;
-  opts.node = node;
-  opts.node_count = 1;
+  set_bool(&opts, SFC_OPTION_GUARD, false);
+  sfc_options_set_nodes(&opts, node, 1);
   sfc_generator *g = NULL;
   CHECK(sfc_generator_new(&l, &opts, &g, &err) == SFC_INVALID_ARGUMENT &&
             strstr(err.message, "worker"),
@@ -341,9 +343,8 @@ static void layout_ending(void) {
   sfc_options opts;
   sfc_node_value node = {"worker", 9, SFC_SOURCE_EXPLICIT};
   sfc_options_init(&opts);
-  opts.node = &node;
-  opts.node_count = 1;
-  opts.guard_off = 1;
+  sfc_options_set_nodes(&opts, &node, 1);
+  set_bool(&opts, SFC_OPTION_GUARD, false);
   /* 2^28 s is 8.5 years: from an epoch a year ago, it ends in 7.5. */
   const int64_t epoch = ((int64_t)time(NULL) - 365 * 86400) * 1000;
   const sfc_layout soon = check_layout("time:28@1s,worker:4,seq:13", epoch);
@@ -397,8 +398,86 @@ static void terms(void) {
         "cut: '%s' (%zu)", small, n);
 }
 
+/* The opaque options and stats: set and read by id, the stats' ids the
+ * table's rows, storage never initialised refused. */
+static void opaque(void) {
+  sfc_options opts;
+  sfc_error err;
+  sfc_options_init(&opts);
+  sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, "1.5s", 4, 0};
+  CHECK_STATUS(sfc_options_set_id(&opts, SFC_OPTION_MAX_DRIFT, &v, &err),
+               SFC_OK, err);
+  CHECK(get_ms(&opts, SFC_OPTION_MAX_DRIFT) == 1500, "1.5s by id");
+  v.text = "soon";
+  v.len = 4;
+  CHECK(sfc_options_set_id(&opts, SFC_OPTION_MAX_DRIFT, &v, &err) ==
+                SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "max_drift"),
+        "named as the table does: %s", err.message);
+  CHECK(sfc_options_set_id(&opts, (sfc_option)99, &v, &err) ==
+            SFC_INVALID_ARGUMENT,
+        "an id past the table");
+  CHECK(sfc_options_get(&opts, (sfc_option)99, &v) == SFC_INVALID_ARGUMENT,
+        "get past the table");
+  CHECK(sfc_options_get(&opts, SFC_OPTION_MAX_WAIT, &v) == SFC_OK &&
+            v.type == SFC_TYPE_NONE,
+        "an unset duration reads as none");
+  CHECK(!strcmp(get_text(&opts, SFC_OPTION_TIME_SOURCE), "wall"),
+        "a choice reads as its name");
+  CHECK(get_bool(&opts, SFC_OPTION_GUARD) &&
+            !get_bool(&opts, SFC_OPTION_RANDOM_START),
+        "flags as the table means them");
+  CHECK(get_text(&opts, SFC_OPTION_STATE_DIR) == NULL, "no state_dir");
+
+  sfc_layout l;
+  sfc_layout_preset("twitter", &l, NULL);
+  sfc_node_value node[] = {{"datacenter", 2, SFC_SOURCE_EXPLICIT},
+                           {"worker", 5, SFC_SOURCE_EXPLICIT}};
+  sfc_options_set_nodes(&opts, node, 2);
+  set_bool(&opts, SFC_OPTION_GUARD, false);
+  set_rollback(&opts, SFC_ROLLBACK_BORROW);
+  sfc_generator *g = NULL;
+  CHECK_STATUS(sfc_generator_new(&l, &opts, &g, &err), SFC_OK, err);
+  if (g) {
+    uint64_t id;
+    sfc_next(g, &id, &err);
+    sfc_next(g, &id, &err);
+    sfc_stats s;
+    sfc_generator_stats(g, &s);
+    const sfc_fact_info *f;
+    for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
+      sfc_value a;
+      sfc_stats_fact(&s, i, &a);
+      CHECK(a.type == f->type || a.type == SFC_TYPE_NONE, "%s", f->name);
+    }
+    CHECK(!strcmp(sfc_stats_fact_at(SFC_STAT_NODE_SWITCHES)->name,
+                  "node_switches") &&
+              !strcmp(sfc_stats_fact_at(SFC_STAT_GUARD)->name, "guard") &&
+              sfc_stats_fact_at(SFC_STAT_GUARD + 1) == NULL,
+          "the ids are the rows");
+    CHECK(sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == 2, "two issued");
+    CHECK(sfc_stats_int(&s, SFC_STAT_MAX_DRIFT_MS) == 1500, "the drift set");
+    CHECK(!strcmp(sfc_stats_text(&s, SFC_STAT_ROLLBACK), "borrow"), "borrow");
+    CHECK(!strcmp(sfc_stats_text(&s, SFC_STAT_GUARD), "off"), "guard off");
+    CHECK(sfc_stats_uint(&s, SFC_STAT_LAST_TIME_MS) == 0 &&
+              sfc_stats_text(&s, SFC_STAT_IDS_ISSUED) == NULL &&
+              sfc_stats_int(&s, (sfc_stat)99) == 0,
+          "another type or id: nothing");
+    CHECK(stats_node(&s, 0) == 2 && stats_node(&s, 1) == 5, "node values");
+    sfc_generator_free(g);
+  }
+
+  sfc_options raw;
+  memset(&raw, 0, sizeof raw);
+  CHECK(sfc_generator_new(&l, &raw, &g, &err) == SFC_INVALID_ARGUMENT &&
+            strstr(err.message, "sfc_options_init"),
+        "storage never initialised: %s", err.message);
+  CHECK(!sfc_lease_wanted(&l, &raw), "nor read for a lease");
+}
+
 int main(void) {
   names();
+  opaque();
   terms();
   layout_ending();
   values();

@@ -30,8 +30,7 @@ static sfc_generator *counter_generator(const char *spec, unsigned worker) {
   sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
+  sfc_options_set_nodes(&opts, node, 1);
   sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, "counter", 7, 0};
   sfc_error err;
   CHECK_STATUS(sfc_options_set(&opts, "time_source", 11, &v, &err), SFC_OK,
@@ -159,8 +158,9 @@ static void bound(const char *what, unsigned worker, bool migrate) {
 #endif
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  CHECK(s.ids_issued == total, "%s: stats count %llu of %zu", what,
-        (unsigned long long)s.ids_issued, total);
+  CHECK(sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == total,
+        "%s: stats count %llu of %zu", what,
+        (unsigned long long)sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED), total);
   printf("%s: %zu IDs, %zu moves, none behind or ahead\n", what, total, moves);
   free(all);
   sfc_generator_free(g);

@@ -18,12 +18,9 @@ static sfc_status parse_dec(const char *text, uint64_t *id, sfc_error *err) {
 
 /* The duration option `name` set from seconds + nanos, as a binding's
  * duration type gives it: its ms, as sfc_options holds them. */
-static int64_t *duration_field(sfc_options *o, const char *name) {
+static int64_t duration_ms(const sfc_options *o, const char *name) {
   const sfc_option_info *info = sfc_option_find(name, strlen(name));
-  if (!info) return &o->max_wait_ms;
-  return info->option == SFC_OPTION_MAX_DRIFT       ? &o->max_drift_ms
-         : info->option == SFC_OPTION_STATE_RESERVE ? &o->state_reserve_ms
-                                                    : &o->max_wait_ms;
+  return get_ms(o, info ? info->option : SFC_OPTION_MAX_WAIT);
 }
 
 static sfc_status set_value(const char *name, const sfc_value *v, int64_t *ms,
@@ -31,7 +28,7 @@ static sfc_status set_value(const char *name, const sfc_value *v, int64_t *ms,
   sfc_options o;
   sfc_options_init(&o);
   sfc_status st = sfc_options_set(&o, name, strlen(name), v, err);
-  if (st == SFC_OK) *ms = *duration_field(&o, name);
+  if (st == SFC_OK) *ms = duration_ms(&o, name);
   return st;
 }
 
@@ -374,8 +371,7 @@ int main(void) {
     sfc_options o;
     sfc_generator *g = NULL;
     sfc_options_init(&o);
-    o.node = nv;
-    o.node_count = 2;
+    sfc_options_set_nodes(&o, nv, 2);
     CHECK_STATUS(sfc_layout_preset("twitter", &tw, &err), SFC_OK, err);
     CHECK_STATUS(sfc_generator_new(&tw, &o, &g, &err), SFC_OK, err);
     CHECK(sfc_generator_memory(g) >= 8192, "%zu", sfc_generator_memory(g));

@@ -293,8 +293,7 @@ static void test_sort_order(void) {
     sfc_node_value node[] = {{"shard", shard, SFC_SOURCE_EXPLICIT}};
     sfc_options opts;
     sfc_options_init(&opts);
-    opts.node = node;
-    opts.node_count = 1;
+    sfc_options_set_nodes(&opts, node, 1);
     st = sfc_generator_new(&l, &opts, &g, &err);
   }
   CHECK_STATUS(st, SFC_OK, err);

@@ -136,9 +136,10 @@ static void switch_on_rollback(const sfc_layout *l) {
         (unsigned long long)w0, (unsigned long long)w1, (unsigned long long)w2);
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  CHECK(s.node_switches == 2 && s.node_values[0] == w2,
+  CHECK(sfc_stats_uint(&s, SFC_STAT_NODE_SWITCHES) == 2 &&
+            stats_node(&s, 0) == w2,
         "two switches counted (%llu), the stats show the value in use",
-        (unsigned long long)s.node_switches);
+        (unsigned long long)sfc_stats_uint(&s, SFC_STAT_NODE_SWITCHES));
   CHECK(check_duplicates(ids, 3 * N) == 0, "no duplicate across switches");
   /* The clock's IDs after them carry the value in use (before, they went on
    * from what the start handed over: under the first value, parked). */

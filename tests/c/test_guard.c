@@ -50,10 +50,9 @@ static sfc_generator *open_with(const sfc_layout *l, const sfc_node_value *node,
                                 int guard_off, sfc_status *st, sfc_error *err) {
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = count;
-  opts.state_dir = state_dir;
-  opts.guard_off = guard_off;
+  sfc_options_set_nodes(&opts, node, count);
+  set_text(&opts, SFC_OPTION_STATE_DIR, state_dir);
+  set_bool(&opts, SFC_OPTION_GUARD, !guard_off);
   sfc_generator *g = NULL;
   *st = sfc_generator_new(l, &opts, &g, err);
   return *st == SFC_OK ? g : NULL;
@@ -68,7 +67,7 @@ static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
 static const char *guard_of(const sfc_generator *g) {
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  return s.guard;
+  return sfc_stats_text(&s, SFC_STAT_GUARD);
 }
 
 static void same_value_taken_over(void) {
@@ -225,7 +224,7 @@ static void options_do_not_split(void) {
     if (!held[i]) break;
     sfc_stats s;
     sfc_generator_stats(held[i], &s);
-    CHECK(s.node_values[0] != 5, "the pool took worker 5, held elsewhere");
+    CHECK(stats_node(&s, 0) != 5, "the pool took worker 5, held elsewhere");
     taken++;
   }
   CHECK(taken == 15, "the pool gives the 15 other values: %d (%s)", taken,
@@ -277,10 +276,9 @@ static void hand_over_ahead(void) {
   sfc_node_value w9[] = {{"worker", 9, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = w9;
-  opts.node_count = 1;
-  opts.rollback = SFC_ROLLBACK_BORROW;
-  opts.max_drift_ms = 5000;
+  sfc_options_set_nodes(&opts, w9, 1);
+  set_rollback(&opts, SFC_ROLLBACK_BORROW);
+  set_ms(&opts, SFC_OPTION_MAX_DRIFT, 5000);
   sfc_generator *a = NULL;
   sfc_error err;
   CHECK_STATUS(sfc_generator_new(&l, &opts, &a, &err), SFC_OK, err);
@@ -289,14 +287,15 @@ static void hand_over_ahead(void) {
   CHECK_STATUS(sfc_next_ids(a, ids, N, NULL, &err), SFC_OK, err);
   sfc_stats s;
   sfc_generator_stats(a, &s);
-  CHECK(s.borrowed_ticks > 500, "borrowed %llu ticks",
-        (unsigned long long)s.borrowed_ticks);
+  CHECK(sfc_stats_uint(&s, SFC_STAT_BORROWED_TICKS) > 500,
+        "borrowed %llu ticks",
+        (unsigned long long)sfc_stats_uint(&s, SFC_STAT_BORROWED_TICKS));
   sfc_generator_free(a);
 
-  opts.state_dir = dir;
-  opts.rollback = SFC_ROLLBACK_WAIT;
-  opts.max_drift_ms = SFC_UNSET;
-  opts.max_wait_ms = 20000;
+  set_text(&opts, SFC_OPTION_STATE_DIR, dir);
+  set_rollback(&opts, SFC_ROLLBACK_WAIT);
+  set_ms(&opts, SFC_OPTION_MAX_DRIFT, INT64_MIN);
+  set_ms(&opts, SFC_OPTION_MAX_WAIT, 20000);
   sfc_generator *b = NULL;
   CHECK_STATUS(sfc_generator_new(&l, &opts, &b, &err), SFC_OK, err);
   if (!b) return;
@@ -306,7 +305,7 @@ static void hand_over_ahead(void) {
   sfc_generator_free(b);
 
   /* Given back behind the clock: nothing is kept. */
-  opts.state_dir = NULL;
+  set_text(&opts, SFC_OPTION_STATE_DIR, NULL);
   sfc_generator *c = NULL;
   CHECK_STATUS(sfc_generator_new(&l, &opts, &c, &err), SFC_OK, err);
   uint64_t id;
@@ -316,7 +315,7 @@ static void hand_over_ahead(void) {
   /* "snowflake-c-<mask>.<value>.<layout>.u<uid>": written ahead while it
    * lives, closed with the exact last tick when it is given back. */
   char pattern[160], found[300] = "";
-  const char *hex = strrchr(s.guard, '/');
+  const char *hex = strrchr(sfc_stats_text(&s, SFC_STAT_GUARD), '/');
   snprintf(pattern, sizeof pattern, "snowflake-c-%.33s.", hex ? hex + 1 : "");
   /* Runs of other layouts and users leave records of this value beside
    * it: the holder's is this user's that names this process. */

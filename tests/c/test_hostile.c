@@ -265,12 +265,11 @@ static void bump_vs_keeper(void) {
   sfc_node_value node[] = {{"worker", 3, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = dir;
-  opts.rollback = SFC_ROLLBACK_CLOCK;
-  opts.max_wait_ms = 0;
-  opts.state_reserve_ms = 4;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_text(&opts, SFC_OPTION_STATE_DIR, dir);
+  set_rollback(&opts, SFC_ROLLBACK_CLOCK);
+  set_ms(&opts, SFC_OPTION_MAX_WAIT, 0);
+  set_ms(&opts, SFC_OPTION_STATE_RESERVE, 4);
   sfc_generator *g = NULL;
   sfc_error err;
   CHECK_STATUS(sfc_generator_new(&l, &opts, &g, &err), SFC_OK, err);
@@ -348,7 +347,8 @@ static void squatters(void) {
   sfc_stats s;
   sfc_generator_stats(g, &s);
   char name[160];
-  snprintf(name, sizeof name, "%s", s.guard + strlen("held: "));
+  snprintf(name, sizeof name, "%s",
+           sfc_stats_text(&s, SFC_STAT_GUARD) + strlen("held: "));
   sfc_generator_free(g);
   int fd = squat(name, false);
   g = check_generator(&l, "worker", 1, dir, SFC_ROLLBACK_DEFAULT, &st, &err);

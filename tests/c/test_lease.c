@@ -16,9 +16,8 @@ static sfc_lease *new_lease(int64_t duration_ms) {
   sfc_node_value node[] = {{"worker", 0, SFC_SOURCE_LEASE}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.lease_duration_ms = duration_ms;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_ms(&opts, SFC_OPTION_LEASE_DURATION, duration_ms);
   CHECK(sfc_lease_wanted(&layout, &opts), "a node value 'lease' is wanted");
   sfc_lease *lease = NULL;
   CHECK_STATUS(sfc_lease_new(&layout, &opts, &lease, &err), SFC_OK, err);

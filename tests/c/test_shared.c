@@ -35,9 +35,8 @@ static void unmap(void *mem, size_t ids) {
 static sfc_options node_options(sfc_node_value *node, const char *state_dir) {
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = state_dir;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_text(&opts, SFC_OPTION_STATE_DIR, state_dir);
   return opts;
 }
 
@@ -115,7 +114,8 @@ static void forks_share_one_value(const char *state_dir, int64_t worker) {
   sfc_layout l = check_default_layout();
   sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts = node_options(node, state_dir);
-  opts.state_reserve_ms = 5; /* many marks written by the processes */
+  set_ms(&opts, SFC_OPTION_STATE_RESERVE,
+         5); /* many marks written by the processes */
   sfc_error err;
   sfc_generator *g = new_shared(mem, &l, &opts, &err);
   if (!g) return;
@@ -147,8 +147,10 @@ static void forks_share_one_value(const char *state_dir, int64_t worker) {
   CHECK_STATUS(sfc_next(g, &after, &err), SFC_OK, err);
   sfc_stats stats;
   sfc_generator_stats(g, &stats);
-  CHECK(stats.ids_issued == total + 1, "stats count %llu of %zu",
-        (unsigned long long)stats.ids_issued, total + 1);
+  CHECK(sfc_stats_uint(&stats, SFC_STAT_IDS_ISSUED) == total + 1,
+        "stats count %llu of %zu",
+        (unsigned long long)sfc_stats_uint(&stats, SFC_STAT_IDS_ISSUED),
+        total + 1);
 
   uint64_t last = 0;
   size_t wrong_node = 0;
@@ -167,7 +169,7 @@ static void forks_share_one_value(const char *state_dir, int64_t worker) {
   sfc_generator_free(g);
 
   /* Let go: the next holder starts after everything the group issued. */
-  opts.state_reserve_ms = SFC_UNSET;
+  set_ms(&opts, SFC_OPTION_STATE_RESERVE, INT64_MIN);
   CHECK_STATUS(sfc_generator_new(&l, &opts, &other, &err), SFC_OK, err);
   if (other) {
     uint64_t next;
@@ -190,7 +192,7 @@ static void survives_a_death_in_the_slow_path(void) {
   void *mem = map_shared(0, NULL);
   sfc_node_value node[] = {{"worker", 72, SFC_SOURCE_EXPLICIT}};
   sfc_options opts = node_options(node, NULL);
-  opts.rollback = SFC_ROLLBACK_CLOCK;
+  set_rollback(&opts, SFC_ROLLBACK_CLOCK);
   sfc_error err;
   sfc_generator *g = new_shared(mem, &l, &opts, &err);
   if (!g) return;
@@ -211,8 +213,8 @@ static void survives_a_death_in_the_slow_path(void) {
         "the clock value did not move on after the rollback");
   sfc_stats stats;
   sfc_generator_stats(g, &stats);
-  CHECK(stats.clock_bumps == 1, "%llu clock bumps",
-        (unsigned long long)stats.clock_bumps);
+  CHECK(sfc_stats_uint(&stats, SFC_STAT_CLOCK_BUMPS) == 1, "%llu clock bumps",
+        (unsigned long long)sfc_stats_uint(&stats, SFC_STAT_CLOCK_BUMPS));
   sfc_generator_free(g);
   unmap(mem, 0);
 }

@@ -19,10 +19,9 @@ static sfc_generator *open_gen(const sfc_layout *l, int64_t worker,
   sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = dir;
-  opts.guard_off = guard_off;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_text(&opts, SFC_OPTION_STATE_DIR, dir);
+  set_bool(&opts, SFC_OPTION_GUARD, !guard_off);
   sfc_generator *g = NULL;
   *st = sfc_generator_new(l, &opts, &g, err);
   return *st == SFC_OK ? g : NULL;

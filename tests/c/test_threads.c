@@ -42,8 +42,7 @@ static void run(const char *spec, int threads, int mixed, size_t per) {
   sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
+  sfc_options_set_nodes(&opts, node, 1);
   sfc_generator *g;
   sfc_error err;
   sfc_status st = sfc_generator_new(&l, &opts, &g, &err);
@@ -69,8 +68,9 @@ static void run(const char *spec, int threads, int mixed, size_t per) {
   }
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  CHECK(s.ids_issued == total, "%s: stats say %" PRIu64 " IDs, made %zu", spec,
-        s.ids_issued, total);
+  CHECK(sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == total,
+        "%s: stats say %" PRIu64 " IDs, made %zu", spec,
+        sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED), total);
   size_t dups = check_duplicates(all, (size_t)threads * per);
   CHECK(dups == 0, "%s, %d threads: %zu duplicate IDs", spec, threads, dups);
   free(all);

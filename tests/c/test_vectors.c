@@ -23,6 +23,8 @@
 #include "json.h"
 #include "snowflake_c.h"
 
+#include "set_options.h"
+
 #if defined(_WIN32)
 #include <process.h> /* _getpid: windows.h would define `near` */
 #else
@@ -512,8 +514,7 @@ static int options_from(const json_value *o, sfc_options *opts,
                   status_text(st, &err));
     count++;
   }
-  opts->node = nodes;
-  opts->node_count = count;
+  sfc_options_set_nodes(opts, nodes, count);
   const char *rb = str(o, "rollback");
   if (rb) {
     sfc_error err;
@@ -524,12 +525,17 @@ static int options_from(const json_value *o, sfc_options *opts,
                   status_text(st, &err));
   }
   const json_value *x;
-  if ((x = json_get(o, "max_wait_ms")) && !get_int(x, &opts->max_wait_ms))
-    return fail("expected max_wait_ms to be an integer");
-  if ((x = json_get(o, "max_drift_ms")) && !get_int(x, &opts->max_drift_ms))
-    return fail("expected max_drift_ms to be an integer");
+  int64_t ms;
+  if ((x = json_get(o, "max_wait_ms"))) {
+    if (!get_int(x, &ms)) return fail("expected max_wait_ms to be an integer");
+    set_ms(opts, SFC_OPTION_MAX_WAIT, ms);
+  }
+  if ((x = json_get(o, "max_drift_ms"))) {
+    if (!get_int(x, &ms)) return fail("expected max_drift_ms to be an integer");
+    set_ms(opts, SFC_OPTION_MAX_DRIFT, ms);
+  }
   if ((x = json_get(o, "random_start")))
-    opts->random_start = json_is(x, JSON_TRUE);
+    set_bool(opts, SFC_OPTION_RANDOM_START, json_is(x, JSON_TRUE));
   return 1;
 }
 
@@ -676,7 +682,8 @@ static int run_generate_on(const json_value *c, bool shared) {
   sfc_node_value nodes[MAX_NODES];
   if (!options_from(json_get(c, "options"), &opts, nodes)) return 0;
   clear_snowflake_env();
-  opts.guard_off = 1; /* the script's clock is its own (README) */
+  set_bool(&opts, SFC_OPTION_GUARD,
+           false); /* the script's clock is its own (README) */
   sfc_generator *gen = NULL;
   sfc_error err;
   void *mem = NULL;
@@ -744,9 +751,7 @@ static sfc_status set_duration(const char *option, int64_t seconds,
   sfc_status st = sfc_options_set(&opts, option, strlen(option), &v, err);
   if (st != SFC_OK) return st;
   const sfc_option_info *o = sfc_option_find(option, strlen(option));
-  *ms = o->option == SFC_OPTION_MAX_WAIT    ? opts.max_wait_ms
-        : o->option == SFC_OPTION_MAX_DRIFT ? opts.max_drift_ms
-                                            : opts.state_reserve_ms;
+  *ms = get_ms(&opts, o->option);
   return SFC_OK;
 }
 
@@ -951,8 +956,7 @@ static sfc_status base_generator(sfc_options *opts, sfc_generator **g,
                                         {"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_layout l;
   sfc_layout_preset("twitter", &l, NULL);
-  opts->node = node;
-  opts->node_count = 2;
+  sfc_options_set_nodes(opts, node, 2);
   return sfc_generator_new(&l, opts, g, err);
 }
 
@@ -970,7 +974,7 @@ static int contract_option(const json_value *c) {
   const char *want_err = expected_error(c);
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.guard_off = 1;
+  set_bool(&opts, SFC_OPTION_GUARD, false);
   sfc_value v = binding_value(json_get(c, "value"));
   sfc_error err;
   sfc_status st = sfc_options_set(&opts, name, strlen(name), &v, &err);
@@ -1041,9 +1045,9 @@ static int contract_layout(const json_value *c) {
   if (st == SFC_OK) {
     sfc_options opts;
     sfc_options_init(&opts);
-    opts.guard_off = !json_is(json_get(c, "guard"), JSON_TRUE);
-    opts.node = nodes;
-    opts.node_count = count;
+    set_bool(&opts, SFC_OPTION_GUARD,
+             !(!json_is(json_get(c, "guard"), JSON_TRUE)));
+    sfc_options_set_nodes(&opts, nodes, count);
     st = sfc_generator_new(&l, &opts, &g, &err);
   }
   if (want_err) {
@@ -1108,7 +1112,7 @@ static int contract_for_ids(const json_value *c) {
 static int contract_call(const json_value *c) {
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.guard_off = 1;
+  set_bool(&opts, SFC_OPTION_GUARD, false);
   sfc_generator *g = NULL;
   sfc_error err;
   sfc_status st = base_generator(&opts, &g, &err);
@@ -1202,15 +1206,16 @@ static sfc_generator *claim_side(const json_value *side, sfc_status *st,
   sfc_generator *g = NULL;
   *st = SFC_INVALID_ARGUMENT;
   if (!case_layout(side, &l) || !options_from(side, &opts, nodes)) return NULL;
-  opts.guard_off = !json_is(json_get(side, "guard"), JSON_TRUE);
+  const bool guard = json_is(json_get(side, "guard"), JSON_TRUE);
+  set_bool(&opts, SFC_OPTION_GUARD, guard);
   *st = sfc_generator_new(&l, &opts, &g, err);
   if (*st == SFC_OK) {
     sfc_stats s;
     sfc_generator_stats(g, &s);
-    if (opts.guard_off ? strcmp(s.guard, "off") != 0
-                       : strncmp(s.guard, "held: ", 6) != 0) {
+    const char *held = sfc_stats_text(&s, SFC_STAT_GUARD);
+    if (!guard ? strcmp(held, "off") != 0 : strncmp(held, "held: ", 6) != 0) {
       fail("expected the stats' guard %s; got \"%s\"",
-           opts.guard_off ? "off" : "held: …", s.guard);
+           !guard ? "off" : "held: …", held);
       sfc_generator_free(g);
       *st = SFC_INVALID_ARGUMENT;
       return NULL;

@@ -120,11 +120,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     st = sfc_options_set(&opts, o->name, strlen(o->name), &as_text, &err);
     if (st != SFC_OK) {
       check_error(st, &err);
-    } else if (o->option == SFC_OPTION_ROLLBACK) {
-      const sfc_rollback_info *r = sfc_rollback_at((size_t)opts.rollback);
-      CHECK(r && r->rollback == opts.rollback && strcmp(r->name, text) == 0);
-    } else if (o->option == SFC_OPTION_TIME_SOURCE) {
-      CHECK(strcmp(o->choices[opts.time_source], text) == 0);
+    } else if (o->type == SFC_TYPE_CHOICE) {
+      sfc_value got;
+      CHECK(sfc_options_get(&opts, o->option, &got) == SFC_OK &&
+            got.type == SFC_TYPE_TEXT && strcmp(got.text, text) == 0);
     }
   }
   /* The same text as an ID in every encoding: one that parses formats back

@@ -20,6 +20,8 @@
 #include "fuzz.h"
 #include "service.h"
 
+#include "../c/set_options.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +41,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.guard_off = 1;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_bool(&opts, SFC_OPTION_GUARD, false);
   sfc_generator *gen;
   if (sfc_layout_preset("default", &layout, &err) != SFC_OK ||
       sfc_generator_new(&layout, &opts, &gen, &err) != SFC_OK)

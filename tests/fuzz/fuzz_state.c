@@ -16,6 +16,8 @@
 #include "fuzz.h"
 #include "snowflake_c.h"
 
+#include "../c/set_options.h"
+
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -115,12 +117,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = dir;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_text(&opts, SFC_OPTION_STATE_DIR, dir);
   /* What a state file claims would be handed over to the host's next
    * holder of the value: the fuzzer's files must not reach the machine. */
-  opts.guard_off = 1;
+  set_bool(&opts, SFC_OPTION_GUARD, false);
   sfc_generator *gen = NULL;
   sfc_error err;
   sfc_status st = sfc_generator_new(&layout, &opts, &gen, &err);

@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "snowflake_c.h"
 
+#include "../c/set_options.h"
+
 #include "driver_lease.h"
 #include "runtime.h"
 
@@ -105,8 +107,7 @@ static int create(int slot, int shared, char *text, sfc_error *err) {
     if (st != SFC_OK) return st;
     count++;
   }
-  opts.node = values;
-  opts.node_count = count;
+  sfc_options_set_nodes(&opts, values, count);
 
   if (gens[slot] || free_pending[slot] || making[slot])
     return SFC_INVALID_ARGUMENT;
@@ -224,11 +225,14 @@ void *sim_driver_thread(void *arg) {
       sfc_stats s;
       sfc_generator_stats(gens[slot], &s);
       uint64_t values[SFC_MAX_FIELDS + 1];
-      memcpy(values, s.node_values, s.node_count * sizeof *values);
-      values[s.node_count] = s.clock;
+      size_t n = 0;
+      const char *name;
+      for (sfc_value v; sfc_stats_entry(&s, SFC_STAT_NODE, n, &name, &v); n++)
+        values[n] = v.u;
+      values[n] = sfc_stats_uint(&s, SFC_STAT_CLOCK);
       const char *warning = NULL;
       sfc_generator_warning_at(gens[slot], 0, &warning);
-      report(st, values, s.node_count + 1, 1, 2, warning);
+      report(st, values, n + 1, 1, 2, warning);
       break;
     }
     case CMD_NEXT:

@@ -35,11 +35,10 @@ static sfc_generator *open_gen(const char *dir) {
   sfc_node_value node[] = {{"worker", 4, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = dir;
-  opts.rollback = SFC_ROLLBACK_CLOCK;
-  opts.max_wait_ms = 0;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_text(&opts, SFC_OPTION_STATE_DIR, dir);
+  set_rollback(&opts, SFC_ROLLBACK_CLOCK);
+  set_ms(&opts, SFC_OPTION_MAX_WAIT, 0);
   sfc_generator *g = NULL;
   must(sfc_generator_new(&l, &opts, &g, &err), &err, "generator");
   return g;

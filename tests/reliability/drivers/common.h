@@ -9,6 +9,8 @@
 #define _GNU_SOURCE
 #include "snowflake_c.h"
 
+#include "../../c/set_options.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -107,9 +109,14 @@ static inline void print_stats(const char *who, const sfc_generator *g) {
           " rollbacks=%" PRIu64 " rollbacks_waited=%" PRIu64
           " rollbacks_refused=%" PRIu64 " clock_bumps=%" PRIu64
           " rollback=%s\n",
-          who, s.ids_issued, s.waits, s.borrowed_ticks, s.rollbacks,
-          s.rollbacks_waited, s.rollbacks_refused, s.clock_bumps,
-          sfc_rollback_at((size_t)s.rollback)->name);
+          who, sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED),
+          sfc_stats_uint(&s, SFC_STAT_WAITS),
+          sfc_stats_uint(&s, SFC_STAT_BORROWED_TICKS),
+          sfc_stats_uint(&s, SFC_STAT_ROLLBACKS),
+          sfc_stats_uint(&s, SFC_STAT_ROLLBACKS_WAITED),
+          sfc_stats_uint(&s, SFC_STAT_ROLLBACKS_REFUSED),
+          sfc_stats_uint(&s, SFC_STAT_CLOCK_BUMPS),
+          sfc_stats_text(&s, SFC_STAT_ROLLBACK));
 }
 
 typedef struct result {

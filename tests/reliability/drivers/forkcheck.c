@@ -33,9 +33,8 @@ static sfc_generator *make(bool pool) {
       {"worker", pool ? 0 : 11, pool ? SFC_SOURCE_POOL : SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = pool ? dir : NULL;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_text(&opts, SFC_OPTION_STATE_DIR, pool ? dir : NULL);
   sfc_generator *g;
   must(sfc_generator_new(&l, &opts, &g, &err), &err, "generator");
   return g;
@@ -44,7 +43,7 @@ static sfc_generator *make(bool pool) {
 static uint64_t worker_of(sfc_generator *g) {
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  return s.node_values[0];
+  return stats_node(&s, 0);
 }
 
 /* In a child: generate n IDs and write them, with the worker value first,

@@ -42,9 +42,8 @@ static sfc_status make(int64_t worker, sfc_generator **g, sfc_error *err) {
   sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.state_dir = state_dir;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_text(&opts, SFC_OPTION_STATE_DIR, state_dir);
   return sfc_generator_new(&l, &opts, g, err);
 }
 
@@ -147,8 +146,9 @@ static sfc_generator *guarded_parent(result *r, uint64_t *v, size_t n) {
   must(make(HELD, &g, &err), &err, "parent");
   sfc_stats s;
   sfc_generator_stats(g, &s);
-  if (strncmp(s.guard, "held: ", 6) != 0)
-    result_fail(r, "the parent is not guarded: %s", s.guard);
+  if (strncmp(sfc_stats_text(&s, SFC_STAT_GUARD), "held: ", 6) != 0)
+    result_fail(r, "the parent is not guarded: %s",
+                sfc_stats_text(&s, SFC_STAT_GUARD));
   must(sfc_next_ids(g, v, n, NULL, &err), &err, "parent");
   return g;
 }

@@ -28,12 +28,11 @@ static sfc_generator *make(const char *spec, int64_t epoch_ms, sfc_rollback rb,
   sfc_node_value node[] = {{"worker", 3, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.rollback = rb;
-  opts.max_wait_ms = wait_ms;
-  opts.max_drift_ms = drift_ms;
-  opts.random_start = random_start;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_rollback(&opts, rb);
+  set_ms(&opts, SFC_OPTION_MAX_WAIT, wait_ms);
+  set_ms(&opts, SFC_OPTION_MAX_DRIFT, drift_ms);
+  set_bool(&opts, SFC_OPTION_RANDOM_START, random_start);
   sfc_generator *g;
   must(sfc_generator_new(layout, &opts, &g, &err), &err, "generator");
   return g;
@@ -112,11 +111,10 @@ static void time_limit(result *r) {
   sfc_node_value node[] = {{"worker", 1, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
+  sfc_options_set_nodes(&opts, node, 1);
   /* The preset's own epoch (its field has run out only there) is every
    * baidu user's on the machine: no claim, which this check is not about. */
-  opts.guard_off = 1;
+  set_bool(&opts, SFC_OPTION_GUARD, false);
   sfc_generator *g;
   must(sfc_generator_new(&baidu, &opts, &g, &err), &err, "baidu generator");
   sfc_status st = sfc_next(g, &id, &err);
@@ -158,7 +156,7 @@ static void seq_limit(result *r) {
     /* 8 IDs per millisecond per generator; round 1 with random starts. */
     random_start = round;
     sfc_generator *g = make("time:41@1ms,worker:4,seq:3", row_epoch_ms(),
-                            SFC_ROLLBACK_DEFAULT, SFC_UNSET, SFC_UNSET, &l);
+                            SFC_ROLLBACK_DEFAULT, INT64_MIN, INT64_MIN, &l);
     worker w[2];
     memset(w, 0, sizeof w);
     pthread_t th[2];
@@ -192,10 +190,12 @@ static void seq_limit(result *r) {
     print_stats("limits seq", g);
     /* 2400 IDs at 8 per tick: at least 300 ticks, so the sequence ran out
      * and the threads waited. */
-    if (s.waits == 0) result_fail(r, "no waits with the sequence exhausted");
-    if (s.ids_issued != all.n)
-      result_fail(r, "ids_issued=%" PRIu64 ", not %zu", s.ids_issued, all.n);
-    r->faults += s.waits;
+    if (sfc_stats_uint(&s, SFC_STAT_WAITS) == 0)
+      result_fail(r, "no waits with the sequence exhausted");
+    if (sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) != all.n)
+      result_fail(r, "ids_issued=%" PRIu64 ", not %zu",
+                  sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED), all.n);
+    r->faults += sfc_stats_uint(&s, SFC_STAT_WAITS);
     r->ids += all.n;
     r->dups += ids_dups(all.v, all.n);
     free(all.v);
@@ -256,10 +256,12 @@ static void borrow_limit(result *r) {
     sfc_stats s;
     sfc_generator_stats(g, &s);
     print_stats("limits borrow", g);
-    if (s.borrowed_ticks < 5)
-      result_fail(r, "borrowed_ticks=%" PRIu64, s.borrowed_ticks);
-    if (s.ids_issued != all.n)
-      result_fail(r, "ids_issued=%" PRIu64 ", not %zu", s.ids_issued, all.n);
+    if (sfc_stats_uint(&s, SFC_STAT_BORROWED_TICKS) < 5)
+      result_fail(r, "borrowed_ticks=%" PRIu64,
+                  sfc_stats_uint(&s, SFC_STAT_BORROWED_TICKS));
+    if (sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) != all.n)
+      result_fail(r, "ids_issued=%" PRIu64 ", not %zu",
+                  sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED), all.n);
     if (!ids_increasing(all.v, all.n)) result_fail(r, "not increasing");
     sfc_generator_free(g);
     r->ids += all.n;
@@ -295,7 +297,7 @@ static void walk(result *r, long steps) {
       const int64_t drift_ms = rb == SFC_ROLLBACK_BORROW ? 20 : 0;
       sfc_generator *g =
           make(specs[k], row_epoch_ms(), (sfc_rollback)rb,
-               rb == SFC_ROLLBACK_WAIT ? 50 : SFC_UNSET, drift_ms, &l);
+               rb == SFC_ROLLBACK_WAIT ? 50 : INT64_MIN, drift_ms, &l);
       const bool may_bump =
           has_clock && (rb == SFC_ROLLBACK_CLOCK || rb == SFC_ROLLBACK_DEFAULT);
       ids all = {0};
@@ -351,12 +353,12 @@ static void walk(result *r, long steps) {
       }
       sfc_stats s;
       sfc_generator_stats(g, &s);
-      if (s.ids_issued != all.n)
+      if (sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) != all.n)
         result_fail(r, "%s %s: ids_issued=%" PRIu64 ", not %zu", specs[k],
-                    rb_name, s.ids_issued, all.n);
+                    rb_name, sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED), all.n);
       if (!may_bump && !ids_increasing(all.v, all.n))
         result_fail(r, "%s %s: not increasing", specs[k], rb_name);
-      if (may_bump && s.clock_bumps == 0)
+      if (may_bump && sfc_stats_uint(&s, SFC_STAT_CLOCK_BUMPS) == 0)
         result_fail(r, "%s %s: no clock bump in the walk", specs[k], rb_name);
       size_t d = ids_dups(all.v, all.n);
       if (d) result_fail(r, "%s %s: %zu duplicates", specs[k], rb_name, d);

@@ -117,11 +117,10 @@ int main(int argc, char **argv) {
   sfc_node_value node[] = {{"worker", 21, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
-  opts.node = node;
-  opts.node_count = 1;
-  opts.rollback = SFC_ROLLBACK_BORROW;
-  opts.max_drift_ms = 100;
-  opts.max_wait_ms = 200;
+  sfc_options_set_nodes(&opts, node, 1);
+  set_rollback(&opts, SFC_ROLLBACK_BORROW);
+  set_ms(&opts, SFC_OPTION_MAX_DRIFT, 100);
+  set_ms(&opts, SFC_OPTION_MAX_WAIT, 200);
   must(sfc_generator_new(&layout, &opts, &gen, &err), &err, "generator");
 
   /* Room for every ID, touched now, so the resident set measures the
@@ -180,8 +179,9 @@ int main(int argc, char **argv) {
   r.ids = all.n;
   r.dups = ids_dups(all.v, all.n);
   if (r.dups) result_fail(&r, "%" PRIu64 " duplicate IDs", r.dups);
-  if (s.ids_issued != all.n)
-    result_fail(&r, "ids_issued=%" PRIu64 ", not %zu", s.ids_issued, all.n);
+  if (sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) != all.n)
+    result_fail(&r, "ids_issued=%" PRIu64 ", not %zu",
+                sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED), all.n);
   if (ahead == 0) result_fail(&r, "no ID ahead of the clock: no step seen");
   if (decode_failures)
     result_fail(&r, "%" PRIu64 " decode round trips failed", decode_failures);

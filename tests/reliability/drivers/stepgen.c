@@ -125,17 +125,17 @@ int main(int argc, char **argv) {
   sfc_options_init(&opts);
   sfc_node_value node[] = {{"worker", 7, SFC_SOURCE_EXPLICIT},
                            {"datacenter", 1, SFC_SOURCE_EXPLICIT}};
-  opts.node = node;
-  opts.node_count = sfc_layout_field_index(&layout, "datacenter") >= 0 ? 2 : 1;
+  sfc_options_set_nodes(
+      &opts, node, sfc_layout_field_index(&layout, "datacenter") >= 0 ? 2 : 1);
   sfc_value rollback = {SFC_TYPE_TEXT, 0, 0, 0, argv[2], strlen(argv[2]), 0};
   must(sfc_options_set(&opts, "rollback", 8, &rollback, &err), &err,
        "rollback");
-  if (opts.rollback == SFC_ROLLBACK_SWITCH) {
+  if (strcmp(argv[2], "switch") == 0) {
     /* A pool generator: another value is taken at the step. */
     node[0].value = 0;
     node[0].source = SFC_SOURCE_POOL;
-    opts.state_dir = getenv("STEPGEN_STATE_DIR");
-    if (!opts.state_dir) {
+    set_text(&opts, SFC_OPTION_STATE_DIR, getenv("STEPGEN_STATE_DIR"));
+    if (!get_text(&opts, SFC_OPTION_STATE_DIR)) {
       fprintf(stderr, "stepgen: rollback=switch needs STEPGEN_STATE_DIR\n");
       return 2;
     }
@@ -216,7 +216,8 @@ int main(int argc, char **argv) {
       st = next_one(g, &id, &err);
       watch_clock();
       sfc_generator_stats(g, &s1);
-      seen = st != SFC_OK || s1.rollbacks > s0.rollbacks;
+      seen = st != SFC_OK || sfc_stats_uint(&s1, SFC_STAT_ROLLBACKS) >
+                                 sfc_stats_uint(&s0, SFC_STAT_ROLLBACKS);
       if (st == SFC_OK) {
         int64_t now_tick =
             (sfc_generator_now_us(g) - layout.epoch_ms * 1000) / layout.unit_us;
@@ -257,18 +258,18 @@ int main(int argc, char **argv) {
    * none when borrowing absorbs the step (a 1 h step is refused even with
    * borrow, and expected as "refuse"). */
   printf("STEPS seen=%u injected=%" PRIu64 " generator=%" PRIu64 "\n",
-         watch.back, r.faults, s.rollbacks);
+         watch.back, r.faults, sfc_stats_uint(&s, SFC_STAT_ROLLBACKS));
   if (watch.back != r.faults)
     result_fail(
         &r, "the wall clock stepped back %u times, %" PRIu64 " steps injected",
         watch.back, r.faults);
   const uint64_t rollbacks = strcmp(expect, "borrow") != 0;
-  if (s.rollbacks != rollbacks)
+  if (sfc_stats_uint(&s, SFC_STAT_ROLLBACKS) != rollbacks)
     result_fail(&r, "the generator counted %" PRIu64 " rollbacks, not %" PRIu64,
-                s.rollbacks, rollbacks);
-  if (!strcmp(expect, "bump") && s.clock_bumps > 1)
+                sfc_stats_uint(&s, SFC_STAT_ROLLBACKS), rollbacks);
+  if (!strcmp(expect, "bump") && sfc_stats_uint(&s, SFC_STAT_CLOCK_BUMPS) > 1)
     result_fail(&r, "the clock field bumped %" PRIu64 " times for one step",
-                s.clock_bumps);
+                sfc_stats_uint(&s, SFC_STAT_CLOCK_BUMPS));
   r.ids = out.n;
   r.dups = ids_dups(out.v, out.n);
   if (r.dups) result_fail(&r, "%" PRIu64 " duplicate IDs", r.dups);
@@ -287,7 +288,8 @@ int main(int argc, char **argv) {
       if (!strstr(err.message, "moved backwards by"))
         result_fail(&r, "the message does not say by how much: %s",
                     err.message);
-      if (s.rollbacks_refused < 1) result_fail(&r, "rollbacks_refused=0");
+      if (sfc_stats_uint(&s, SFC_STAT_ROLLBACKS_REFUSED) < 1)
+        result_fail(&r, "rollbacks_refused=0");
     }
   } else {
     if (refused) {
@@ -296,31 +298,38 @@ int main(int argc, char **argv) {
     }
     if (out.n <= before) result_fail(&r, "no IDs after the step");
     if (!strcmp(expect, "wait")) {
-      if (s.rollbacks_waited < 1) result_fail(&r, "rollbacks_waited=0");
-      if (s.clock_bumps) result_fail(&r, "clock bumped while waiting");
+      if (sfc_stats_uint(&s, SFC_STAT_ROLLBACKS_WAITED) < 1)
+        result_fail(&r, "rollbacks_waited=0");
+      if (sfc_stats_uint(&s, SFC_STAT_CLOCK_BUMPS))
+        result_fail(&r, "clock bumped while waiting");
       if (!ids_increasing(out.v, out.n)) result_fail(&r, "not increasing");
     } else if (!strcmp(expect, "bump")) {
-      if (s.clock_bumps < 1) result_fail(&r, "clock_bumps=0");
+      if (sfc_stats_uint(&s, SFC_STAT_CLOCK_BUMPS) < 1)
+        result_fail(&r, "clock_bumps=0");
     } else if (!strcmp(expect, "switch")) {
-      if (s.node_switches < 1) result_fail(&r, "node_switches=0");
-      if (s.clock_bumps) result_fail(&r, "clock bumped instead of switching");
-      if (s.node_values[0] == s_before.node_values[0])
+      if (sfc_stats_uint(&s, SFC_STAT_NODE_SWITCHES) < 1)
+        result_fail(&r, "node_switches=0");
+      if (sfc_stats_uint(&s, SFC_STAT_CLOCK_BUMPS))
+        result_fail(&r, "clock bumped instead of switching");
+      if (stats_node(&s, 0) == stats_node(&s_before, 0))
         result_fail(&r, "still worker %" PRIu64 " after the step",
-                    s.node_values[0]);
+                    stats_node(&s, 0));
       sfc_parts last;
       sfc_decode(&layout, out.v[out.n - 1], &last, NULL);
       if (last.values[sfc_layout_field_index(&layout, "worker")] !=
-          s.node_values[0])
+          stats_node(&s, 0))
         result_fail(&r, "the last ID is not under the value switched to");
     } else if (!strcmp(expect, "borrow")) {
       /* Within the last tick issued for a short step; new ticks borrowed
        * once that tick's sequence runs out, which a long step makes sure
        * of (4096 IDs in 2 s), whatever the load. */
       if (!ahead) result_fail(&r, "no ID issued ahead of the clock");
-      if (step_ms >= 1000 && s.borrowed_ticks < 1)
+      if (step_ms >= 1000 && sfc_stats_uint(&s, SFC_STAT_BORROWED_TICKS) < 1)
         result_fail(&r, "borrowed_ticks=0");
-      if (s.rollbacks) result_fail(&r, "a rollback beyond max_drift counted");
-      if (s.clock_bumps) result_fail(&r, "clock bumped while borrowing");
+      if (sfc_stats_uint(&s, SFC_STAT_ROLLBACKS))
+        result_fail(&r, "a rollback beyond max_drift counted");
+      if (sfc_stats_uint(&s, SFC_STAT_CLOCK_BUMPS))
+        result_fail(&r, "clock bumped while borrowing");
       if (!ids_increasing(out.v, out.n)) result_fail(&r, "not increasing");
     } else {
       result_fail(&r, "unknown expectation %s", expect);

@@ -2151,7 +2151,7 @@ def contract_cases():
 
 
 # --------------------------------------------------------------------------
-# The host-wide claim (sfc_options.guard_off in the header): which two generators may run together
+# The host-wide claim (the option guard, SFC_OPTION_GUARD in the header): which two generators may run together
 # --------------------------------------------------------------------------
 
 
