@@ -92,10 +92,14 @@ static bool same_ids(const sfc_generator *a, const sfc_generator *b) {
  * shared (it is its processes'), and the same IDs. */
 static bool same_generator(const sfc_generator *older,
                            const sfc_generator *newer) {
-  return older != newer && !older->shared && !newer->shared &&
-         older->pid == sfc_os_pid() && older->node.auto_slot < 0 &&
+  /* Made whole first (a creation under way writes what is read below),
+   * and a fixed value: a pool generator's value and pid change. */
+  return older != newer &&
+         atomic_load_explicit(&older->ready, memory_order_acquire) &&
+         !older->shared && !newer->shared && older->node.auto_slot < 0 &&
          newer->node.auto_slot < 0 && older->node.lease_slot < 0 &&
-         newer->node.lease_slot < 0 && same_ids(older, newer);
+         newer->node.lease_slot < 0 && older->pid == sfc_os_pid() &&
+         same_ids(older, newer);
 }
 
 /* Whether `older` (under its lock) holds what refused `newer`: the
