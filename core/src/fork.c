@@ -13,6 +13,10 @@ _Atomic uint64_t sfc_fork_generation;
 
 static sfc_mutex registry_lock = SFC_MUTEX_INIT;
 static sfc_generator *registry;
+/* How many are in it, read without the lock: a process whose only one is
+ * the generator being made (a contender, a successor) has nothing to
+ * take over, and takes no lock to find that out. */
+static _Atomic size_t registered;
 static sfc_once_flag installed = SFC_ONCE_INIT;
 
 /* Every generator's lock is held across fork(), so that no child starts with
@@ -59,6 +63,7 @@ void sfc_fork_register(sfc_generator *g) {
   sfc_mutex_lock(&registry_lock);
   g->next_registered = registry;
   registry = g;
+  atomic_fetch_add(&registered, 1);
   sfc_mutex_unlock(&registry_lock);
 }
 
@@ -67,6 +72,7 @@ void sfc_fork_unregister(sfc_generator *g) {
   for (sfc_generator **p = &registry; *p; p = &(*p)->next_registered)
     if (*p == g) {
       *p = g->next_registered;
+      atomic_fetch_sub(&registered, 1);
       break;
     }
   sfc_mutex_unlock(&registry_lock);
@@ -124,6 +130,7 @@ static bool holds_what_refused(const sfc_generator *older,
  * order the fork handlers take them in, and its keeper never takes ours. */
 bool sfc_fork_take_over(const sfc_generator *newer) {
   bool closed = false;
+  if (atomic_load(&registered) < 2) return false;
   sfc_mutex_lock(&registry_lock);
   for (sfc_generator *g = registry; g && !closed; g = g->next_registered) {
     if (!same_generator(g, newer)) continue;
