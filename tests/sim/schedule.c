@@ -290,11 +290,13 @@ void schedule_make(uint64_t seed, schedule *out) {
       snprintf(a->text, sizeof a->text, "%.40s\n%lld\n%.20s\n%.150s",
                layouts[l].spec, (long long)e, node, opts);
       a->flag = shared;
-      /* One create in three beside a live one of the process: made again.
+      /* One create in three beside a live one of the process: made again
+       * (not a pool that switches: its caller-timed pattern below stays).
        * Decided off the seed's stream, which goes on as before: every
        * other action of the seed stays as it was. */
       const int other = 1 - a->slot;
-      if (used[a->proc][other] && again(i)) {
+      if (used[a->proc][other] && !strstr(opts, "rollback=switch") &&
+          again(i)) {
         memcpy(a->text, made[a->proc][other], sizeof a->text);
         a->flag = made_shared[a->proc][other];
       }
