@@ -25,6 +25,10 @@ void sfc_generator_close(sfc_generator *gen) {
   }
   gen->last_word = w;
   sfc_mutex_unlock(&gen->lock);
+  sfc_generator_let_go(gen, creator);
+}
+
+void sfc_generator_let_go(sfc_generator *gen, bool creator) {
   sfc_keeper_stop(gen, creator);
   /* Let go under the lock the fork handlers take: a fork meanwhile leaves
    * nothing in the child. */

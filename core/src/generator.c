@@ -107,13 +107,7 @@ static void describe_end(sfc_generator *g) {
 
 /* Lets go of a generator whose creation failed. */
 static sfc_status discard(sfc_generator *g, sfc_status st) {
-  sfc_keeper_stop(g, false);
-  sfc_mutex_lock(&g->lock);
-  if (g->has_state)
-    sfc_state_close(g);
-  else
-    sfc_guard_release(g);
-  sfc_mutex_unlock(&g->lock);
+  sfc_generator_let_go(g, false);
   sfc_fork_unregister(g);
   sfc_mutex_destroy(&g->lock);
   if (!g->shared) sfc_os_aligned_free(g);

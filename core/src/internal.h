@@ -483,6 +483,9 @@ SFC_INTERNAL sfc_status sfc_slow_path(struct sfc_generator *g, int64_t now_us,
 SFC_INTERNAL extern void (*sfc_test_hook)(const char *point);
 
 /* fork.c — fork detection. */
+/* What a close lets go of after its poison (close.c), and a creation that
+ * failed: the keeper stopped, the state or the claim released. */
+SFC_INTERNAL void sfc_generator_let_go(struct sfc_generator *g, bool creator);
 SFC_INTERNAL void sfc_fork_register(struct sfc_generator *g);
 SFC_INTERNAL void sfc_fork_unregister(struct sfc_generator *g);
 /* A forked child's first call: a fresh pool value, or

@@ -268,6 +268,19 @@ def is_closed_error(e: BaseException, entry: Entry | None = None) -> bool:
     return isinstance(e, sfc.InvalidArgument) and str(e) == CLOSED
 
 
+def issuing_calls(g: sfc.Generator) -> dict[str, Any]:
+    """Every call of a generator that issues IDs, by name: on a closed one, each
+    must raise the closed error."""
+    now = time.time_ns() // 1000
+    return {
+        "next_id": g.next_id,
+        "next_ids": lambda: g.next_ids(3),
+        "next_id_at": lambda: g.next_id_at(now),
+        "next_ids_at": lambda: g.next_ids_at(now, 3),
+        "fill": lambda: g.fill(array("Q", bytes(24))),
+    }
+
+
 # The run: what outlives one example. Every example's generators are the next
 # ones' predecessors, so uniqueness and the hand-over are checked across them.
 @dataclass
@@ -617,13 +630,7 @@ class GeneratorMachine(RuleBasedStateMachine):
         e = self.pick(i, [e for e in self.known() if e.taken_over and not e.closed])
         g = e.gen
         assert g is not None
-        now = time.time_ns() // 1000
-        calls: dict[str, Any] = {
-            "next_id": g.next_id,
-            "next_ids": lambda: g.next_ids(3),
-            "next_id_at": lambda: g.next_id_at(now),
-            "fill": lambda: g.fill(array("Q", bytes(24))),
-        }
+        calls = issuing_calls(g)
         try:
             calls[call]()
         except sfc.SnowflakeError as err:
@@ -870,13 +877,8 @@ class GeneratorMachine(RuleBasedStateMachine):
         e = self.pick(i, [e for e in self.known() if e.closed])
         g = e.gen
         assert g is not None
-        now = time.time_ns() // 1000
         calls: dict[str, Any] = {
-            "next_id": g.next_id,
-            "next_ids": lambda: g.next_ids(3),
-            "next_id_at": lambda: g.next_id_at(now),
-            "next_ids_at": lambda: g.next_ids_at(now, 3),
-            "fill": lambda: g.fill(array("Q", bytes(24))),
+            **issuing_calls(g),
             "stats": g.stats,
             "now_us": g.now_us,
             "node": lambda: g.node,
