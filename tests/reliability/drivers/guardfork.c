@@ -36,9 +36,11 @@ enum { HELD = 21, CHILD_IDS = 2000 };
 
 static const char *state_dir;
 
-static sfc_status make(int64_t worker, sfc_generator **g, sfc_error *err) {
+static sfc_status make_at(int64_t worker, bool shifted, sfc_generator **g,
+                          sfc_error *err) {
   sfc_layout l;
   row_layout("default", &l);
+  l.epoch_ms += shifted;
   sfc_node_value node[] = {{"worker", worker, SFC_SOURCE_EXPLICIT}};
   sfc_options opts;
   sfc_options_init(&opts);
@@ -47,11 +49,18 @@ static sfc_status make(int64_t worker, sfc_generator **g, sfc_error *err) {
   return sfc_generator_new(&l, &opts, g, err);
 }
 
-/* A generator with the held value must be refused, naming `holder`. */
-static bool refused(long holder) {
+static sfc_status make(int64_t worker, sfc_generator **g, sfc_error *err) {
+  return make_at(worker, false, g, err);
+}
+
+/* A generator with the held value must be refused, naming `holder`. In the
+ * holder's own process the same generator made again would take the value
+ * over: there `shifted` asks for the same integers 1 ms of epoch later,
+ * which is refused. */
+static bool refused(long holder, bool shifted) {
   sfc_generator *g = NULL;
   sfc_error err;
-  sfc_status st = make(HELD, &g, &err);
+  sfc_status st = make_at(HELD, shifted, &g, &err);
   char by[48];
   snprintf(by, sizeof by, "live process %ld", holder);
   if (st == SFC_OK) sfc_generator_free(g);
@@ -79,9 +88,9 @@ _Noreturn static void child(sfc_generator *inherited, long parent,
   uint64_t v[CHILD_IDS];
   sfc_error err;
   rep.inherited = sfc_next_ids(inherited, v, 10, &rep.filled, &err);
-  rep.refused[0] = refused(parent);
+  rep.refused[0] = refused(parent, false);
   sfc_generator_free(inherited);
-  rep.refused[1] = refused(parent);
+  rep.refused[1] = refused(parent, false);
   sfc_generator *g = NULL;
   rep.other = make(other, &g, &err);
   if (rep.other == SFC_OK &&
@@ -207,7 +216,7 @@ int main(int argc, char **argv) {
   fork_child(&r, g, 22, &all);
   /* The child is gone: the value is still the parent's. */
   r.faults++;
-  if (refused((long)getpid()))
+  if (refused((long)getpid(), true))
     r.expected++;
   else
     result_fail(&r, "worker %d free in the parent after the child", HELD);
