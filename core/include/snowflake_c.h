@@ -138,7 +138,7 @@ typedef enum sfc_status {
 } sfc_status;
 
 #define SFC_STATUS_COUNT 11
-#define SFC_MESSAGE_MAX 320
+#define SFC_MESSAGE_MAX 512
 
 /* The detail of a failure. `message` is a complete sentence (or two): what
  * was wrong and what to do. */
