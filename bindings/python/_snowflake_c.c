@@ -904,8 +904,16 @@ static PyObject *Generator_warnings(PyObject *op, PyObject *Py_UNUSED(unused)) {
   return r;
 }
 
+/* Closed by close(), or by the core: a newer generator of this process
+ * took its value over. */
 static PyObject *Generator_get_closed(PyObject *op, void *Py_UNUSED(closure)) {
-  return PyBool_FromLong(((GeneratorObject *)op)->closed);
+  GeneratorObject *self = (GeneratorObject *)op;
+  if (self->closed) Py_RETURN_TRUE;
+  sfc_generator *gen = gen_hold(self);
+  if (!gen) return PyErr_Clear(), Py_NewRef(Py_True);
+  int closed = sfc_generator_closed(gen);
+  gen_release(self);
+  return PyBool_FromLong(closed);
 }
 
 static PyMethodDef Generator_methods[] = {
@@ -942,7 +950,10 @@ static PyMethodDef Generator_methods[] = {
 };
 
 static PyGetSetDef Generator_getset[] = {
-    {"closed", Generator_get_closed, NULL, "Whether close() was called.", NULL},
+    {"closed", Generator_get_closed, NULL,
+     "Whether the generator is closed: by close(), or by a newer generator "
+     "of this process that took its node value over.",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
