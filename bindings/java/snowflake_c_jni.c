@@ -25,6 +25,7 @@
  */
 #include <jni.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +59,6 @@ static jmethodID duration_seconds;
 static jmethodID duration_nano;
 static jmethodID big_integer_new;
 
-/* "Read the generator's own clock" for the now_us argument of next/nextIds. */
-#define NOW_FROM_CLOCK INT64_MIN
-
 /* The tables whose names Java reads (Native.TABLE_*). */
 enum {
   TABLE_OPTIONS = 0,
@@ -69,7 +67,9 @@ enum {
   TABLE_FIELDS = 3,
   TABLE_STATS = 4,
   TABLE_COUNTERS = 5, /* the stats' rows, named only where a counter */
-  TABLE_GAUGES = 6    /* the stats' rows, named only where a gauge */
+  TABLE_GAUGES = 6,   /* the stats' rows, named only where a gauge */
+  TABLE_PRESETS = 7,
+  TABLE_ENCODINGS = 8 /* by number, for Java to pass the number */
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -231,6 +231,21 @@ static jbyteArray new_bytes(JNIEnv *env, const char *s, size_t len) {
   return out;
 }
 
+/* A Long, checked at once (-Xcheck:jni wants a check after each call into
+ * Java, and the callers make several before they put them). */
+static jobject new_long(JNIEnv *env, jlong v) {
+  jobject out = (*env)->CallStaticObjectMethod(env, long_class, long_of, v);
+  return (*env)->ExceptionCheck(env) ? NULL : out;
+}
+
+static jlongArray new_longs(JNIEnv *env, const jlong *v, jsize n) {
+  jlongArray out = (*env)->NewLongArray(env, n);
+  if (out != NULL) {
+    (*env)->SetLongArrayRegion(env, out, 0, n, v);
+  }
+  return out;
+}
+
 /* A value of the core's tables as a Java object (see the top of the file);
  * NULL for none, or with an exception. */
 static jobject box(JNIEnv *env, const sfc_value *v) {
@@ -239,12 +254,10 @@ static jobject box(JNIEnv *env, const sfc_value *v) {
     return (*env)->CallStaticObjectMethod(env, boolean_class, boolean_of,
                                           (jboolean)(v->i != 0));
   case SFC_TYPE_INT:
-    return (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                          (jlong)v->i);
+    return new_long(env, (jlong)v->i);
   case SFC_TYPE_UINT:
     if (v->u <= (uint64_t)INT64_MAX) {
-      return (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                            (jlong)v->u);
+      return new_long(env, (jlong)v->u);
     } else {
       char digits[24];
       snprintf(digits, sizeof digits, "%llu", (unsigned long long)v->u);
@@ -274,6 +287,46 @@ static int put(JNIEnv *env, jobjectArray out, jsize i, jobject item) {
     (*env)->DeleteLocalRef(env, item);
   }
   return 1;
+}
+
+/* Item i of an array, made by `at` from `ctx`: NULL for null, or with an
+ * exception. */
+typedef jobject (*item_at)(JNIEnv *env, const void *ctx, size_t i);
+
+/* The n items `at` makes, as an array of `cls`; NULL with an exception. */
+static jobjectArray array_of(JNIEnv *env, jclass cls, size_t n, item_at at,
+                             const void *ctx) {
+  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, cls, NULL);
+  for (size_t i = 0; out != NULL && i < n; i++) {
+    if (!put(env, out, (jsize)i, at(env, ctx, i))) {
+      return NULL;
+    }
+  }
+  return out;
+}
+
+/* Object[]{items…} of n items made by the caller (null ones stay null);
+ * NULL with an exception. */
+static jobjectArray tuple(JNIEnv *env, jsize n, ...) {
+  va_list items;
+  va_start(items, n);
+  jobjectArray out = (*env)->NewObjectArray(env, n, object_class, NULL);
+  for (jsize i = 0; out != NULL && i < n; i++) {
+    if (!put(env, out, i, va_arg(items, jobject))) {
+      out = NULL;
+    }
+  }
+  va_end(items);
+  return out;
+}
+
+/* How many rows a table of facts has. */
+static size_t fact_count(const sfc_fact_info *(*at)(size_t)) {
+  size_t n = 0;
+  while (at(n) != NULL) {
+    n++;
+  }
+  return n;
 }
 
 /* Texts handed to the core, freed together once it has used them. */
@@ -406,9 +459,22 @@ static int table_row(jint table, size_t i, const char **name) {
     *name = f && f->metric == want ? f->name : NULL;
     return f != NULL;
   }
+  case TABLE_PRESETS: {
+    const char *spec;
+    int64_t epoch_ms;
+    return sfc_preset_at(i, name, &spec, &epoch_ms) == SFC_OK;
+  }
+  case TABLE_ENCODINGS:
+    return (*name = sfc_encoding_name((sfc_encoding)i)) != NULL;
   default:
     return 0;
   }
+}
+
+static jobject table_name(JNIEnv *env, const void *table, size_t i) {
+  const char *name = NULL;
+  table_row(*(const jint *)table, i, &name);
+  return name ? new_string(env, name) : NULL;
 }
 
 static jobjectArray n_table_names(JNIEnv *env, jclass cls, jint table) {
@@ -418,14 +484,16 @@ static jobjectArray n_table_names(JNIEnv *env, jclass cls, jint table) {
   while (table_row(table, n, &name)) {
     n++;
   }
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, string_class, NULL);
-  for (size_t i = 0; out != NULL && i < n; i++) {
-    table_row(table, i, &name);
-    if (!put(env, out, (jsize)i, name ? new_string(env, name) : NULL)) {
-      return NULL;
-    }
-  }
-  return out;
+  return array_of(env, string_class, n, table_name, &table);
+}
+
+static jobjectArray n_preset_names(JNIEnv *env, jclass cls) {
+  return n_table_names(env, cls, TABLE_PRESETS);
+}
+
+/* The encodings' names by number, for Java to pass the number. */
+static jobjectArray n_encoding_names(JNIEnv *env, jclass cls) {
+  return n_table_names(env, cls, TABLE_ENCODINGS);
 }
 
 /* ---- layouts ------------------------------------------------------------ */
@@ -487,47 +555,27 @@ static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
   return (jlong)value;
 }
 
-static jobjectArray n_preset_names(JNIEnv *env, jclass cls) {
-  (void)cls;
-  size_t n = sfc_preset_count();
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, string_class, NULL);
-  for (size_t i = 0; out != NULL && i < n; i++) {
-    const char *name;
-    const char *spec;
-    int64_t epoch_ms;
-    if (sfc_preset_at(i, &name, &spec, &epoch_ms) != SFC_OK) {
-      break;
-    }
-    if (!put(env, out, (jsize)i, new_string(env, name))) {
-      return NULL;
-    }
-  }
-  return out;
+static jobject field_value(JNIEnv *env, const void *field, size_t j) {
+  sfc_value v;
+  sfc_field_fact(field, j, &v);
+  return box(env, &v);
 }
 
 /* One row per field, its values in the order of the field table. */
-static jobjectArray field_rows(JNIEnv *env, const sfc_layout *layout) {
-  size_t facts = 0;
-  while (sfc_field_fact_at(facts) != NULL) {
-    facts++;
-  }
-  jobjectArray rows =
-      (*env)->NewObjectArray(env, (jsize)layout->field_count, rows_class, NULL);
-  for (unsigned f = 0; rows != NULL && f < layout->field_count; f++) {
-    jobjectArray row =
-        (*env)->NewObjectArray(env, (jsize)facts, object_class, NULL);
-    for (size_t j = 0; row != NULL && j < facts; j++) {
-      sfc_value v;
-      sfc_field_fact(&layout->fields[f], j, &v);
-      if (!put(env, row, (jsize)j, box(env, &v))) {
-        return NULL;
-      }
-    }
-    if (row == NULL || !put(env, rows, (jsize)f, row)) {
-      return NULL;
-    }
-  }
-  return rows;
+static jobject field_row(JNIEnv *env, const void *layout, size_t f) {
+  return array_of(env, object_class, fact_count(sfc_field_fact_at), field_value,
+                  &((const sfc_layout *)layout)->fields[f]);
+}
+
+static jobject layout_value(JNIEnv *env, const void *layout, size_t i) {
+  sfc_value v;
+  char buf[SFC_SPEC_MAX];
+  sfc_layout_fact(layout, i, &v, buf, sizeof buf);
+  return v.type == SFC_TYPE_LIST
+             ? array_of(env, rows_class,
+                        ((const sfc_layout *)layout)->field_count, field_row,
+                        layout)
+             : box(env, &v);
 }
 
 /* The layout's description: its values in the order of the layout table. */
@@ -538,22 +586,8 @@ static jobjectArray n_layout_facts(JNIEnv *env, jclass cls,
   if (!get_layout(env, jlayout, &layout)) {
     return NULL;
   }
-  size_t n = 0;
-  while (sfc_layout_fact_at(n) != NULL) {
-    n++;
-  }
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, object_class, NULL);
-  for (size_t i = 0; out != NULL && i < n; i++) {
-    sfc_value v;
-    char buf[SFC_SPEC_MAX];
-    sfc_layout_fact(&layout, i, &v, buf, sizeof buf);
-    jobject item =
-        v.type == SFC_TYPE_LIST ? field_rows(env, &layout) : box(env, &v);
-    if (!put(env, out, (jsize)i, item)) {
-      return NULL;
-    }
-  }
-  return out;
+  return array_of(env, object_class, fact_count(sfc_layout_fact_at),
+                  layout_value, &layout);
 }
 
 /* ---- decode, encode, range ---------------------------------------------- */
@@ -588,58 +622,44 @@ static jlongArray n_decode(JNIEnv *env, jclass cls, jbyteArray jlayout,
   for (unsigned i = 0; i < layout.field_count; i++) {
     v[n++] = (jlong)parts.values[i];
   }
-  jlongArray out = (*env)->NewLongArray(env, n);
-  if (out != NULL) {
-    (*env)->SetLongArrayRegion(env, out, 0, n, v);
-  }
-  return out;
+  return new_longs(env, v, n);
 }
 
-/* A decimal ID. Short ASCII text is read without allocating. */
-static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
-  (void)cls;
+/* An ID's text in `enc`; false with an exception. Short ASCII text is read
+ * without allocating. */
+static bool parse_id(JNIEnv *env, jstring jtext, sfc_encoding enc,
+                     uint64_t *id) {
   char small[SHORT_TEXT];
   size_t len = 0;
   char *text = small;
   if (!get_short_ascii(env, jtext, small, &len) &&
       (text = get_text(env, jtext, NULL, &len)) == NULL) {
-    return 0;
+    return false;
   }
-  uint64_t id = 0;
   sfc_error err;
   /* By its real length: a NUL inside is refused, never the end. */
-  sfc_status st = sfc_id_parse(text, len, SFC_ENCODING_DEC, &id, &err);
+  sfc_status st = sfc_id_parse(text, len, enc, id, &err);
   if (text != small) {
     free(text);
   }
   if (st != SFC_OK) {
     throw_error(env, &err);
-    return 0;
+    return false;
   }
-  if (!check_signed(env, id, "ID", SFC_INVALID_ARGUMENT)) {
-    return 0;
-  }
-  return (jlong)id;
+  return true;
+}
+
+/* A decimal ID. */
+static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
+  (void)cls;
+  uint64_t id = 0;
+  return parse_id(env, jtext, SFC_ENCODING_DEC, &id) &&
+                 check_signed(env, id, "ID", SFC_INVALID_ARGUMENT)
+             ? (jlong)id
+             : 0;
 }
 
 /* ---- string forms ------------------------------------------------------- */
-
-/* The encodings' names by number, for Java to pass the number. */
-static jobjectArray n_encoding_names(JNIEnv *env, jclass cls) {
-  (void)cls;
-  jsize n = 0;
-  while (sfc_encoding_name((sfc_encoding)n) != NULL) {
-    n++;
-  }
-  jobjectArray out = (*env)->NewObjectArray(env, n, string_class, NULL);
-  for (jsize i = 0; out != NULL && i < n; i++) {
-    if (!put(env, out, i,
-             new_string(env, sfc_encoding_name((sfc_encoding)i)))) {
-      return NULL;
-    }
-  }
-  return out;
-}
 
 /* The number of an encoding that is not one of the names: the core's
  * answer (an exception listing the names). */
@@ -672,18 +692,12 @@ static jobjectArray n_encoding_row(JNIEnv *env, jclass cls, jint i) {
   }
   const jint numbers[] = {(jint)row->radix, (jint)row->width,
                           row->fixed_by_default ? 1 : 0};
-  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
   jintArray jnumbers = (*env)->NewIntArray(env, 3);
-  if (out == NULL || jnumbers == NULL) {
-    return NULL;
+  if (jnumbers != NULL) {
+    (*env)->SetIntArrayRegion(env, jnumbers, 0, 3, numbers);
   }
-  (*env)->SetIntArrayRegion(env, jnumbers, 0, 3, numbers);
-  if (!put(env, out, 0, new_bytes(env, row->digits, row->radix)) ||
-      !put(env, out, 1, new_bytes(env, (const char *)row->values, 256)) ||
-      !put(env, out, 2, jnumbers)) {
-    return NULL;
-  }
-  return out;
+  return tuple(env, 4, new_bytes(env, row->digits, row->radix),
+               new_bytes(env, (const char *)row->values, 256), jnumbers, NULL);
 }
 
 /* The long's 64 bits are the ID, read unsigned as Long.toUnsignedString
@@ -702,28 +716,10 @@ static jstring n_format_id(JNIEnv *env, jclass cls, jlong id, jint enc,
   return new_string(env, buf);
 }
 
-/* Short ASCII text is read without allocating. */
 static jlong n_parse_id_as(JNIEnv *env, jclass cls, jstring jtext, jint enc) {
   (void)cls;
-  char small[SHORT_TEXT];
-  size_t len = 0;
-  char *text = small;
-  if (!get_short_ascii(env, jtext, small, &len) &&
-      (text = get_text(env, jtext, NULL, &len)) == NULL) {
-    return 0;
-  }
   uint64_t id = 0;
-  sfc_error err;
-  /* By its real length: a NUL inside is refused, never the end. */
-  sfc_status st = sfc_id_parse(text, len, (sfc_encoding)enc, &id, &err);
-  if (text != small) {
-    free(text);
-  }
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return 0;
-  }
-  return (jlong)id;
+  return parse_id(env, jtext, (sfc_encoding)enc, &id) ? (jlong)id : 0;
 }
 
 static jstring n_parts_json(JNIEnv *env, jclass cls, jbyteArray jlayout,
@@ -757,17 +753,8 @@ static jobjectArray n_uuid7(JNIEnv *env, jclass cls, jstring jtext) {
   char json[SFC_UUID7_JSON_MAX];
   sfc_uuid7_json(&u, json, sizeof json);
   const jlong numbers[] = {(jlong)u.unix_ms, (jlong)u.rand_a, (jlong)u.rand_b};
-  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
-  jlongArray jnumbers = (*env)->NewLongArray(env, 3);
-  if (out == NULL || jnumbers == NULL) {
-    return NULL;
-  }
-  (*env)->SetLongArrayRegion(env, jnumbers, 0, 3, numbers);
-  if (!put(env, out, 0, new_string(env, u.text)) ||
-      !put(env, out, 1, new_string(env, json)) || !put(env, out, 2, jnumbers)) {
-    return NULL;
-  }
-  return out;
+  return tuple(env, 3, new_string(env, u.text), new_string(env, json),
+               new_longs(env, numbers, 3));
 }
 
 static jstring n_format_iso(JNIEnv *env, jclass cls, jlong unix_ms) {
@@ -858,11 +845,7 @@ static jlongArray n_range(JNIEnv *env, jclass cls, jbyteArray jlayout,
     return NULL;
   }
   jlong v[2] = {(jlong)min_id, (jlong)max_id};
-  jlongArray out = (*env)->NewLongArray(env, 2);
-  if (out != NULL) {
-    (*env)->SetLongArrayRegion(env, out, 0, 2, v);
-  }
-  return out;
+  return new_longs(env, v, 2);
 }
 
 /* ---- generator ---------------------------------------------------------- */
@@ -962,13 +945,16 @@ static java_lease *lease_of(jlong handle) {
   return (java_lease *)(intptr_t)handle;
 }
 
-/* Makes, from the builder's values: MAKE_GENERATOR a generator,
- * MAKE_LEASE a java_lease (0 when no node field is "lease"), MAKE_LEASED
- * the generator on the value `jlease` acquired. */
-static jlong make(JNIEnv *env, make_kind kind, jlong jlease, jbyteArray jheld,
-                  jstring jpreset, jstring jspec, jstring jepoch,
-                  jobjectArray jnode_names, jobjectArray jnode_values,
-                  jobjectArray joption_names, jobjectArray joption_values) {
+/* Makes, from the builder's values (Native.MAKE_*): MAKE_GENERATOR a
+ * generator, MAKE_LEASE a java_lease for the node field given as "lease" (or
+ * by its environment variable; 0 when none is: sfc_lease_wanted), MAKE_LEASED
+ * the generator on the value `jlease` acquired (sfc_lease_generator_new). */
+static jlong n_make(JNIEnv *env, jclass cls, jint kind, jlong jlease,
+                    jbyteArray jheld, jstring jpreset, jstring jspec,
+                    jstring jepoch, jobjectArray jnode_names,
+                    jobjectArray jnode_values, jobjectArray joption_names,
+                    jobjectArray joption_values) {
+  (void)cls;
   sfc_layout layout;
   if (!resolve_layout(env, jheld, jpreset, jspec, jepoch, &layout)) {
     return 0;
@@ -1032,9 +1018,8 @@ static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jheld,
                              jobjectArray jnode_values,
                              jobjectArray joption_names,
                              jobjectArray joption_values) {
-  (void)cls;
-  return make(env, MAKE_GENERATOR, 0, jheld, jpreset, jspec, jepoch,
-              jnode_names, jnode_values, joption_names, joption_values);
+  return n_make(env, cls, MAKE_GENERATOR, 0, jheld, jpreset, jspec, jepoch,
+                jnode_names, jnode_values, joption_names, joption_values);
 }
 
 static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
@@ -1072,20 +1057,18 @@ static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
                           (jlong)r.time_max,        (jlong)r.seq_one,
                           (jlong)r.seq_mask,        (jlong)r.keep_mask,
                           (jlong)r.contended_pauses};
-  const jsize count = (jsize)(sizeof values / sizeof values[0]);
-  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
-  jlongArray numbers = (*env)->NewLongArray(env, count);
-  if (out == NULL || numbers == NULL) {
-    return NULL;
-  }
-  (*env)->SetLongArrayRegion(env, numbers, 0, count, values);
-  if (!put(env, out, 0, numbers) ||
-      !put(env, out, 1, (*env)->NewDirectByteBuffer(env, r.word, 8)) ||
-      !put(env, out, 2, (*env)->NewDirectByteBuffer(env, r.issued_closed, 8)) ||
-      !put(env, out, 3, (*env)->NewDirectByteBuffer(env, r.mark, 8))) {
-    return NULL;
-  }
-  return out;
+  return tuple(
+      env, 4, new_longs(env, values, (jsize)(sizeof values / sizeof values[0])),
+      (*env)->NewDirectByteBuffer(env, r.word, 8),
+      (*env)->NewDirectByteBuffer(env, r.issued_closed, 8),
+      (*env)->NewDirectByteBuffer(env, r.mark, 8));
+}
+
+/* Warning i/2's kind (i even) or text (i odd). */
+static jobject warning_half(JNIEnv *env, const void *gen, size_t i) {
+  const char *text;
+  const char *kind = sfc_generator_warning_at(gen, i / 2, &text);
+  return new_string(env, i % 2 == 0 ? kind : text);
 }
 
 /* What the user of a new generator should be told (its node value
@@ -1096,21 +1079,11 @@ static jobjectArray n_generator_warnings(JNIEnv *env, jclass cls,
   (void)cls;
   const sfc_generator *gen = gen_of(handle);
   const char *text;
-  jsize n = 0;
-  while (sfc_generator_warning_at(gen, (size_t)n, &text)) {
+  size_t n = 0;
+  while (sfc_generator_warning_at(gen, n, &text)) {
     n++;
   }
-  jobjectArray out = (*env)->NewObjectArray(env, 2 * n, string_class, NULL);
-  for (jsize i = 0; out != NULL && i < 2 * n; i++) {
-    const char *kind = sfc_generator_warning_at(gen, (size_t)(i / 2), &text);
-    jstring s = new_string(env, i % 2 == 0 ? kind : text);
-    if (s == NULL) {
-      return NULL;
-    }
-    (*env)->SetObjectArrayElement(env, out, i, s);
-    (*env)->DeleteLocalRef(env, s);
-  }
-  return out;
+  return array_of(env, string_class, 2 * n, warning_half, gen);
 }
 
 static jbyteArray n_generator_layout(JNIEnv *env, jclass cls, jlong handle) {
@@ -1135,6 +1108,15 @@ static void n_pause(JNIEnv *env, jclass cls, jlong wait_us) {
   sfc_pause((int64_t)wait_us);
 }
 
+/* A failed next or nextIds: `unfit` an ID above INT64_MAX, or *err. */
+static void throw_next(JNIEnv *env, const sfc_error *err, uint64_t unfit) {
+  if (unfit != 0) {
+    check_signed(env, unfit, "ID issued", SFC_TIME_EXHAUSTED);
+  } else {
+    throw_error(env, err);
+  }
+}
+
 /* The next ID (>= 0), or -1 - wait_us when the caller must wait and call
  * again (snowflake_c_next.h, as the FFM entry); errors are thrown. */
 static jlong n_next(JNIEnv *env, jclass cls, jlong handle, jlong now_us) {
@@ -1145,11 +1127,7 @@ static jlong n_next(JNIEnv *env, jclass cls, jlong handle, jlong now_us) {
   if (r != SNOWFLAKEC_NEXT_FAILED) {
     return (jlong)r;
   }
-  if (unfit != 0) {
-    check_signed(env, unfit, "ID issued", SFC_TIME_EXHAUSTED);
-  } else {
-    throw_error(env, &err);
-  }
+  throw_next(env, &err, unfit);
   return 0;
 }
 
@@ -1158,18 +1136,21 @@ static jlong n_next(JNIEnv *env, jclass cls, jlong handle, jlong now_us) {
 static void n_throw_pending(JNIEnv *env, jclass cls) {
   (void)cls;
   const snowflakec_ffm_error *p = snowflakec_ffm_pending();
-  if (p->unfit != 0) {
-    check_signed(env, p->unfit, "ID issued", SFC_TIME_EXHAUSTED);
-  } else {
-    throw_error(env, &p->err);
-  }
+  throw_next(env, &p->err, p->unfit);
 }
 
-/* IDs are issued into a buffer here and copied into the Java array region
- * by region: a critical section on the array may hand out a copy (it does
- * under -Xcheck:jni) whose write-back would overwrite what other threads
- * wrote meanwhile into other parts of the same array. */
-enum { FILL_CHUNK = 2048 };
+/* Where nextIds puts its IDs: the array and the offset of the range. */
+typedef struct java_ids {
+  JNIEnv *env;
+  jlongArray dst;
+  jint off;
+} java_ids;
+
+static void set_ids(void *ctx, size_t at, const uint64_t *ids, size_t n) {
+  const java_ids *to = ctx;
+  (*to->env)->SetLongArrayRegion(to->env, to->dst, to->off + (jsize)at,
+                                 (jsize)n, (const jlong *)ids);
+}
 
 /* Fills dst[off, off + len) and returns how many were filled. out[0] gets
  * that count and out[1] the wait the core asked for (-1 when none), both
@@ -1177,78 +1158,61 @@ enum { FILL_CHUNK = 2048 };
 static jint n_next_ids(JNIEnv *env, jclass cls, jlong handle, jlong now_us,
                        jlongArray dst, jint off, jint len, jlongArray out) {
   (void)cls;
-  sfc_generator *gen = gen_of(handle);
   jsize cap = (*env)->GetArrayLength(env, dst);
   if (off < 0 || len < 0 || off > cap || len > cap - off ||
       (*env)->GetArrayLength(env, out) < 2) {
     throw_invalid(env, "The range to fill is outside the array.");
     return 0;
   }
-  int from_clock = now_us == NOW_FROM_CLOCK;
-  uint64_t buf[FILL_CHUNK];
-  size_t done = 0;
-  size_t total = (size_t)len;
-  int64_t wait_us = -1;
-  sfc_error err;
-  sfc_status st = SFC_OK;
-  uint64_t unfit = 0;
-  while (done < total) {
-    size_t want = total - done < FILL_CHUNK ? total - done : FILL_CHUNK;
-    size_t got = 0;
-    st = from_clock ? sfc_next_ids_now(gen, buf, want, &got, &wait_us, &err)
-                    : sfc_next_ids_at(gen, (int64_t)now_us, buf, want, &got,
-                                      &wait_us, &err);
-    size_t fit = 0;
-    while (fit < got && buf[fit] <= (uint64_t)INT64_MAX) {
-      fit++;
-    }
-    (*env)->SetLongArrayRegion(env, dst, off + (jsize)done, (jsize)fit,
-                               (const jlong *)buf);
-    done += fit;
-    if (fit < got) {
-      unfit = buf[fit];
-      break;
-    }
-    if (st != SFC_OK) {
-      break;
-    }
-  }
-  jlong result[2] = {(jlong)done,
-                     st == SFC_WAIT ? (jlong)(wait_us < 0 ? 0 : wait_us) : -1};
+  java_ids to = {env, dst, off};
+  snowflakec_filled f;
+  snowflakec_next_ids(gen_of(handle), (int64_t)now_us, (size_t)len, set_ids,
+                      &to, &f);
+  jlong result[2] = {(jlong)f.done, (jlong)f.wait_us};
   (*env)->SetLongArrayRegion(env, out, 0, 2, result);
-  if (unfit != 0) {
-    check_signed(env, unfit, "ID issued", SFC_TIME_EXHAUSTED);
-  } else if (st != SFC_OK && st != SFC_WAIT) {
-    throw_error(env, &err);
+  if (f.failed) {
+    throw_next(env, &f.err, f.unfit);
   }
-  return (jint)done;
+  return (jint)f.done;
 }
 
-/* A MAP fact of the stats: Object[]{String[] keys, Object[] values}. */
-static jobjectArray stats_map(JNIEnv *env, const sfc_stats *s, size_t i) {
+/* Row i of the stats, for the walks of a MAP fact's entries. */
+typedef struct stats_at {
+  const sfc_stats *stats;
+  size_t i;
+} stats_at;
+
+static jobject stats_key(JNIEnv *env, const void *at, size_t j) {
+  const stats_at *m = at;
   const char *key;
   sfc_value v;
-  jsize n = 0;
-  while (sfc_stats_entry(s, i, (size_t)n, &key, &v)) {
+  sfc_stats_entry(m->stats, m->i, j, &key, &v);
+  return new_string(env, key);
+}
+
+static jobject stats_entry(JNIEnv *env, const void *at, size_t j) {
+  const stats_at *m = at;
+  const char *key;
+  sfc_value v;
+  sfc_stats_entry(m->stats, m->i, j, &key, &v);
+  return box(env, &v);
+}
+
+/* Stats fact i; a MAP as Object[]{String[] keys, Object[] values}. */
+static jobject stats_value(JNIEnv *env, const void *stats, size_t i) {
+  sfc_value v;
+  sfc_stats_fact(stats, i, &v);
+  if (v.type != SFC_TYPE_MAP) {
+    return box(env, &v);
+  }
+  const stats_at m = {stats, i};
+  const char *key;
+  size_t n = 0;
+  while (sfc_stats_entry(stats, i, n, &key, &v)) {
     n++;
   }
-  jobjectArray pair = (*env)->NewObjectArray(env, 2, object_class, NULL);
-  jobjectArray keys = (*env)->NewObjectArray(env, n, string_class, NULL);
-  jobjectArray values = (*env)->NewObjectArray(env, n, object_class, NULL);
-  if (pair == NULL || keys == NULL || values == NULL) {
-    return NULL;
-  }
-  for (jsize j = 0; j < n; j++) {
-    sfc_stats_entry(s, i, (size_t)j, &key, &v);
-    if (!put(env, keys, j, new_string(env, key)) ||
-        !put(env, values, j, box(env, &v))) {
-      return NULL;
-    }
-  }
-  if (!put(env, pair, 0, keys) || !put(env, pair, 1, values)) {
-    return NULL;
-  }
-  return pair;
+  return tuple(env, 2, array_of(env, string_class, n, stats_key, &m),
+               array_of(env, object_class, n, stats_entry, &m));
 }
 
 /* The stats: their values in the order of the stats table. */
@@ -1259,80 +1223,45 @@ static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
   }
   sfc_stats s;
   sfc_generator_stats(gen_of(handle), &s);
-  size_t n = 0;
-  while (sfc_stats_fact_at(n) != NULL) {
-    n++;
-  }
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, object_class, NULL);
-  for (size_t i = 0; out != NULL && i < n; i++) {
-    sfc_value v;
-    sfc_stats_fact(&s, i, &v);
-    jobject item =
-        v.type == SFC_TYPE_MAP ? stats_map(env, &s, i) : box(env, &v);
-    if (!put(env, out, (jsize)i, item)) {
-      return NULL;
-    }
-  }
-  return out;
+  return array_of(env, object_class, fact_count(sfc_stats_fact_at), stats_value,
+                  &s);
 }
 
 /* ---- leases ------------------------------------------------------------- */
 
-/* A lease for the node field given as "lease" (or by its environment
- * variable), or 0 when none is: sfc_lease_wanted, then sfc_lease_new. */
 static jlong n_lease_new(JNIEnv *env, jclass cls, jbyteArray jheld,
                          jstring jpreset, jstring jspec, jstring jepoch,
                          jobjectArray jnode_names, jobjectArray jnode_values,
                          jobjectArray joption_names,
                          jobjectArray joption_values) {
-  (void)cls;
-  return make(env, MAKE_LEASE, 0, jheld, jpreset, jspec, jepoch, jnode_names,
-              jnode_values, joption_names, joption_values);
+  return n_make(env, cls, MAKE_LEASE, 0, jheld, jpreset, jspec, jepoch,
+                jnode_names, jnode_values, joption_names, joption_values);
 }
 
-/* The generator on the value acquired (sfc_lease_generator_new). */
 static jlong
 n_lease_generator_new(JNIEnv *env, jclass cls, jlong jlease, jbyteArray jheld,
                       jstring jpreset, jstring jspec, jstring jepoch,
                       jobjectArray jnode_names, jobjectArray jnode_values,
                       jobjectArray joption_names, jobjectArray joption_values) {
-  (void)cls;
-  return make(env, MAKE_LEASED, jlease, jheld, jpreset, jspec, jepoch,
-              jnode_names, jnode_values, joption_names, joption_values);
+  return n_make(env, cls, MAKE_LEASED, jlease, jheld, jpreset, jspec, jepoch,
+                jnode_names, jnode_values, joption_names, joption_values);
 }
 
 /* The statement in flight as Object[]{Long step, Long waitUs, String sql,
  * String[] params}: sql and params null for SFC_LEASE_IDLE. */
+static jobject query_param(JNIEnv *env, const void *q, size_t i) {
+  const char *param = ((const sfc_lease_query *)q)->params[i];
+  return param != NULL ? new_string(env, param) : NULL;
+}
+
 static jobjectArray query_array(JNIEnv *env, sfc_lease_step step,
                                 int64_t wait_us, const sfc_lease_query *q) {
-  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
-  if (out == NULL ||
-      !put(env, out, 0,
-           (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                          (jlong)step)) ||
-      !put(env, out, 1,
-           (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                          (jlong)wait_us))) {
-    return NULL;
-  }
-  if (step == SFC_LEASE_IDLE) {
-    return out;
-  }
-  jobjectArray params =
-      (*env)->NewObjectArray(env, q->nparams, string_class, NULL);
-  if (params == NULL) {
-    return NULL;
-  }
-  for (int i = 0; i < q->nparams; i++) {
-    if (q->params[i] != NULL &&
-        !put(env, params, i, new_string(env, q->params[i]))) {
-      return NULL;
-    }
-  }
-  if (!put(env, out, 2, new_string(env, q->sql)) || !put(env, out, 3, params)) {
-    return NULL;
-  }
-  return out;
+  int idle = step == SFC_LEASE_IDLE;
+  return tuple(
+      env, 4, new_long(env, (jlong)step), new_long(env, wait_us),
+      idle ? NULL : new_string(env, q->sql),
+      idle ? NULL
+           : array_of(env, string_class, (size_t)q->nparams, query_param, q));
 }
 
 /* sfc_lease_due: the statement due now, or how long to wait. */
@@ -1444,24 +1373,12 @@ static jobjectArray n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
   (void)cls;
   sfc_lease_stats s;
   sfc_lease_stats_get(lease_of(jlease)->lease, &s);
-  const jlong numbers[] = {(jlong)s.value,      (jlong)s.expires_ms,
-                           (jlong)s.horizon_ms, (jlong)s.renewals,
-                           (jlong)s.failures,   (jlong)s.duration_ms};
-  const jsize at[] = {2, 3, 4, 5, 6, 8};
-  jobjectArray out = (*env)->NewObjectArray(env, 9, object_class, NULL);
-  if (out == NULL || !put(env, out, 0, new_string(env, s.state)) ||
-      !put(env, out, 1, new_string(env, s.field)) ||
-      !put(env, out, 7, new_string(env, s.error))) {
-    return NULL;
-  }
-  for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
-    if (!put(env, out, at[i],
-             (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                            numbers[i]))) {
-      return NULL;
-    }
-  }
-  return out;
+  return tuple(
+      env, 9, new_string(env, s.state), new_string(env, s.field),
+      new_long(env, (jlong)s.value), new_long(env, (jlong)s.expires_ms),
+      new_long(env, (jlong)s.horizon_ms), new_long(env, (jlong)s.renewals),
+      new_long(env, (jlong)s.failures), new_string(env, s.error),
+      new_long(env, (jlong)s.duration_ms));
 }
 
 /* sfc_lease_table_sql: the table's SQL, for a migration. */
