@@ -487,15 +487,6 @@ static jobjectArray n_table_names(JNIEnv *env, jclass cls, jint table) {
   return array_of(env, string_class, n, table_name, &table);
 }
 
-static jobjectArray n_preset_names(JNIEnv *env, jclass cls) {
-  return n_table_names(env, cls, TABLE_PRESETS);
-}
-
-/* The encodings' names by number, for Java to pass the number. */
-static jobjectArray n_encoding_names(JNIEnv *env, jclass cls) {
-  return n_table_names(env, cls, TABLE_ENCODINGS);
-}
-
 /* ---- layouts ------------------------------------------------------------ */
 
 /* A Layout object's bytes (null: none) and the trio's texts (null: not
@@ -1012,16 +1003,6 @@ static jlong n_make(JNIEnv *env, jclass cls, jint kind, jlong jlease,
   return handle;
 }
 
-static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jheld,
-                             jstring jpreset, jstring jspec, jstring jepoch,
-                             jobjectArray jnode_names,
-                             jobjectArray jnode_values,
-                             jobjectArray joption_names,
-                             jobjectArray joption_values) {
-  return n_make(env, cls, MAKE_GENERATOR, 0, jheld, jpreset, jspec, jepoch,
-                jnode_names, jnode_values, joption_names, joption_values);
-}
-
 static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
   (void)env;
   (void)cls;
@@ -1229,24 +1210,6 @@ static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
 
 /* ---- leases ------------------------------------------------------------- */
 
-static jlong n_lease_new(JNIEnv *env, jclass cls, jbyteArray jheld,
-                         jstring jpreset, jstring jspec, jstring jepoch,
-                         jobjectArray jnode_names, jobjectArray jnode_values,
-                         jobjectArray joption_names,
-                         jobjectArray joption_values) {
-  return n_make(env, cls, MAKE_LEASE, 0, jheld, jpreset, jspec, jepoch,
-                jnode_names, jnode_values, joption_names, joption_values);
-}
-
-static jlong
-n_lease_generator_new(JNIEnv *env, jclass cls, jlong jlease, jbyteArray jheld,
-                      jstring jpreset, jstring jspec, jstring jepoch,
-                      jobjectArray jnode_names, jobjectArray jnode_values,
-                      jobjectArray joption_names, jobjectArray joption_values) {
-  return n_make(env, cls, MAKE_LEASED, jlease, jheld, jpreset, jspec, jepoch,
-                jnode_names, jnode_values, joption_names, joption_values);
-}
-
 /* The statement in flight as Object[]{Long step, Long waitUs, String sql,
  * String[] params}: sql and params null for SFC_LEASE_IDLE. */
 static jobject query_param(JNIEnv *env, const void *q, size_t i) {
@@ -1417,11 +1380,9 @@ static const JNINativeMethod methods[] = {
     {"tableNames", "(I)[" STR, (void *)n_table_names},
     {"layoutResolve", "(" STR STR STR ")" LAYOUT, (void *)n_layout_resolve},
     {"epochParse", "(" STR ")J", (void *)n_epoch_parse},
-    {"presetNames", "()[" STR, (void *)n_preset_names},
     {"layoutFacts", "(" LAYOUT ")" OBJS, (void *)n_layout_facts},
     {"decode", "(" LAYOUT "J)[J", (void *)n_decode},
     {"parseId", "(" STR ")J", (void *)n_parse_id},
-    {"encodingNames", "()[" STR, (void *)n_encoding_names},
     {"encodingNumber", "(" STR ")I", (void *)n_encoding_number},
     {"encodingRow", "(I)" OBJS, (void *)n_encoding_row},
     {"formatId", "(JIZ)" STR, (void *)n_format_id},
@@ -1431,8 +1392,8 @@ static const JNINativeMethod methods[] = {
     {"uuid7", "(" STR ")" OBJS, (void *)n_uuid7},
     {"encode", "(" LAYOUT "J[" STR "[J)J", (void *)n_encode},
     {"range", "(" LAYOUT "JJ)[J", (void *)n_range},
-    {"generatorNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
-     (void *)n_generator_new},
+    {"make", "(IJ" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
+     (void *)n_make},
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorClose", "(J)V", (void *)n_generator_close},
     {"mayBlock", "(J)Z", (void *)n_may_block},
@@ -1445,11 +1406,6 @@ static const JNINativeMethod methods[] = {
     {"nextIds", "(JJ[JII[J)I", (void *)n_next_ids},
     {"throwPending", "()V", (void *)n_throw_pending},
     {"stats", "(J)" OBJS, (void *)n_stats},
-    {"leaseNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
-     (void *)n_lease_new},
-    {"leaseGeneratorNew",
-     "(J" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
-     (void *)n_lease_generator_new},
     {"leaseDue", "(J)" OBJS, (void *)n_lease_due},
     {"leaseDone", "(J[" STR ")V", (void *)n_lease_done},
     {"leaseFailed", "(J" STR ")V", (void *)n_lease_failed},

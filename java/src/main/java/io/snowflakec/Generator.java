@@ -975,27 +975,16 @@ public final class Generator implements AutoCloseable {
      *     its claim
      */
     public Generator build() {
-      byte[] raw = layout == null ? null : layout.raw();
-      String[] nodeNames = node.keySet().toArray(new String[0]);
-      Object[] nodeValues = node.values().toArray();
-      String[] optionNames = options.keySet().toArray(new String[0]);
-      Object[] optionValues = options.values().toArray();
-      long l =
-          Native.leaseNew(
-              raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+      long l = make(Native.MAKE_LEASE, 0);
       if (l == 0) {
-        long h =
-            Native.generatorNew(
-                raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+        long h = make(Native.MAKE_GENERATOR, 0);
         return new Generator(h, null);
       }
       LeaseHost host = LeaseHost.of(l, leaseDatabase); // frees l when it fails
       long h;
       try {
         host.acquire();
-        h =
-            Native.leaseGeneratorNew(
-                l, raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+        h = make(Native.MAKE_LEASED, l);
       } catch (RuntimeException | Error e) {
         host.giveBack(); // a value taken but never used goes back at once
         Native.leaseFree(l);
@@ -1004,6 +993,21 @@ public final class Generator implements AutoCloseable {
       Generator g = new Generator(h, host); // gives back and frees both when it fails
       host.start(g);
       return g;
+    }
+
+    /** Native.make on this builder's values. */
+    private long make(int kind, long lease) {
+      return Native.make(
+          kind,
+          lease,
+          layout == null ? null : layout.raw(),
+          preset,
+          spec,
+          epoch,
+          node.keySet().toArray(new String[0]),
+          node.values().toArray(),
+          options.keySet().toArray(new String[0]),
+          options.values().toArray());
     }
 
     /**

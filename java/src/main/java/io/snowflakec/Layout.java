@@ -138,7 +138,7 @@ public final class Layout {
    * @return the names, in the core's order
    */
   public static List<String> presets() {
-    return List.of(Native.presetNames());
+    return List.of(Native.tableNames(Native.TABLE_PRESETS));
   }
 
   /**

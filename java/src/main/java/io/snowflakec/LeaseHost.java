@@ -63,7 +63,7 @@ final class LeaseHost {
                 "snowflake-c lease release"));
   }
 
-  /** The native lease ({@code Native.leaseNew}): freed after its generator. */
+  /** The native lease ({@code Native.make} of MAKE_LEASE): freed after its generator. */
   final long lease;
 
   private final DataSource dataSource; // or

@@ -27,6 +27,11 @@ final class Native {
   /** The stats' rows, named only where a gauge (null elsewhere). */
   static final int TABLE_GAUGES = 6;
 
+  static final int TABLE_PRESETS = 7;
+
+  /** The encodings' names, by number. */
+  static final int TABLE_ENCODINGS = 8;
+
   static {
     NativeLoader.load();
   }
@@ -50,17 +55,12 @@ final class Native {
 
   static native long epochParse(String text);
 
-  static native String[] presetNames();
-
   /** The values of the layout description, in the order of {@link #TABLE_LAYOUT}. */
   static native Object[] layoutFacts(byte[] layout);
 
   static native long[] decode(byte[] layout, long id);
 
   static native long parseId(String text);
-
-  /** The encodings' names, by number. */
-  static native String[] encodingNames();
 
   /** The core's answer for an encoding name: its number, or the exception listing the names. */
   static native int encodingNumber(String name);
@@ -90,11 +90,26 @@ final class Native {
 
   static native long[] range(byte[] layout, long t0Ms, long t1Ms);
 
+  /** What {@link #make} makes. */
+  static final int MAKE_GENERATOR = 0;
+
   /**
-   * A generator from the trio, node values (a null name: the layout's only node field) and options
-   * by name as given; values are null, Boolean, Long, Double, String, byte[] (a path) or Duration.
+   * A lease for the node field given as {@code "lease"} (or by its environment variable); 0 when no
+   * node field is.
    */
-  static native long generatorNew(
+  static final int MAKE_LEASE = 1;
+
+  /** The generator on the value the lease acquired. */
+  static final int MAKE_LEASED = 2;
+
+  /**
+   * A generator or lease ({@code kind}, one of MAKE_*; {@code lease} for MAKE_LEASED) from the
+   * trio, node values (a null name: the layout's only node field) and options by name as given;
+   * values are null, Boolean, Long, Double, String, byte[] (a path) or Duration.
+   */
+  static native long make(
+      int kind,
+      long lease,
       byte[] layout,
       String preset,
       String spec,
@@ -148,32 +163,6 @@ final class Native {
   static native Object[] stats(long handle);
 
   // ---- leases (the core's sfc_lease_*; LeaseHost runs their statements) ----
-
-  /**
-   * A lease for the node field given as {@code "lease"} (or by its environment variable), from the
-   * builder's values as {@link #generatorNew}; 0 when no node field is.
-   */
-  static native long leaseNew(
-      byte[] layout,
-      String preset,
-      String spec,
-      String epoch,
-      String[] nodeNames,
-      Object[] nodeValues,
-      String[] optionNames,
-      Object[] optionValues);
-
-  /** The generator on the value the lease acquired, from the builder's values. */
-  static native long leaseGeneratorNew(
-      long lease,
-      byte[] layout,
-      String preset,
-      String spec,
-      String epoch,
-      String[] nodeNames,
-      Object[] nodeValues,
-      String[] optionNames,
-      Object[] optionValues);
 
   /**
    * The statement due now: {@code Object[]{Long step, Long waitUs, String sql, String[] params}},
