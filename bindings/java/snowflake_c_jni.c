@@ -19,9 +19,9 @@
  *
  * Values of the tables go to Java as Long (BigInteger above Long.MAX_VALUE),
  * Double, Boolean, byte[] for text (decoded by Java with the platform's
- * charset, that of the file system's paths) and null; a LIST
- * fact as Object[][] (one row per element), a MAP fact as Object[]{String[]
- * keys, Object[] values}.
+ * charset, that of the file system's paths) and null; the kit's walks
+ * (snowflake_c_host.h: stats, layout description, lease stats, warnings)
+ * make lists as ArrayList and maps as LinkedHashMap.
  */
 #include <jni.h>
 #include <limits.h>
@@ -33,6 +33,7 @@
 
 #include "snowflake_c.h"
 #include "snowflake_c_ffm.h"
+#include "snowflake_c_host.h"
 #include "snowflake_c_next.h"
 
 /* The exception class of each error status, from the core's status table
@@ -42,13 +43,14 @@ static jclass base_exception;
 
 static jclass string_class;
 static jclass object_class;
-static jclass rows_class; /* Object[] */
 static jclass bytes_class;
 static jclass boolean_class;
 static jclass long_class;
 static jclass double_class;
 static jclass duration_class;
 static jclass big_integer_class;
+static jclass list_class; /* ArrayList */
+static jclass map_class;  /* LinkedHashMap */
 static jmethodID boolean_value;
 static jmethodID boolean_of;
 static jmethodID long_value;
@@ -58,18 +60,19 @@ static jmethodID double_of;
 static jmethodID duration_seconds;
 static jmethodID duration_nano;
 static jmethodID big_integer_new;
+static jmethodID list_new;
+static jmethodID list_add;
+static jmethodID map_new;
+static jmethodID map_put;
 
 /* The tables whose names Java reads (Native.TABLE_*). */
 enum {
   TABLE_OPTIONS = 0,
   TABLE_STATUSES = 1,
-  TABLE_LAYOUT = 2,
-  TABLE_FIELDS = 3,
-  TABLE_STATS = 4,
-  TABLE_COUNTERS = 5, /* the stats' rows, named only where a counter */
-  TABLE_GAUGES = 6,   /* the stats' rows, named only where a gauge */
-  TABLE_PRESETS = 7,
-  TABLE_ENCODINGS = 8 /* by number, for Java to pass the number */
+  TABLE_COUNTERS = 2, /* the stats' rows, named only where a counter */
+  TABLE_GAUGES = 3,   /* the stats' rows, named only where a gauge */
+  TABLE_PRESETS = 4,
+  TABLE_ENCODINGS = 5 /* by number, for Java to pass the number */
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -320,13 +323,69 @@ static jobjectArray tuple(JNIEnv *env, jsize n, ...) {
   return out;
 }
 
-/* How many rows a table of facts has. */
-static size_t fact_count(const sfc_fact_info *(*at)(size_t)) {
-  size_t n = 0;
-  while (at(n) != NULL) {
-    n++;
+/* ---- the kit's host (snowflake_c_host.h) --------------------------------
+ * Its walks made into Java values: a list an ArrayList, a map a
+ * LinkedHashMap (keys in the core's order), a scalar as box makes it; Java
+ * reads them through Facts.value. The context is the JNIEnv. */
+
+static int host_out(void *env, const sfc_value *v, sfk_obj *out) {
+  *out = box(env, v);
+  return (*(JNIEnv *)env)->ExceptionCheck(env) ? -1 : 0;
+}
+
+static int host_list(void *ctx, sfk_obj *out) {
+  JNIEnv *env = ctx;
+  return (*out = (*env)->NewObject(env, list_class, list_new)) ? 0 : -1;
+}
+
+static int host_map(void *ctx, sfk_obj *out) {
+  JNIEnv *env = ctx;
+  return (*out = (*env)->NewObject(env, map_class, map_new)) ? 0 : -1;
+}
+
+static void host_drop(void *ctx, sfk_obj o) {
+  JNIEnv *env = ctx;
+  if (o != NULL) {
+    (*env)->DeleteLocalRef(env, o);
   }
-  return n;
+}
+
+/* After a call into Java: -1 when it threw; the references dropped. */
+static int host_called(JNIEnv *env, jobject a, jobject b) {
+  int failed = (*env)->ExceptionCheck(env) ? -1 : 0;
+  host_drop(env, a);
+  host_drop(env, b);
+  return failed;
+}
+
+static int host_push(void *ctx, sfk_obj list, sfk_obj v) {
+  JNIEnv *env = ctx;
+  (*env)->CallBooleanMethod(env, list, list_add, v);
+  return host_called(env, v, NULL);
+}
+
+static int host_put(void *ctx, sfk_obj map, const char *key, int symbol,
+                    sfk_obj v) {
+  JNIEnv *env = ctx;
+  (void)symbol;
+  jstring k = new_string(env, key);
+  if (k != NULL) {
+    /* The keys of a walk differ: no value is replaced. */
+    (*env)->CallObjectMethod(env, map, map_put, k, v);
+  }
+  return host_called(env, v, k);
+}
+
+/* What a native hands to the kit's walks. */
+static sfk_host java_host(JNIEnv *env) {
+  sfk_host h = {.ctx = env,
+                .out = host_out,
+                .list = host_list,
+                .map = host_map,
+                .push = host_push,
+                .put = host_put,
+                .drop = host_drop};
+  return h;
 }
 
 /* Texts handed to the core, freed together once it has used them. */
@@ -426,11 +485,6 @@ static jint n_header_version_number(JNIEnv *env, jclass cls) {
   return (jint)SFC_VERSION_NUMBER;
 }
 
-static int fact_row(const sfc_fact_info *fact, const char **name) {
-  *name = fact ? fact->name : NULL;
-  return fact != NULL;
-}
-
 /* Row i's name in a table; false past its end. A status that is no error
  * has no name (NULL), so that a status's row is its number. */
 static int table_row(jint table, size_t i, const char **name) {
@@ -445,12 +499,6 @@ static int table_row(jint table, size_t i, const char **name) {
     *name = s && s->is_error ? s->name : NULL;
     return s != NULL;
   }
-  case TABLE_LAYOUT:
-    return fact_row(sfc_layout_fact_at(i), name);
-  case TABLE_FIELDS:
-    return fact_row(sfc_field_fact_at(i), name);
-  case TABLE_STATS:
-    return fact_row(sfc_stats_fact_at(i), name);
   case TABLE_COUNTERS:
   case TABLE_GAUGES: {
     const sfc_fact_info *f = sfc_stats_fact_at(i);
@@ -546,39 +594,16 @@ static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
   return (jlong)value;
 }
 
-static jobject field_value(JNIEnv *env, const void *field, size_t j) {
-  sfc_value v;
-  sfc_field_fact(field, j, &v);
-  return box(env, &v);
-}
-
-/* One row per field, its values in the order of the field table. */
-static jobject field_row(JNIEnv *env, const void *layout, size_t f) {
-  return array_of(env, object_class, fact_count(sfc_field_fact_at), field_value,
-                  &((const sfc_layout *)layout)->fields[f]);
-}
-
-static jobject layout_value(JNIEnv *env, const void *layout, size_t i) {
-  sfc_value v;
-  char buf[SFC_SPEC_MAX];
-  sfc_layout_fact(layout, i, &v, buf, sizeof buf);
-  return v.type == SFC_TYPE_LIST
-             ? array_of(env, rows_class,
-                        ((const sfc_layout *)layout)->field_count, field_row,
-                        layout)
-             : box(env, &v);
-}
-
-/* The layout's description: its values in the order of the layout table. */
-static jobjectArray n_layout_facts(JNIEnv *env, jclass cls,
-                                   jbyteArray jlayout) {
+/* The layout's description by name (sfk_layout_out). */
+static jobject n_layout_facts(JNIEnv *env, jclass cls, jbyteArray jlayout) {
   (void)cls;
   sfc_layout layout;
   if (!get_layout(env, jlayout, &layout)) {
     return NULL;
   }
-  return array_of(env, object_class, fact_count(sfc_layout_fact_at),
-                  layout_value, &layout);
+  sfk_host h = java_host(env);
+  sfk_obj out;
+  return sfk_layout_out(&h, &layout, &out) == 0 ? out : NULL;
 }
 
 /* ---- decode, encode, range ---------------------------------------------- */
@@ -1045,26 +1070,14 @@ static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
       (*env)->NewDirectByteBuffer(env, r.mark, 8));
 }
 
-/* Warning i/2's kind (i even) or text (i odd). */
-static jobject warning_half(JNIEnv *env, const void *gen, size_t i) {
-  const char *text;
-  const char *kind = sfc_generator_warning_at(gen, i / 2, &text);
-  return new_string(env, i % 2 == 0 ? kind : text);
-}
-
 /* What the user of a new generator should be told (its node value
  * unguarded, its layout ending): the core decides, Java says each in its
- * idiom. Each warning as two strings, its kind and its text. */
-static jobjectArray n_generator_warnings(JNIEnv *env, jclass cls,
-                                         jlong handle) {
+ * idiom. A list of [kind, text] (sfk_warnings_out). */
+static jobject n_generator_warnings(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
-  const sfc_generator *gen = gen_of(handle);
-  const char *text;
-  size_t n = 0;
-  while (sfc_generator_warning_at(gen, n, &text)) {
-    n++;
-  }
-  return array_of(env, string_class, 2 * n, warning_half, gen);
+  sfk_host h = java_host(env);
+  sfk_obj out;
+  return sfk_warnings_out(&h, gen_of(handle), &out) == 0 ? out : NULL;
 }
 
 static jbyteArray n_generator_layout(JNIEnv *env, jclass cls, jlong handle) {
@@ -1157,55 +1170,17 @@ static jint n_next_ids(JNIEnv *env, jclass cls, jlong handle, jlong now_us,
   return (jint)f.done;
 }
 
-/* Row i of the stats, for the walks of a MAP fact's entries. */
-typedef struct stats_at {
-  const sfc_stats *stats;
-  size_t i;
-} stats_at;
-
-static jobject stats_key(JNIEnv *env, const void *at, size_t j) {
-  const stats_at *m = at;
-  const char *key;
-  sfc_value v;
-  sfc_stats_entry(m->stats, m->i, j, &key, &v);
-  return new_string(env, key);
-}
-
-static jobject stats_entry(JNIEnv *env, const void *at, size_t j) {
-  const stats_at *m = at;
-  const char *key;
-  sfc_value v;
-  sfc_stats_entry(m->stats, m->i, j, &key, &v);
-  return box(env, &v);
-}
-
-/* Stats fact i; a MAP as Object[]{String[] keys, Object[] values}. */
-static jobject stats_value(JNIEnv *env, const void *stats, size_t i) {
-  sfc_value v;
-  sfc_stats_fact(stats, i, &v);
-  if (v.type != SFC_TYPE_MAP) {
-    return box(env, &v);
-  }
-  const stats_at m = {stats, i};
-  const char *key;
-  size_t n = 0;
-  while (sfc_stats_entry(stats, i, n, &key, &v)) {
-    n++;
-  }
-  return tuple(env, 2, array_of(env, string_class, n, stats_key, &m),
-               array_of(env, object_class, n, stats_entry, &m));
-}
-
-/* The stats: their values in the order of the stats table. */
-static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
+/* The stats by name (sfk_stats_out). */
+static jobject n_stats(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
   if (!check_open(env, handle)) {
     return NULL;
   }
   sfc_stats s;
   sfc_generator_stats(gen_of(handle), &s);
-  return array_of(env, object_class, fact_count(sfc_stats_fact_at), stats_value,
-                  &s);
+  sfk_host h = java_host(env);
+  sfk_obj out;
+  return sfk_stats_out(&h, &s, &out) == 0 ? out : NULL;
 }
 
 /* ---- leases ------------------------------------------------------------- */
@@ -1329,19 +1304,14 @@ static jobjectArray n_lease_release(JNIEnv *env, jclass cls, jlong jlease) {
   return l->has_query ? query_array(env, SFC_LEASE_RELEASE, 0, &l->q) : NULL;
 }
 
-/* sfc_lease_stats_get: Object[]{String state, String field, Long value,
- * Long expiresMs, Long horizonMs, Long renewals, Long failures, String
- * error, Long durationMs}. */
-static jobjectArray n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
+/* sfc_lease_stats_get, by name (sfk_lease_stats_out). */
+static jobject n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
   (void)cls;
   sfc_lease_stats s;
   sfc_lease_stats_get(lease_of(jlease)->lease, &s);
-  return tuple(
-      env, 9, new_string(env, s.state), new_string(env, s.field),
-      new_long(env, (jlong)s.value), new_long(env, (jlong)s.expires_ms),
-      new_long(env, (jlong)s.horizon_ms), new_long(env, (jlong)s.renewals),
-      new_long(env, (jlong)s.failures), new_string(env, s.error),
-      new_long(env, (jlong)s.duration_ms));
+  sfk_host h = java_host(env);
+  sfk_obj out;
+  return sfk_lease_stats_out(&h, &s, &out) == 0 ? out : NULL;
 }
 
 /* sfc_lease_table_sql: the table's SQL, for a migration. */
@@ -1366,6 +1336,7 @@ static void n_lease_free(JNIEnv *env, jclass cls, jlong jlease) {
 #define LAYOUT "[B"
 #define STR "Ljava/lang/String;"
 #define OBJS "[Ljava/lang/Object;"
+#define OBJ "Ljava/lang/Object;"
 
 /* JNINativeMethod holds functions as void *, which ISO C does not define but
  * every JNI platform does. */
@@ -1380,7 +1351,7 @@ static const JNINativeMethod methods[] = {
     {"tableNames", "(I)[" STR, (void *)n_table_names},
     {"layoutResolve", "(" STR STR STR ")" LAYOUT, (void *)n_layout_resolve},
     {"epochParse", "(" STR ")J", (void *)n_epoch_parse},
-    {"layoutFacts", "(" LAYOUT ")" OBJS, (void *)n_layout_facts},
+    {"layoutFacts", "(" LAYOUT ")" OBJ, (void *)n_layout_facts},
     {"decode", "(" LAYOUT "J)[J", (void *)n_decode},
     {"parseId", "(" STR ")J", (void *)n_parse_id},
     {"encodingNumber", "(" STR ")I", (void *)n_encoding_number},
@@ -1398,21 +1369,21 @@ static const JNINativeMethod methods[] = {
     {"generatorClose", "(J)V", (void *)n_generator_close},
     {"mayBlock", "(J)Z", (void *)n_may_block},
     {"fastRule", "(J)" OBJS, (void *)n_fast_rule},
-    {"generatorWarnings", "(J)[" STR, (void *)n_generator_warnings},
+    {"generatorWarnings", "(J)" OBJ, (void *)n_generator_warnings},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},
     {"nowUs", "(J)J", (void *)n_now_us},
     {"pause", "(J)V", (void *)n_pause},
     {"next", "(JJ)J", (void *)n_next},
     {"nextIds", "(JJ[JII[J)I", (void *)n_next_ids},
     {"throwPending", "()V", (void *)n_throw_pending},
-    {"stats", "(J)" OBJS, (void *)n_stats},
+    {"stats", "(J)" OBJ, (void *)n_stats},
     {"leaseDue", "(J)" OBJS, (void *)n_lease_due},
     {"leaseDone", "(J[" STR ")V", (void *)n_lease_done},
     {"leaseFailed", "(J" STR ")V", (void *)n_lease_failed},
     {"leaseAcquired", "(J)Z", (void *)n_lease_acquired},
     {"leaseValid", "(J)Z", (void *)n_lease_valid},
     {"leaseRelease", "(J)" OBJS, (void *)n_lease_release},
-    {"leaseStats", "(J)" OBJS, (void *)n_lease_stats},
+    {"leaseStats", "(J)" OBJ, (void *)n_lease_stats},
     {"leaseFree", "(J)V", (void *)n_lease_free},
     {"leaseTableSql", "()" STR, (void *)n_lease_table_sql},
 };
@@ -1438,13 +1409,14 @@ static const struct {
     {&base_exception, "io/snowflakec/SnowflakeException"},
     {&string_class, "java/lang/String"},
     {&object_class, "java/lang/Object"},
-    {&rows_class, "[Ljava/lang/Object;"},
     {&bytes_class, "[B"},
     {&boolean_class, "java/lang/Boolean"},
     {&long_class, "java/lang/Long"},
     {&double_class, "java/lang/Double"},
     {&duration_class, "java/time/Duration"},
     {&big_integer_class, "java/math/BigInteger"},
+    {&list_class, "java/util/ArrayList"},
+    {&map_class, "java/util/LinkedHashMap"},
 };
 
 static const struct {
@@ -1463,6 +1435,10 @@ static const struct {
     {&duration_seconds, &duration_class, 0, "getSeconds", "()J"},
     {&duration_nano, &duration_class, 0, "getNano", "()I"},
     {&big_integer_new, &big_integer_class, 0, "<init>", "(" STR ")V"},
+    {&list_new, &list_class, 0, "<init>", "()V"},
+    {&list_add, &list_class, 0, "add", "(" OBJ ")Z"},
+    {&map_new, &map_class, 0, "<init>", "()V"},
+    {&map_put, &map_class, 0, "put", "(" OBJ OBJ ")" OBJ},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

@@ -117,11 +117,12 @@ public final class Generator implements AutoCloseable {
     this.calls = Calls.of(Native.mayBlock(handle));
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
-      String[] said = Native.generatorWarnings(handle); // kind, text, kind, text, …
-      Warning[] warnings = new Warning[said.length / 2];
+      List<?> said = (List<?>) Facts.value(Native.generatorWarnings(handle)); // [kind, text]
+      Warning[] warnings = new Warning[said.size()];
       for (int i = 0; i < warnings.length; i++) {
-        warnings[i] = new Warning(said[2 * i], said[2 * i + 1]);
-        warn(said[2 * i + 1]);
+        List<?> w = (List<?>) said.get(i);
+        warnings[i] = new Warning((String) w.get(0), (String) w.get(1));
+        warn((String) w.get(1));
       }
       this.warnings = List.of(warnings);
       // No rule for time_source counter where its counter runs: the core's check is cheaper than
@@ -438,13 +439,12 @@ public final class Generator implements AutoCloseable {
    * @throws InvalidArgumentException when the generator is closed
    */
   public Stats stats() {
-    Object[] values;
+    Map<String, Object> map;
     try {
-      values = Native.stats(handle());
+      map = Facts.map(Native.stats(handle()));
     } finally {
       Reference.reachabilityFence(this);
     }
-    Map<String, Object> map = Facts.map(Facts.STATS, values);
     if (lease != null) {
       Map<String, Object> with = new LinkedHashMap<>(map);
       with.put("lease", lease.stats());

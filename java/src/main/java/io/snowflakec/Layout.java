@@ -53,7 +53,7 @@ public final class Layout {
 
   private Layout(byte[] raw) {
     this.raw = raw;
-    this.description = Facts.map(Facts.LAYOUT, Native.layoutFacts(raw));
+    this.description = Facts.map(Native.layoutFacts(raw));
     List<Field> list = new ArrayList<>();
     for (Object f : (List<?>) description.get("fields")) {
       Map<?, ?> m = (Map<?, ?>) f;
