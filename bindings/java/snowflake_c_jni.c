@@ -376,15 +376,13 @@ static int host_put(void *ctx, sfk_obj map, const char *key, int symbol,
   return host_called(env, v, k);
 }
 
-/* What a native hands to the kit's walks. */
+/* What a native hands to the kit's walks: the primitives they use, no other. */
 static sfk_host java_host(JNIEnv *env) {
-  sfk_host h = {.ctx = env,
-                .out = host_out,
-                .list = host_list,
-                .map = host_map,
-                .push = host_push,
-                .put = host_put,
-                .drop = host_drop};
+  sfk_host h = {.ctx = env, .out = host_out, .drop = host_drop};
+  h.list = host_list;
+  h.map = host_map;
+  h.push = host_push;
+  h.put = host_put;
   return h;
 }
 
