@@ -10,11 +10,15 @@
 
 /* The last tick that ends by the deadline, by the generator's clock now;
  * -1 when none does. Not the tick the deadline falls in: the hot path
- * issues in a tick to its end, and no call may issue past the deadline. */
+ * issues in a tick to its end, and no call may issue past the deadline.
+ * The generator's clock is read first: a pause between the two readings
+ * (a preemption, a stopped VM) then moves the limit earlier, where the
+ * other order moved it later by the pause (simulator seed 1796102530). */
 static int64_t deadline_tick(const sfc_generator *g) {
+  const int64_t now_us = sfc_generator_now_us(g);
   const int64_t left_us = g->fence.deadline_us - sfc_monotonic_us();
   if (left_us <= 0) return -1;
-  const int64_t at_us = sfc_generator_now_us(g) + left_us - g->epoch_us;
+  const int64_t at_us = now_us + left_us - g->epoch_us;
   return at_us < g->unit_us ? -1 : at_us / g->unit_us - 1;
 }
 
