@@ -1046,6 +1046,12 @@ static jboolean n_may_block(JNIEnv *env, jclass cls, jlong handle) {
   return sfc_generator_may_block(gen_of(handle)) ? JNI_TRUE : JNI_FALSE;
 }
 
+static jboolean n_generator_closed(JNIEnv *env, jclass cls, jlong handle) {
+  (void)env;
+  (void)cls;
+  return sfc_generator_closed(gen_of(handle)) ? JNI_TRUE : JNI_FALSE;
+}
+
 /* The core's fast-path rule (sfc_generator_fast_rule), or null where the
  * generator has none: Object[]{long[]{epoch_ms, time_shift, time_max,
  * seq_one, seq_mask, keep_mask, contended_pauses}, the state word, the closed
@@ -1366,6 +1372,7 @@ static const JNINativeMethod methods[] = {
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorClose", "(J)V", (void *)n_generator_close},
     {"mayBlock", "(J)Z", (void *)n_may_block},
+    {"generatorClosed", "(J)Z", (void *)n_generator_closed},
     {"fastRule", "(J)" OBJS, (void *)n_fast_rule},
     {"generatorWarnings", "(J)" OBJ, (void *)n_generator_warnings},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},

@@ -492,17 +492,25 @@ public final class Generator implements AutoCloseable {
   }
 
   /**
-   * Whether {@link #close()} was called.
+   * Whether the generator is closed: by {@link #close()}, or by a newer generator of this process
+   * with the same layout and node values, which took the value over.
    *
    * @return true once closed
    */
   public boolean isClosed() {
-    return closed;
+    if (closed) {
+      return true;
+    }
+    try {
+      return Native.generatorClosed(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
   }
 
   @Override
   public String toString() {
-    return "Generator[" + layout + (closed ? ", closed]" : "]");
+    return "Generator[" + layout + (isClosed() ? ", closed]" : "]");
   }
 
   // ---- builder -----------------------------------------------------------------------------

@@ -127,6 +127,9 @@ final class Native {
   /** Whether a call may wait on a lock the generator holds across file I/O (a state folder). */
   static native boolean mayBlock(long handle);
 
+  /** sfc_generator_closed: closed, by close() or by a take-over. */
+  static native boolean generatorClosed(long handle);
+
   /**
    * The core's fast-path rule, or null where the generator has none: {@code
    * Object[]{long[]{epochMs, timeShift, timeMax, seqOne, seqMask, keepMask}, word, closedTicks}},

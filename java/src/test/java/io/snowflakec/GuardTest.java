@@ -1,6 +1,7 @@
 package io.snowflakec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -174,7 +175,10 @@ class GuardTest {
       long before = first.nextId();
       // A JShell line or a hot reload run twice: the newer one starts after the older one,
       // which is closed and says why.
+      assertFalse(first.isClosed());
       again = twitter(1, 3).build();
+      assertTrue(first.isClosed());
+      assertFalse(again.isClosed());
       assertEquals(claim, claimOf(again));
       assertTrue(again.nextId() > before);
       InvalidArgumentException closed = assertThrows(InvalidArgumentException.class, first::nextId);

@@ -1437,6 +1437,7 @@ class StateMachineTest {
           x.nodes.entrySet().stream()
               .map(n -> n.getKey() + "=" + n.getValue())
               .collect(java.util.stream.Collectors.joining(","));
+      expect(x.g.isClosed(), x + ": isClosed() false once taken over");
       try {
         long id = x.g.nextId();
         throw failure(x + ": issued " + id + " once taken over");
