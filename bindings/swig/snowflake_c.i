@@ -49,11 +49,13 @@
 %{
 typedef VALUE sfc_swig_obj;
 #define SFC_SWIG_RESULT(r) (&(r))
+#define SFC_SWIG_OBJ(p) ((sfk_obj)(uintptr_t)*(p))
 %}
 #elif defined(SWIGPHP)
 %{
 typedef zval sfc_swig_obj;
 #define SFC_SWIG_RESULT(r) (r)
+#define SFC_SWIG_OBJ(p) ((sfk_obj)(p))
 %}
 #endif
 
@@ -68,7 +70,7 @@ typedef zval sfc_swig_obj;
 %exception {
   $action
   if (sfc_swig_err.error.status != SFC_OK) {
-    sfc_swig_raise(&sfc_swig_err);
+    sfc_swig_raise_error(&sfc_swig_err);
     SWIG_fail;
   }
 }
@@ -122,7 +124,7 @@ typedef zval sfc_swig_obj;
 %ignore sfc_decode_rule;
 %ignore sfc_generator_may_block;
 %ignore sfc_generator_check;
-%ignore sfc_generator_warning_at; /* said at creation (sfc_swig_tell) */
+%ignore sfc_generator_warning_at; /* said at creation (sfk_tell) */
 %ignore sfc_warning_kind_at;
 /* Leases need a database driver of the host's: not a script's yet. */
 %ignore sfc_lease;
@@ -271,9 +273,9 @@ typedef zval sfc_swig_obj;
     sfc_field none;
     if (i < $self->field_count) return $self->fields[i];
     memset(&none, 0, sizeof none);
-    sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                  "field index %u is out of range: the layout has %u fields",
-                  i, $self->field_count);
+    sfk_fail(err, SFC_INVALID_ARGUMENT,
+             "field index %u is out of range: the layout has %u fields",
+             i, $self->field_count);
     return none;
   }
 }
@@ -283,8 +285,8 @@ typedef zval sfc_swig_obj;
   uint64_t value(const sfc_layout *layout, const char *name, sfc_error *err) {
     int i = sfc_layout_field_index(layout, name);
     if (i < 0) {
-      sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                    "the layout has no field '%.64s'", name);
+      sfk_fail(err, SFC_INVALID_ARGUMENT,
+               "the layout has no field '%.64s'", name);
       return 0;
     }
     return $self->values[i];
@@ -294,8 +296,8 @@ typedef zval sfc_swig_obj;
                  sfc_error *err) {
     int i = sfc_layout_field_index(layout, name);
     if (i < 0) {
-      sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                    "the layout has no field '%.64s'", name);
+      sfk_fail(err, SFC_INVALID_ARGUMENT,
+               "the layout has no field '%.64s'", name);
       return;
     }
     $self->values[i] = value;
@@ -370,19 +372,11 @@ sfc_swig_description sfc_describe(const sfc_layout *layout);
  * call on it (sfc_generator_check, the sfc_next family). close() frees at
  * once: the core is never called with the interpreter's lock released, and
  * a call reads `gen` anew after each wait (when other threads and signal
- * handlers run), never across one. */
+ * handlers run; sfk_next_id), never across one. */
 %{
 typedef struct sfc_swig_generator {
   sfc_generator *gen;
 } sfc_swig_generator;
-
-/* The longest wait between two calls of a waiting next_id or next_ids: a
- * close() by another thread or a signal handler ends the call within it. */
-#define SFC_SWIG_MAX_PAUSE_US 20000
-
-static int64_t sfc_swig_pause_us(int64_t wait_us) {
-  return wait_us > SFC_SWIG_MAX_PAUSE_US ? SFC_SWIG_MAX_PAUSE_US : wait_us;
-}
 %}
 
 struct sfc_swig_generator {};
@@ -394,26 +388,18 @@ struct sfc_swig_generator {};
   sfc_swig_generator(sfc_error *err, sfc_swig_obj *first = NULL,
                      sfc_swig_obj *opts = NULL) {
     sfc_swig_generator *self = NULL;
-    sfc_swig_setup s;
-    sfc_layout layout;
+    sfk_obj f = first ? SFC_SWIG_OBJ(first) : NULL;
+    sfk_obj o = opts ? SFC_SWIG_OBJ(opts) : NULL;
     sfc_generator *gen;
-    memset(&s, 0, sizeof s);
-    sfc_options_init(&s.opts);
-    if (sfc_swig_setup_read(&s, first, opts, err) &&
-        sfc_layout_resolve(s.has_held ? &s.held : NULL, s.preset, s.spec,
-                           s.epoch, &layout, err) ==
-            SFC_OK &&
-        sfc_generator_new(&layout, &s.opts, &gen, err) == SFC_OK) {
-      if (sfc_swig_tell(gen, err) != 0)
-        sfc_generator_free(gen); /* the language raised: no generator */
-      else if ((self = (sfc_swig_generator *)malloc(sizeof *self)) != NULL)
-        self->gen = gen;
-      else {
-        sfc_generator_free(gen);
-        sfc_swig_fail(err, SFC_OUT_OF_MEMORY, "out of memory");
-      }
+    if (sfk_generator_new(&sfc_swig_host, first ? &f : NULL, opts ? &o : NULL,
+                          &gen, err) != SFC_OK)
+      return NULL;
+    if ((self = (sfc_swig_generator *)malloc(sizeof *self)) != NULL)
+      self->gen = gen;
+    else {
+      sfc_generator_free(gen);
+      sfk_fail(err, SFC_OUT_OF_MEMORY, "out of memory");
     }
-    sfc_swig_named_free(&s.node);
     return self;
   }
 
@@ -433,25 +419,16 @@ struct sfc_swig_generator {};
   /* The next ID, waiting for the clock in the language's idiom. */
   uint64_t next_id(sfc_error *err) {
     uint64_t id = 0;
-    int64_t wait_us = 0;
-    while (sfc_next_now($self->gen, &id, &wait_us, err) == SFC_WAIT)
-      if (sfc_swig_wait(sfc_swig_pause_us(wait_us), err) != 0) return 0;
+    sfk_next_id(&sfc_swig_host, &$self->gen, &id, err);
     return id;
   }
 
   /* n consecutive IDs. On failure the exception carries those issued. */
   void next_ids(size_t n, sfc_swig_batch *ids, sfc_error *err) {
-    if (!sfc_swig_batch_alloc(ids, n, err)) return;
-    for (;;) {
-      size_t got = 0;
-      int64_t wait_us = 0;
-      sfc_status st = sfc_next_ids_now($self->gen, ids->ids + ids->filled,
-                                       n - ids->filled, &got, &wait_us, err);
-      ids->filled += got;
-      if (st != SFC_WAIT || sfc_swig_wait(sfc_swig_pause_us(wait_us), err) != 0)
-        break;
-    }
-    if (err->status != SFC_OK) sfc_swig_keep_ids(err, ids);
+    if (!(ids->ids = sfk_ids_alloc(n, err))) return;
+    if (sfk_next_ids(&sfc_swig_host, &$self->gen, ids->ids, n, &ids->filled,
+                     err) != SFC_OK)
+      sfc_swig_keep_ids(err, ids);
   }
 
   /* The deterministic entry: an ID for the clock reading `now_us`, or how
@@ -466,7 +443,7 @@ struct sfc_swig_generator {};
   /* The deterministic batch: the IDs issued and the wait that stopped it. */
   void next_ids_at(int64_t now_us, size_t n, sfc_swig_batch *ids_wait,
                    sfc_error *err) {
-    if (!sfc_swig_batch_alloc(ids_wait, n, err)) return;
+    if (!(ids_wait->ids = sfk_ids_alloc(n, err))) return;
     if (sfc_next_ids_at($self->gen, now_us, ids_wait->ids, n,
                         &ids_wait->filled, &ids_wait->wait_us,
                         err) == SFC_OK)

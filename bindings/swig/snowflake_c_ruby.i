@@ -1,5 +1,6 @@
 /* snowflake_c_ruby.i — the Ruby primitives of glue.i: exceptions, waiting
- * without the GVL, Ruby values in and out. Included by snowflake_c.i. */
+ * without the GVL, Ruby values in and out (a VALUE is the kit's sfk_obj).
+ * Included by snowflake_c.i. */
 
 %{
 #include <ruby/thread.h>
@@ -8,12 +9,19 @@
 /* [0] SnowflakeC::Error, [status] its subclass for each error status. */
 static VALUE sfc_swig_classes[SFC_STATUS_COUNT];
 
-static void sfc_swig_raise(const sfc_swig_error *e) {
+#define SFC_RB(o) ((VALUE)(uintptr_t)(o))
+#define SFC_OBJ(v) ((sfk_obj)(uintptr_t)(v))
+
+static void sfc_swig_raise(void *ctx, const sfc_error *err) {
+  const sfc_swig_error *e = (const sfc_swig_error *)(const void *)err;
   sfc_status st = e->error.status;
   const sfc_status_info *info = sfc_status_at((size_t)st);
   VALUE ids = rb_ary_new(), exc;
+  sfk_obj made;
+  (void)ctx;
   if (e->batch) {
-    sfc_swig_ids_out(&ids, e->batch);
+    sfk_ids_out(&sfc_swig_host, e->batch->ids, e->batch->filled, &made);
+    ids = SFC_RB(made);
     free(e->batch->ids);
     e->batch->ids = NULL;
   }
@@ -63,8 +71,9 @@ static VALUE sfc_swig_sleep_protected(VALUE arg) {
 
 /* An exception raised meanwhile resumes in sfc_swig_raise, once the
  * wrapper's buffers are freed: nothing jumps over this C code. */
-static int sfc_swig_wait(int64_t wait_us, sfc_error *err) {
+static int sfc_swig_wait(void *ctx, int64_t wait_us, sfc_error *err) {
   sfc_swig_sleep s;
+  (void)ctx;
   s.wait_us = wait_us;
   do {
     int state = 0;
@@ -89,21 +98,23 @@ static VALUE sfc_swig_warn_protected(VALUE text) {
 
 /* Under rb_protect: a Warning.warn that raises resumes in sfc_swig_raise,
  * once the new generator is freed. */
-static int sfc_swig_warn(const char *text, sfc_error *err) {
+static int sfc_swig_warn(void *ctx, const char *kind, const char *text,
+                         sfc_error *err) {
   int state = 0;
+  (void)ctx, (void)kind;
   rb_protect(sfc_swig_warn_protected, rb_utf8_str_new_cstr(text), &state);
   if (!state) return 0;
   sfc_swig_interrupted(err, (uintptr_t)state);
   return -1;
 }
 
-static void sfc_swig_in(VALUE *o, sfc_value *out) {
-  VALUE v = *o;
+static int sfc_swig_in(void *ctx, sfk_obj o, sfc_value *out, sfc_error *err) {
+  VALUE v = SFC_RB(o);
   int64_t i = 0;
   uint64_t u = 0;
   const int order = INTEGER_PACK_MSWORD_FIRST | INTEGER_PACK_NATIVE_BYTE_ORDER;
   memset(out, 0, sizeof *out);
-  out->type = SFC_SWIG_OBJECT;
+  out->type = SFK_TYPE_OBJECT;
   if (NIL_P(v)) {
     out->type = SFC_TYPE_NONE;
   } else if (v == Qtrue || v == Qfalse) {
@@ -131,13 +142,18 @@ static void sfc_swig_in(VALUE *o, sfc_value *out) {
   } else if (RB_TYPE_P(v, T_ARRAY)) {
     out->type = SFC_TYPE_LIST;
   }
+  (void)ctx, (void)err;
+  return 0;
 }
 
-static const char *sfc_swig_type_of(VALUE *o) { return rb_obj_classname(*o); }
+static const char *sfc_swig_type_of(void *ctx, sfk_obj o) {
+  (void)ctx;
+  return rb_obj_classname(SFC_RB(o));
+}
 
 typedef struct sfc_swig_rb_walk {
   const char *what;
-  sfc_swig_visit visit;
+  sfk_visit visit;
   void *ctx;
   sfc_error *err;
 } sfc_swig_rb_walk;
@@ -145,26 +161,27 @@ typedef struct sfc_swig_rb_walk {
 static int sfc_swig_rb_pair(VALUE key, VALUE value, VALUE arg) {
   sfc_swig_rb_walk *w = (sfc_swig_rb_walk *)(uintptr_t)arg;
   sfc_value k;
-  sfc_swig_in(&key, &k);
+  sfc_swig_in(NULL, SFC_OBJ(key), &k, w->err);
   if (k.type != SFC_TYPE_TEXT)
-    sfc_swig_fail(w->err, SFC_INVALID_ARGUMENT,
-                  "%s are keyed by name (a Symbol or String), not by a %s",
-                  w->what, rb_obj_classname(key));
+    sfk_fail(w->err, SFC_INVALID_ARGUMENT,
+             "%s are keyed by name (a Symbol or String), not by a %s", w->what,
+             rb_obj_classname(key));
   else
-    w->visit(w->ctx, k.text, k.len, &value, w->err);
+    w->visit(w->ctx, k.text, k.len, SFC_OBJ(value), w->err);
   return w->err->status == SFC_OK ? ST_CONTINUE : ST_STOP;
 }
 
-static int sfc_swig_each(VALUE *o, const char *what, sfc_swig_visit visit,
-                         void *ctx, sfc_error *err) {
-  sfc_swig_rb_walk w = {what, visit, ctx, err};
-  if (!RB_TYPE_P(*o, T_HASH)) {
-    sfc_swig_fail(err, SFC_INVALID_ARGUMENT,
-                  "%s must be a Hash by name, like {worker: 3}, not a %s",
-                  what, rb_obj_classname(*o));
+static int sfc_swig_each(void *ctx, sfk_obj map, const char *what,
+                         sfk_visit visit, void *visit_ctx, sfc_error *err) {
+  sfc_swig_rb_walk w = {what, visit, visit_ctx, err};
+  (void)ctx;
+  if (!RB_TYPE_P(SFC_RB(map), T_HASH)) {
+    sfk_fail(err, SFC_INVALID_ARGUMENT,
+             "%s must be a Hash by name, like {worker: 3}, not a %s", what,
+             rb_obj_classname(SFC_RB(map)));
     return 0;
   }
-  rb_hash_foreach(*o, sfc_swig_rb_pair, (VALUE)(uintptr_t)&w);
+  rb_hash_foreach(SFC_RB(map), sfc_swig_rb_pair, (VALUE)(uintptr_t)&w);
   return err->status == SFC_OK;
 }
 
@@ -173,33 +190,65 @@ static void *sfc_swig_ptr(VALUE *o, swig_type_info *ty) {
   return SWIG_IsOK(SWIG_ConvertPtr(*o, &p, ty, 0)) ? p : NULL;
 }
 
-static void sfc_swig_out(VALUE *out, const sfc_value *v) {
+static const sfc_layout *sfc_swig_layout(void *ctx, sfk_obj o) {
+  VALUE v = SFC_RB(o);
+  (void)ctx;
+  return (const sfc_layout *)sfc_swig_ptr(&v, SWIGTYPE_p_sfc_layout);
+}
+
+static int sfc_swig_out(void *ctx, const sfc_value *v, sfk_obj *out) {
+  VALUE r;
+  (void)ctx;
   switch (v->type) {
-  case SFC_TYPE_BOOL: *out = v->i ? Qtrue : Qfalse; break;
-  case SFC_TYPE_INT: *out = LL2NUM(v->i); break;
-  case SFC_TYPE_UINT: *out = ULL2NUM(v->u); break;
-  case SFC_TYPE_DOUBLE: *out = DBL2NUM(v->d); break;
-  case SFC_TYPE_TEXT: *out = rb_utf8_str_new(v->text, (long)v->len); break;
-  default: *out = Qnil;
+  case SFC_TYPE_BOOL: r = v->i ? Qtrue : Qfalse; break;
+  case SFC_TYPE_INT: r = LL2NUM(v->i); break;
+  case SFC_TYPE_UINT: r = ULL2NUM(v->u); break;
+  case SFC_TYPE_DOUBLE: r = DBL2NUM(v->d); break;
+  case SFC_TYPE_TEXT: r = rb_utf8_str_new(v->text, (long)v->len); break;
+  default: r = Qnil;
   }
+  *out = SFC_OBJ(r);
+  return 0;
 }
 
-static void sfc_swig_new_ptr(VALUE *out, void *p, swig_type_info *ty) {
-  *out = SWIG_NewPointerObj(p, ty, SWIG_POINTER_OWN);
+static sfk_obj sfc_swig_new_ptr(void *p, swig_type_info *ty) {
+  return SFC_OBJ(SWIG_NewPointerObj(p, ty, SWIG_POINTER_OWN));
 }
 
-static void sfc_swig_list(VALUE *out) { *out = rb_ary_new(); }
-static void sfc_swig_push(VALUE *l, VALUE *v) { rb_ary_push(*l, *v); }
-static void sfc_swig_map(VALUE *out) { *out = rb_hash_new(); }
+static int sfc_swig_list(void *ctx, sfk_obj *out) {
+  (void)ctx;
+  *out = SFC_OBJ(rb_ary_new());
+  return 0;
+}
+
+static int sfc_swig_push(void *ctx, sfk_obj list, sfk_obj v) {
+  (void)ctx;
+  rb_ary_push(SFC_RB(list), SFC_RB(v));
+  return 0;
+}
+
+static int sfc_swig_map(void *ctx, sfk_obj *out) {
+  (void)ctx;
+  *out = SFC_OBJ(rb_hash_new());
+  return 0;
+}
 
 /* stats[:node]["worker"]: the library's names are Symbols. */
-static void sfc_swig_put(VALUE *map, const char *key, int symbol, VALUE *v) {
+static int sfc_swig_put(void *ctx, sfk_obj map, const char *key, int symbol,
+                        sfk_obj v) {
   VALUE k = symbol ? ID2SYM(rb_intern(key)) : rb_utf8_str_new_cstr(key);
-  rb_hash_aset(*map, k, *v);
+  (void)ctx;
+  rb_hash_aset(SFC_RB(map), k, SFC_RB(v));
+  return 0;
 }
 
-static void sfc_swig_append(VALUE *result, VALUE *v) {
-  *result = SWIG_Ruby_AppendOutput(*result, *v);
+/* The collector takes what is dropped. */
+static void sfc_swig_drop(void *ctx, sfk_obj o) { (void)ctx, (void)o; }
+
+static void sfc_swig_set(VALUE *result, sfk_obj v) { *result = SFC_RB(v); }
+
+static void sfc_swig_append(VALUE *result, sfk_obj v) {
+  *result = SWIG_Ruby_AppendOutput(*result, SFC_RB(v));
 }
 %}
 

@@ -14,7 +14,7 @@ static int sfc_swig_id_in(sfc_swig_obj *o, uint64_t *out) {
   sfc_value v;
   char digits[32];
   memset(&e, 0, sizeof e);
-  sfc_swig_in(o, &v);
+  sfc_swig_read(o, &v);
   if (v.type == SFC_TYPE_INT && v.i >= 0) {
     *out = (uint64_t)v.i;
   } else if (v.type == SFC_TYPE_UINT) {
@@ -25,14 +25,14 @@ static int sfc_swig_id_in(sfc_swig_obj *o, uint64_t *out) {
   } else if (v.type == SFC_TYPE_TEXT) {
     sfc_id_parse(v.text, v.len, SFC_ENCODING_DEC, out, &e.error);
   } else if (v.type == SFC_TYPE_DOUBLE) {
-    sfc_swig_fail(&e.error, SFC_INVALID_ARGUMENT,
-                  "the number %.17g is not an ID: give an integer from 0 to "
-                  "2^64 - 1, or its decimal text",
-                  v.d);
+    sfk_fail(&e.error, SFC_INVALID_ARGUMENT,
+             "the number %.17g is not an ID: give an integer from 0 to "
+             "2^64 - 1, or its decimal text",
+             v.d);
   } else {
-    sfc_swig_fail(&e.error, SFC_INVALID_ARGUMENT,
-                  "an ID is an integer or decimal text, not a %s",
-                  sfc_swig_type_of(o));
+    sfk_fail(&e.error, SFC_INVALID_ARGUMENT,
+             "an ID is an integer or decimal text, not a %s",
+             sfc_swig_type(o));
   }
   return sfc_swig_ok(&e);
 }
@@ -42,7 +42,7 @@ static int sfc_swig_id_in(sfc_swig_obj *o, uint64_t *out) {
 static int sfc_swig_int64_in(sfc_swig_obj *o, int64_t *out, int argnum,
                              const char *function) {
   sfc_value v;
-  sfc_swig_in(o, &v);
+  sfc_swig_read(o, &v);
   if (v.type == SFC_TYPE_INT) {
     *out = v.i;
     return 1;
@@ -59,7 +59,7 @@ static int sfc_swig_int64_in(sfc_swig_obj *o, int64_t *out, int argnum,
     }
   }
   sfc_swig_raise_invalid("argument %d of %s must be a 64-bit integer, not %s",
-                         argnum, function, sfc_swig_type_of(o));
+                         argnum, function, sfc_swig_type(o));
   return 0;
 }
 
@@ -68,10 +68,10 @@ static const char *sfc_swig_text_in(sfc_swig_obj *o, const char *what) {
   sfc_swig_error e;
   sfc_value v;
   memset(&e, 0, sizeof e);
-  sfc_swig_in(o, &v);
+  sfc_swig_read(o, &v);
   if (v.type != SFC_TYPE_TEXT)
-    sfc_swig_fail(&e.error, SFC_INVALID_ARGUMENT, "%s must be text, not a %s",
-                  what, sfc_swig_type_of(o));
+    sfk_fail(&e.error, SFC_INVALID_ARGUMENT, "%s must be text, not a %s",
+             what, sfc_swig_type(o));
   else
     sfc_text_check(what, v.text, v.len, &e.error);
   return sfc_swig_ok(&e) ? v.text : NULL;
@@ -87,11 +87,11 @@ static const sfc_layout *sfc_swig_layout_in(sfc_swig_obj *o,
   const char *name;
   memset(&e, 0, sizeof e);
   if (l) return l;
-  sfc_swig_in(o, &v);
+  sfc_swig_read(o, &v);
   if (v.type != SFC_TYPE_TEXT) {
     sfc_swig_raise_invalid("a layout is a Layout object or a preset's name, "
                            "not a %s",
-                           sfc_swig_type_of(o));
+                           sfc_swig_type(o));
     return NULL;
   }
   if (!(name = sfc_swig_text_in(o, "preset"))) return NULL;
@@ -101,23 +101,23 @@ static const sfc_layout *sfc_swig_layout_in(sfc_swig_obj *o,
 
 static void sfc_swig_int_out(sfc_swig_obj *result, int64_t i) {
   sfc_value v = {SFC_TYPE_INT, i, 0, 0, NULL, 0, 0};
-  sfc_swig_obj o;
-  sfc_swig_out(&o, &v);
-  sfc_swig_append(result, &o);
+  sfc_swig_value_out(result, &v, 1);
 }
 
 static void sfc_swig_uint_out(sfc_swig_obj *result, uint64_t u) {
   sfc_value v = {SFC_TYPE_UINT, 0, u, 0, NULL, 0, 0};
-  sfc_swig_obj o;
-  sfc_swig_out(&o, &v);
-  sfc_swig_append(result, &o);
+  sfc_swig_value_out(result, &v, 1);
 }
 
 static void sfc_swig_text_out(sfc_swig_obj *result, const char *text) {
   sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, text, strlen(text), 0};
-  sfc_swig_obj o;
-  sfc_swig_out(&o, &v);
-  sfc_swig_append(result, &o);
+  sfc_swig_value_out(result, &v, 1);
+}
+
+/* A value the kit made (0) as the wrapper's result: read after the call
+ * that made it. */
+static void sfc_swig_made(sfc_swig_obj *result, int made, const sfk_obj *o) {
+  if (made == 0) sfc_swig_set(result, *o);
 }
 
 static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
@@ -143,7 +143,7 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
 /* Statuses become exceptions (%exception); the value itself is dropped. */
 %typemap(out) sfc_status {
   (void)$1;
-  sfc_swig_out(SFC_SWIG_RESULT($result), &sfc_swig_none);
+  sfc_swig_value_out(SFC_SWIG_RESULT($result), &sfc_swig_none, 0);
 }
 
 %typemap(out) sfc_status sfc_preset_at {
@@ -152,7 +152,7 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
                            "presets", (size_t)arg1, sfc_preset_count());
     SWIG_fail;
   }
-  sfc_swig_out(SFC_SWIG_RESULT($result), &sfc_swig_none);
+  sfc_swig_value_out(SFC_SWIG_RESULT($result), &sfc_swig_none, 0);
 }
 
 /* Functions whose result comes from an argout typemap. */
@@ -171,16 +171,15 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
 }
 %typemap(argout) sfc_layout *out, sfc_parts *out, sfc_layout_info *out,
     sfc_uuid7 *out {
-  sfc_swig_obj o;
   $*1_ltype *copy = ($*1_ltype *)malloc(sizeof *copy);
   if (!copy) {
     sfc_swig_error e = {{SFC_OUT_OF_MEMORY, "out of memory"}, NULL, 0};
-    sfc_swig_raise(&e);
+    sfc_swig_raise_error(&e);
     SWIG_fail;
   }
   *copy = *$1;
-  sfc_swig_new_ptr(&o, copy, $1_descriptor);
-  sfc_swig_append(SFC_SWIG_RESULT($result), &o);
+  sfc_swig_append(SFC_SWIG_RESULT($result),
+                  sfc_swig_new_ptr(copy, $1_descriptor));
 }
 
 %typemap(in, numinputs = 0) uint64_t *id (uint64_t temp = 0),
@@ -202,7 +201,7 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
 }
 %typemap(argout) (char *buf, size_t cap) {
   sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, $1, strlen($1), 0};
-  sfc_swig_out(SFC_SWIG_RESULT($result), &v);
+  sfc_swig_value_out(SFC_SWIG_RESULT($result), &v, 0);
 }
 
 /* IDs and field values in: an integer >= 0 or decimal text. */
@@ -218,7 +217,7 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
  * true the fixed width, false the shortest; nothing else. */
 %typemap(in, phptype = "?bool") unsigned pad {
   sfc_value v;
-  sfc_swig_in(&$input, &v);
+  sfc_swig_read(&$input, &v);
   if (v.type == SFC_TYPE_NONE) {
     $1 = 0;
   } else if (v.type == SFC_TYPE_BOOL) {
@@ -226,7 +225,7 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
   } else {
     sfc_swig_raise_invalid("pad must be true, false or nil/null (the "
                            "encoding's default form), not a %s",
-                           sfc_swig_type_of(&$input));
+                           sfc_swig_type(&$input));
     SWIG_fail;
   }
 }
@@ -234,7 +233,7 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
 /* A batch size: an integer >= 0. */
 %typemap(in, phptype = "int") size_t n {
   sfc_value v;
-  sfc_swig_in(&$input, &v);
+  sfc_swig_read(&$input, &v);
   if (v.type != SFC_TYPE_INT || v.i < 0) {
     sfc_swig_raise_invalid("a batch size must be an integer >= 0");
     SWIG_fail;
@@ -253,10 +252,10 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
  * included, for the core to name where it stands. */
 %typemap(in, phptype = "string") (const char *text, size_t len) {
   sfc_value v;
-  sfc_swig_in(&$input, &v);
+  sfc_swig_read(&$input, &v);
   if (v.type != SFC_TYPE_TEXT) {
     sfc_swig_raise_invalid("argument $argnum of $symname must be text, not "
-                           "a %s", sfc_swig_type_of(&$input));
+                           "a %s", sfc_swig_type(&$input));
     SWIG_fail;
   }
   $1 = ($1_ltype)v.text;
@@ -269,7 +268,7 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
   sfc_value v;
   const char *text;
   memset(&e, 0, sizeof e);
-  sfc_swig_in(&$input, &v);
+  sfc_swig_read(&$input, &v);
   if (v.type == SFC_TYPE_INT) {
     $1 = v.i;
   } else {
@@ -286,37 +285,41 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
     SWIG_fail;
 }
 
-/* The generator's arguments, read by sfc_swig_setup_read. */
+/* The generator's arguments, read by the kit (sfk_setup_read). */
 %typemap(in) sfc_swig_obj *first, sfc_swig_obj *opts
     "$1 = &$input;";
 
 %typemap(in, phptype = "array") (const sfc_node_value *fields, size_t count)
-    (sfc_swig_named temp = {0}) {
+    (sfk_named temp = {0}) {
   sfc_swig_error e;
   memset(&e, 0, sizeof e);
-  if (!sfc_swig_each(&$input, "field values", sfc_swig_field_visit, &temp,
-                     &e.error)) {
-    sfc_swig_named_free(&temp); /* before raising: Ruby's raise jumps */
-    sfc_swig_raise(&e);
+  if (!sfk_fields_read(&sfc_swig_host, SFC_SWIG_OBJ(&$input), &temp,
+                       &e.error)) {
+    sfk_named_free(&temp); /* before raising: Ruby's raise jumps */
+    sfc_swig_raise_error(&e);
     SWIG_fail;
   }
   $1 = temp.value;
   $2 = temp.count;
 }
 %typemap(freearg) (const sfc_node_value *fields, size_t count)
-    "sfc_swig_named_free(&temp$argnum);";
+    "sfk_named_free(&temp$argnum);";
 
-%typemap(out, phptype = "array") sfc_stats
-    "sfc_swig_stats_out(SFC_SWIG_RESULT($result), &$1);";
-%typemap(out, phptype = "array") sfc_swig_description
-    "sfc_swig_describe_out(SFC_SWIG_RESULT($result), &$1.layout);";
+%typemap(out, phptype = "array") sfc_stats (sfk_obj o) {
+  sfc_swig_made(SFC_SWIG_RESULT($result),
+                sfk_stats_out(&sfc_swig_host, &$1, &o), &o);
+}
+%typemap(out, phptype = "array") sfc_swig_description (sfk_obj o) {
+  sfc_swig_made(SFC_SWIG_RESULT($result),
+                sfk_layout_out(&sfc_swig_host, &$1.layout, &o), &o);
+}
 
 %typemap(out, phptype = "array") sfc_swig_next {
   sfc_value id = {$1.issued ? SFC_TYPE_UINT : SFC_TYPE_NONE, 0, $1.id, 0,
                   NULL, 0, 0};
-  sfc_swig_obj o;
-  sfc_swig_out(&o, &id);
-  sfc_swig_pair_out(SFC_SWIG_RESULT($result), &o, $1.issued ? 0 : $1.wait_us);
+  sfk_obj o;
+  sfc_swig_out(NULL, &id, &o);
+  sfc_swig_pair_out(SFC_SWIG_RESULT($result), o, $1.issued ? 0 : $1.wait_us);
 }
 
 %typemap(in, numinputs = 0) sfc_swig_batch *ids (sfc_swig_batch temp),
@@ -324,12 +327,15 @@ static const sfc_value sfc_swig_none = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
   memset(&temp, 0, sizeof temp);
   $1 = &temp;
 }
-%typemap(argout) sfc_swig_batch *ids
-    "sfc_swig_ids_out(SFC_SWIG_RESULT($result), $1);";
+%typemap(argout) sfc_swig_batch *ids {
+  sfk_obj ids;
+  sfk_ids_out(&sfc_swig_host, $1->ids, $1->filled, &ids);
+  sfc_swig_set(SFC_SWIG_RESULT($result), ids);
+}
 %typemap(argout) sfc_swig_batch *ids_wait {
-  sfc_swig_obj ids;
-  sfc_swig_ids_out(&ids, $1);
-  sfc_swig_pair_out(SFC_SWIG_RESULT($result), &ids, $1->wait_us);
+  sfk_obj ids;
+  sfk_ids_out(&sfc_swig_host, $1->ids, $1->filled, &ids);
+  sfc_swig_pair_out(SFC_SWIG_RESULT($result), ids, $1->wait_us);
 }
 %typemap(freearg) sfc_swig_batch *ids, sfc_swig_batch *ids_wait
     "free($1->ids);";

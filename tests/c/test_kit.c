@@ -1,9 +1,11 @@
 /* The binding kit: node lists as every host splits them, the growing sink,
- * and JSON text escaped the one way. */
+ * JSON text escaped the one way, and the walks a host reaches through its
+ * primitives (kit_host.h records what they were asked to make). */
 #include "check.h"
 
 #include <string.h>
 
+#include "kit_host.h"
 #include "snowflake_c_kit.h"
 
 static void node_lists(void) {
@@ -76,8 +78,208 @@ static void json_text(void) {
   sfk_buffer_free(&buf);
 }
 
+/* The value rendered, then freed. */
+static const char *rendered(sfk_obj o) {
+  static char buf[4096];
+  buf[0] = '\0';
+  render((node *)o, buf, sizeof buf);
+  node_free((node *)o);
+  return buf;
+}
+
+static void layout_out(void) {
+  test_host t = {0};
+  sfk_host h = test_host_of(&t);
+  sfc_layout l;
+  sfc_error err;
+  sfk_obj o;
+  CHECK_STATUS(sfc_layout_resolve(NULL, "twitter", NULL, NULL, &l, &err),
+               SFC_OK, err);
+  CHECK(sfk_layout_out(&h, &l, &o) == 0 && t.live == 1, "made, %d live",
+        t.live);
+  const char *want =
+      "{:name=\"twitter\",:spec=\"time:41@1ms,datacenter:5,worker:5,seq:12\","
+      ":epoch_ms=1288834974657,:unit_us=1000,:total_bits=63,"
+      ":ids_per_second=4.096e+06,:node_capacity=1024,"
+      ":time_end_ms=3487858230209,:max_id=9223372036854775807u,:fields=["
+      "{:name=\"time\",:kind=\"time\",:bits=41,:shift=22,:max=2199023255551u},"
+      "{:name=\"datacenter\",:kind=\"node\",:bits=5,:shift=17,:max=31u},"
+      "{:name=\"worker\",:kind=\"node\",:bits=5,:shift=12,:max=31u},"
+      "{:name=\"seq\",:kind=\"seq\",:bits=12,:shift=0,:max=4095u}]}";
+  const char *got = rendered(o);
+  CHECK(strcmp(got, want) == 0, "the facts in order:\n%s\n%s", got, want);
+
+  /* Whichever make fails, the walk says so and leaves nothing behind. */
+  int total = t.made;
+  for (int at = 1; at <= total; at++) {
+    test_host f = {.fail_at = at};
+    sfk_host fh = test_host_of(&f);
+    CHECK(sfk_layout_out(&fh, &l, &o) != 0 && f.live == 0,
+          "make %d of %d failed: %d live", at, total, f.live);
+  }
+}
+
+static void tables_out(void) {
+  test_host t = {0};
+  sfk_host h = test_host_of(&t);
+  sfk_obj o;
+  CHECK(sfk_preset_names_out(&h, &o) == 0, "presets");
+  CHECK(strncmp(rendered(o), "[\"default\",\"twitter\",\"discord\",", 31) == 0,
+        "the presets' names in order");
+  CHECK(sfk_option_names_out(&h, &o) == 0, "options");
+  const char *names = rendered(o);
+  CHECK(names[0] == '[' && strstr(names, "\"max_wait\"") &&
+            strstr(names, "\"guard\""),
+        "the options' names: %s", names);
+  uint64_t ids[] = {1, 18446744073709551615u};
+  CHECK(sfk_ids_out(&h, ids, 2, &o) == 0 &&
+            strcmp(rendered(o), "[1u,18446744073709551615u]") == 0,
+        "IDs unsigned");
+
+  sfc_lease_stats ls = {"held", 4, "worker", 10, 20, 2, 1, "", 30000};
+  CHECK(sfk_lease_stats_out(&h, &ls, &o) == 0, "lease stats");
+  const char *lease = rendered(o);
+  CHECK(strcmp(lease, "{:state=\"held\",:field=\"worker\",:value=4,"
+                      ":expires_ms=10,:horizon_ms=20,:renewals=2u,"
+                      ":failures=1u,:error=\"\",:duration_ms=30000}") == 0,
+        "lease stats: %s", lease);
+  ls.field = NULL;
+  CHECK(sfk_lease_stats_out(&h, &ls, &o) == 0 &&
+            strstr(rendered(o), ":field=none,"),
+        "no field yet: none");
+}
+
+/* Host arguments: a map of options as a script writes them. */
+static node *arg_map(test_host *t) {
+  sfk_obj o;
+  th_map(t, &o);
+  return (node *)o;
+}
+
+static void arg_put(test_host *t, node *map, const char *key, sfc_value v) {
+  sfk_obj o;
+  th_out(t, &v, &o);
+  th_put(t, map, key, 0, o);
+}
+
+static sfc_value text_value(const char *text) {
+  sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, text, strlen(text), 0};
+  return v;
+}
+
+static sfc_value int_value(int64_t i) {
+  sfc_value v = {SFC_TYPE_INT, i, 0, 0, NULL, 0, 0};
+  return v;
+}
+
+static void generator_in(void) {
+  test_host t = {0};
+  sfk_host h = test_host_of(&t);
+  sfc_error err;
+  sfc_generator *gen = NULL;
+  node *opts = arg_map(&t), *nodes = arg_map(&t);
+  sfc_value off = {SFC_TYPE_BOOL, 0, 0, 0, NULL, 0, 0};
+  arg_put(&t, opts, "layout",
+          text_value("time:41@1ms,clock:3,worker:7,seq:12"));
+  arg_put(&t, opts, "epoch", int_value(check_run_epoch()));
+  arg_put(&t, nodes, "worker", int_value(77));
+  th_put(&t, opts, "node", 0, nodes);
+  arg_put(&t, opts, "guard", off);
+  sfk_obj args = opts;
+  CHECK_STATUS(sfk_generator_new(&h, &args, NULL, &gen, &err), SFC_OK, err);
+  CHECK(t.warns == 1 && strstr(t.told, "Unguarded: "), "told: %s", t.told);
+
+  sfk_obj o;
+  CHECK(gen && sfk_warnings_out(&h, gen, &o) == 0, "warnings");
+  const char *w = rendered(o);
+  CHECK(strncmp(w, "[[\"Unguarded\",\"node value worker=77 is", 38) == 0,
+        "[[kind, text]]: %s", w);
+
+  /* Told once per process: a second generator's is not told again, and a
+   * warning the host raised is told the next time. */
+  CHECK(sfk_tell(&h, gen, &err) == 0 && t.warns == 1, "told once");
+  sfk_told_forget(sfc_generator_warning_at(gen, 0, &w) ? w : "");
+  t.refuse_warn = 1;
+  CHECK(sfk_tell(&h, gen, &err) != 0 && t.warns == 2, "the host raised");
+  t.refuse_warn = 0;
+  CHECK(sfk_tell(&h, gen, &err) == 0 && t.warns == 3, "told after all");
+
+  uint64_t id = 0, ids[100];
+  size_t filled = 0;
+  CHECK_STATUS(sfk_next_id(&h, &gen, &id, &err), SFC_OK, err);
+  CHECK_STATUS(sfk_next_ids(&h, &gen, ids, 100, &filled, &err), SFC_OK, err);
+  CHECK(filled == 100 && ids[0] > id && ids[99] > ids[0], "100 IDs after %llu",
+        (unsigned long long)id);
+  sfc_stats s;
+  sfc_generator_stats(gen, &s);
+  CHECK(sfk_stats_out(&h, &s, &o) == 0, "stats");
+  const char *stats = rendered(o);
+  CHECK(stats[0] == '{' && strstr(stats, ":node={\"worker\"=77u}") &&
+            strncmp(stats, "{:ids_issued=101u,:waits=", 25) == 0,
+        "stats by Symbol, the node map by data keys: %s", stats);
+  sfc_generator_free(gen);
+  CHECK(sfk_ids_alloc(SFK_BATCH_MAX + 1, &err) == NULL &&
+            strstr(err.message, "a batch takes at most 16777216 IDs"),
+        "a batch too large: %s", err.message);
+  node_free(opts);
+}
+
+static void generator_refused(void) {
+  test_host t = {0};
+  sfk_host h = test_host_of(&t);
+  sfc_error err;
+  sfc_generator *gen = NULL;
+  node *opts = arg_map(&t), *nodes = arg_map(&t);
+  sfk_obj first;
+  arg_put(&t, nodes, "worker", int_value(-999)); /* an object of the host */
+  th_put(&t, opts, "node", 0, nodes);
+  th_out(&t, &(sfc_value){SFC_TYPE_TEXT, 0, 0, 0, "twitter", 7, 0}, &first);
+  sfk_obj args = opts;
+  CHECK_STATUS(sfk_generator_new(&h, &first, &args, &gen, &err),
+               SFC_INVALID_ARGUMENT, err);
+  CHECK(!gen && strcmp(err.message, "worker cannot be a Thing") == 0, "%s",
+        err.message);
+  node_free(opts);
+
+  opts = arg_map(&t);
+  arg_put(&t, opts, "preset", text_value("discord"));
+  args = opts;
+  CHECK_STATUS(sfk_generator_new(&h, &first, &args, &gen, &err),
+               SFC_INVALID_ARGUMENT, err);
+  CHECK(strcmp(err.message, "preset is given twice") == 0, "%s", err.message);
+  node_free(opts);
+
+  opts = arg_map(&t);
+  arg_put(&t, opts, "max_wiat", int_value(5));
+  args = opts;
+  CHECK_STATUS(sfk_generator_new(&h, &first, &args, &gen, &err),
+               SFC_INVALID_ARGUMENT, err);
+  CHECK(strstr(err.message, "max_wiat"), "the core's own: %s", err.message);
+  node_free(opts);
+  node_free(first);
+
+  sfk_named fields = {0};
+  opts = arg_map(&t);
+  arg_put(&t, opts, "worker", text_value("12"));
+  arg_put(&t, opts, "seq", int_value(-1));
+  CHECK(sfk_fields_read(&h, opts, &fields, &err) && fields.count == 2 &&
+            strcmp(fields.value[0].name, "worker") == 0 &&
+            fields.value[0].value == 12 && fields.value[1].value == -1,
+        "field values by name, text or integers");
+  arg_put(&t, opts, "clock", text_value("9223372036854775808"));
+  CHECK(!sfk_fields_read(&h, opts, &fields, &err) &&
+            strstr(err.message, "field 'clock' is above 2^63 - 1"),
+        "%s", err.message);
+  sfk_named_free(&fields);
+  node_free(opts);
+}
+
 int main(void) {
   node_lists();
   json_text();
+  layout_out();
+  tables_out();
+  generator_in();
+  generator_refused();
   return check_summary();
 }

@@ -1,0 +1,180 @@
+/* Values out: the core's tables walked into host values, keys in the
+ * core's order, for every host alike. */
+#include <string.h>
+
+#include "snowflake_c_host.h"
+
+/* A scalar of the core as a host value. */
+static int scalar(const sfk_host *h, const sfc_value *v, sfk_obj *out) {
+  return h->out(h->ctx, v, out);
+}
+
+static int uint_out(const sfk_host *h, uint64_t u, sfk_obj *out) {
+  sfc_value v = {SFC_TYPE_UINT, 0, u, 0, NULL, 0, 0};
+  return scalar(h, &v, out);
+}
+
+static int int_out(const sfk_host *h, int64_t i, sfk_obj *out) {
+  sfc_value v = {SFC_TYPE_INT, i, 0, 0, NULL, 0, 0};
+  return scalar(h, &v, out);
+}
+
+/* Text, or none for NULL. */
+static int text_out(const sfk_host *h, const char *text, sfk_obj *out) {
+  sfc_value v = {text ? SFC_TYPE_TEXT : SFC_TYPE_NONE,
+                 0,
+                 0,
+                 0,
+                 text,
+                 text ? strlen(text) : 0,
+                 0};
+  return scalar(h, &v, out);
+}
+
+/* Lets go of `o` after a failure, when the host has something to drop. */
+static int drop(const sfk_host *h, sfk_obj o) {
+  if (h->drop) h->drop(h->ctx, o);
+  return -1;
+}
+
+/* map[key] = *v, *v just made by `made` (0 when it was): read after the
+ * call that made it. */
+static int put(const sfk_host *h, sfk_obj map, const char *key, int symbol,
+               int made, const sfk_obj *v) {
+  return made != 0 || h->put(h->ctx, map, key, symbol, *v) != 0 ? -1 : 0;
+}
+
+static int push(const sfk_host *h, sfk_obj list, int made, const sfk_obj *v) {
+  return made != 0 || h->push(h->ctx, list, *v) != 0 ? -1 : 0;
+}
+
+/* A stats MAP: its entries by node field, keyed as data. */
+static int stats_map(const sfk_host *h, const sfc_stats *s, size_t i,
+                     sfk_obj *out) {
+  const char *key;
+  sfc_value e;
+  sfk_obj x;
+  if (h->map(h->ctx, out) != 0) return -1;
+  for (size_t j = 0; sfc_stats_entry(s, i, j, &key, &e); j++)
+    if (put(h, *out, key, 0, scalar(h, &e, &x), &x) != 0) return drop(h, *out);
+  return 0;
+}
+
+int sfk_stats_out(const sfk_host *h, const sfc_stats *s, sfk_obj *out) {
+  const sfc_fact_info *f;
+  if (h->map(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; (f = sfc_stats_fact_at(i)) != NULL; i++) {
+    sfc_value v;
+    sfk_obj o;
+    sfc_stats_fact(s, i, &v);
+    int made =
+        v.type == SFC_TYPE_MAP ? stats_map(h, s, i, &o) : scalar(h, &v, &o);
+    if (put(h, *out, f->name, 1, made, &o) != 0) return drop(h, *out);
+  }
+  return 0;
+}
+
+int sfk_field_out(const sfk_host *h, const sfc_field *field, sfk_obj *out) {
+  const sfc_fact_info *f;
+  if (h->map(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; (f = sfc_field_fact_at(i)) != NULL; i++) {
+    sfc_value v;
+    sfk_obj o;
+    sfc_field_fact(field, i, &v);
+    if (put(h, *out, f->name, 1, scalar(h, &v, &o), &o) != 0)
+      return drop(h, *out);
+  }
+  return 0;
+}
+
+static int fields_out(const sfk_host *h, const sfc_layout *l, sfk_obj *out) {
+  sfk_obj x;
+  if (h->list(h->ctx, out) != 0) return -1;
+  for (unsigned k = 0; k < l->field_count; k++)
+    if (push(h, *out, sfk_field_out(h, &l->fields[k], &x), &x) != 0)
+      return drop(h, *out);
+  return 0;
+}
+
+int sfk_layout_out(const sfk_host *h, const sfc_layout *l, sfk_obj *out) {
+  const sfc_fact_info *f;
+  char buf[SFC_SPEC_MAX];
+  if (h->map(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; (f = sfc_layout_fact_at(i)) != NULL; i++) {
+    sfc_value v;
+    sfk_obj o;
+    sfc_layout_fact(l, i, &v, buf, sizeof buf);
+    int made =
+        v.type == SFC_TYPE_LIST ? fields_out(h, l, &o) : scalar(h, &v, &o);
+    if (put(h, *out, f->name, 1, made, &o) != 0) return drop(h, *out);
+  }
+  return 0;
+}
+
+int sfk_lease_stats_out(const sfk_host *h, const sfc_lease_stats *s,
+                        sfk_obj *out) {
+  sfk_obj o;
+  if (h->map(h->ctx, out) != 0) return -1;
+  if (put(h, *out, "state", 1, text_out(h, s->state, &o), &o) ||
+      put(h, *out, "field", 1, text_out(h, s->field, &o), &o) ||
+      put(h, *out, "value", 1, int_out(h, s->value, &o), &o) ||
+      put(h, *out, "expires_ms", 1, int_out(h, s->expires_ms, &o), &o) ||
+      put(h, *out, "horizon_ms", 1, int_out(h, s->horizon_ms, &o), &o) ||
+      put(h, *out, "renewals", 1, uint_out(h, s->renewals, &o), &o) ||
+      put(h, *out, "failures", 1, uint_out(h, s->failures, &o), &o) ||
+      put(h, *out, "error", 1, text_out(h, s->error, &o), &o) ||
+      put(h, *out, "duration_ms", 1, int_out(h, s->duration_ms, &o), &o))
+    return drop(h, *out);
+  return 0;
+}
+
+/* [kind, text] */
+static int warning_out(const sfk_host *h, const char *kind, const char *text,
+                       sfk_obj *out) {
+  sfk_obj o;
+  if (h->list(h->ctx, out) != 0) return -1;
+  if (push(h, *out, text_out(h, kind, &o), &o) ||
+      push(h, *out, text_out(h, text, &o), &o))
+    return drop(h, *out);
+  return 0;
+}
+
+int sfk_warnings_out(const sfk_host *h, const sfc_generator *gen,
+                     sfk_obj *out) {
+  const char *kind, *text;
+  sfk_obj o;
+  if (h->list(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; (kind = sfc_generator_warning_at(gen, i, &text)); i++)
+    if (push(h, *out, warning_out(h, kind, text, &o), &o) != 0)
+      return drop(h, *out);
+  return 0;
+}
+
+int sfk_preset_names_out(const sfk_host *h, sfk_obj *out) {
+  const char *name, *spec;
+  int64_t ms;
+  sfk_obj o;
+  if (h->list(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; sfc_preset_at(i, &name, &spec, &ms) == SFC_OK; i++)
+    if (push(h, *out, text_out(h, name, &o), &o) != 0) return drop(h, *out);
+  return 0;
+}
+
+int sfk_option_names_out(const sfk_host *h, sfk_obj *out) {
+  const sfc_option_info *info;
+  sfk_obj o;
+  if (h->list(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; (info = sfc_option_at(i)) != NULL; i++)
+    if (push(h, *out, text_out(h, info->name, &o), &o) != 0)
+      return drop(h, *out);
+  return 0;
+}
+
+int sfk_ids_out(const sfk_host *h, const uint64_t *ids, size_t n,
+                sfk_obj *out) {
+  sfk_obj o;
+  if (h->list(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; i < n; i++)
+    if (push(h, *out, uint_out(h, ids[i], &o), &o) != 0) return drop(h, *out);
+  return 0;
+}
