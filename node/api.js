@@ -1205,7 +1205,7 @@ function createApi(binding, errors, host) {
       );
       // A leased value's lease: state, field, value, expiresMs, horizonMs,
       // renewals, failures, error, durationMs.
-      if (this.#lease !== undefined) out.lease = fromRows(this.#lease.stats(), (v) => v);
+      if (this.#lease !== undefined) out.lease = fromRows(this.#lease.stats(), narrow);
       return out;
     }
 

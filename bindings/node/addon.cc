@@ -9,6 +9,9 @@
 // values, so the addon loads in any number of worker threads.
 #include <napi.h>
 #include <snowflake_c.h>
+extern "C" {
+#include <snowflake_c_host.h>
+}
 
 #include <algorithm>
 #include <cinttypes>
@@ -149,25 +152,6 @@ sfc_value CoreValue(const Napi::Value &value, std::deque<std::string> &keep) {
   return v;
 }
 
-// A value from the core's tables; UINT as a bigint (api.js narrows counters).
-Napi::Value FromValue(Napi::Env env, const sfc_value &v) {
-  switch (v.type) {
-  case SFC_TYPE_BOOL:
-    return Napi::Boolean::New(env, v.i != 0);
-  case SFC_TYPE_INT:
-    return Napi::Number::New(env, static_cast<double>(v.i));
-  case SFC_TYPE_UINT:
-    return Napi::BigInt::New(env, v.u);
-  case SFC_TYPE_DOUBLE:
-    return Napi::Number::New(env, v.d);
-  case SFC_TYPE_TEXT:
-    return v.text != nullptr ? Napi::String::New(env, v.text, v.len)
-                             : env.Null();
-  default:
-    return env.Null();
-  }
-}
-
 // An array of the values given: a table's row, a call's results.
 Napi::Array Row(Napi::Env env, std::initializer_list<napi_value> values) {
   Napi::Array row = Napi::Array::New(env, values.size());
@@ -186,30 +170,88 @@ Napi::Value Str(Napi::Env env, const char *text) {
   return Napi::String::New(env, text);
 }
 
-// [name, value] of a table row.
-Napi::Array Pair(Napi::Env env, const char *name, napi_value value) {
-  return Row(env, {Str(env, name), value});
-}
-
-// [[name, value]] of one of the core's fact tables (`at`), in its order;
-// value(i, fact) gives each value.
-template <class Value>
-Napi::Array Facts(Napi::Env env, const sfc_fact_info *(*at)(size_t),
-                  Value value) {
-  Napi::Array out = Napi::Array::New(env);
-  const sfc_fact_info *fact = nullptr;
-  for (uint32_t i = 0; (fact = at(i)) != nullptr; i++) {
-    out.Set(i, Pair(env, fact->name, value(i, *fact)));
-  }
-  return out;
-}
-
 // Every napi_status is checked: a failure becomes the pending JavaScript
 // exception (or one built from the last error) and unwinds as Napi::Error.
 void Check(Napi::Env env, napi_status status) {
   if (status != napi_ok) {
     throw Napi::Error::New(env);
   }
+}
+
+// --- The kit's host ----------------------------------------------------------
+// The binding kit (core/kit/snowflake_c_host.h) walks the core's tables into
+// JavaScript values through these primitives: a list is an Array, and so is
+// a map, of [key, value] pairs in the core's order (api.js names them in its
+// casing); UINT is a bigint (api.js narrows counters). Plain Node-API calls:
+// no C++ exception may cross the kit's C; a failure leaves JavaScript's
+// exception pending, which Out() throws.
+
+int HostOut(void *ctx, const sfc_value *v, sfk_obj *out) {
+  auto env = static_cast<napi_env>(ctx);
+  napi_value made = nullptr;
+  napi_status status;
+  switch (v->type) {
+  case SFC_TYPE_BOOL:
+    status = napi_get_boolean(env, v->i != 0, &made);
+    break;
+  case SFC_TYPE_INT:
+    status = napi_create_double(env, static_cast<double>(v->i), &made);
+    break;
+  case SFC_TYPE_UINT:
+    status = napi_create_bigint_uint64(env, v->u, &made);
+    break;
+  case SFC_TYPE_DOUBLE:
+    status = napi_create_double(env, v->d, &made);
+    break;
+  default:
+    status = v->type == SFC_TYPE_TEXT && v->text != nullptr
+                 ? napi_create_string_utf8(env, v->text, v->len, &made)
+                 : napi_get_null(env, &made);
+  }
+  *out = made;
+  return status;
+}
+
+int HostList(void *ctx, sfk_obj *out) {
+  napi_value list = nullptr;
+  napi_status status = napi_create_array(static_cast<napi_env>(ctx), &list);
+  *out = list;
+  return status;
+}
+
+int HostPush(void *ctx, sfk_obj list, sfk_obj v) {
+  auto env = static_cast<napi_env>(ctx);
+  auto array = static_cast<napi_value>(list);
+  uint32_t n = 0;
+  return napi_get_array_length(env, array, &n) ||
+         napi_set_element(env, array, n, static_cast<napi_value>(v));
+}
+
+int HostPut(void *ctx, sfk_obj map, const char *key, int, sfk_obj v) {
+  auto env = static_cast<napi_env>(ctx);
+  napi_value pair = nullptr;
+  napi_value name = nullptr;
+  return napi_create_array_with_length(env, 2, &pair) ||
+         napi_create_string_utf8(env, key, NAPI_AUTO_LENGTH, &name) ||
+         napi_set_element(env, pair, 0, name) ||
+         napi_set_element(env, pair, 1, static_cast<napi_value>(v)) ||
+         HostPush(ctx, map, pair);
+}
+
+// The value that walk(host, &out), one of the kit's sfk_*_out, makes.
+template <class Walk> Napi::Value Out(Napi::Env env, Walk walk) {
+  sfk_host host{};
+  host.ctx = static_cast<napi_env>(env);
+  host.out = HostOut;
+  host.list = HostList;
+  host.map = HostList;
+  host.push = HostPush;
+  host.put = HostPut;
+  sfk_obj out = nullptr;
+  if (walk(&host, &out) != 0) {
+    throw Napi::Error::New(env);
+  }
+  return Napi::Value(env, static_cast<napi_value>(out));
 }
 
 Napi::Value Arg(const Napi::CallbackInfo &info, size_t i) {
@@ -346,25 +388,9 @@ Napi::Value LayoutResolve(const Napi::CallbackInfo &info) {
 Napi::Value LayoutFacts(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
-  char buf[SFC_SPEC_MAX];
-  sfc_value v;
-  return Facts(env, sfc_layout_fact_at,
-               [&](uint32_t i, const sfc_fact_info &fact) -> Napi::Value {
-                 if (fact.type != SFC_TYPE_LIST) {
-                   sfc_layout_fact(&layout, i, &v, buf, sizeof buf);
-                   return FromValue(env, v);
-                 }
-                 Napi::Array fields = Napi::Array::New(env);
-                 for (unsigned f = 0; f < layout.field_count; f++) {
-                   fields.Set(f, Facts(env, sfc_field_fact_at,
-                                       [&](uint32_t j, const sfc_fact_info &) {
-                                         sfc_field_fact(&layout.fields[f], j,
-                                                        &v);
-                                         return FromValue(env, v);
-                                       }));
-                 }
-                 return fields;
-               });
+  return Out(env, [&](const sfk_host *h, sfk_obj *out) {
+    return sfk_layout_out(h, &layout, out);
+  });
 }
 
 // instantParse(text) → Unix ms of "2024-01-01T00:00:00Z" or "1704067200000"
@@ -770,21 +796,9 @@ Napi::Value GenStats(const Napi::CallbackInfo &info) {
   Hold hold(static_cast<GenBox *>(info.Data()));
   sfc_stats s;
   sfc_generator_stats(gen, &s);
-  sfc_value v;
-  return Facts(env, sfc_stats_fact_at,
-               [&](uint32_t i, const sfc_fact_info &fact) -> Napi::Value {
-                 if (fact.type != SFC_TYPE_MAP) {
-                   sfc_stats_fact(&s, i, &v);
-                   return FromValue(env, v);
-                 }
-                 Napi::Array map = Napi::Array::New(env);
-                 const char *key = nullptr;
-                 for (uint32_t j = 0; sfc_stats_entry(&s, i, j, &key, &v) != 0;
-                      j++) {
-                   map.Set(j, Pair(env, key, FromValue(env, v)));
-                 }
-                 return map;
-               });
+  return Out(env, [&](const sfk_host *h, sfk_obj *out) {
+    return sfk_stats_out(h, &s, out);
+  });
 }
 
 Napi::Value GenClose(const Napi::CallbackInfo &info) {
@@ -894,13 +908,9 @@ Napi::Object GenHandle(Napi::Env env, sfc_generator *gen,
   Bind(env, handle, methods, box, ReleaseBox);
   handle.Set("slot", static_cast<double>(box->slot));
   // Copied now: the core's text lives only as long as the generator.
-  Napi::Array warnings = Napi::Array::New(env);
-  const char *kind;
-  const char *text;
-  for (uint32_t i = 0; (kind = sfc_generator_warning_at(gen, i, &text)); i++) {
-    warnings.Set(i, Pair(env, kind, Str(env, text)));
-  }
-  handle.Set("warnings", warnings);
+  handle.Set("warnings", Out(env, [&](const sfk_host *h, sfk_obj *out) {
+               return sfk_warnings_out(h, gen, out);
+             }));
   if (made != nullptr) {
     *made = box;
   }
@@ -1100,21 +1110,9 @@ Napi::Value LeaseStats(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   sfc_lease_stats s;
   sfc_lease_stats_get(LiveLease(info)->lease, &s);
-  auto num = [&](int64_t v) {
-    return Napi::Number::New(env, static_cast<double>(v));
-  };
-  Napi::Array out = Napi::Array::New(env);
-  uint32_t i = 0;
-  out.Set(i++, Pair(env, "state", Napi::String::New(env, s.state)));
-  out.Set(i++, Pair(env, "field", Napi::String::New(env, s.field)));
-  out.Set(i++, Pair(env, "value", num(s.value)));
-  out.Set(i++, Pair(env, "expires_ms", num(s.expires_ms)));
-  out.Set(i++, Pair(env, "horizon_ms", num(s.horizon_ms)));
-  out.Set(i++, Pair(env, "renewals", num(static_cast<int64_t>(s.renewals))));
-  out.Set(i++, Pair(env, "failures", num(static_cast<int64_t>(s.failures))));
-  out.Set(i++, Pair(env, "error", Napi::String::New(env, s.error)));
-  out.Set(i++, Pair(env, "duration_ms", num(s.duration_ms)));
-  return out;
+  return Out(env, [&](const sfk_host *h, sfk_obj *out) {
+    return sfk_lease_stats_out(h, &s, out);
+  });
 }
 
 // free(): frees the lease now (after release()); idempotent.
