@@ -192,7 +192,14 @@ static sfc_generator *holder(const sfc_layout *layout, char *claim,
   sfc_error err;
   sfc_stats stats;
   const char *held = "held: ";
-  if (documents_value(layout, &g, &err) != SFC_OK) {
+  /* Another doc-tables of this host (a second checkout's tests) may hold
+   * the value for a moment: wait for it, 30 s at most. */
+  sfc_status st = documents_value(layout, &g, &err);
+  for (int i = 0; st == SFC_WORKER_UNAVAILABLE && i < 300; i++) {
+    sfc_pause(100000);
+    st = documents_value(layout, &g, &err);
+  }
+  if (st != SFC_OK) {
     fprintf(stderr, "doc-tables: a generator: %s\n", err.message);
     return NULL;
   }

@@ -6,7 +6,10 @@ interleaved repetitions (each round runs every contender once, in a shuffled
 order), reporting the median rate. The single-ID and batch contenders keep
 every ID of their timed runs in a list, as a caller does, and every kept ID is
 checked for duplicates after the run; the others are checked on a sample taken
-in a separate pass. Peers that are absent are reported as such.
+in a separate pass. As timeit does, each timed run starts after a full garbage
+collection and runs with the collector off: a collection of the inputs that
+other contenders keep (millions of tuples) would otherwise land in whichever
+run crossed its threshold. Peers that are absent are reported as such.
 
 Usage: python bench.py [--quick] [--reps N] [--json PATH]
 """
@@ -14,6 +17,7 @@ Usage: python bench.py [--quick] [--reps N] [--json PATH]
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -314,7 +318,12 @@ def measure(cases: list[Case], reps: int) -> None:
         order = cases[:]
         random.shuffle(order)
         for case in order:
-            rate, ids = case.run(case.n)
+            gc.collect()
+            gc.disable()
+            try:
+                rate, ids = case.run(case.n)
+            finally:
+                gc.enable()
             case.rates.append(rate)
             if ids is not None:  # every ID of the timed run, checked outside its timing
                 case.checked += len(ids)

@@ -9,6 +9,8 @@ root="$(cd "$here/../.." && pwd)"
 venv="$root/build/bench-venv"
 
 [ -x "$venv/bin/python" ] || "${PYTHON:-python3}" -m venv "$venv"
+# meson-python without build isolation runs the meson and ninja it finds on PATH.
+export PATH="$venv/bin:$PATH"
 pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" 'meson-python>=0.18' 'meson>=1.3' ninja -r "$here/requirements.txt"
 "${pip[@]}" --no-build-isolation --force-reinstall --no-deps \

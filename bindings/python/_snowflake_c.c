@@ -13,6 +13,7 @@
 
 #include "fast_rule.h"
 #include "snowflake_c.h"
+#include "snowflake_c_host.h"
 
 /* Longest single pause with the GIL released: signals (Ctrl-C) are checked
  * at least this often during a long wait. */
@@ -34,7 +35,6 @@
 typedef struct {
   PyObject *error;                    /* SnowflakeError */
   PyObject *errors[SFC_STATUS_COUNT]; /* by status; NULL for Ok and Wait */
-  PyObject *warnings; /* {kind: <kind>Warning} of sfc_warning_kind_at */
   PyTypeObject *layout_type, *parts_type, *generator_type, *lease_type;
   PyObject *timedelta_type;
 } module_state;
@@ -44,7 +44,6 @@ typedef struct {
   for (int i_ = 0; i_ < SFC_STATUS_COUNT; i_++)                                \
     apply((st)->errors[i_]);                                                   \
   apply((st)->error);                                                          \
-  apply((st)->warnings);                                                       \
   apply((st)->layout_type);                                                    \
   apply((st)->parts_type);                                                     \
   apply((st)->generator_type);                                                 \
@@ -254,6 +253,51 @@ static int set_item(PyObject *d, const char *name, PyObject *value) {
   return r;
 }
 
+/* ---- The kit's walks out (snowflake_c_host.h) ----------------------------
+ * Stats, a layout's description, lease stats, warnings and the tables'
+ * names are walked by the kit into Python values: new references, taken
+ * over by push and put. (Arguments are read by this module: timedelta,
+ * bytes and the node pairs are Python's own.) */
+
+static int py_out(void *Py_UNUSED(ctx), const sfc_value *v, sfk_obj *out) {
+  return (*out = from_value(v)) ? 0 : -1;
+}
+
+static int py_list(void *Py_UNUSED(ctx), sfk_obj *out) {
+  return (*out = PyList_New(0)) ? 0 : -1;
+}
+
+static int py_map(void *Py_UNUSED(ctx), sfk_obj *out) {
+  return (*out = PyDict_New()) ? 0 : -1;
+}
+
+static int py_push(void *Py_UNUSED(ctx), sfk_obj list, sfk_obj v) {
+  int r = PyList_Append(list, v);
+  Py_DECREF(v);
+  return r;
+}
+
+static int py_put(void *Py_UNUSED(ctx), sfk_obj map, const char *key,
+                  int Py_UNUSED(symbol), sfk_obj v) {
+  return set_item(map, key, v);
+}
+
+static void py_drop(void *Py_UNUSED(ctx), sfk_obj o) {
+  Py_DECREF(o);
+}
+
+static const sfk_host py_host = {.out = py_out,
+                                 .list = py_list,
+                                 .map = py_map,
+                                 .push = py_push,
+                                 .put = py_put,
+                                 .drop = py_drop};
+
+/* What the kit made (`failed` 0), read after the call that made it. */
+static PyObject *py_made(int failed, const sfk_obj *o) {
+  return failed ? NULL : (PyObject *)*o;
+}
+
 /* Item i of a list of (name, value) pairs; a None name gives NULL. */
 static int pair_at(module_state *st, PyObject *pairs, Py_ssize_t i,
                    const char **name, PyObject **value) {
@@ -316,27 +360,8 @@ static PyObject *mod_layout(PyObject *module, PyObject *args) {
 /* The layout's facts by name in the core's order; "fields" (the LIST) is a
  * list of dicts of the field facts. */
 static PyObject *Layout_describe(PyObject *op, PyObject *Py_UNUSED(unused)) {
-  const sfc_layout *layout = LAYOUT(op);
-  PyObject *d = PyDict_New();
-  const sfc_fact_info *fact, *ffact;
-  for (size_t i = 0; d && (fact = sfc_layout_fact_at(i)); i++) {
-    char buf[SFC_SPEC_MAX];
-    sfc_value v;
-    sfc_layout_fact(layout, i, &v, buf, sizeof buf);
-    int list = v.type == SFC_TYPE_LIST;
-    PyObject *value = list ? PyList_New(0) : from_value(&v);
-    for (unsigned k = 0; value && list && k < layout->field_count; k++) {
-      PyObject *record = PyDict_New();
-      for (size_t j = 0; record && (ffact = sfc_field_fact_at(j)); j++) {
-        sfc_field_fact(&layout->fields[k], j, &v);
-        if (set_item(record, ffact->name, from_value(&v)) < 0) Py_CLEAR(record);
-      }
-      if (!record || PyList_Append(value, record) < 0) Py_CLEAR(value);
-      Py_XDECREF(record);
-    }
-    if (set_item(d, fact->name, value) < 0) Py_CLEAR(d);
-  }
-  return d;
+  sfk_obj d;
+  return py_made(sfk_layout_out(&py_host, LAYOUT(op), &d), &d);
 }
 
 /* A decoded ID: the core's parts and the Layout that decoded them. */
@@ -844,19 +869,9 @@ static PyObject *Generator_stats(PyObject *op, PyObject *Py_UNUSED(unused)) {
   sfc_generator *gen = gen_hold((GeneratorObject *)op);
   if (!gen) return NULL;
   sfc_stats s;
+  sfk_obj made;
   sfc_generator_stats(gen, &s);
-  PyObject *d = PyDict_New();
-  const sfc_fact_info *fact;
-  const char *key;
-  for (size_t i = 0; d && (fact = sfc_stats_fact_at(i)); i++) {
-    sfc_value v;
-    sfc_stats_fact(&s, i, &v);
-    int map = v.type == SFC_TYPE_MAP;
-    PyObject *value = map ? PyDict_New() : from_value(&v);
-    for (size_t j = 0; value && map && sfc_stats_entry(&s, i, j, &key, &v); j++)
-      if (set_item(value, key, from_value(&v)) < 0) Py_CLEAR(value);
-    if (set_item(d, fact->name, value) < 0) Py_CLEAR(d);
-  }
+  PyObject *d = py_made(sfk_stats_out(&py_host, &s, &made), &made);
   PyObject *lease = ((GeneratorObject *)op)->lease;
   if (d && lease && set_item(d, "lease", Lease_stats(lease, NULL)) < 0)
     Py_CLEAR(d);
@@ -879,27 +894,26 @@ static PyObject *Generator_close(PyObject *op, PyObject *Py_UNUSED(unused)) {
 }
 
 /* _warnings(): what the core says the user should be told, as
- * [(category, text)], the category the kind's <kind>Warning. */
+ * [[kind, text]] (the kind's category is <kind>Warning). */
 static PyObject *Generator_warnings(PyObject *op, PyObject *Py_UNUSED(unused)) {
-  module_state *st = ((GeneratorObject *)op)->st;
   sfc_generator *gen = gen_hold((GeneratorObject *)op);
+  sfk_obj made;
   if (!gen) return NULL;
-  PyObject *r = PyList_New(0);
-  const char *kind, *text;
-  for (size_t i = 0; r && (kind = sfc_generator_warning_at(gen, i, &text));
-       i++) {
-    PyObject *category = PyDict_GetItemString(st->warnings, kind);
-    PyObject *item =
-        Py_BuildValue("(Os)", category ? category : PyExc_UserWarning, text);
-    if (!item || PyList_Append(r, item) < 0) Py_CLEAR(r);
-    Py_XDECREF(item);
-  }
+  PyObject *r = py_made(sfk_warnings_out(&py_host, gen, &made), &made);
   gen_release((GeneratorObject *)op);
   return r;
 }
 
+/* Closed by close(), or by the core: a newer generator of this process
+ * took its value over. */
 static PyObject *Generator_get_closed(PyObject *op, void *Py_UNUSED(closure)) {
-  return PyBool_FromLong(((GeneratorObject *)op)->closed);
+  GeneratorObject *self = (GeneratorObject *)op;
+  if (self->closed) Py_RETURN_TRUE;
+  sfc_generator *gen = gen_hold(self);
+  if (!gen) return PyErr_Clear(), Py_NewRef(Py_True);
+  int closed = sfc_generator_closed(gen);
+  gen_release(self);
+  return PyBool_FromLong(closed);
 }
 
 static PyMethodDef Generator_methods[] = {
@@ -936,7 +950,10 @@ static PyMethodDef Generator_methods[] = {
 };
 
 static PyGetSetDef Generator_getset[] = {
-    {"closed", Generator_get_closed, NULL, "Whether close() was called.", NULL},
+    {"closed", Generator_get_closed, NULL,
+     "Whether the generator is closed: by close(), or by a newer generator "
+     "of this process that took its node value over.",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1136,13 +1153,9 @@ static PyObject *Lease_release(PyObject *op, PyObject *Py_UNUSED(unused)) {
 static PyObject *Lease_stats(PyObject *op, PyObject *unused) {
   (void)unused;
   sfc_lease_stats s;
+  sfk_obj made;
   sfc_lease_stats_get(((LeaseObject *)op)->lease, &s);
-  return Py_BuildValue(
-      "{sssssLsLsLsKsKsssL}", "state", s.state, "field", s.field, "value",
-      (long long)s.value, "expires_ms", (long long)s.expires_ms, "horizon_ms",
-      (long long)s.horizon_ms, "renewals", (unsigned long long)s.renewals,
-      "failures", (unsigned long long)s.failures, "error", s.error,
-      "duration_ms", (long long)s.duration_ms);
+  return py_made(sfk_lease_stats_out(&py_host, &s, &made), &made);
 }
 
 static PyMethodDef Lease_methods[] = {
@@ -1292,23 +1305,12 @@ static PyObject *mod_adopt(PyObject *Py_UNUSED(module), PyObject *args) {
 /* (presets, options): their names in the core's order. */
 static PyObject *mod_names(PyObject *Py_UNUSED(module),
                            PyObject *Py_UNUSED(unused)) {
-  PyObject *presets = PyList_New(0), *options = PyList_New(0), *name;
-  const char *text, *spec;
-  int64_t ms;
-  for (size_t i = 0; presets && !sfc_preset_at(i, &text, &spec, &ms); i++) {
-    if ((name = PyUnicode_FromString(text)) && PyList_Append(presets, name))
-      Py_CLEAR(presets);
-    Py_XDECREF(name);
-  }
-  for (size_t i = 0; options && sfc_option_at(i); i++) {
-    if ((name = PyUnicode_FromString(sfc_option_at(i)->name)) &&
-        PyList_Append(options, name))
-      Py_CLEAR(options);
-    Py_XDECREF(name);
-  }
-  return presets && options && !PyErr_Occurred()
-             ? Py_BuildValue("(NN)", presets, options)
-             : (Py_XDECREF(presets), Py_XDECREF(options), NULL);
+  sfk_obj presets, options;
+  if (sfk_preset_names_out(&py_host, &presets)) return NULL;
+  if (!sfk_option_names_out(&py_host, &options))
+    return Py_BuildValue("(NN)", presets, options);
+  Py_DECREF((PyObject *)presets);
+  return NULL;
 }
 
 static PyMethodDef module_methods[] = {
@@ -1383,11 +1385,9 @@ static int add_errors(PyObject *module, module_state *st) {
 /* One warning category per kind of the core's table (UnguardedWarning,
  * LayoutEndingWarning), each a UserWarning, for what the core says a
  * generator's user should be told (sfc_generator_warning_at). */
-static int add_warnings(PyObject *module, module_state *st) {
-  st->warnings = PyDict_New();
+static int add_warnings(PyObject *module) {
   const char *kind, *doc;
-  for (size_t i = 0; st->warnings && (kind = sfc_warning_kind_at(i, &doc));
-       i++) {
+  for (size_t i = 0; (kind = sfc_warning_kind_at(i, &doc)); i++) {
     char name[64], qualified[96], text[SFC_MESSAGE_MAX];
     snprintf(name, sizeof name, "%sWarning", kind);
     snprintf(qualified, sizeof qualified, "snowflake_c.%s", name);
@@ -1395,13 +1395,11 @@ static int add_warnings(PyObject *module, module_state *st) {
              doc + 1);
     PyObject *category =
         PyErr_NewExceptionWithDoc(qualified, text, PyExc_UserWarning, NULL);
-    int bad = !category ||
-              PyDict_SetItemString(st->warnings, kind, category) < 0 ||
-              PyModule_AddObjectRef(module, name, category) < 0;
+    int bad = !category || PyModule_AddObjectRef(module, name, category) < 0;
     Py_XDECREF(category);
     if (bad) return -1;
   }
-  return st->warnings ? 0 : -1;
+  return 0;
 }
 
 static int add_type(PyObject *module, PyType_Spec *spec, PyTypeObject **out) {
@@ -1420,7 +1418,7 @@ static int module_exec(PyObject *module) {
   st->timedelta_type = dt ? PyObject_GetAttrString(dt, "timedelta") : NULL;
   Py_XDECREF(dt);
   if (!st->timedelta_type || add_errors(module, st) < 0 ||
-      add_warnings(module, st) < 0 ||
+      add_warnings(module) < 0 ||
       add_type(module, CORE_SPEC(Layout), &st->layout_type) < 0 ||
       add_type(module, CORE_SPEC(Parts), &st->parts_type) < 0 ||
       add_type(module, CORE_SPEC(Generator), &st->generator_type) < 0 ||

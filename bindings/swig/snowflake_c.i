@@ -414,7 +414,11 @@ struct sfc_swig_generator {};
     $self->gen = NULL;
   }
 
-  bool closed() { return $self->gen == NULL; }
+  /* Closed by close(), or by a newer generator of this process that took
+   * the value over. */
+  bool closed() {
+    return $self->gen == NULL || sfc_generator_closed($self->gen);
+  }
 
   /* The next ID, waiting for the clock in the language's idiom. */
   uint64_t next_id(sfc_error *err) {

@@ -52,6 +52,8 @@
  *     sfc_options_set_nodes) and read back with sfc_options_get; stats are
  *     read through their table or by id (sfc_stat, sfc_stats_uint,
  *     sfc_stats_int, sfc_stats_text). Gone: their fields and SFC_UNSET.
+ *   - The same generator made again in one process takes the value over
+ *     and closes the older one. New: sfc_generator_closed.
  *
  * Example
  *
@@ -136,7 +138,7 @@ typedef enum sfc_status {
 } sfc_status;
 
 #define SFC_STATUS_COUNT 11
-#define SFC_MESSAGE_MAX 320
+#define SFC_MESSAGE_MAX 512
 
 /* The detail of a failure. `message` is a complete sentence (or two): what
  * was wrong and what to do. */
@@ -640,6 +642,12 @@ SFC_API sfc_status sfc_generator_new(const sfc_layout *layout,
  * until sfc_generator_free. Closing twice does nothing; NULL is ignored.
  * Thread-safe. */
 SFC_API void sfc_generator_close(sfc_generator *gen);
+
+/* Whether `gen` is closed: by sfc_generator_close, or by a newer generator
+ * of this process that took its node value over (see sfc_generator_new).
+ * A binding's "closed" property answers this. false for NULL.
+ * Thread-safe. */
+SFC_API bool sfc_generator_closed(const sfc_generator *gen);
 
 /* Closes (unless closed) and frees. No call may be running on `gen`, nor
  * start after. NULL is ignored. */

@@ -60,31 +60,41 @@ static int stats_map(const sfk_host *h, const sfc_stats *s, size_t i,
   return 0;
 }
 
-int sfk_stats_out(const sfk_host *h, const sfc_stats *s, sfk_obj *out) {
+/* A map of a fact table's names to the values `value` makes of `of`. */
+typedef int (*fact_value)(const sfk_host *h, const void *of, size_t i,
+                          sfk_obj *out);
+
+static int facts_out(const sfk_host *h, const sfc_fact_info *(*at)(size_t),
+                     fact_value value, const void *of, sfk_obj *out) {
   const sfc_fact_info *f;
+  sfk_obj o;
   if (h->map(h->ctx, out) != 0) return -1;
-  for (size_t i = 0; (f = sfc_stats_fact_at(i)) != NULL; i++) {
-    sfc_value v;
-    sfk_obj o;
-    sfc_stats_fact(s, i, &v);
-    int made =
-        v.type == SFC_TYPE_MAP ? stats_map(h, s, i, &o) : scalar(h, &v, &o);
-    if (put(h, *out, f->name, 1, made, &o) != 0) return drop(h, *out);
-  }
+  for (size_t i = 0; (f = at(i)) != NULL; i++)
+    if (put(h, *out, f->name, 1, value(h, of, i, &o), &o) != 0)
+      return drop(h, *out);
   return 0;
 }
 
+static int stats_value(const sfk_host *h, const void *of, size_t i,
+                       sfk_obj *out) {
+  sfc_value v;
+  sfc_stats_fact(of, i, &v);
+  return v.type == SFC_TYPE_MAP ? stats_map(h, of, i, out) : scalar(h, &v, out);
+}
+
+int sfk_stats_out(const sfk_host *h, const sfc_stats *s, sfk_obj *out) {
+  return facts_out(h, sfc_stats_fact_at, stats_value, s, out);
+}
+
+static int field_value(const sfk_host *h, const void *of, size_t i,
+                       sfk_obj *out) {
+  sfc_value v;
+  sfc_field_fact(of, i, &v);
+  return scalar(h, &v, out);
+}
+
 int sfk_field_out(const sfk_host *h, const sfc_field *field, sfk_obj *out) {
-  const sfc_fact_info *f;
-  if (h->map(h->ctx, out) != 0) return -1;
-  for (size_t i = 0; (f = sfc_field_fact_at(i)) != NULL; i++) {
-    sfc_value v;
-    sfk_obj o;
-    sfc_field_fact(field, i, &v);
-    if (put(h, *out, f->name, 1, scalar(h, &v, &o), &o) != 0)
-      return drop(h, *out);
-  }
-  return 0;
+  return facts_out(h, sfc_field_fact_at, field_value, field, out);
 }
 
 static int fields_out(const sfk_host *h, const sfc_layout *l, sfk_obj *out) {
@@ -96,19 +106,16 @@ static int fields_out(const sfk_host *h, const sfc_layout *l, sfk_obj *out) {
   return 0;
 }
 
-int sfk_layout_out(const sfk_host *h, const sfc_layout *l, sfk_obj *out) {
-  const sfc_fact_info *f;
+static int layout_value(const sfk_host *h, const void *of, size_t i,
+                        sfk_obj *out) {
   char buf[SFC_SPEC_MAX];
-  if (h->map(h->ctx, out) != 0) return -1;
-  for (size_t i = 0; (f = sfc_layout_fact_at(i)) != NULL; i++) {
-    sfc_value v;
-    sfk_obj o;
-    sfc_layout_fact(l, i, &v, buf, sizeof buf);
-    int made =
-        v.type == SFC_TYPE_LIST ? fields_out(h, l, &o) : scalar(h, &v, &o);
-    if (put(h, *out, f->name, 1, made, &o) != 0) return drop(h, *out);
-  }
-  return 0;
+  sfc_value v;
+  sfc_layout_fact(of, i, &v, buf, sizeof buf);
+  return v.type == SFC_TYPE_LIST ? fields_out(h, of, out) : scalar(h, &v, out);
+}
+
+int sfk_layout_out(const sfk_host *h, const sfc_layout *l, sfk_obj *out) {
+  return facts_out(h, sfc_layout_fact_at, layout_value, l, out);
 }
 
 int sfk_lease_stats_out(const sfk_host *h, const sfc_lease_stats *s,

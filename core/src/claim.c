@@ -46,6 +46,7 @@ typedef struct scan {
   unsigned nwaits;
   bool seen[4];    /* …and still listed, this round */
   bool settled[4]; /* …or listed settled */
+  bool contested;  /* `other` is still taking, ranked before us */
 } scan;
 
 static void scan_claim(void *ctx, const char *hex) {
@@ -85,6 +86,7 @@ static void scan_claim(void *ctx, const char *hex) {
   }
   if (rank < c->taking) {
     snprintf(s->other, sizeof s->other, "%s", range);
+    s->contested = true;
     return;
   }
   for (unsigned i = 0; i < s->nwaits; i++)
@@ -131,9 +133,21 @@ static sfc_status scan_claims(const sfc_claim *c, scan *s, sfc_error *err) {
   return st;
 }
 
-sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
-                          sfc_saved *handed, bool *held, sfc_holder *who,
-                          sfc_error *err) {
+/* Whether a name of `c`'s own pattern, with a rank, is listed: its holder
+ * is still taking it. */
+typedef struct same_taking {
+  const char *hex;
+  bool found;
+} same_taking;
+
+static void find_same_taking(void *ctx, const char *hex) {
+  same_taking *t = ctx;
+  if (strlen(hex) == TAKING_HEX && !strncmp(hex, t->hex, 33)) t->found = true;
+}
+
+static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
+                            sfc_saved *handed, bool *held, sfc_holder *who,
+                            sfc_error *err) {
   sfc_claim_init(c);
   sfc_pattern_of(&g->layout, bits, &c->mask, &c->value);
   c->lowest = sfc_pattern_lowest(&g->layout);
@@ -145,6 +159,12 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   sfc_fd name = SFC_NO_FD;
   sfc_status st = sfc_os_claim_take(c->hex, &name, c->where, sizeof c->where,
                                     held, who, err);
+  if (st == SFC_OK && *held) {
+    same_taking t = {c->hex, false};
+    sfc_error ignored;
+    (void)sfc_os_claim_each(find_same_taking, &t, &ignored);
+    c->contested = t.found;
+  }
   if (st != SFC_OK || *held) return st;
   c->name = name;
   /* Ranked at random while it takes the claim: of two that take claims
@@ -171,6 +191,7 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   if (st == SFC_OK) st = scan_claims(c, &s, err);
   if (st == SFC_OK && s.other[0]) {
     *held = true;
+    c->contested = s.contested;
     sfc_os_claim_holder(s.other, who);
     sfc_claim_holder_layout(s.other, c->other, sizeof c->other);
     if (!c->other[0])
@@ -186,6 +207,25 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   if (taking_fd != SFC_NO_FD) sfc_os_claim_release(taking, taking_fd);
   if (st != SFC_OK || *held) sfc_claim_release(c, g, NULL);
   return st;
+}
+
+sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
+                          sfc_saved *handed, bool *held, sfc_holder *who,
+                          sfc_error *err) {
+  /* One still taking a claim that meets ours, ranked before us, refuses us
+   * while it takes; should it then fail (its state file, a record), no one
+   * would hold the value and both would have been refused. So while the
+   * one that refused us is still taking, we let go of everything (it may be
+   * waiting for us to give way) and look again, 200 ms at most: it has
+   * settled (a refusal for good) or given up (ours to take). */
+  const int64_t start = sfc_monotonic_us();
+  for (;;) {
+    sfc_status st = take_once(c, g, bits, handed, held, who, err);
+    if (st != SFC_OK || !*held || !c->contested ||
+        sfc_monotonic_us() - start > 200000)
+      return st;
+    sfc_pause(1000);
+  }
 }
 
 void sfc_claim_release(sfc_claim *c, const sfc_generator *g,

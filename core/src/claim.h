@@ -17,6 +17,7 @@ typedef struct sfc_claim {
   uint64_t mask, value; /* the bits every ID fixes: the pattern */
   uint64_t lowest;      /* the lowest integer it may issue from now on */
   uint64_t taking;      /* while it is being taken: a random rank, else 0 */
+  bool contested;       /* refused by one still taking, ranked before us */
   size_t size;          /* the record's fixed size */
   char hex[34];         /* "<mask>.<value>": the name */
   char where[160];      /* what the name is, for stats and messages */

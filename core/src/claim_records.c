@@ -193,6 +193,7 @@ static void read_record(void *ctx, const char *name) {
                              c->lowest, sfc_pattern_top(c->mask)))
       return;
     *r->held = true;
+    c->contested = !why && rec.taking != 0; /* see sfc_claim_take */
     r->who->pid = why ? 0 : rec.pid;
     r->who->uid = tag[0] == 'u' ? strtoll(tag + 1, NULL, 10) : -1;
     snprintf(c->other, sizeof c->other, "%.96s (epoch %lld)",

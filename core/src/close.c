@@ -28,6 +28,10 @@ void sfc_generator_close(sfc_generator *gen) {
   sfc_generator_let_go(gen, creator);
 }
 
+bool sfc_generator_closed(const sfc_generator *gen) {
+  return gen && sfc_closed(gen);
+}
+
 void sfc_generator_let_go(sfc_generator *gen, bool creator) {
   sfc_keeper_stop(gen, creator);
   /* Let go under the lock the fork handlers take: a fork meanwhile leaves

@@ -88,7 +88,8 @@ class Generator(_c.CoreGenerator):
             self = _leased(cls, leased, lease, pairs, given)
         self._layout = found
         try:
-            for category, text in self._warnings():
+            for kind, text in self._warnings():  # the category is <kind>Warning
+                category = getattr(_c, kind + "Warning", UserWarning)
                 warnings.warn(text, category, stacklevel=2)  # at the caller's Generator(...)
         except BaseException:  # a warning made an error: no generator, nor its lease, is left running
             self.close()

@@ -116,7 +116,7 @@ class CoreGenerator:
     def closed(self) -> bool:
         """Whether close() was called."""
     def _ids(self, n: int, now_us: int | None = None, /) -> Any: ...
-    def _warnings(self) -> list[tuple[type[UserWarning], str]]: ...
+    def _warnings(self) -> list[list[str]]: ...  # [[kind, text]]
 
 _G = TypeVar("_G", bound=CoreGenerator)
 

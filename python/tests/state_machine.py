@@ -630,6 +630,7 @@ class GeneratorMachine(RuleBasedStateMachine):
         e = self.pick(i, [e for e in self.known() if e.taken_over and not e.closed])
         g = e.gen
         assert g is not None
+        check(g.closed, f"{e}: .closed is False on a generator taken over")
         calls = issuing_calls(g)
         try:
             calls[call]()
@@ -1229,7 +1230,8 @@ class GeneratorMachine(RuleBasedStateMachine):
                 check(e.ref() is None, f"{e}: alive after it was dropped")
                 continue
             assert e.gen is not None
-            check(e.gen.closed == e.closed, f"{e}: closed is {e.gen.closed}")
+            # Closed by close(), or by the same generator made again.
+            check(e.gen.closed == (e.closed or e.taken_over), f"{e}: closed is {e.gen.closed}")
         for e in live:
             if e.auto:
                 self.refresh_node(e)

@@ -104,8 +104,10 @@ def test_in_one_process_the_same_generator_again_takes_the_value_over() -> None:
     first = sfc.Generator(**kwargs)
     assert first.stats()["guard"].startswith("held: ")
     before = first.next_ids(100)
+    assert not first.closed
     second = sfc.Generator(**kwargs)
     assert second.next_id() > max(before)
+    assert first.closed and not second.closed
     with pytest.raises(sfc.InvalidArgument) as closed:
         first.next_id()
     assert str(closed.value) == TAKEN_OVER.format("worker=3")

@@ -140,47 +140,23 @@ static sfk_host test_host_of(test_host *t) {
   return h;
 }
 
-/* The value as text: {:symbol=1,"data"=[2,"x"]}. */
-static void render(const node *n, char *buf, size_t cap) {
-  size_t len = strlen(buf);
-  const sfc_value *v = &n->v;
-  char *at = buf + len;
-  size_t room = cap - len;
-  switch (v->type) {
-  case SFC_TYPE_NONE:
-    snprintf(at, room, "none");
+/* The value as text, {:symbol=1,"data"=[2,"x"]}: scalars as JSON has them,
+ * an unsigned value quoted as an ID is (1 is an INT, "1" a UINT). */
+static void render(const node *n, const sfk_sink *out) {
+  int map = n->v.type == SFC_TYPE_MAP;
+  if (!map && n->v.type != SFC_TYPE_LIST) {
+    sfc_value v = n->v;
+    if (v.type == SFC_TYPE_TEXT) v.text = n->text;
+    sfk_json_value(out, &v, v.type == SFC_TYPE_UINT);
     return;
-  case SFC_TYPE_BOOL:
-    snprintf(at, room, v->i ? "true" : "false");
-    return;
-  case SFC_TYPE_INT:
-    snprintf(at, room, "%lld", (long long)v->i);
-    return;
-  case SFC_TYPE_UINT:
-    snprintf(at, room, "%lluu", (unsigned long long)v->u);
-    return;
-  case SFC_TYPE_DOUBLE:
-    snprintf(at, room, "%g", v->d);
-    return;
-  case SFC_TYPE_TEXT:
-    snprintf(at, room, "\"%s\"", n->text);
-    return;
-  default:
-    break;
   }
-  int map = v->type == SFC_TYPE_MAP;
-  snprintf(at, room, map ? "{" : "[");
+  sfk_put(out, map ? "{" : "[");
   for (size_t i = 0; i < n->count; i++) {
-    len = strlen(buf);
-    if (map)
-      snprintf(buf + len, cap - len,
-               n->symbol[i] ? "%s:%s=" : "%s\"%s\"=", i ? "," : "", n->key[i]);
-    else if (i)
-      snprintf(buf + len, cap - len, ",");
-    render(n->item[i], buf, cap);
+    sfk_put(out, i ? "," : "");
+    if (map) sfk_printf(out, n->symbol[i] ? ":%s=" : "\"%s\"=", n->key[i]);
+    render(n->item[i], out);
   }
-  len = strlen(buf);
-  snprintf(buf + len, cap - len, map ? "}" : "]");
+  sfk_put(out, map ? "}" : "]");
 }
 
 #endif

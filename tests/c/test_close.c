@@ -190,8 +190,11 @@ static void race(const char *what, const sfc_layout *l, int64_t worker,
     for (int t = 0; t < THREADS; t++)
       room = room && atomic_load(&jobs[t].progress) < PER_THREAD / 2;
   }
+  CHECK(!sfc_generator_closed(g) && !sfc_generator_closed(NULL),
+        "%s: open before the close", what);
   sfc_generator_close(g);
   atomic_store(&closed, true);
+  CHECK(sfc_generator_closed(g), "%s: closed after it", what);
   check_all_closed(g, what);
   sfc_generator_close(g); /* twice does nothing */
   size_t total = 0;

@@ -78,13 +78,18 @@ static void json_text(void) {
   sfk_buffer_free(&buf);
 }
 
+static bool starts(const char *text, const char *prefix) {
+  return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
 /* The value rendered, then freed. */
 static const char *rendered(sfk_obj o) {
-  static char buf[4096];
-  buf[0] = '\0';
-  render((node *)o, buf, sizeof buf);
+  static sfk_buffer buf;
+  sfk_sink out = sfk_buffer_sink(&buf);
+  sfk_buffer_free(&buf);
+  render((node *)o, &out);
   node_free((node *)o);
-  return buf;
+  return buf.data;
 }
 
 static void layout_out(void) {
@@ -100,12 +105,13 @@ static void layout_out(void) {
   const char *want =
       "{:name=\"twitter\",:spec=\"time:41@1ms,datacenter:5,worker:5,seq:12\","
       ":epoch_ms=1288834974657,:unit_us=1000,:total_bits=63,"
-      ":ids_per_second=4.096e+06,:node_capacity=1024,"
-      ":time_end_ms=3487858230209,:max_id=9223372036854775807u,:fields=["
-      "{:name=\"time\",:kind=\"time\",:bits=41,:shift=22,:max=2199023255551u},"
-      "{:name=\"datacenter\",:kind=\"node\",:bits=5,:shift=17,:max=31u},"
-      "{:name=\"worker\",:kind=\"node\",:bits=5,:shift=12,:max=31u},"
-      "{:name=\"seq\",:kind=\"seq\",:bits=12,:shift=0,:max=4095u}]}";
+      ":ids_per_second=4096000,:node_capacity=1024,"
+      ":time_end_ms=3487858230209,:max_id=\"9223372036854775807\",:fields=["
+      "{:name=\"time\",:kind=\"time\",:bits=41,:shift=22,:max="
+      "\"2199023255551\"},"
+      "{:name=\"datacenter\",:kind=\"node\",:bits=5,:shift=17,:max=\"31\"},"
+      "{:name=\"worker\",:kind=\"node\",:bits=5,:shift=12,:max=\"31\"},"
+      "{:name=\"seq\",:kind=\"seq\",:bits=12,:shift=0,:max=\"4095\"}]}";
   const char *got = rendered(o);
   CHECK(strcmp(got, want) == 0, "the facts in order:\n%s\n%s", got, want);
 
@@ -124,7 +130,7 @@ static void tables_out(void) {
   sfk_host h = test_host_of(&t);
   sfk_obj o;
   CHECK(sfk_preset_names_out(&h, &o) == 0, "presets");
-  CHECK(strncmp(rendered(o), "[\"default\",\"twitter\",\"discord\",", 31) == 0,
+  CHECK(starts(rendered(o), "[\"default\",\"twitter\",\"discord\","),
         "the presets' names in order");
   CHECK(sfk_option_names_out(&h, &o) == 0, "options");
   const char *names = rendered(o);
@@ -133,20 +139,20 @@ static void tables_out(void) {
         "the options' names: %s", names);
   uint64_t ids[] = {1, 18446744073709551615u};
   CHECK(sfk_ids_out(&h, ids, 2, &o) == 0 &&
-            strcmp(rendered(o), "[1u,18446744073709551615u]") == 0,
+            strcmp(rendered(o), "[\"1\",\"18446744073709551615\"]") == 0,
         "IDs unsigned");
 
   sfc_lease_stats ls = {"held", 4, "worker", 10, 20, 2, 1, "", 30000};
   CHECK(sfk_lease_stats_out(&h, &ls, &o) == 0, "lease stats");
   const char *lease = rendered(o);
   CHECK(strcmp(lease, "{:state=\"held\",:field=\"worker\",:value=4,"
-                      ":expires_ms=10,:horizon_ms=20,:renewals=2u,"
-                      ":failures=1u,:error=\"\",:duration_ms=30000}") == 0,
+                      ":expires_ms=10,:horizon_ms=20,:renewals=\"2\","
+                      ":failures=\"1\",:error=\"\",:duration_ms=30000}") == 0,
         "lease stats: %s", lease);
   ls.field = NULL;
   CHECK(sfk_lease_stats_out(&h, &ls, &o) == 0 &&
-            strstr(rendered(o), ":field=none,"),
-        "no field yet: none");
+            strstr(rendered(o), ":field=null,"),
+        "no field yet: null");
 }
 
 /* Host arguments: a map of options as a script writes them. */
@@ -156,20 +162,19 @@ static node *arg_map(test_host *t) {
   return (node *)o;
 }
 
-static void arg_put(test_host *t, node *map, const char *key, sfc_value v) {
+/* map[key] = `text`, or the integer `i` when `text` is NULL. */
+static void arg_put(test_host *t, node *map, const char *key, const char *text,
+                    int64_t i) {
+  sfc_value v = {text ? SFC_TYPE_TEXT : SFC_TYPE_INT,
+                 i,
+                 0,
+                 0,
+                 text,
+                 text ? strlen(text) : 0,
+                 0};
   sfk_obj o;
   th_out(t, &v, &o);
   th_put(t, map, key, 0, o);
-}
-
-static sfc_value text_value(const char *text) {
-  sfc_value v = {SFC_TYPE_TEXT, 0, 0, 0, text, strlen(text), 0};
-  return v;
-}
-
-static sfc_value int_value(int64_t i) {
-  sfc_value v = {SFC_TYPE_INT, i, 0, 0, NULL, 0, 0};
-  return v;
 }
 
 static void generator_in(void) {
@@ -179,12 +184,13 @@ static void generator_in(void) {
   sfc_generator *gen = NULL;
   node *opts = arg_map(&t), *nodes = arg_map(&t);
   sfc_value off = {SFC_TYPE_BOOL, 0, 0, 0, NULL, 0, 0};
-  arg_put(&t, opts, "layout",
-          text_value("time:41@1ms,clock:3,worker:7,seq:12"));
-  arg_put(&t, opts, "epoch", int_value(check_run_epoch()));
-  arg_put(&t, nodes, "worker", int_value(77));
+  sfk_obj guard;
+  arg_put(&t, opts, "layout", "time:41@1ms,clock:3,worker:7,seq:12", 0);
+  arg_put(&t, opts, "epoch", NULL, check_run_epoch());
+  arg_put(&t, nodes, "worker", NULL, 77);
   th_put(&t, opts, "node", 0, nodes);
-  arg_put(&t, opts, "guard", off);
+  th_out(&t, &off, &guard);
+  th_put(&t, opts, "guard", 0, guard);
   sfk_obj args = opts;
   CHECK_STATUS(sfk_generator_new(&h, &args, NULL, &gen, &err), SFC_OK, err);
   CHECK(t.warns == 1 && strstr(t.told, "Unguarded: "), "told: %s", t.told);
@@ -192,7 +198,7 @@ static void generator_in(void) {
   sfk_obj o;
   CHECK(gen && sfk_warnings_out(&h, gen, &o) == 0, "warnings");
   const char *w = rendered(o);
-  CHECK(strncmp(w, "[[\"Unguarded\",\"node value worker=77 is", 38) == 0,
+  CHECK(starts(w, "[[\"Unguarded\",\"node value worker=77 is"),
         "[[kind, text]]: %s", w);
 
   /* Told once per process: a second generator's is not told again, and a
@@ -214,8 +220,8 @@ static void generator_in(void) {
   sfc_generator_stats(gen, &s);
   CHECK(sfk_stats_out(&h, &s, &o) == 0, "stats");
   const char *stats = rendered(o);
-  CHECK(stats[0] == '{' && strstr(stats, ":node={\"worker\"=77u}") &&
-            strncmp(stats, "{:ids_issued=101u,:waits=", 25) == 0,
+  CHECK(stats[0] == '{' && strstr(stats, ":node={\"worker\"=\"77\"}") &&
+            starts(stats, "{:ids_issued=\"101\",:waits="),
         "stats by Symbol, the node map by data keys: %s", stats);
   sfc_generator_free(gen);
   CHECK(sfk_ids_alloc(SFK_BATCH_MAX + 1, &err) == NULL &&
@@ -224,49 +230,47 @@ static void generator_in(void) {
   node_free(opts);
 }
 
+/* The message sfk_generator_new refuses (first, opts) with; opts freed. */
+static const char *refusal(test_host *t, sfk_obj first, node *opts) {
+  static sfc_error err;
+  sfk_host h = test_host_of(t);
+  sfc_generator *gen = NULL;
+  sfk_obj args = opts;
+  sfc_status st = sfk_generator_new(&h, &first, &args, &gen, &err);
+  node_free(opts);
+  return st == SFC_INVALID_ARGUMENT && !gen ? err.message : "(not refused)";
+}
+
 static void generator_refused(void) {
   test_host t = {0};
   sfk_host h = test_host_of(&t);
   sfc_error err;
-  sfc_generator *gen = NULL;
   node *opts = arg_map(&t), *nodes = arg_map(&t);
   sfk_obj first;
-  arg_put(&t, nodes, "worker", int_value(-999)); /* an object of the host */
-  th_put(&t, opts, "node", 0, nodes);
   th_out(&t, &(sfc_value){SFC_TYPE_TEXT, 0, 0, 0, "twitter", 7, 0}, &first);
-  sfk_obj args = opts;
-  CHECK_STATUS(sfk_generator_new(&h, &first, &args, &gen, &err),
-               SFC_INVALID_ARGUMENT, err);
-  CHECK(!gen && strcmp(err.message, "worker cannot be a Thing") == 0, "%s",
-        err.message);
-  node_free(opts);
-
+  arg_put(&t, nodes, "worker", NULL, -999); /* an object of the host */
+  th_put(&t, opts, "node", 0, nodes);
+  const char *why = refusal(&t, first, opts);
+  CHECK(strcmp(why, "worker cannot be a Thing") == 0, "%s", why);
   opts = arg_map(&t);
-  arg_put(&t, opts, "preset", text_value("discord"));
-  args = opts;
-  CHECK_STATUS(sfk_generator_new(&h, &first, &args, &gen, &err),
-               SFC_INVALID_ARGUMENT, err);
-  CHECK(strcmp(err.message, "preset is given twice") == 0, "%s", err.message);
-  node_free(opts);
-
+  arg_put(&t, opts, "preset", "discord", 0);
+  why = refusal(&t, first, opts);
+  CHECK(strcmp(why, "preset is given twice") == 0, "%s", why);
   opts = arg_map(&t);
-  arg_put(&t, opts, "max_wiat", int_value(5));
-  args = opts;
-  CHECK_STATUS(sfk_generator_new(&h, &first, &args, &gen, &err),
-               SFC_INVALID_ARGUMENT, err);
-  CHECK(strstr(err.message, "max_wiat"), "the core's own: %s", err.message);
-  node_free(opts);
+  arg_put(&t, opts, "max_wiat", NULL, 5);
+  why = refusal(&t, first, opts);
+  CHECK(strstr(why, "max_wiat"), "the core's own: %s", why);
   node_free(first);
 
   sfk_named fields = {0};
   opts = arg_map(&t);
-  arg_put(&t, opts, "worker", text_value("12"));
-  arg_put(&t, opts, "seq", int_value(-1));
+  arg_put(&t, opts, "worker", "12", 0);
+  arg_put(&t, opts, "seq", NULL, -1);
   CHECK(sfk_fields_read(&h, opts, &fields, &err) && fields.count == 2 &&
             strcmp(fields.value[0].name, "worker") == 0 &&
             fields.value[0].value == 12 && fields.value[1].value == -1,
         "field values by name, text or integers");
-  arg_put(&t, opts, "clock", text_value("9223372036854775808"));
+  arg_put(&t, opts, "clock", "9223372036854775808", 0);
   CHECK(!sfk_fields_read(&h, opts, &fields, &err) &&
             strstr(err.message, "field 'clock' is above 2^63 - 1"),
         "%s", err.message);

@@ -38,6 +38,7 @@ static void taken_over(const char *what, const sfc_layout *l, const char *dir,
   sfc_generator *a = open_gen(l, 3, dir, guard_off, &st, &err);
   CHECK_STATUS(st, SFC_OK, err);
   if (!a) return;
+  CHECK(!sfc_generator_closed(a), "%s: a new generator is open", what);
   CHECK_STATUS(sfc_next_ids(a, before, N, NULL, &err), SFC_OK, err);
   memset(&err, 0, sizeof err);
   sfc_generator *b = open_gen(l, 3, dir, guard_off, &st, &err);
@@ -47,6 +48,8 @@ static void taken_over(const char *what, const sfc_layout *l, const char *dir,
   CHECK(err.status == SFC_OK && !err.message[0], "%s: err after it: %s", what,
         err.message);
   CHECK(check_taken_over(a, "worker=3"), "%s: the older one says why", what);
+  CHECK(sfc_generator_closed(a) && !sfc_generator_closed(b),
+        "%s: the older one is closed, the newer open", what);
   uint64_t id;
   CHECK(sfc_next(a, &id, &err) == SFC_INVALID_ARGUMENT, "%s: and stays closed",
         what);

@@ -332,6 +332,9 @@ function run_claim(array $c): void
         }
         // The same generator again took the value over: the first is closed
         // and says why; anything else leaves it open.
+        if ($first->closed() !== (bool) $c['first_closed']) {
+            throw new Mismatch('closed() is ' . var_export($first->closed(), true));
+        }
         if ($c['first_closed']) {
             $e = expect_error('InvalidArgument', fn () => $first->next_id());
             foreach ($c['closed_message'] as $part) {

@@ -315,6 +315,7 @@ def run_claim(c)
     end
     # The same generator again took the value over: the first is closed and
     # says why; anything else leaves it open.
+    raise Mismatch, "closed? is #{first.closed?}" unless first.closed? == !!c['first_closed']
     if c['first_closed']
       e = expect_error('InvalidArgument') { first.next_id }
       c['closed_message'].each do |part|
