@@ -146,19 +146,21 @@ EXPORT(type_name) const char *w_type_name(int type) {
   return sfc_type_name((sfc_type)type);
 }
 
-/* [[status, name, message, isError]] */
-EXPORT(statuses_out) void w_statuses_out(void) {
-  const sfc_status_info *s;
-  out_list();
-  for (size_t i = 0; (s = sfc_status_at(i)) != NULL; i++) {
-    out_list();
-    push_number(s->status);
-    push_text(s->name);
-    push_text(s->message);
-    out_bool(s->is_error != 0);
-    out_push();
-    out_push();
-  }
+EXPORT(status_name) const char *w_status_name(size_t i) {
+  const sfc_status_info *s = sfc_status_at(i);
+  return s ? s->name : NULL;
+}
+EXPORT(status_number) int w_status_number(size_t i) {
+  const sfc_status_info *s = sfc_status_at(i);
+  return s ? (int)s->status : -1;
+}
+EXPORT(status_message) const char *w_status_message(size_t i) {
+  const sfc_status_info *s = sfc_status_at(i);
+  return s ? s->message : NULL;
+}
+EXPORT(status_is_error) int w_status_is_error(size_t i) {
+  const sfc_status_info *s = sfc_status_at(i);
+  return s ? s->is_error : 0;
 }
 
 /* [[name, type, default, min, max, choices | null, doc]] */

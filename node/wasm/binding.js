@@ -126,12 +126,15 @@ function createBinding(instance) {
   // The header's numbers, from the module's own tables.
   const types = [];
   for (let i = 0; cstring(w.type_name(i)) !== 'unknown'; i++) types.push(cstring(w.type_name(i)));
-  const statusRows = walked(w.statuses_out).map(([status, name, message, isError]) => ({
-    status,
-    name,
-    message,
-    isError,
-  }));
+  const statusRows = [];
+  for (let i = 0, name; (name = cstring(w.status_name(i))) !== null; i++) {
+    statusRows.push({
+      status: w.status_number(i),
+      name,
+      message: cstring(w.status_message(i)),
+      isError: w.status_is_error(i) !== 0,
+    });
+  }
   const statusNames = [];
   for (const row of statusRows) statusNames[row.status] = row.name;
   const STATUS = Object.fromEntries(statusRows.map((row) => [row.name, row.status]));
