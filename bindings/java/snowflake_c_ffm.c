@@ -43,44 +43,19 @@ int64_t snowflakec_ffm_next(int64_t handle, int64_t now_us) {
   return r;
 }
 
-/* IDs go through a buffer, so that none above INT64_MAX reaches dst. */
-enum { FILL_CHUNK = 2048 };
+static void copy_ids(void *dst, size_t at, const uint64_t *ids, size_t n) {
+  memcpy((int64_t *)dst + at, ids, n * sizeof ids[0]);
+}
 
 int32_t snowflakec_ffm_next_ids(int64_t handle, int64_t now_us, int64_t *dst,
                                 int32_t len, int64_t *out) {
-  sfc_generator *gen = gen_of(handle);
-  const int from_clock = now_us == INT64_MIN;
-  uint64_t buf[FILL_CHUNK];
-  size_t done = 0;
-  const size_t total = len < 0 ? 0 : (size_t)len;
-  int64_t wait_us = -1;
-  sfc_error err;
-  sfc_status st = SFC_OK;
-  uint64_t unfit = 0;
-  while (done < total) {
-    size_t want = total - done < FILL_CHUNK ? total - done : FILL_CHUNK;
-    size_t got = 0;
-    st = from_clock
-             ? sfc_next_ids_now(gen, buf, want, &got, &wait_us, &err)
-             : sfc_next_ids_at(gen, now_us, buf, want, &got, &wait_us, &err);
-    size_t fit = 0;
-    while (fit < got && buf[fit] <= (uint64_t)INT64_MAX) {
-      fit++;
-    }
-    memcpy(dst + done, buf, fit * sizeof buf[0]);
-    done += fit;
-    if (fit < got) {
-      unfit = buf[fit];
-      break;
-    }
-    if (st != SFC_OK) {
-      break;
-    }
-  }
-  out[0] = (int64_t)done;
-  out[1] = st == SFC_WAIT ? (wait_us < 0 ? 0 : wait_us) : -1;
-  if (unfit != 0 || (st != SFC_OK && st != SFC_WAIT)) {
-    keep(&err, unfit);
+  snowflakec_filled f;
+  snowflakec_next_ids(gen_of(handle), now_us, len < 0 ? 0 : (size_t)len,
+                      copy_ids, dst, &f);
+  out[0] = (int64_t)f.done;
+  out[1] = f.wait_us;
+  if (f.failed) {
+    keep(&f.err, f.unfit);
     return 1;
   }
   return 0;

@@ -19,12 +19,13 @@
  *
  * Values of the tables go to Java as Long (BigInteger above Long.MAX_VALUE),
  * Double, Boolean, byte[] for text (decoded by Java with the platform's
- * charset, that of the file system's paths) and null; a LIST
- * fact as Object[][] (one row per element), a MAP fact as Object[]{String[]
- * keys, Object[] values}.
+ * charset, that of the file system's paths) and null; the kit's walks
+ * (snowflake_c_host.h: stats, layout description, lease stats, warnings)
+ * make lists as ArrayList and maps as LinkedHashMap.
  */
 #include <jni.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 
 #include "snowflake_c.h"
 #include "snowflake_c_ffm.h"
+#include "snowflake_c_host.h"
 #include "snowflake_c_next.h"
 
 /* The exception class of each error status, from the core's status table
@@ -41,13 +43,14 @@ static jclass base_exception;
 
 static jclass string_class;
 static jclass object_class;
-static jclass rows_class; /* Object[] */
 static jclass bytes_class;
 static jclass boolean_class;
 static jclass long_class;
 static jclass double_class;
 static jclass duration_class;
 static jclass big_integer_class;
+static jclass list_class; /* ArrayList */
+static jclass map_class;  /* LinkedHashMap */
 static jmethodID boolean_value;
 static jmethodID boolean_of;
 static jmethodID long_value;
@@ -57,19 +60,19 @@ static jmethodID double_of;
 static jmethodID duration_seconds;
 static jmethodID duration_nano;
 static jmethodID big_integer_new;
-
-/* "Read the generator's own clock" for the now_us argument of next/nextIds. */
-#define NOW_FROM_CLOCK INT64_MIN
+static jmethodID list_new;
+static jmethodID list_add;
+static jmethodID map_new;
+static jmethodID map_put;
 
 /* The tables whose names Java reads (Native.TABLE_*). */
 enum {
   TABLE_OPTIONS = 0,
   TABLE_STATUSES = 1,
-  TABLE_LAYOUT = 2,
-  TABLE_FIELDS = 3,
-  TABLE_STATS = 4,
-  TABLE_COUNTERS = 5, /* the stats' rows, named only where a counter */
-  TABLE_GAUGES = 6    /* the stats' rows, named only where a gauge */
+  TABLE_COUNTERS = 2, /* the stats' rows, named only where a counter */
+  TABLE_GAUGES = 3,   /* the stats' rows, named only where a gauge */
+  TABLE_PRESETS = 4,
+  TABLE_ENCODINGS = 5 /* by number, for Java to pass the number */
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -231,6 +234,21 @@ static jbyteArray new_bytes(JNIEnv *env, const char *s, size_t len) {
   return out;
 }
 
+/* A Long, checked at once (-Xcheck:jni wants a check after each call into
+ * Java, and the callers make several before they put them). */
+static jobject new_long(JNIEnv *env, jlong v) {
+  jobject out = (*env)->CallStaticObjectMethod(env, long_class, long_of, v);
+  return (*env)->ExceptionCheck(env) ? NULL : out;
+}
+
+static jlongArray new_longs(JNIEnv *env, const jlong *v, jsize n) {
+  jlongArray out = (*env)->NewLongArray(env, n);
+  if (out != NULL) {
+    (*env)->SetLongArrayRegion(env, out, 0, n, v);
+  }
+  return out;
+}
+
 /* A value of the core's tables as a Java object (see the top of the file);
  * NULL for none, or with an exception. */
 static jobject box(JNIEnv *env, const sfc_value *v) {
@@ -239,12 +257,10 @@ static jobject box(JNIEnv *env, const sfc_value *v) {
     return (*env)->CallStaticObjectMethod(env, boolean_class, boolean_of,
                                           (jboolean)(v->i != 0));
   case SFC_TYPE_INT:
-    return (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                          (jlong)v->i);
+    return new_long(env, (jlong)v->i);
   case SFC_TYPE_UINT:
     if (v->u <= (uint64_t)INT64_MAX) {
-      return (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                            (jlong)v->u);
+      return new_long(env, (jlong)v->u);
     } else {
       char digits[24];
       snprintf(digits, sizeof digits, "%llu", (unsigned long long)v->u);
@@ -274,6 +290,100 @@ static int put(JNIEnv *env, jobjectArray out, jsize i, jobject item) {
     (*env)->DeleteLocalRef(env, item);
   }
   return 1;
+}
+
+/* Item i of an array, made by `at` from `ctx`: NULL for null, or with an
+ * exception. */
+typedef jobject (*item_at)(JNIEnv *env, const void *ctx, size_t i);
+
+/* The n items `at` makes, as an array of `cls`; NULL with an exception. */
+static jobjectArray array_of(JNIEnv *env, jclass cls, size_t n, item_at at,
+                             const void *ctx) {
+  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, cls, NULL);
+  for (size_t i = 0; out != NULL && i < n; i++) {
+    if (!put(env, out, (jsize)i, at(env, ctx, i))) {
+      return NULL;
+    }
+  }
+  return out;
+}
+
+/* Object[]{items…} of n items made by the caller (null ones stay null);
+ * NULL with an exception. */
+static jobjectArray tuple(JNIEnv *env, jsize n, ...) {
+  va_list items;
+  va_start(items, n);
+  jobjectArray out = (*env)->NewObjectArray(env, n, object_class, NULL);
+  for (jsize i = 0; out != NULL && i < n; i++) {
+    if (!put(env, out, i, va_arg(items, jobject))) {
+      out = NULL;
+    }
+  }
+  va_end(items);
+  return out;
+}
+
+/* ---- the kit's host (snowflake_c_host.h) --------------------------------
+ * Its walks made into Java values: a list an ArrayList, a map a
+ * LinkedHashMap (keys in the core's order), a scalar as box makes it; Java
+ * reads them through Facts.value. The context is the JNIEnv. */
+
+static int host_out(void *env, const sfc_value *v, sfk_obj *out) {
+  *out = box(env, v);
+  return (*(JNIEnv *)env)->ExceptionCheck(env) ? -1 : 0;
+}
+
+static int host_list(void *ctx, sfk_obj *out) {
+  JNIEnv *env = ctx;
+  return (*out = (*env)->NewObject(env, list_class, list_new)) ? 0 : -1;
+}
+
+static int host_map(void *ctx, sfk_obj *out) {
+  JNIEnv *env = ctx;
+  return (*out = (*env)->NewObject(env, map_class, map_new)) ? 0 : -1;
+}
+
+static void host_drop(void *ctx, sfk_obj o) {
+  JNIEnv *env = ctx;
+  if (o != NULL) {
+    (*env)->DeleteLocalRef(env, o);
+  }
+}
+
+/* After a call into Java: -1 when it threw; the references dropped. */
+static int host_called(JNIEnv *env, jobject a, jobject b) {
+  int failed = (*env)->ExceptionCheck(env) ? -1 : 0;
+  host_drop(env, a);
+  host_drop(env, b);
+  return failed;
+}
+
+static int host_push(void *ctx, sfk_obj list, sfk_obj v) {
+  JNIEnv *env = ctx;
+  (*env)->CallBooleanMethod(env, list, list_add, v);
+  return host_called(env, v, NULL);
+}
+
+static int host_put(void *ctx, sfk_obj map, const char *key, int symbol,
+                    sfk_obj v) {
+  JNIEnv *env = ctx;
+  (void)symbol;
+  jstring k = new_string(env, key);
+  if (k != NULL) {
+    /* The keys of a walk differ: no value is replaced. */
+    (*env)->CallObjectMethod(env, map, map_put, k, v);
+  }
+  return host_called(env, v, k);
+}
+
+/* What a native hands to the kit's walks: the primitives they use, no other. */
+static sfk_host java_host(JNIEnv *env) {
+  sfk_host h = {.ctx = env, .out = host_out, .drop = host_drop};
+  h.list = host_list;
+  h.map = host_map;
+  h.push = host_push;
+  h.put = host_put;
+  return h;
 }
 
 /* Texts handed to the core, freed together once it has used them. */
@@ -373,11 +483,6 @@ static jint n_header_version_number(JNIEnv *env, jclass cls) {
   return (jint)SFC_VERSION_NUMBER;
 }
 
-static int fact_row(const sfc_fact_info *fact, const char **name) {
-  *name = fact ? fact->name : NULL;
-  return fact != NULL;
-}
-
 /* Row i's name in a table; false past its end. A status that is no error
  * has no name (NULL), so that a status's row is its number. */
 static int table_row(jint table, size_t i, const char **name) {
@@ -392,12 +497,6 @@ static int table_row(jint table, size_t i, const char **name) {
     *name = s && s->is_error ? s->name : NULL;
     return s != NULL;
   }
-  case TABLE_LAYOUT:
-    return fact_row(sfc_layout_fact_at(i), name);
-  case TABLE_FIELDS:
-    return fact_row(sfc_field_fact_at(i), name);
-  case TABLE_STATS:
-    return fact_row(sfc_stats_fact_at(i), name);
   case TABLE_COUNTERS:
   case TABLE_GAUGES: {
     const sfc_fact_info *f = sfc_stats_fact_at(i);
@@ -406,9 +505,22 @@ static int table_row(jint table, size_t i, const char **name) {
     *name = f && f->metric == want ? f->name : NULL;
     return f != NULL;
   }
+  case TABLE_PRESETS: {
+    const char *spec;
+    int64_t epoch_ms;
+    return sfc_preset_at(i, name, &spec, &epoch_ms) == SFC_OK;
+  }
+  case TABLE_ENCODINGS:
+    return (*name = sfc_encoding_name((sfc_encoding)i)) != NULL;
   default:
     return 0;
   }
+}
+
+static jobject table_name(JNIEnv *env, const void *table, size_t i) {
+  const char *name = NULL;
+  table_row(*(const jint *)table, i, &name);
+  return name ? new_string(env, name) : NULL;
 }
 
 static jobjectArray n_table_names(JNIEnv *env, jclass cls, jint table) {
@@ -418,14 +530,7 @@ static jobjectArray n_table_names(JNIEnv *env, jclass cls, jint table) {
   while (table_row(table, n, &name)) {
     n++;
   }
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, string_class, NULL);
-  for (size_t i = 0; out != NULL && i < n; i++) {
-    table_row(table, i, &name);
-    if (!put(env, out, (jsize)i, name ? new_string(env, name) : NULL)) {
-      return NULL;
-    }
-  }
-  return out;
+  return array_of(env, string_class, n, table_name, &table);
 }
 
 /* ---- layouts ------------------------------------------------------------ */
@@ -487,73 +592,16 @@ static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
   return (jlong)value;
 }
 
-static jobjectArray n_preset_names(JNIEnv *env, jclass cls) {
-  (void)cls;
-  size_t n = sfc_preset_count();
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, string_class, NULL);
-  for (size_t i = 0; out != NULL && i < n; i++) {
-    const char *name;
-    const char *spec;
-    int64_t epoch_ms;
-    if (sfc_preset_at(i, &name, &spec, &epoch_ms) != SFC_OK) {
-      break;
-    }
-    if (!put(env, out, (jsize)i, new_string(env, name))) {
-      return NULL;
-    }
-  }
-  return out;
-}
-
-/* One row per field, its values in the order of the field table. */
-static jobjectArray field_rows(JNIEnv *env, const sfc_layout *layout) {
-  size_t facts = 0;
-  while (sfc_field_fact_at(facts) != NULL) {
-    facts++;
-  }
-  jobjectArray rows =
-      (*env)->NewObjectArray(env, (jsize)layout->field_count, rows_class, NULL);
-  for (unsigned f = 0; rows != NULL && f < layout->field_count; f++) {
-    jobjectArray row =
-        (*env)->NewObjectArray(env, (jsize)facts, object_class, NULL);
-    for (size_t j = 0; row != NULL && j < facts; j++) {
-      sfc_value v;
-      sfc_field_fact(&layout->fields[f], j, &v);
-      if (!put(env, row, (jsize)j, box(env, &v))) {
-        return NULL;
-      }
-    }
-    if (row == NULL || !put(env, rows, (jsize)f, row)) {
-      return NULL;
-    }
-  }
-  return rows;
-}
-
-/* The layout's description: its values in the order of the layout table. */
-static jobjectArray n_layout_facts(JNIEnv *env, jclass cls,
-                                   jbyteArray jlayout) {
+/* The layout's description by name (sfk_layout_out). */
+static jobject n_layout_facts(JNIEnv *env, jclass cls, jbyteArray jlayout) {
   (void)cls;
   sfc_layout layout;
   if (!get_layout(env, jlayout, &layout)) {
     return NULL;
   }
-  size_t n = 0;
-  while (sfc_layout_fact_at(n) != NULL) {
-    n++;
-  }
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, object_class, NULL);
-  for (size_t i = 0; out != NULL && i < n; i++) {
-    sfc_value v;
-    char buf[SFC_SPEC_MAX];
-    sfc_layout_fact(&layout, i, &v, buf, sizeof buf);
-    jobject item =
-        v.type == SFC_TYPE_LIST ? field_rows(env, &layout) : box(env, &v);
-    if (!put(env, out, (jsize)i, item)) {
-      return NULL;
-    }
-  }
-  return out;
+  sfk_host h = java_host(env);
+  sfk_obj out;
+  return sfk_layout_out(&h, &layout, &out) == 0 ? out : NULL;
 }
 
 /* ---- decode, encode, range ---------------------------------------------- */
@@ -588,58 +636,44 @@ static jlongArray n_decode(JNIEnv *env, jclass cls, jbyteArray jlayout,
   for (unsigned i = 0; i < layout.field_count; i++) {
     v[n++] = (jlong)parts.values[i];
   }
-  jlongArray out = (*env)->NewLongArray(env, n);
-  if (out != NULL) {
-    (*env)->SetLongArrayRegion(env, out, 0, n, v);
-  }
-  return out;
+  return new_longs(env, v, n);
 }
 
-/* A decimal ID. Short ASCII text is read without allocating. */
-static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
-  (void)cls;
+/* An ID's text in `enc`; false with an exception. Short ASCII text is read
+ * without allocating. */
+static bool parse_id(JNIEnv *env, jstring jtext, sfc_encoding enc,
+                     uint64_t *id) {
   char small[SHORT_TEXT];
   size_t len = 0;
   char *text = small;
   if (!get_short_ascii(env, jtext, small, &len) &&
       (text = get_text(env, jtext, NULL, &len)) == NULL) {
-    return 0;
+    return false;
   }
-  uint64_t id = 0;
   sfc_error err;
   /* By its real length: a NUL inside is refused, never the end. */
-  sfc_status st = sfc_id_parse(text, len, SFC_ENCODING_DEC, &id, &err);
+  sfc_status st = sfc_id_parse(text, len, enc, id, &err);
   if (text != small) {
     free(text);
   }
   if (st != SFC_OK) {
     throw_error(env, &err);
-    return 0;
+    return false;
   }
-  if (!check_signed(env, id, "ID", SFC_INVALID_ARGUMENT)) {
-    return 0;
-  }
-  return (jlong)id;
+  return true;
+}
+
+/* A decimal ID. */
+static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
+  (void)cls;
+  uint64_t id = 0;
+  return parse_id(env, jtext, SFC_ENCODING_DEC, &id) &&
+                 check_signed(env, id, "ID", SFC_INVALID_ARGUMENT)
+             ? (jlong)id
+             : 0;
 }
 
 /* ---- string forms ------------------------------------------------------- */
-
-/* The encodings' names by number, for Java to pass the number. */
-static jobjectArray n_encoding_names(JNIEnv *env, jclass cls) {
-  (void)cls;
-  jsize n = 0;
-  while (sfc_encoding_name((sfc_encoding)n) != NULL) {
-    n++;
-  }
-  jobjectArray out = (*env)->NewObjectArray(env, n, string_class, NULL);
-  for (jsize i = 0; out != NULL && i < n; i++) {
-    if (!put(env, out, i,
-             new_string(env, sfc_encoding_name((sfc_encoding)i)))) {
-      return NULL;
-    }
-  }
-  return out;
-}
 
 /* The number of an encoding that is not one of the names: the core's
  * answer (an exception listing the names). */
@@ -672,18 +706,12 @@ static jobjectArray n_encoding_row(JNIEnv *env, jclass cls, jint i) {
   }
   const jint numbers[] = {(jint)row->radix, (jint)row->width,
                           row->fixed_by_default ? 1 : 0};
-  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
   jintArray jnumbers = (*env)->NewIntArray(env, 3);
-  if (out == NULL || jnumbers == NULL) {
-    return NULL;
+  if (jnumbers != NULL) {
+    (*env)->SetIntArrayRegion(env, jnumbers, 0, 3, numbers);
   }
-  (*env)->SetIntArrayRegion(env, jnumbers, 0, 3, numbers);
-  if (!put(env, out, 0, new_bytes(env, row->digits, row->radix)) ||
-      !put(env, out, 1, new_bytes(env, (const char *)row->values, 256)) ||
-      !put(env, out, 2, jnumbers)) {
-    return NULL;
-  }
-  return out;
+  return tuple(env, 4, new_bytes(env, row->digits, row->radix),
+               new_bytes(env, (const char *)row->values, 256), jnumbers, NULL);
 }
 
 /* The long's 64 bits are the ID, read unsigned as Long.toUnsignedString
@@ -702,28 +730,10 @@ static jstring n_format_id(JNIEnv *env, jclass cls, jlong id, jint enc,
   return new_string(env, buf);
 }
 
-/* Short ASCII text is read without allocating. */
 static jlong n_parse_id_as(JNIEnv *env, jclass cls, jstring jtext, jint enc) {
   (void)cls;
-  char small[SHORT_TEXT];
-  size_t len = 0;
-  char *text = small;
-  if (!get_short_ascii(env, jtext, small, &len) &&
-      (text = get_text(env, jtext, NULL, &len)) == NULL) {
-    return 0;
-  }
   uint64_t id = 0;
-  sfc_error err;
-  /* By its real length: a NUL inside is refused, never the end. */
-  sfc_status st = sfc_id_parse(text, len, (sfc_encoding)enc, &id, &err);
-  if (text != small) {
-    free(text);
-  }
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return 0;
-  }
-  return (jlong)id;
+  return parse_id(env, jtext, (sfc_encoding)enc, &id) ? (jlong)id : 0;
 }
 
 static jstring n_parts_json(JNIEnv *env, jclass cls, jbyteArray jlayout,
@@ -757,17 +767,8 @@ static jobjectArray n_uuid7(JNIEnv *env, jclass cls, jstring jtext) {
   char json[SFC_UUID7_JSON_MAX];
   sfc_uuid7_json(&u, json, sizeof json);
   const jlong numbers[] = {(jlong)u.unix_ms, (jlong)u.rand_a, (jlong)u.rand_b};
-  jobjectArray out = (*env)->NewObjectArray(env, 3, object_class, NULL);
-  jlongArray jnumbers = (*env)->NewLongArray(env, 3);
-  if (out == NULL || jnumbers == NULL) {
-    return NULL;
-  }
-  (*env)->SetLongArrayRegion(env, jnumbers, 0, 3, numbers);
-  if (!put(env, out, 0, new_string(env, u.text)) ||
-      !put(env, out, 1, new_string(env, json)) || !put(env, out, 2, jnumbers)) {
-    return NULL;
-  }
-  return out;
+  return tuple(env, 3, new_string(env, u.text), new_string(env, json),
+               new_longs(env, numbers, 3));
 }
 
 static jstring n_format_iso(JNIEnv *env, jclass cls, jlong unix_ms) {
@@ -858,11 +859,7 @@ static jlongArray n_range(JNIEnv *env, jclass cls, jbyteArray jlayout,
     return NULL;
   }
   jlong v[2] = {(jlong)min_id, (jlong)max_id};
-  jlongArray out = (*env)->NewLongArray(env, 2);
-  if (out != NULL) {
-    (*env)->SetLongArrayRegion(env, out, 0, 2, v);
-  }
-  return out;
+  return new_longs(env, v, 2);
 }
 
 /* ---- generator ---------------------------------------------------------- */
@@ -962,13 +959,16 @@ static java_lease *lease_of(jlong handle) {
   return (java_lease *)(intptr_t)handle;
 }
 
-/* Makes, from the builder's values: MAKE_GENERATOR a generator,
- * MAKE_LEASE a java_lease (0 when no node field is "lease"), MAKE_LEASED
- * the generator on the value `jlease` acquired. */
-static jlong make(JNIEnv *env, make_kind kind, jlong jlease, jbyteArray jheld,
-                  jstring jpreset, jstring jspec, jstring jepoch,
-                  jobjectArray jnode_names, jobjectArray jnode_values,
-                  jobjectArray joption_names, jobjectArray joption_values) {
+/* Makes, from the builder's values (Native.MAKE_*): MAKE_GENERATOR a
+ * generator, MAKE_LEASE a java_lease for the node field given as "lease" (or
+ * by its environment variable; 0 when none is: sfc_lease_wanted), MAKE_LEASED
+ * the generator on the value `jlease` acquired (sfc_lease_generator_new). */
+static jlong n_make(JNIEnv *env, jclass cls, jint kind, jlong jlease,
+                    jbyteArray jheld, jstring jpreset, jstring jspec,
+                    jstring jepoch, jobjectArray jnode_names,
+                    jobjectArray jnode_values, jobjectArray joption_names,
+                    jobjectArray joption_values) {
+  (void)cls;
   sfc_layout layout;
   if (!resolve_layout(env, jheld, jpreset, jspec, jepoch, &layout)) {
     return 0;
@@ -1026,17 +1026,6 @@ static jlong make(JNIEnv *env, make_kind kind, jlong jlease, jbyteArray jheld,
   return handle;
 }
 
-static jlong n_generator_new(JNIEnv *env, jclass cls, jbyteArray jheld,
-                             jstring jpreset, jstring jspec, jstring jepoch,
-                             jobjectArray jnode_names,
-                             jobjectArray jnode_values,
-                             jobjectArray joption_names,
-                             jobjectArray joption_values) {
-  (void)cls;
-  return make(env, MAKE_GENERATOR, 0, jheld, jpreset, jspec, jepoch,
-              jnode_names, jnode_values, joption_names, joption_values);
-}
-
 static void n_generator_free(JNIEnv *env, jclass cls, jlong handle) {
   (void)env;
   (void)cls;
@@ -1072,45 +1061,21 @@ static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
                           (jlong)r.time_max,        (jlong)r.seq_one,
                           (jlong)r.seq_mask,        (jlong)r.keep_mask,
                           (jlong)r.contended_pauses};
-  const jsize count = (jsize)(sizeof values / sizeof values[0]);
-  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
-  jlongArray numbers = (*env)->NewLongArray(env, count);
-  if (out == NULL || numbers == NULL) {
-    return NULL;
-  }
-  (*env)->SetLongArrayRegion(env, numbers, 0, count, values);
-  if (!put(env, out, 0, numbers) ||
-      !put(env, out, 1, (*env)->NewDirectByteBuffer(env, r.word, 8)) ||
-      !put(env, out, 2, (*env)->NewDirectByteBuffer(env, r.issued_closed, 8)) ||
-      !put(env, out, 3, (*env)->NewDirectByteBuffer(env, r.mark, 8))) {
-    return NULL;
-  }
-  return out;
+  return tuple(
+      env, 4, new_longs(env, values, (jsize)(sizeof values / sizeof values[0])),
+      (*env)->NewDirectByteBuffer(env, r.word, 8),
+      (*env)->NewDirectByteBuffer(env, r.issued_closed, 8),
+      (*env)->NewDirectByteBuffer(env, r.mark, 8));
 }
 
 /* What the user of a new generator should be told (its node value
  * unguarded, its layout ending): the core decides, Java says each in its
- * idiom. Each warning as two strings, its kind and its text. */
-static jobjectArray n_generator_warnings(JNIEnv *env, jclass cls,
-                                         jlong handle) {
+ * idiom. A list of [kind, text] (sfk_warnings_out). */
+static jobject n_generator_warnings(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
-  const sfc_generator *gen = gen_of(handle);
-  const char *text;
-  jsize n = 0;
-  while (sfc_generator_warning_at(gen, (size_t)n, &text)) {
-    n++;
-  }
-  jobjectArray out = (*env)->NewObjectArray(env, 2 * n, string_class, NULL);
-  for (jsize i = 0; out != NULL && i < 2 * n; i++) {
-    const char *kind = sfc_generator_warning_at(gen, (size_t)(i / 2), &text);
-    jstring s = new_string(env, i % 2 == 0 ? kind : text);
-    if (s == NULL) {
-      return NULL;
-    }
-    (*env)->SetObjectArrayElement(env, out, i, s);
-    (*env)->DeleteLocalRef(env, s);
-  }
-  return out;
+  sfk_host h = java_host(env);
+  sfk_obj out;
+  return sfk_warnings_out(&h, gen_of(handle), &out) == 0 ? out : NULL;
 }
 
 static jbyteArray n_generator_layout(JNIEnv *env, jclass cls, jlong handle) {
@@ -1135,6 +1100,15 @@ static void n_pause(JNIEnv *env, jclass cls, jlong wait_us) {
   sfc_pause((int64_t)wait_us);
 }
 
+/* A failed next or nextIds: `unfit` an ID above INT64_MAX, or *err. */
+static void throw_next(JNIEnv *env, const sfc_error *err, uint64_t unfit) {
+  if (unfit != 0) {
+    check_signed(env, unfit, "ID issued", SFC_TIME_EXHAUSTED);
+  } else {
+    throw_error(env, err);
+  }
+}
+
 /* The next ID (>= 0), or -1 - wait_us when the caller must wait and call
  * again (snowflake_c_next.h, as the FFM entry); errors are thrown. */
 static jlong n_next(JNIEnv *env, jclass cls, jlong handle, jlong now_us) {
@@ -1145,11 +1119,7 @@ static jlong n_next(JNIEnv *env, jclass cls, jlong handle, jlong now_us) {
   if (r != SNOWFLAKEC_NEXT_FAILED) {
     return (jlong)r;
   }
-  if (unfit != 0) {
-    check_signed(env, unfit, "ID issued", SFC_TIME_EXHAUSTED);
-  } else {
-    throw_error(env, &err);
-  }
+  throw_next(env, &err, unfit);
   return 0;
 }
 
@@ -1158,18 +1128,21 @@ static jlong n_next(JNIEnv *env, jclass cls, jlong handle, jlong now_us) {
 static void n_throw_pending(JNIEnv *env, jclass cls) {
   (void)cls;
   const snowflakec_ffm_error *p = snowflakec_ffm_pending();
-  if (p->unfit != 0) {
-    check_signed(env, p->unfit, "ID issued", SFC_TIME_EXHAUSTED);
-  } else {
-    throw_error(env, &p->err);
-  }
+  throw_next(env, &p->err, p->unfit);
 }
 
-/* IDs are issued into a buffer here and copied into the Java array region
- * by region: a critical section on the array may hand out a copy (it does
- * under -Xcheck:jni) whose write-back would overwrite what other threads
- * wrote meanwhile into other parts of the same array. */
-enum { FILL_CHUNK = 2048 };
+/* Where nextIds puts its IDs: the array and the offset of the range. */
+typedef struct java_ids {
+  JNIEnv *env;
+  jlongArray dst;
+  jint off;
+} java_ids;
+
+static void set_ids(void *ctx, size_t at, const uint64_t *ids, size_t n) {
+  const java_ids *to = ctx;
+  (*to->env)->SetLongArrayRegion(to->env, to->dst, to->off + (jsize)at,
+                                 (jsize)n, (const jlong *)ids);
+}
 
 /* Fills dst[off, off + len) and returns how many were filled. out[0] gets
  * that count and out[1] the wait the core asked for (-1 when none), both
@@ -1177,162 +1150,54 @@ enum { FILL_CHUNK = 2048 };
 static jint n_next_ids(JNIEnv *env, jclass cls, jlong handle, jlong now_us,
                        jlongArray dst, jint off, jint len, jlongArray out) {
   (void)cls;
-  sfc_generator *gen = gen_of(handle);
   jsize cap = (*env)->GetArrayLength(env, dst);
   if (off < 0 || len < 0 || off > cap || len > cap - off ||
       (*env)->GetArrayLength(env, out) < 2) {
     throw_invalid(env, "The range to fill is outside the array.");
     return 0;
   }
-  int from_clock = now_us == NOW_FROM_CLOCK;
-  uint64_t buf[FILL_CHUNK];
-  size_t done = 0;
-  size_t total = (size_t)len;
-  int64_t wait_us = -1;
-  sfc_error err;
-  sfc_status st = SFC_OK;
-  uint64_t unfit = 0;
-  while (done < total) {
-    size_t want = total - done < FILL_CHUNK ? total - done : FILL_CHUNK;
-    size_t got = 0;
-    st = from_clock ? sfc_next_ids_now(gen, buf, want, &got, &wait_us, &err)
-                    : sfc_next_ids_at(gen, (int64_t)now_us, buf, want, &got,
-                                      &wait_us, &err);
-    size_t fit = 0;
-    while (fit < got && buf[fit] <= (uint64_t)INT64_MAX) {
-      fit++;
-    }
-    (*env)->SetLongArrayRegion(env, dst, off + (jsize)done, (jsize)fit,
-                               (const jlong *)buf);
-    done += fit;
-    if (fit < got) {
-      unfit = buf[fit];
-      break;
-    }
-    if (st != SFC_OK) {
-      break;
-    }
-  }
-  jlong result[2] = {(jlong)done,
-                     st == SFC_WAIT ? (jlong)(wait_us < 0 ? 0 : wait_us) : -1};
+  java_ids to = {env, dst, off};
+  snowflakec_filled f;
+  snowflakec_next_ids(gen_of(handle), (int64_t)now_us, (size_t)len, set_ids,
+                      &to, &f);
+  jlong result[2] = {(jlong)f.done, (jlong)f.wait_us};
   (*env)->SetLongArrayRegion(env, out, 0, 2, result);
-  if (unfit != 0) {
-    check_signed(env, unfit, "ID issued", SFC_TIME_EXHAUSTED);
-  } else if (st != SFC_OK && st != SFC_WAIT) {
-    throw_error(env, &err);
+  if (f.failed) {
+    throw_next(env, &f.err, f.unfit);
   }
-  return (jint)done;
+  return (jint)f.done;
 }
 
-/* A MAP fact of the stats: Object[]{String[] keys, Object[] values}. */
-static jobjectArray stats_map(JNIEnv *env, const sfc_stats *s, size_t i) {
-  const char *key;
-  sfc_value v;
-  jsize n = 0;
-  while (sfc_stats_entry(s, i, (size_t)n, &key, &v)) {
-    n++;
-  }
-  jobjectArray pair = (*env)->NewObjectArray(env, 2, object_class, NULL);
-  jobjectArray keys = (*env)->NewObjectArray(env, n, string_class, NULL);
-  jobjectArray values = (*env)->NewObjectArray(env, n, object_class, NULL);
-  if (pair == NULL || keys == NULL || values == NULL) {
-    return NULL;
-  }
-  for (jsize j = 0; j < n; j++) {
-    sfc_stats_entry(s, i, (size_t)j, &key, &v);
-    if (!put(env, keys, j, new_string(env, key)) ||
-        !put(env, values, j, box(env, &v))) {
-      return NULL;
-    }
-  }
-  if (!put(env, pair, 0, keys) || !put(env, pair, 1, values)) {
-    return NULL;
-  }
-  return pair;
-}
-
-/* The stats: their values in the order of the stats table. */
-static jobjectArray n_stats(JNIEnv *env, jclass cls, jlong handle) {
+/* The stats by name (sfk_stats_out). */
+static jobject n_stats(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
   if (!check_open(env, handle)) {
     return NULL;
   }
   sfc_stats s;
   sfc_generator_stats(gen_of(handle), &s);
-  size_t n = 0;
-  while (sfc_stats_fact_at(n) != NULL) {
-    n++;
-  }
-  jobjectArray out = (*env)->NewObjectArray(env, (jsize)n, object_class, NULL);
-  for (size_t i = 0; out != NULL && i < n; i++) {
-    sfc_value v;
-    sfc_stats_fact(&s, i, &v);
-    jobject item =
-        v.type == SFC_TYPE_MAP ? stats_map(env, &s, i) : box(env, &v);
-    if (!put(env, out, (jsize)i, item)) {
-      return NULL;
-    }
-  }
-  return out;
+  sfk_host h = java_host(env);
+  sfk_obj out;
+  return sfk_stats_out(&h, &s, &out) == 0 ? out : NULL;
 }
 
 /* ---- leases ------------------------------------------------------------- */
 
-/* A lease for the node field given as "lease" (or by its environment
- * variable), or 0 when none is: sfc_lease_wanted, then sfc_lease_new. */
-static jlong n_lease_new(JNIEnv *env, jclass cls, jbyteArray jheld,
-                         jstring jpreset, jstring jspec, jstring jepoch,
-                         jobjectArray jnode_names, jobjectArray jnode_values,
-                         jobjectArray joption_names,
-                         jobjectArray joption_values) {
-  (void)cls;
-  return make(env, MAKE_LEASE, 0, jheld, jpreset, jspec, jepoch, jnode_names,
-              jnode_values, joption_names, joption_values);
-}
-
-/* The generator on the value acquired (sfc_lease_generator_new). */
-static jlong
-n_lease_generator_new(JNIEnv *env, jclass cls, jlong jlease, jbyteArray jheld,
-                      jstring jpreset, jstring jspec, jstring jepoch,
-                      jobjectArray jnode_names, jobjectArray jnode_values,
-                      jobjectArray joption_names, jobjectArray joption_values) {
-  (void)cls;
-  return make(env, MAKE_LEASED, jlease, jheld, jpreset, jspec, jepoch,
-              jnode_names, jnode_values, joption_names, joption_values);
-}
-
 /* The statement in flight as Object[]{Long step, Long waitUs, String sql,
  * String[] params}: sql and params null for SFC_LEASE_IDLE. */
+static jobject query_param(JNIEnv *env, const void *q, size_t i) {
+  const char *param = ((const sfc_lease_query *)q)->params[i];
+  return param != NULL ? new_string(env, param) : NULL;
+}
+
 static jobjectArray query_array(JNIEnv *env, sfc_lease_step step,
                                 int64_t wait_us, const sfc_lease_query *q) {
-  jobjectArray out = (*env)->NewObjectArray(env, 4, object_class, NULL);
-  if (out == NULL ||
-      !put(env, out, 0,
-           (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                          (jlong)step)) ||
-      !put(env, out, 1,
-           (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                          (jlong)wait_us))) {
-    return NULL;
-  }
-  if (step == SFC_LEASE_IDLE) {
-    return out;
-  }
-  jobjectArray params =
-      (*env)->NewObjectArray(env, q->nparams, string_class, NULL);
-  if (params == NULL) {
-    return NULL;
-  }
-  for (int i = 0; i < q->nparams; i++) {
-    if (q->params[i] != NULL &&
-        !put(env, params, i, new_string(env, q->params[i]))) {
-      return NULL;
-    }
-  }
-  if (!put(env, out, 2, new_string(env, q->sql)) || !put(env, out, 3, params)) {
-    return NULL;
-  }
-  return out;
+  int idle = step == SFC_LEASE_IDLE;
+  return tuple(
+      env, 4, new_long(env, (jlong)step), new_long(env, wait_us),
+      idle ? NULL : new_string(env, q->sql),
+      idle ? NULL
+           : array_of(env, string_class, (size_t)q->nparams, query_param, q));
 }
 
 /* sfc_lease_due: the statement due now, or how long to wait. */
@@ -1437,31 +1302,14 @@ static jobjectArray n_lease_release(JNIEnv *env, jclass cls, jlong jlease) {
   return l->has_query ? query_array(env, SFC_LEASE_RELEASE, 0, &l->q) : NULL;
 }
 
-/* sfc_lease_stats_get: Object[]{String state, String field, Long value,
- * Long expiresMs, Long horizonMs, Long renewals, Long failures, String
- * error, Long durationMs}. */
-static jobjectArray n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
+/* sfc_lease_stats_get, by name (sfk_lease_stats_out). */
+static jobject n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
   (void)cls;
   sfc_lease_stats s;
   sfc_lease_stats_get(lease_of(jlease)->lease, &s);
-  const jlong numbers[] = {(jlong)s.value,      (jlong)s.expires_ms,
-                           (jlong)s.horizon_ms, (jlong)s.renewals,
-                           (jlong)s.failures,   (jlong)s.duration_ms};
-  const jsize at[] = {2, 3, 4, 5, 6, 8};
-  jobjectArray out = (*env)->NewObjectArray(env, 9, object_class, NULL);
-  if (out == NULL || !put(env, out, 0, new_string(env, s.state)) ||
-      !put(env, out, 1, new_string(env, s.field)) ||
-      !put(env, out, 7, new_string(env, s.error))) {
-    return NULL;
-  }
-  for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
-    if (!put(env, out, at[i],
-             (*env)->CallStaticObjectMethod(env, long_class, long_of,
-                                            numbers[i]))) {
-      return NULL;
-    }
-  }
-  return out;
+  sfk_host h = java_host(env);
+  sfk_obj out;
+  return sfk_lease_stats_out(&h, &s, &out) == 0 ? out : NULL;
 }
 
 /* sfc_lease_table_sql: the table's SQL, for a migration. */
@@ -1486,6 +1334,7 @@ static void n_lease_free(JNIEnv *env, jclass cls, jlong jlease) {
 #define LAYOUT "[B"
 #define STR "Ljava/lang/String;"
 #define OBJS "[Ljava/lang/Object;"
+#define OBJ "Ljava/lang/Object;"
 
 /* JNINativeMethod holds functions as void *, which ISO C does not define but
  * every JNI platform does. */
@@ -1500,11 +1349,9 @@ static const JNINativeMethod methods[] = {
     {"tableNames", "(I)[" STR, (void *)n_table_names},
     {"layoutResolve", "(" STR STR STR ")" LAYOUT, (void *)n_layout_resolve},
     {"epochParse", "(" STR ")J", (void *)n_epoch_parse},
-    {"presetNames", "()[" STR, (void *)n_preset_names},
-    {"layoutFacts", "(" LAYOUT ")" OBJS, (void *)n_layout_facts},
+    {"layoutFacts", "(" LAYOUT ")" OBJ, (void *)n_layout_facts},
     {"decode", "(" LAYOUT "J)[J", (void *)n_decode},
     {"parseId", "(" STR ")J", (void *)n_parse_id},
-    {"encodingNames", "()[" STR, (void *)n_encoding_names},
     {"encodingNumber", "(" STR ")I", (void *)n_encoding_number},
     {"encodingRow", "(I)" OBJS, (void *)n_encoding_row},
     {"formatId", "(JIZ)" STR, (void *)n_format_id},
@@ -1514,32 +1361,27 @@ static const JNINativeMethod methods[] = {
     {"uuid7", "(" STR ")" OBJS, (void *)n_uuid7},
     {"encode", "(" LAYOUT "J[" STR "[J)J", (void *)n_encode},
     {"range", "(" LAYOUT "JJ)[J", (void *)n_range},
-    {"generatorNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
-     (void *)n_generator_new},
+    {"make", "(IJ" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
+     (void *)n_make},
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorClose", "(J)V", (void *)n_generator_close},
     {"mayBlock", "(J)Z", (void *)n_may_block},
     {"fastRule", "(J)" OBJS, (void *)n_fast_rule},
-    {"generatorWarnings", "(J)[" STR, (void *)n_generator_warnings},
+    {"generatorWarnings", "(J)" OBJ, (void *)n_generator_warnings},
     {"generatorLayout", "(J)" LAYOUT, (void *)n_generator_layout},
     {"nowUs", "(J)J", (void *)n_now_us},
     {"pause", "(J)V", (void *)n_pause},
     {"next", "(JJ)J", (void *)n_next},
     {"nextIds", "(JJ[JII[J)I", (void *)n_next_ids},
     {"throwPending", "()V", (void *)n_throw_pending},
-    {"stats", "(J)" OBJS, (void *)n_stats},
-    {"leaseNew", "(" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
-     (void *)n_lease_new},
-    {"leaseGeneratorNew",
-     "(J" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
-     (void *)n_lease_generator_new},
+    {"stats", "(J)" OBJ, (void *)n_stats},
     {"leaseDue", "(J)" OBJS, (void *)n_lease_due},
     {"leaseDone", "(J[" STR ")V", (void *)n_lease_done},
     {"leaseFailed", "(J" STR ")V", (void *)n_lease_failed},
     {"leaseAcquired", "(J)Z", (void *)n_lease_acquired},
     {"leaseValid", "(J)Z", (void *)n_lease_valid},
     {"leaseRelease", "(J)" OBJS, (void *)n_lease_release},
-    {"leaseStats", "(J)" OBJS, (void *)n_lease_stats},
+    {"leaseStats", "(J)" OBJ, (void *)n_lease_stats},
     {"leaseFree", "(J)V", (void *)n_lease_free},
     {"leaseTableSql", "()" STR, (void *)n_lease_table_sql},
 };
@@ -1565,13 +1407,14 @@ static const struct {
     {&base_exception, "io/snowflakec/SnowflakeException"},
     {&string_class, "java/lang/String"},
     {&object_class, "java/lang/Object"},
-    {&rows_class, "[Ljava/lang/Object;"},
     {&bytes_class, "[B"},
     {&boolean_class, "java/lang/Boolean"},
     {&long_class, "java/lang/Long"},
     {&double_class, "java/lang/Double"},
     {&duration_class, "java/time/Duration"},
     {&big_integer_class, "java/math/BigInteger"},
+    {&list_class, "java/util/ArrayList"},
+    {&map_class, "java/util/LinkedHashMap"},
 };
 
 static const struct {
@@ -1590,6 +1433,10 @@ static const struct {
     {&duration_seconds, &duration_class, 0, "getSeconds", "()J"},
     {&duration_nano, &duration_class, 0, "getNano", "()I"},
     {&big_integer_new, &big_integer_class, 0, "<init>", "(" STR ")V"},
+    {&list_new, &list_class, 0, "<init>", "()V"},
+    {&list_add, &list_class, 0, "add", "(" OBJ ")Z"},
+    {&map_new, &map_class, 0, "<init>", "()V"},
+    {&map_put, &map_class, 0, "put", "(" OBJ OBJ ")" OBJ},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

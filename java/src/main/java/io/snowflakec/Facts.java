@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The core's tables in Java terms: the names of their rows, read once, and the values the natives
- * return zipped with them into ordered, unmodifiable maps (layout description, stats).
+ * The core's tables in Java terms: the names of their rows, read once, and the maps and lists the
+ * natives walk out (layout description, stats) as ordered, unmodifiable Java values.
  */
 final class Facts {
   /** Options, in the core's words (snake_case). */
@@ -18,10 +18,6 @@ final class Facts {
 
   /** Error kinds by status number; null for a status that is no error. */
   static final List<String> STATUSES = names(Native.TABLE_STATUSES);
-
-  static final List<String> LAYOUT = names(Native.TABLE_LAYOUT);
-  static final List<String> FIELDS = names(Native.TABLE_FIELDS);
-  static final List<String> STATS = names(Native.TABLE_STATS);
 
   /** The stats a monitoring system reads as counters, and as gauges. */
   static final List<String> COUNTERS = named(Native.TABLE_COUNTERS);
@@ -42,39 +38,34 @@ final class Facts {
   }
 
   /**
-   * The values of a table's rows under their names.
+   * A map the natives walked out (see {@link Native#stats}) as Java values.
    *
-   * @param names the table's names
-   * @param values the natives' values, in the same order
+   * @param walked a map of the natives
    * @return an ordered, unmodifiable map
    */
-  static Map<String, Object> map(List<String> names, Object[] values) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    for (int i = 0; i < values.length; i++) {
-      out.put(names.get(i), value(values[i]));
-    }
-    return Collections.unmodifiableMap(out);
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> map(Object walked) {
+    return (Map<String, Object>) value(walked);
   }
 
-  /** A value from the natives as a Java value (see {@link Native}). */
-  private static Object value(Object v) {
+  /**
+   * A value from the natives as a Java value: text (the platform's bytes) as a String, lists and
+   * maps unmodifiable, in order.
+   */
+  static Object value(Object v) {
     if (v instanceof byte[] text) {
       return new String(text, NATIVE_CHARSET);
     }
-    if (v instanceof Object[][] rows) {
-      List<Map<String, Object>> list = new ArrayList<>(rows.length);
-      for (Object[] row : rows) {
-        list.add(map(FIELDS, row));
+    if (v instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      for (Object item : list) {
+        out.add(value(item));
       }
-      return Collections.unmodifiableList(list);
+      return Collections.unmodifiableList(out);
     }
-    if (v instanceof Object[] pair) {
-      String[] keys = (String[]) pair[0];
-      Object[] values = (Object[]) pair[1];
+    if (v instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
-      for (int i = 0; i < keys.length; i++) {
-        out.put(keys[i], value(values[i]));
-      }
+      map.forEach((k, item) -> out.put((String) k, value(item)));
       return Collections.unmodifiableMap(out);
     }
     return v;

@@ -117,11 +117,12 @@ public final class Generator implements AutoCloseable {
     this.calls = Calls.of(Native.mayBlock(handle));
     try {
       this.layout = Layout.ofRaw(Native.generatorLayout(handle));
-      String[] said = Native.generatorWarnings(handle); // kind, text, kind, text, …
-      Warning[] warnings = new Warning[said.length / 2];
+      List<?> said = (List<?>) Facts.value(Native.generatorWarnings(handle)); // [kind, text]
+      Warning[] warnings = new Warning[said.size()];
       for (int i = 0; i < warnings.length; i++) {
-        warnings[i] = new Warning(said[2 * i], said[2 * i + 1]);
-        warn(said[2 * i + 1]);
+        List<?> w = (List<?>) said.get(i);
+        warnings[i] = new Warning((String) w.get(0), (String) w.get(1));
+        warn((String) w.get(1));
       }
       this.warnings = List.of(warnings);
       // No rule for time_source counter where its counter runs: the core's check is cheaper than
@@ -438,13 +439,12 @@ public final class Generator implements AutoCloseable {
    * @throws InvalidArgumentException when the generator is closed
    */
   public Stats stats() {
-    Object[] values;
+    Map<String, Object> map;
     try {
-      values = Native.stats(handle());
+      map = Facts.map(Native.stats(handle()));
     } finally {
       Reference.reachabilityFence(this);
     }
-    Map<String, Object> map = Facts.map(Facts.STATS, values);
     if (lease != null) {
       Map<String, Object> with = new LinkedHashMap<>(map);
       with.put("lease", lease.stats());
@@ -975,27 +975,16 @@ public final class Generator implements AutoCloseable {
      *     its claim
      */
     public Generator build() {
-      byte[] raw = layout == null ? null : layout.raw();
-      String[] nodeNames = node.keySet().toArray(new String[0]);
-      Object[] nodeValues = node.values().toArray();
-      String[] optionNames = options.keySet().toArray(new String[0]);
-      Object[] optionValues = options.values().toArray();
-      long l =
-          Native.leaseNew(
-              raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+      long l = make(Native.MAKE_LEASE, 0);
       if (l == 0) {
-        long h =
-            Native.generatorNew(
-                raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+        long h = make(Native.MAKE_GENERATOR, 0);
         return new Generator(h, null);
       }
       LeaseHost host = LeaseHost.of(l, leaseDatabase); // frees l when it fails
       long h;
       try {
         host.acquire();
-        h =
-            Native.leaseGeneratorNew(
-                l, raw, preset, spec, epoch, nodeNames, nodeValues, optionNames, optionValues);
+        h = make(Native.MAKE_LEASED, l);
       } catch (RuntimeException | Error e) {
         host.giveBack(); // a value taken but never used goes back at once
         Native.leaseFree(l);
@@ -1004,6 +993,21 @@ public final class Generator implements AutoCloseable {
       Generator g = new Generator(h, host); // gives back and frees both when it fails
       host.start(g);
       return g;
+    }
+
+    /** Native.make on this builder's values. */
+    private long make(int kind, long lease) {
+      return Native.make(
+          kind,
+          lease,
+          layout == null ? null : layout.raw(),
+          preset,
+          spec,
+          epoch,
+          node.keySet().toArray(new String[0]),
+          node.values().toArray(),
+          options.keySet().toArray(new String[0]),
+          options.values().toArray());
     }
 
     /**

@@ -147,7 +147,7 @@ final class IdText {
 
   /** The number of the encoding of this name when its row has this radix and width, else -1. */
   private static int special(String name, int radix, int width) {
-    int n = Arrays.asList(Native.encodingNames()).indexOf(name);
+    int n = Arrays.asList(Native.tableNames(Native.TABLE_ENCODINGS)).indexOf(name);
     return n >= 0 && n < ROWS.length && ROWS[n].radix == radix && ROWS[n].width == width ? n : -1;
   }
 

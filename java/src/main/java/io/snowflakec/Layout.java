@@ -53,7 +53,7 @@ public final class Layout {
 
   private Layout(byte[] raw) {
     this.raw = raw;
-    this.description = Facts.map(Facts.LAYOUT, Native.layoutFacts(raw));
+    this.description = Facts.map(Native.layoutFacts(raw));
     List<Field> list = new ArrayList<>();
     for (Object f : (List<?>) description.get("fields")) {
       Map<?, ?> m = (Map<?, ?>) f;
@@ -138,7 +138,7 @@ public final class Layout {
    * @return the names, in the core's order
    */
   public static List<String> presets() {
-    return List.of(Native.presetNames());
+    return List.of(Native.tableNames(Native.TABLE_PRESETS));
   }
 
   /**

@@ -9,8 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -63,7 +61,7 @@ final class LeaseHost {
                 "snowflake-c lease release"));
   }
 
-  /** The native lease ({@code Native.leaseNew}): freed after its generator. */
+  /** The native lease ({@code Native.make} of MAKE_LEASE): freed after its generator. */
   final long lease;
 
   private final DataSource dataSource; // or
@@ -81,7 +79,7 @@ final class LeaseHost {
     this.dataSource = dataSource;
     this.url = url;
     this.properties = properties;
-    this.durationMs = (Long) Native.leaseStats(lease)[8];
+    this.durationMs = (Long) stats().get("duration_ms");
   }
 
   /**
@@ -112,7 +110,7 @@ final class LeaseHost {
                 + " not on the class path: add org.postgresql:postgresql to the application.");
       }
       // Statements time out at a third of the lease: a hung database must not hold renewals back.
-      long durationMs = (Long) Native.leaseStats(lease)[8];
+      long durationMs = (Long) Facts.map(Native.leaseStats(lease)).get("duration_ms");
       props.putIfAbsent("connectTimeout", CONNECT_TIMEOUT_S);
       props.putIfAbsent("loginTimeout", CONNECT_TIMEOUT_S);
       props.putIfAbsent("options", "-c statement_timeout=" + durationMs / 3);
@@ -420,22 +418,6 @@ final class LeaseHost {
 
   /** The lease's stats under the core's names (the CLI's {@code gen --stats --json}). */
   Map<String, Object> stats() {
-    Object[] s = Native.leaseStats(lease);
-    String[] names = {
-      "state",
-      "field",
-      "value",
-      "expires_ms",
-      "horizon_ms",
-      "renewals",
-      "failures",
-      "error",
-      "duration_ms"
-    };
-    Map<String, Object> out = new LinkedHashMap<>();
-    for (int i = 0; i < names.length; i++) {
-      out.put(names[i], s[i]);
-    }
-    return Collections.unmodifiableMap(out);
+    return Facts.map(Native.leaseStats(lease));
   }
 }

@@ -17,15 +17,17 @@ final class Native {
   static final int TABLE_OPTIONS = 0;
 
   static final int TABLE_STATUSES = 1;
-  static final int TABLE_LAYOUT = 2;
-  static final int TABLE_FIELDS = 3;
-  static final int TABLE_STATS = 4;
 
   /** The stats' rows, named only where a counter (null elsewhere). */
-  static final int TABLE_COUNTERS = 5;
+  static final int TABLE_COUNTERS = 2;
 
   /** The stats' rows, named only where a gauge (null elsewhere). */
-  static final int TABLE_GAUGES = 6;
+  static final int TABLE_GAUGES = 3;
+
+  static final int TABLE_PRESETS = 4;
+
+  /** The encodings' names, by number. */
+  static final int TABLE_ENCODINGS = 5;
 
   static {
     NativeLoader.load();
@@ -50,17 +52,15 @@ final class Native {
 
   static native long epochParse(String text);
 
-  static native String[] presetNames();
-
-  /** The values of the layout description, in the order of {@link #TABLE_LAYOUT}. */
-  static native Object[] layoutFacts(byte[] layout);
+  /**
+   * The layout's description by name, for {@link Facts#value}: a map (LinkedHashMap) whose "fields"
+   * is a list (ArrayList) of maps.
+   */
+  static native Object layoutFacts(byte[] layout);
 
   static native long[] decode(byte[] layout, long id);
 
   static native long parseId(String text);
-
-  /** The encodings' names, by number. */
-  static native String[] encodingNames();
 
   /** The core's answer for an encoding name: its number, or the exception listing the names. */
   static native int encodingNumber(String name);
@@ -90,11 +90,26 @@ final class Native {
 
   static native long[] range(byte[] layout, long t0Ms, long t1Ms);
 
+  /** What {@link #make} makes. */
+  static final int MAKE_GENERATOR = 0;
+
   /**
-   * A generator from the trio, node values (a null name: the layout's only node field) and options
-   * by name as given; values are null, Boolean, Long, Double, String, byte[] (a path) or Duration.
+   * A lease for the node field given as {@code "lease"} (or by its environment variable); 0 when no
+   * node field is.
    */
-  static native long generatorNew(
+  static final int MAKE_LEASE = 1;
+
+  /** The generator on the value the lease acquired. */
+  static final int MAKE_LEASED = 2;
+
+  /**
+   * A generator or lease ({@code kind}, one of MAKE_*; {@code lease} for MAKE_LEASED) from the
+   * trio, node values (a null name: the layout's only node field) and options by name as given;
+   * values are null, Boolean, Long, Double, String, byte[] (a path) or Duration.
+   */
+  static native long make(
+      int kind,
+      long lease,
       byte[] layout,
       String preset,
       String spec,
@@ -122,9 +137,9 @@ final class Native {
 
   /**
    * What the user of a new generator should be told (its node value unguarded, its layout ending):
-   * each warning as two strings, its kind and its text.
+   * a list of [kind, text], for {@link Facts#value}.
    */
-  static native String[] generatorWarnings(long handle);
+  static native Object generatorWarnings(long handle);
 
   static native byte[] generatorLayout(long handle);
 
@@ -144,36 +159,10 @@ final class Native {
   /** Throws the error the last FFM entry point kept on this thread ({@code snowflake_c_ffm.h}). */
   static native void throwPending();
 
-  /** The values of the stats, in the order of {@link #TABLE_STATS}. */
-  static native Object[] stats(long handle);
+  /** The stats by name, for {@link Facts#value}. */
+  static native Object stats(long handle);
 
   // ---- leases (the core's sfc_lease_*; LeaseHost runs their statements) ----
-
-  /**
-   * A lease for the node field given as {@code "lease"} (or by its environment variable), from the
-   * builder's values as {@link #generatorNew}; 0 when no node field is.
-   */
-  static native long leaseNew(
-      byte[] layout,
-      String preset,
-      String spec,
-      String epoch,
-      String[] nodeNames,
-      Object[] nodeValues,
-      String[] optionNames,
-      Object[] optionValues);
-
-  /** The generator on the value the lease acquired, from the builder's values. */
-  static native long leaseGeneratorNew(
-      long lease,
-      byte[] layout,
-      String preset,
-      String spec,
-      String epoch,
-      String[] nodeNames,
-      Object[] nodeValues,
-      String[] optionNames,
-      Object[] optionValues);
 
   /**
    * The statement due now: {@code Object[]{Long step, Long waitUs, String sql, String[] params}},
@@ -196,11 +185,8 @@ final class Native {
   /** The statement that gives the value back, as {@link #leaseDue}'s, or null. */
   static native Object[] leaseRelease(long lease);
 
-  /**
-   * {@code Object[]{String state, String field, Long value, Long expiresMs, Long horizonMs, Long
-   * renewals, Long failures, String error, Long durationMs}}.
-   */
-  static native Object[] leaseStats(long lease);
+  /** The lease's stats by the core's names (state, …, duration_ms), for {@link Facts#value}. */
+  static native Object leaseStats(long lease);
 
   /** Frees the lease (its generator freed first). */
   static native void leaseFree(long lease);

@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public final class Snowflake {
   /** The encodings' names by number, from the core: the natives take the number. */
-  private static final String[] ENCODINGS = Native.encodingNames();
+  private static final String[] ENCODINGS = Native.tableNames(Native.TABLE_ENCODINGS);
 
   /**
    * The interned names by the low bits of their hash (the fewest bits that tell them apart), and

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * exception with the same message. The shared vectors (VectorTest) pin the values themselves.
  */
 class IdTextTest {
-  static final String[] NAMES = Native.encodingNames();
+  static final String[] NAMES = Native.tableNames(Native.TABLE_ENCODINGS);
   static final int RANDOM = 100_000;
 
   /** 0, 1, 2^63 - 1, 2^63, 2^64 - 1, and radix^k - 1, radix^k, radix^k + 1 below 2^64. */
