@@ -44,12 +44,12 @@
 //     the ID there), sleep(us) → false where the host's clock is frozen
 //   leaseWanted(handle, node, options) → whether a node field is "lease"
 //   leaseTableSql() → the SQL that creates the lease table
-//   leaseNew(handle, node, options) → null (no node field is "lease") or
-//     { due() → µs to wait | [step, sql, params], done(row | null),
-//     failed(why), acquired() → bool, generatorNew(node, options) → as
-//     generatorNew's, valid(), release() → [step, sql, params] | null,
-//     stats() → [[name, value]], free() }: the core's sfc_lease_*; optional
-//     (a backend without it refuses "lease")
+//   leaseNew(handle, node, options), once leaseWanted: { due() → µs to
+//     wait | [step, sql, params], done(row | null), failed(why),
+//     acquired() → bool, generatorNew(node, options) → as generatorNew's,
+//     valid(), release() → [step, sql, params] | null, stats() → [[name,
+//     value]], free() }: the core's sfc_lease_*; optional (a backend
+//     without it refuses "lease")
 // and, optionally, `host.leaseHost(lease, url, errors)` (lease.js: runs
 // them through node-postgres) and `host.env(name)`.
 
@@ -1205,7 +1205,7 @@ function createApi(binding, errors, host) {
       );
       // A leased value's lease: state, field, value, expiresMs, horizonMs,
       // renewals, failures, error, durationMs.
-      if (this.#lease !== undefined) out.lease = fromRows(this.#lease.stats(), (v) => v);
+      if (this.#lease !== undefined) out.lease = fromRows(this.#lease.stats(), narrow);
       return out;
     }
 
@@ -1258,9 +1258,9 @@ function createApi(binding, errors, host) {
 
   /** The core's lease for a node value "lease", or null when none is leased. */
   function leaseOf(layoutHandle, nodeRows, optionRows) {
-    if (canLease()) return binding.leaseNew(layoutHandle, nodeRows, optionRows);
-    if (binding.leaseWanted?.(layoutHandle, nodeRows, optionRows) === true) throw invalid(NO_LEASE);
-    return null;
+    if (binding.leaseWanted?.(layoutHandle, nodeRows, optionRows) !== true) return null;
+    if (!canLease()) throw invalid(NO_LEASE);
+    return binding.leaseNew(layoutHandle, nodeRows, optionRows);
   }
 
   function withIds(error, out) {

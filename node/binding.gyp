@@ -1,8 +1,9 @@
 {
   # The addon is the Node-API glue (bindings/node/addon.cc) compiled together
-  # with the C core. `npm pack` vendors both into the package (src/, core/);
-  # scripts/core-dir.js picks the vendored copy when present, else the
-  # repository's, so the same file builds in the repository and from npm.
+  # with the C core and its binding kit (core/kit). `npm pack` vendors both
+  # into the package (src/, core/); scripts/core-dir.js picks the vendored
+  # copy when present, else the repository's, so the same file builds in the
+  # repository and from npm.
   "variables": {
     "sfc_werror%": "<!(node -p \"process.env.SNOWFLAKE_C_WERROR === '1' ? 'true' : 'false'\")"
   },
@@ -14,7 +15,7 @@
         "<!@(node scripts/core-dir.js sources)"
       ],
       "include_dirs": [
-        "<!(node scripts/core-dir.js include)"
+        "<!@(node scripts/core-dir.js include)"
       ],
       "dependencies": [
         "<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"

@@ -9,6 +9,9 @@
 // values, so the addon loads in any number of worker threads.
 #include <napi.h>
 #include <snowflake_c.h>
+extern "C" {
+#include <snowflake_c_host.h>
+}
 
 #include <algorithm>
 #include <cinttypes>
@@ -91,6 +94,13 @@ Napi::Object MakeError(Napi::Env env, sfc_status status, const char *message) {
   Throw(env, err.status, err.message);
 }
 
+// A core call's status: anything but SFC_OK throws the core's error.
+void Must(Napi::Env env, sfc_status status, const sfc_error &err) {
+  if (status != SFC_OK) {
+    Throw(env, err);
+  }
+}
+
 // What api.js never passes: a misuse of the addon itself.
 [[noreturn]] void Invalid(Napi::Env env, const std::string &message) {
   Throw(env, SFC_INVALID_ARGUMENT, message.c_str());
@@ -142,31 +152,22 @@ sfc_value CoreValue(const Napi::Value &value, std::deque<std::string> &keep) {
   return v;
 }
 
-// A value from the core's tables; UINT as a bigint (api.js narrows counters).
-Napi::Value FromValue(Napi::Env env, const sfc_value &v) {
-  switch (v.type) {
-  case SFC_TYPE_BOOL:
-    return Napi::Boolean::New(env, v.i != 0);
-  case SFC_TYPE_INT:
-    return Napi::Number::New(env, static_cast<double>(v.i));
-  case SFC_TYPE_UINT:
-    return Napi::BigInt::New(env, v.u);
-  case SFC_TYPE_DOUBLE:
-    return Napi::Number::New(env, v.d);
-  case SFC_TYPE_TEXT:
-    return v.text != nullptr ? Napi::String::New(env, v.text, v.len)
-                             : env.Null();
-  default:
-    return env.Null();
+// An array of the values given: a table's row, a call's results.
+Napi::Array Row(Napi::Env env, std::initializer_list<napi_value> values) {
+  Napi::Array row = Napi::Array::New(env, values.size());
+  uint32_t i = 0;
+  for (napi_value value : values) {
+    row.Set(i++, value);
   }
+  return row;
 }
 
-// [name, value] of a table row.
-Napi::Array Pair(Napi::Env env, const char *name, Napi::Value value) {
-  Napi::Array pair = Napi::Array::New(env, 2);
-  pair.Set(0u, name);
-  pair.Set(1u, value);
-  return pair;
+Napi::Value Num(Napi::Env env, double value) {
+  return Napi::Number::New(env, value);
+}
+
+Napi::Value Str(Napi::Env env, const char *text) {
+  return Napi::String::New(env, text);
 }
 
 // Every napi_status is checked: a failure becomes the pending JavaScript
@@ -175,6 +176,82 @@ void Check(Napi::Env env, napi_status status) {
   if (status != napi_ok) {
     throw Napi::Error::New(env);
   }
+}
+
+// --- The kit's host ----------------------------------------------------------
+// The binding kit (core/kit/snowflake_c_host.h) walks the core's tables into
+// JavaScript values through these primitives: a list is an Array, and so is
+// a map, of [key, value] pairs in the core's order (api.js names them in its
+// casing); UINT is a bigint (api.js narrows counters). Plain Node-API calls:
+// no C++ exception may cross the kit's C; a failure leaves JavaScript's
+// exception pending, which Out() throws.
+
+int HostOut(void *ctx, const sfc_value *v, sfk_obj *out) {
+  auto env = static_cast<napi_env>(ctx);
+  napi_value made = nullptr;
+  napi_status status;
+  switch (v->type) {
+  case SFC_TYPE_BOOL:
+    status = napi_get_boolean(env, v->i != 0, &made);
+    break;
+  case SFC_TYPE_INT:
+    status = napi_create_double(env, static_cast<double>(v->i), &made);
+    break;
+  case SFC_TYPE_UINT:
+    status = napi_create_bigint_uint64(env, v->u, &made);
+    break;
+  case SFC_TYPE_DOUBLE:
+    status = napi_create_double(env, v->d, &made);
+    break;
+  default:
+    status = v->type == SFC_TYPE_TEXT && v->text != nullptr
+                 ? napi_create_string_utf8(env, v->text, v->len, &made)
+                 : napi_get_null(env, &made);
+  }
+  *out = made;
+  return status;
+}
+
+int HostList(void *ctx, sfk_obj *out) {
+  napi_value list = nullptr;
+  napi_status status = napi_create_array(static_cast<napi_env>(ctx), &list);
+  *out = list;
+  return status;
+}
+
+int HostPush(void *ctx, sfk_obj list, sfk_obj v) {
+  auto env = static_cast<napi_env>(ctx);
+  auto array = static_cast<napi_value>(list);
+  uint32_t n = 0;
+  return napi_get_array_length(env, array, &n) ||
+         napi_set_element(env, array, n, static_cast<napi_value>(v));
+}
+
+int HostPut(void *ctx, sfk_obj map, const char *key, int, sfk_obj v) {
+  auto env = static_cast<napi_env>(ctx);
+  napi_value pair = nullptr;
+  napi_value name = nullptr;
+  return napi_create_array_with_length(env, 2, &pair) ||
+         napi_create_string_utf8(env, key, NAPI_AUTO_LENGTH, &name) ||
+         napi_set_element(env, pair, 0, name) ||
+         napi_set_element(env, pair, 1, static_cast<napi_value>(v)) ||
+         HostPush(ctx, map, pair);
+}
+
+// The value that walk(host, &out), one of the kit's sfk_*_out, makes.
+template <class Walk> Napi::Value Out(Napi::Env env, Walk walk) {
+  sfk_host host{};
+  host.ctx = static_cast<napi_env>(env);
+  host.out = HostOut;
+  host.list = HostList;
+  host.map = HostList;
+  host.push = HostPush;
+  host.put = HostPut;
+  sfk_obj out = nullptr;
+  if (walk(&host, &out) != 0) {
+    throw Napi::Error::New(env);
+  }
+  return Napi::Value(env, static_cast<napi_value>(out));
 }
 
 Napi::Value Arg(const Napi::CallbackInfo &info, size_t i) {
@@ -214,15 +291,11 @@ Napi::Value Options(const Napi::CallbackInfo &info) {
       }
       choices = list;
     }
-    Napi::Array row = Napi::Array::New(env, 7);
-    row.Set(0u, o->name);
-    row.Set(1u, sfc_type_name(o->type));
-    row.Set(2u, o->default_text);
-    row.Set(3u, static_cast<double>(o->min));
-    row.Set(4u, static_cast<double>(o->max));
-    row.Set(5u, choices);
-    row.Set(6u, o->doc);
-    out.Set(i, row);
+    out.Set(i, Row(env, {Str(env, o->name), Str(env, sfc_type_name(o->type)),
+                         Str(env, o->default_text),
+                         Num(env, static_cast<double>(o->min)),
+                         Num(env, static_cast<double>(o->max)), choices,
+                         Str(env, o->doc)}));
   }
   return out;
 }
@@ -237,11 +310,9 @@ Napi::Value Presets(const Napi::CallbackInfo &info) {
     const char *spec = nullptr;
     int64_t epoch_ms = 0;
     sfc_preset_at(i, &name, &spec, &epoch_ms);
-    Napi::Array row = Napi::Array::New(env, 3);
-    row.Set(0u, name);
-    row.Set(1u, spec);
-    row.Set(2u, static_cast<double>(epoch_ms));
-    out.Set(static_cast<uint32_t>(i), row);
+    out.Set(static_cast<uint32_t>(i),
+            Row(env, {Str(env, name), Str(env, spec),
+                      Num(env, static_cast<double>(epoch_ms))}));
   }
   return out;
 }
@@ -251,9 +322,8 @@ Napi::Value TextCheck(const Napi::CallbackInfo &info) {
   std::string what = Text(Arg(info, 0));
   std::string text = Text(Arg(info, 1));
   sfc_error err;
-  if (sfc_text_check(what.c_str(), text.data(), text.size(), &err) != SFC_OK) {
-    Throw(info.Env(), err);
-  }
+  Must(info.Env(), sfc_text_check(what.c_str(), text.data(), text.size(), &err),
+       err);
   return info.Env().Undefined();
 }
 
@@ -306,10 +376,10 @@ Napi::Value LayoutResolve(const Napi::CallbackInfo &info) {
   const char *p = OptionalText(Arg(info, 1), preset);
   const char *s = OptionalText(Arg(info, 2), spec);
   const char *e = OptionalText(Arg(info, 3), epoch);
-  if ((for_ids ? sfc_layout_resolve_for_ids(held, p, s, e, &layout, &err)
-               : sfc_layout_resolve(held, p, s, e, &layout, &err)) != SFC_OK) {
-    Throw(env, err);
-  }
+  Must(env,
+       for_ids ? sfc_layout_resolve_for_ids(held, p, s, e, &layout, &err)
+               : sfc_layout_resolve(held, p, s, e, &layout, &err),
+       err);
   return WrapLayout(env, layout);
 }
 
@@ -318,30 +388,9 @@ Napi::Value LayoutResolve(const Napi::CallbackInfo &info) {
 Napi::Value LayoutFacts(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
-  Napi::Array out = Napi::Array::New(env);
-  char buf[SFC_SPEC_MAX];
-  const sfc_fact_info *fact = nullptr;
-  for (uint32_t i = 0; (fact = sfc_layout_fact_at(i)) != nullptr; i++) {
-    sfc_value v;
-    sfc_layout_fact(&layout, i, &v, buf, sizeof buf);
-    if (fact->type != SFC_TYPE_LIST) {
-      out.Set(i, Pair(env, fact->name, FromValue(env, v)));
-      continue;
-    }
-    Napi::Array fields = Napi::Array::New(env, layout.field_count);
-    for (unsigned f = 0; f < layout.field_count; f++) {
-      Napi::Array field = Napi::Array::New(env);
-      const sfc_fact_info *ff = nullptr;
-      for (uint32_t j = 0; (ff = sfc_field_fact_at(j)) != nullptr; j++) {
-        sfc_value fv;
-        sfc_field_fact(&layout.fields[f], j, &fv);
-        field.Set(j, Pair(env, ff->name, FromValue(env, fv)));
-      }
-      fields.Set(f, field);
-    }
-    out.Set(i, Pair(env, fact->name, fields));
-  }
-  return out;
+  return Out(env, [&](const sfk_host *h, sfk_obj *out) {
+    return sfk_layout_out(h, &layout, out);
+  });
 }
 
 // instantParse(text) → Unix ms of "2024-01-01T00:00:00Z" or "1704067200000"
@@ -349,9 +398,7 @@ Napi::Value InstantParse(const Napi::CallbackInfo &info) {
   std::string text = Text(Arg(info, 0));
   int64_t ms = 0;
   sfc_error err;
-  if (sfc_epoch_parse(text.c_str(), &ms, &err) != SFC_OK) {
-    Throw(info.Env(), err);
-  }
+  Must(info.Env(), sfc_epoch_parse(text.c_str(), &ms, &err), err);
   return Napi::Number::New(info.Env(), static_cast<double>(ms));
 }
 
@@ -362,10 +409,8 @@ Napi::Value EncodingByName(const Napi::CallbackInfo &info) {
   std::string name = Text(Arg(info, 0));
   sfc_encoding encoding;
   sfc_error err;
-  if (sfc_encoding_by_name(name.data(), name.size(), &encoding, &err) !=
-      SFC_OK) {
-    Throw(info.Env(), err);
-  }
+  Must(info.Env(),
+       sfc_encoding_by_name(name.data(), name.size(), &encoding, &err), err);
   return Napi::Number::New(info.Env(), static_cast<double>(encoding));
 }
 
@@ -408,9 +453,7 @@ Napi::Value ParseId(const Napi::CallbackInfo &info) {
   }
   uint64_t id = 0;
   sfc_error err;
-  if (sfc_id_parse(text, len, Encoding(Arg(info, 1)), &id, &err) != SFC_OK) {
-    Throw(env, err);
-  }
+  Must(env, sfc_id_parse(text, len, Encoding(Arg(info, 1)), &id, &err), err);
   return Napi::BigInt::New(env, id);
 }
 
@@ -421,19 +464,13 @@ Napi::Value Uuid7(const Napi::CallbackInfo &info) {
   std::string text = Text(Arg(info, 0));
   sfc_uuid7 u;
   sfc_error err;
-  if (sfc_uuid7_parse(text.data(), text.size(), &u, &err) != SFC_OK) {
-    Throw(env, err);
-  }
+  Must(env, sfc_uuid7_parse(text.data(), text.size(), &u, &err), err);
   char json[SFC_UUID7_JSON_MAX];
   size_t n = sfc_uuid7_json(&u, json, sizeof json);
-  Napi::Array out = Napi::Array::New(env, 5);
-  out.Set(0u, Napi::String::New(env, u.text));
-  out.Set(1u, Napi::Number::New(env, static_cast<double>(u.unix_ms)));
-  out.Set(2u, Napi::Number::New(env, u.rand_a));
-  out.Set(3u, Napi::BigInt::New(env, u.rand_b));
-  out.Set(4u,
-          Napi::String::New(env, json, n < sizeof json ? n : sizeof json - 1));
-  return out;
+  return Row(env, {Str(env, u.text), Num(env, static_cast<double>(u.unix_ms)),
+                   Num(env, u.rand_a), Napi::BigInt::New(env, u.rand_b),
+                   Napi::String::New(env, json,
+                                     n < sizeof json ? n : sizeof json - 1)});
 }
 
 // --- Decode, encode, range -------------------------------------------------
@@ -441,9 +478,7 @@ Napi::Value Uuid7(const Napi::CallbackInfo &info) {
 sfc_parts DecodeOrThrow(Napi::Env env, const sfc_layout &layout, uint64_t id) {
   sfc_parts parts;
   sfc_error err;
-  if (sfc_decode(&layout, id, &parts, &err) != SFC_OK) {
-    Throw(env, err);
-  }
+  Must(env, sfc_decode(&layout, id, &parts, &err), err);
   return parts;
 }
 
@@ -457,17 +492,14 @@ Napi::Value DecodeRule(const Napi::CallbackInfo &info) {
   sfc_layout_decode_rule(&GetLayout(Arg(info, 0)), &rule);
   Napi::Array fields = Napi::Array::New(env, rule.field_count);
   for (uint32_t i = 0; i < rule.field_count; i++) {
-    Napi::Array field = Napi::Array::New(env, 2);
-    field.Set(0u, Napi::BigInt::New(env, static_cast<uint64_t>(rule.shift[i])));
-    field.Set(1u, Napi::BigInt::New(env, rule.mask[i]));
-    fields.Set(i, field);
+    fields.Set(
+        i,
+        Row(env, {Napi::BigInt::New(env, static_cast<uint64_t>(rule.shift[i])),
+                  Napi::BigInt::New(env, rule.mask[i])}));
   }
-  Napi::Array out = Napi::Array::New(env, 4);
-  out.Set(0u, Napi::BigInt::New(env, rule.max_id));
-  out.Set(1u, Napi::BigInt::New(env, rule.epoch_us));
-  out.Set(2u, Napi::BigInt::New(env, rule.unit_us));
-  out.Set(3u, fields);
-  return out;
+  return Row(env, {Napi::BigInt::New(env, rule.max_id),
+                   Napi::BigInt::New(env, rule.epoch_us),
+                   Napi::BigInt::New(env, rule.unit_us), fields});
 }
 
 // partsJson(handle, id) → the canonical JSON of a decoded ID
@@ -507,10 +539,10 @@ Napi::Value Encode(const Napi::CallbackInfo &info) {
   }
   uint64_t id = 0;
   sfc_error err;
-  if (sfc_encode_named(&layout, time_us, fields.data(), fields.size(), &id,
-                       &err) != SFC_OK) {
-    Throw(env, err);
-  }
+  Must(env,
+       sfc_encode_named(&layout, time_us, fields.data(), fields.size(), &id,
+                        &err),
+       err);
   return Napi::BigInt::New(env, id);
 }
 
@@ -521,14 +553,10 @@ Napi::Value Range(const Napi::CallbackInfo &info) {
   uint64_t lo = 0;
   uint64_t hi = 0;
   sfc_error err;
-  if (sfc_range(&layout, I64(Arg(info, 1)), I64(Arg(info, 2)), &lo, &hi,
-                &err) != SFC_OK) {
-    Throw(env, err);
-  }
-  Napi::Array out = Napi::Array::New(env, 2);
-  out.Set(0u, Napi::BigInt::New(env, lo));
-  out.Set(1u, Napi::BigInt::New(env, hi));
-  return out;
+  Must(env,
+       sfc_range(&layout, I64(Arg(info, 1)), I64(Arg(info, 2)), &lo, &hi, &err),
+       err);
+  return Row(env, {Napi::BigInt::New(env, lo), Napi::BigInt::New(env, hi)});
 }
 
 // --- Generators ------------------------------------------------------------
@@ -750,10 +778,9 @@ Napi::Value GenFillAt(const Napi::CallbackInfo &info) {
   if (status != SFC_OK && status != SFC_WAIT) {
     ThrowFilled(env, err, got);
   }
-  Napi::Array result = Napi::Array::New(env, 2);
-  result.Set(0u, static_cast<double>(got));
-  result.Set(1u, static_cast<double>(status == SFC_WAIT ? wait_us : 0));
-  return result;
+  return Row(env,
+             {Num(env, static_cast<double>(got)),
+              Num(env, static_cast<double>(status == SFC_WAIT ? wait_us : 0))});
 }
 
 Napi::Value GenNowUs(const Napi::CallbackInfo &info) {
@@ -769,23 +796,9 @@ Napi::Value GenStats(const Napi::CallbackInfo &info) {
   Hold hold(static_cast<GenBox *>(info.Data()));
   sfc_stats s;
   sfc_generator_stats(gen, &s);
-  Napi::Array out = Napi::Array::New(env);
-  const sfc_fact_info *fact = nullptr;
-  for (uint32_t i = 0; (fact = sfc_stats_fact_at(i)) != nullptr; i++) {
-    sfc_value v;
-    sfc_stats_fact(&s, i, &v);
-    if (fact->type != SFC_TYPE_MAP) {
-      out.Set(i, Pair(env, fact->name, FromValue(env, v)));
-      continue;
-    }
-    Napi::Array map = Napi::Array::New(env);
-    const char *key = nullptr;
-    for (uint32_t j = 0; sfc_stats_entry(&s, i, j, &key, &v) != 0; j++) {
-      map.Set(j, Pair(env, key, FromValue(env, v)));
-    }
-    out.Set(i, Pair(env, fact->name, map));
-  }
-  return out;
+  return Out(env, [&](const sfk_host *h, sfk_obj *out) {
+    return sfk_stats_out(h, &s, out);
+  });
 }
 
 Napi::Value GenClose(const Napi::CallbackInfo &info) {
@@ -809,40 +822,69 @@ Napi::Value GenClose(const Napi::CallbackInfo &info) {
 // each value an sfc_value row. Every text handed to the core lives in
 // `keep` (node field names and paths are held by pointer; a deque never
 // moves them), the node values in `node`: both outlive `options`' use.
+// Read from the call's arguments `first` (node) and `first + 1` (rows).
 struct CoreOptions {
   sfc_options options;
   std::deque<std::string> keep;
   std::vector<sfc_node_value> node;
+
+  CoreOptions(const Napi::CallbackInfo &info, size_t first);
+  CoreOptions(const CoreOptions &) = delete;
+  CoreOptions &operator=(const CoreOptions &) = delete;
 };
 
-void ReadOptions(Napi::Env env, const Napi::Value &node_arg,
-                 const Napi::Value &rows_arg, CoreOptions &out) {
-  Napi::Array node_rows = node_arg.As<Napi::Array>();
-  Napi::Array option_rows = rows_arg.As<Napi::Array>();
-  sfc_options_init(&out.options);
+CoreOptions::CoreOptions(const Napi::CallbackInfo &info, size_t first) {
+  Napi::Env env = info.Env();
+  Napi::Array node_rows = Arg(info, first).As<Napi::Array>();
+  Napi::Array option_rows = Arg(info, first + 1).As<Napi::Array>();
+  sfc_options_init(&options);
   sfc_error err;
-  out.node.resize(node_rows.Length());
+  node.resize(node_rows.Length());
   for (uint32_t i = 0; i < node_rows.Length(); i++) {
     Napi::Array row = node_rows.Get(i).As<Napi::Array>();
     const char *name = nullptr;
     if (Napi::Value given = row.Get(0u); given.IsString()) {
-      out.keep.push_back(Text(given));
-      name = out.keep.back().c_str();
+      keep.push_back(Text(given));
+      name = keep.back().c_str();
     }
-    sfc_value v = CoreValue(row.Get(1u), out.keep);
-    if (sfc_node_value_set(&out.node[i], name, &v, &err) != SFC_OK) {
-      Throw(env, err);
-    }
+    sfc_value v = CoreValue(row.Get(1u), keep);
+    Must(env, sfc_node_value_set(&node[i], name, &v, &err), err);
   }
-  sfc_options_set_nodes(&out.options, out.node.data(), out.node.size());
+  sfc_options_set_nodes(&options, node.data(), node.size());
   for (uint32_t i = 0; i < option_rows.Length(); i++) {
     Napi::Array row = option_rows.Get(i).As<Napi::Array>();
     std::string name = Text(row.Get(0u));
-    sfc_value v = CoreValue(row.Get(1u), out.keep);
-    if (sfc_options_set(&out.options, name.data(), name.size(), &v, &err) !=
-        SFC_OK) {
-      Throw(env, err);
+    sfc_value v = CoreValue(row.Get(1u), keep);
+    Must(env, sfc_options_set(&options, name.data(), name.size(), &v, &err),
+         err);
+  }
+}
+
+// A native function of a handle, bound to its box.
+struct Method {
+  const char *name;
+  Napi::Value (*fn)(const Napi::CallbackInfo &);
+};
+
+// Sets `methods` on `handle`, each holding a reference on `box` that its
+// finalizer gives back (`release`, which frees the box with the last). A
+// box no function holds yet when this fails is released at once.
+template <class Box, size_t N>
+void Bind(Napi::Env env, Napi::Object handle, const Method (&methods)[N],
+          Box *box, void (*release)(Napi::Env, Box *)) {
+  try {
+    for (const Method &m : methods) {
+      Napi::Function fn = Napi::Function::New(env, m.fn, m.name, box);
+      fn.AddFinalizer(release, box);
+      box->refs++;
+      handle.Set(m.name, fn);
     }
+  } catch (...) {
+    if (box->refs == 0) {
+      box->refs = 1;
+      release(env, box);
+    }
+    throw;
   }
 }
 
@@ -851,66 +893,40 @@ void ReadOptions(Napi::Env env, const Napi::Value &node_arg,
 // the handle lives (its functions hold the generator); `warnings` the
 // core's sfc_generator_warning_at as [[kind, text]] (api.js emits them).
 // Its box in `*made`.
-Napi::Object GenHandle(Napi::Env env, sfc_generator *gen, GenBox **made) {
+Napi::Object GenHandle(Napi::Env env, sfc_generator *gen,
+                       GenBox **made = nullptr) {
   auto *box =
       new GenBox{gen, 0, static_cast<int64_t>(sfc_generator_memory(gen)),
                  env.GetInstanceData<Addon>()->generators, 0};
   TakeSlot(box);
   Napi::MemoryManagement::AdjustExternalMemory(env, box->external);
-
-  struct Method {
-    const char *name;
-    Napi::Value (*fn)(const Napi::CallbackInfo &);
-  };
   static const Method methods[] = {
       {"nextAt", GenNextAt}, {"fillAt", GenFillAt}, {"nowUs", GenNowUs},
       {"stats", GenStats},   {"close", GenClose},
   };
   Napi::Object handle = Napi::Object::New(env);
-  try {
-    handle.Set("slot", static_cast<double>(box->slot));
-    for (const Method &m : methods) {
-      Napi::Function fn = Napi::Function::New(env, m.fn, m.name, box);
-      fn.AddFinalizer(ReleaseBox, box);
-      box->refs++;
-      handle.Set(m.name, fn);
-    }
-    // Copied now: the core's text lives only as long as the generator.
-    Napi::Array warnings = Napi::Array::New(env);
-    const char *kind;
-    const char *text;
-    for (uint32_t i = 0; (kind = sfc_generator_warning_at(gen, i, &text));
-         i++) {
-      Napi::Array pair = Napi::Array::New(env, 2);
-      pair.Set(0u, kind);
-      pair.Set(1u, text);
-      warnings.Set(i, pair);
-    }
-    handle.Set("warnings", warnings);
-  } catch (...) {
-    if (box->refs == 0) {
-      FreeBox(env, box);
-    }
-    throw;
+  Bind(env, handle, methods, box, ReleaseBox);
+  handle.Set("slot", static_cast<double>(box->slot));
+  // Copied now: the core's text lives only as long as the generator.
+  handle.Set("warnings", Out(env, [&](const sfk_host *h, sfk_obj *out) {
+               return sfk_warnings_out(h, gen, out);
+             }));
+  if (made != nullptr) {
+    *made = box;
   }
-  *made = box;
   return handle;
 }
 
 // generatorNew(handle, node, options) → a generator's handle (GenHandle),
-// `node` and `options` as ReadOptions takes them.
+// `node` and `options` as CoreOptions takes them.
 Napi::Value GeneratorNew(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
-  CoreOptions opts;
-  ReadOptions(env, Arg(info, 1), Arg(info, 2), opts);
+  CoreOptions opts(info, 1);
   sfc_generator *gen = nullptr;
   sfc_error err;
-  if (sfc_generator_new(&layout, &opts.options, &gen, &err) != SFC_OK) {
-    Throw(env, err);
-  }
-  GenBox *box = nullptr;
-  return GenHandle(env, gen, &box);
+  Must(env, sfc_generator_new(&layout, &opts.options, &gen, &err), err);
+  return GenHandle(env, gen);
 }
 
 // --- Leases ----------------------------------------------------------------
@@ -971,11 +987,7 @@ Napi::Value QueryOf(Napi::Env env, const sfc_lease_query &q) {
   for (int i = 0; i < q.nparams; i++) {
     params.Set(static_cast<uint32_t>(i), q.params[i]);
   }
-  Napi::Array out = Napi::Array::New(env, 3);
-  out.Set(0u, steps[q.step]);
-  out.Set(1u, q.sql);
-  out.Set(2u, params);
-  return out;
+  return Row(env, {Str(env, steps[q.step]), Str(env, q.sql), params});
 }
 
 // The statement handed out last, which done() or failed() answers once.
@@ -1023,10 +1035,10 @@ Napi::Value LeaseDone(const Napi::CallbackInfo &info) {
     }
   }
   sfc_error err;
-  if (sfc_lease_done(box->lease, &box->q, given.IsArray() ? row : nullptr,
-                     static_cast<int>(ncols), &err) != SFC_OK) {
-    Throw(env, err);
-  }
+  Must(env,
+       sfc_lease_done(box->lease, &box->q, given.IsArray() ? row : nullptr,
+                      static_cast<int>(ncols), &err),
+       err);
   return env.Undefined();
 }
 
@@ -1057,14 +1069,11 @@ Napi::Value LeaseAcquired(const Napi::CallbackInfo &info) {
 Napi::Value LeaseGeneratorNew(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   LeaseBox *box = LiveLease(info);
-  CoreOptions opts;
-  ReadOptions(env, Arg(info, 0), Arg(info, 1), opts);
+  CoreOptions opts(info, 0);
   sfc_generator *gen = nullptr;
   sfc_error err;
-  if (sfc_lease_generator_new(box->lease, &opts.options, &gen, &err) !=
-      SFC_OK) {
-    Throw(env, err);
-  }
+  Must(env, sfc_lease_generator_new(box->lease, &opts.options, &gen, &err),
+       err);
   GenBox *made = nullptr;
   Napi::Object handle;
   try {
@@ -1101,21 +1110,9 @@ Napi::Value LeaseStats(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   sfc_lease_stats s;
   sfc_lease_stats_get(LiveLease(info)->lease, &s);
-  auto num = [&](int64_t v) {
-    return Napi::Number::New(env, static_cast<double>(v));
-  };
-  Napi::Array out = Napi::Array::New(env);
-  uint32_t i = 0;
-  out.Set(i++, Pair(env, "state", Napi::String::New(env, s.state)));
-  out.Set(i++, Pair(env, "field", Napi::String::New(env, s.field)));
-  out.Set(i++, Pair(env, "value", num(s.value)));
-  out.Set(i++, Pair(env, "expires_ms", num(s.expires_ms)));
-  out.Set(i++, Pair(env, "horizon_ms", num(s.horizon_ms)));
-  out.Set(i++, Pair(env, "renewals", num(static_cast<int64_t>(s.renewals))));
-  out.Set(i++, Pair(env, "failures", num(static_cast<int64_t>(s.failures))));
-  out.Set(i++, Pair(env, "error", Napi::String::New(env, s.error)));
-  out.Set(i++, Pair(env, "duration_ms", num(s.duration_ms)));
-  return out;
+  return Out(env, [&](const sfk_host *h, sfk_obj *out) {
+    return sfk_lease_stats_out(h, &s, out);
+  });
 }
 
 // free(): frees the lease now (after release()); idempotent.
@@ -1138,32 +1135,21 @@ Napi::Value LeaseTableSql(const Napi::CallbackInfo &info) {
 Napi::Value LeaseWanted(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
-  CoreOptions opts;
-  ReadOptions(env, Arg(info, 1), Arg(info, 2), opts);
+  CoreOptions opts(info, 1);
   return Napi::Boolean::New(env, sfc_lease_wanted(&layout, &opts.options));
 }
 
 // leaseNew(handle, node, options) → { due, done, failed, acquired,
-// generatorNew, valid, release, stats, free }, or null when no node field
-// is leased. Reads the options leaseDuration and leaseKey.
+// generatorNew, valid, release, stats, free }, for a node field that
+// leaseWanted says is leased. Reads the options leaseDuration and leaseKey.
 Napi::Value LeaseNew(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   const sfc_layout &layout = GetLayout(Arg(info, 0));
-  CoreOptions opts;
-  ReadOptions(env, Arg(info, 1), Arg(info, 2), opts);
-  if (!sfc_lease_wanted(&layout, &opts.options)) {
-    return env.Null();
-  }
+  CoreOptions opts(info, 1);
   sfc_lease *lease = nullptr;
   sfc_error err;
-  if (sfc_lease_new(&layout, &opts.options, &lease, &err) != SFC_OK) {
-    Throw(env, err);
-  }
+  Must(env, sfc_lease_new(&layout, &opts.options, &lease, &err), err);
   auto *box = new LeaseBox{lease};
-  struct Method {
-    const char *name;
-    Napi::Value (*fn)(const Napi::CallbackInfo &);
-  };
   static const Method methods[] = {
       {"due", LeaseDue},
       {"done", LeaseDone},
@@ -1176,20 +1162,7 @@ Napi::Value LeaseNew(const Napi::CallbackInfo &info) {
       {"free", LeaseFree},
   };
   Napi::Object handle = Napi::Object::New(env);
-  try {
-    for (const Method &m : methods) {
-      Napi::Function fn = Napi::Function::New(env, m.fn, m.name, box);
-      fn.AddFinalizer(ReleaseLease, box);
-      box->refs++;
-      handle.Set(m.name, fn);
-    }
-  } catch (...) {
-    if (box->refs == 0) {
-      FreeLease(env, box);
-      delete box;
-    }
-    throw;
-  }
+  Bind(env, handle, methods, box, ReleaseLease);
   return handle;
 }
 

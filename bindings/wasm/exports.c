@@ -1,29 +1,30 @@
 /* The WebAssembly module's exports: the public C API reshaped for a host
  * that passes only numbers. Texts travel as pointers into the module's
  * memory (alloc/free); a call's results wait in static slots that the host
- * reads right after it (one thread per instance, so one set of slots); a
+ * reads right after it (one thread per instance, so one set of slots), and
+ * the tables' rows are made by the host as they are walked (*_out); a
  * failed call returns its status and leaves the core's message in
  * error_message(). Nothing here decides anything: node/api.js checks
  * JavaScript's values, node/wasm/binding.js converts them, this file hands
  * them to the core. */
 #include <snowflake_c.h>
+#include <snowflake_c_host.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 #define EXPORT(name) __attribute__((export_name(#name)))
+#define IMPORT(name)                                                           \
+  __attribute__((import_module("snowflake_c"), import_name(#name)))
 
 /* The results of the last call. */
 static sfc_error last_error;
 static uint64_t out_u, out_u2;
 static int64_t out_i, out_wait;
 static size_t out_len;
-static sfc_value out_value;
-static const char *out_key;
 static char text[SFC_JSON_MAX > SFC_SPEC_MAX ? SFC_JSON_MAX : SFC_SPEC_MAX];
 static char iso[SFC_ISO_MAX];
 static sfc_parts parts;
-static sfc_stats stats;
 
 /* What a generator is made from, gathered by the calls before
  * generator_new: the node values and options (texts stay in the host's
@@ -71,33 +72,72 @@ EXPORT(out_wait) int64_t w_out_wait(void) {
 EXPORT(out_len) size_t w_out_len(void) {
   return out_len;
 }
-EXPORT(out_key) const char *w_out_key(void) {
-  return out_key;
-}
 EXPORT(version) const char *w_version(void) {
   return sfc_version_string();
 }
 
-/* ---- The value slot: a fact of a layout, a field or the stats. ---- */
+/* ---- The kit's walks into JavaScript values ----
+ * The kit (core/kit/snowflake_c_host.h) makes each value through the host
+ * functions that node/wasm/binding.js imports: a value made goes on the
+ * host's stack, a list or a map (an Array of [key, value]) too, and a put
+ * or a push moves the value on top into the container beneath it, as the
+ * kit always makes a value right before it puts it. */
 
-EXPORT(value_type) int w_value_type(void) {
-  return (int)out_value.type;
+IMPORT(out_bool) void out_bool(int b);
+IMPORT(out_number) void out_number(double d);
+IMPORT(out_uint) void out_uint(uint64_t u);
+IMPORT(out_text) void out_text(const char *t, size_t len); /* NULL: null */
+IMPORT(out_list) void out_list(void);
+IMPORT(out_push) void out_push(void);
+IMPORT(out_put) void out_put(const char *key);
+
+/* Values of the module's own into the list on top. */
+static void push_text(const char *t) {
+  out_text(t, t ? strlen(t) : 0);
+  out_push();
 }
-EXPORT(value_i) int64_t w_value_i(void) {
-  return out_value.i;
+static void push_number(double d) {
+  out_number(d);
+  out_push();
 }
-EXPORT(value_u) uint64_t w_value_u(void) {
-  return out_value.u;
+
+static int host_out(void *ctx, const sfc_value *v, sfk_obj *out) {
+  (void)ctx;
+  *out = NULL;
+  if (v->type == SFC_TYPE_BOOL)
+    out_bool(v->i != 0);
+  else if (v->type == SFC_TYPE_INT)
+    out_number((double)v->i);
+  else if (v->type == SFC_TYPE_UINT)
+    out_uint(v->u);
+  else if (v->type == SFC_TYPE_DOUBLE)
+    out_number(v->d);
+  else
+    out_text(v->type == SFC_TYPE_TEXT ? v->text : NULL, v->len);
+  return 0;
 }
-EXPORT(value_d) double w_value_d(void) {
-  return out_value.d;
+static int host_list(void *ctx, sfk_obj *out) {
+  (void)ctx;
+  *out = NULL;
+  out_list();
+  return 0;
 }
-EXPORT(value_text) const char *w_value_text(void) {
-  return out_value.text;
+static int host_push(void *ctx, sfk_obj to, sfk_obj v) {
+  (void)ctx, (void)to, (void)v;
+  out_push();
+  return 0;
 }
-EXPORT(value_len) size_t w_value_len(void) {
-  return out_value.len;
+static int host_put(void *ctx, sfk_obj map, const char *key, int symbol,
+                    sfk_obj v) {
+  (void)ctx, (void)map, (void)symbol, (void)v;
+  out_put(key);
+  return 0;
 }
+static const sfk_host host = {.out = host_out,
+                              .list = host_list,
+                              .map = host_list,
+                              .push = host_push,
+                              .put = host_put};
 
 /* ---- Tables ---- */
 
@@ -123,41 +163,42 @@ EXPORT(status_is_error) int w_status_is_error(size_t i) {
   return s ? s->is_error : 0;
 }
 
-EXPORT(option_name) const char *w_option_name(size_t i) {
-  const sfc_option_info *o = sfc_option_at(i);
-  return o ? o->name : NULL;
-}
-EXPORT(option_type) const char *w_option_type(size_t i) {
-  return sfc_type_name(sfc_option_at(i)->type);
-}
-EXPORT(option_default) const char *w_option_default(size_t i) {
-  return sfc_option_at(i)->default_text;
-}
-EXPORT(option_min) int64_t w_option_min(size_t i) {
-  return sfc_option_at(i)->min;
-}
-EXPORT(option_max) int64_t w_option_max(size_t i) {
-  return sfc_option_at(i)->max;
-}
-EXPORT(option_choice) const char *w_option_choice(size_t i, size_t j) {
-  const char *const *choices = sfc_option_at(i)->choices;
-  if (!choices) return NULL;
-  for (size_t k = 0; k < j; k++)
-    if (!choices[k]) return NULL;
-  return choices[j];
-}
-EXPORT(option_doc) const char *w_option_doc(size_t i) {
-  return sfc_option_at(i)->doc;
+/* [[name, type, default, min, max, choices | null, doc]] */
+EXPORT(options_out) void w_options_out(void) {
+  const sfc_option_info *o;
+  out_list();
+  for (size_t i = 0; (o = sfc_option_at(i)) != NULL; i++) {
+    out_list();
+    push_text(o->name);
+    push_text(sfc_type_name(o->type));
+    push_text(o->default_text);
+    push_number((double)o->min);
+    push_number((double)o->max);
+    if (o->choices) {
+      out_list();
+      for (const char *const *c = o->choices; *c; c++)
+        push_text(*c);
+      out_push();
+    } else {
+      push_text(NULL);
+    }
+    push_text(o->doc);
+    out_push();
+  }
 }
 
-EXPORT(preset_count) size_t w_preset_count(void) {
-  return sfc_preset_count();
-}
-/* Preset i: its name returned, its spec in out_key, its epoch in out_i. */
-EXPORT(preset_at) const char *w_preset_at(size_t i) {
-  const char *name = NULL;
-  if (sfc_preset_at(i, &name, &out_key, &out_i) != SFC_OK) return NULL;
-  return name;
+/* [[name, spec, epochMs]] */
+EXPORT(presets_out) void w_presets_out(void) {
+  const char *name, *spec;
+  int64_t epoch_ms;
+  out_list();
+  for (size_t i = 0; sfc_preset_at(i, &name, &spec, &epoch_ms) == SFC_OK; i++) {
+    out_list();
+    push_text(name);
+    push_text(spec);
+    push_number((double)epoch_ms);
+    out_push();
+  }
 }
 
 EXPORT(text_check)
@@ -175,8 +216,7 @@ sfc_layout *w_layout_resolve(const sfc_layout *held, const char *preset,
                              const char *spec, const char *epoch, int for_ids) {
   sfc_layout *l = malloc(sizeof *l);
   if (!l) {
-    last_error.status = SFC_OUT_OF_MEMORY;
-    strcpy(last_error.message, "out of memory");
+    sfk_fail(&last_error, SFC_OUT_OF_MEMORY, "out of memory");
     return NULL;
   }
   if ((for_ids ? sfc_layout_resolve_for_ids(held, preset, spec, epoch, l,
@@ -191,28 +231,6 @@ sfc_layout *w_layout_resolve(const sfc_layout *held, const char *preset,
 EXPORT(layout_free) void w_layout_free(sfc_layout *l) {
   free(l);
 }
-EXPORT(layout_fact_name) const char *w_layout_fact_name(size_t i) {
-  const sfc_fact_info *f = sfc_layout_fact_at(i);
-  return f ? f->name : NULL;
-}
-EXPORT(layout_fact_type) int w_layout_fact_type(size_t i) {
-  return (int)sfc_layout_fact_at(i)->type;
-}
-EXPORT(layout_fact) int w_layout_fact(const sfc_layout *l, size_t i) {
-  return (int)sfc_layout_fact(l, i, &out_value, text, sizeof text);
-}
-EXPORT(layout_field_count) unsigned w_layout_field_count(const sfc_layout *l) {
-  return l->field_count;
-}
-EXPORT(field_fact_name) const char *w_field_fact_name(size_t j) {
-  const sfc_fact_info *f = sfc_field_fact_at(j);
-  return f ? f->name : NULL;
-}
-EXPORT(field_fact)
-int w_field_fact(const sfc_layout *l, unsigned f, size_t j) {
-  return (int)sfc_field_fact(&l->fields[f], j, &out_value);
-}
-
 /* Unix ms of an instant's text, in out_i. */
 EXPORT(epoch_parse) int w_epoch_parse(const char *t) {
   return (int)sfc_epoch_parse(t, &out_i, &last_error);
@@ -278,11 +296,9 @@ EXPORT(parts_json) int w_parts_json(const sfc_layout *l, uint64_t id) {
   sfc_status st = sfc_decode(l, id, &parts, &last_error);
   if (st != SFC_OK) return (int)st;
   out_len = sfc_parts_json(l, &parts, text, sizeof text);
-  if (out_len >= sizeof text) {
-    last_error.status = SFC_INVALID_ARGUMENT;
-    strcpy(last_error.message, "decoded JSON does not fit its buffer.");
-    return SFC_INVALID_ARGUMENT;
-  }
+  if (out_len >= sizeof text)
+    return (int)sfk_fail(&last_error, SFC_INVALID_ARGUMENT,
+                         "decoded JSON does not fit its buffer.");
   return SFC_OK;
 }
 /* The ISO-8601 time of a decoded ID in iso(), its length in out_len. */
@@ -299,11 +315,9 @@ EXPORT(list_clear) void w_list_clear(void) {
 }
 /* Adds encode's field `name` (held by the host until encode). */
 EXPORT(encode_add) int w_encode_add(const char *name, int64_t value) {
-  if (list_count == LIST_MAX) {
-    last_error.status = SFC_INVALID_ARGUMENT;
-    strcpy(last_error.message, "too many fields: a layout has at most 16.");
-    return SFC_INVALID_ARGUMENT;
-  }
+  if (list_count == LIST_MAX)
+    return (int)sfk_fail(&last_error, SFC_INVALID_ARGUMENT,
+                         "too many fields: a layout has at most 16.");
   list[list_count++] = (sfc_node_value){name, value, SFC_SOURCE_EXPLICIT};
   return SFC_OK;
 }
@@ -346,11 +360,9 @@ int w_options_set(const char *name, size_t name_len, int type, int64_t i,
 EXPORT(node_add)
 int w_node_add(const char *name, int type, int64_t i, uint64_t u, double d,
                const char *t, size_t len) {
-  if (list_count == LIST_MAX) {
-    last_error.status = SFC_INVALID_ARGUMENT;
-    strcpy(last_error.message, "too many node values.");
-    return SFC_INVALID_ARGUMENT;
-  }
+  if (list_count == LIST_MAX)
+    return (int)sfk_fail(&last_error, SFC_INVALID_ARGUMENT,
+                         "too many node values.");
   sfc_value v = value_of(type, i, u, d, t, len);
   sfc_status st = sfc_node_value_set(&list[list_count], name, &v, &last_error);
   if (st == SFC_OK) list_count++;
@@ -381,19 +393,6 @@ EXPORT(generator_free) void w_generator_free(sfc_generator *g) {
  * done. */
 EXPORT(generator_close) void w_generator_close(sfc_generator *g) {
   sfc_generator_close(g);
-}
-/* The i-th warning of sfc_generator_warning_at: its kind (NULL past the
- * last), and its text. */
-EXPORT(generator_warning_kind)
-const char *w_generator_warning_kind(sfc_generator *g, size_t i) {
-  const char *said;
-  return sfc_generator_warning_at(g, i, &said);
-}
-EXPORT(generator_warning_text)
-const char *w_generator_warning_text(sfc_generator *g, size_t i) {
-  const char *said = NULL;
-  sfc_generator_warning_at(g, i, &said);
-  return said;
 }
 EXPORT(generator_check) int w_generator_check(const sfc_generator *g) {
   return (int)sfc_generator_check(g, &last_error);
@@ -426,21 +425,17 @@ int w_next_ids_at(sfc_generator *g, int64_t now_us, uint64_t *ids, size_t n) {
                               &last_error);
 }
 
-/* The stats, read at once; then walked with stats_fact and stats_entry. */
-EXPORT(stats_read) void w_stats_read(const sfc_generator *g) {
+EXPORT(layout_out) void w_layout_out(const sfc_layout *l) {
+  sfk_obj made;
+  sfk_layout_out(&host, l, &made);
+}
+EXPORT(stats_out) void w_stats_out(const sfc_generator *g) {
+  sfc_stats stats;
+  sfk_obj made;
   sfc_generator_stats(g, &stats);
+  sfk_stats_out(&host, &stats, &made);
 }
-EXPORT(stats_fact_name) const char *w_stats_fact_name(size_t i) {
-  const sfc_fact_info *f = sfc_stats_fact_at(i);
-  return f ? f->name : NULL;
-}
-EXPORT(stats_fact_type) int w_stats_fact_type(size_t i) {
-  return (int)sfc_stats_fact_at(i)->type;
-}
-EXPORT(stats_fact) int w_stats_fact(size_t i) {
-  return (int)sfc_stats_fact(&stats, i, &out_value);
-}
-/* Entry j of map fact i: 0 past the last; its key in out_key. */
-EXPORT(stats_entry) int w_stats_entry(size_t i, size_t j) {
-  return sfc_stats_entry(&stats, i, j, &out_key, &out_value);
+EXPORT(warnings_out) void w_warnings_out(const sfc_generator *g) {
+  sfk_obj made;
+  sfk_warnings_out(&host, g, &made);
 }

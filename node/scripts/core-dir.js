@@ -1,9 +1,10 @@
 'use strict';
-// Where the C core and the Node-API glue are: the copies vendored into the
-// package by `npm pack` (node/core, node/src) when present, else the
-// repository's. binding.gyp runs it to print them (`glue`, `sources`, or the
-// include folder by default), relative to the package with forward slashes;
-// scripts/prebuild.js requires it for absolute paths.
+// Where the C core (with its binding kit, core/kit) and the Node-API glue
+// are: the copies vendored into the package by `npm pack` (node/core,
+// node/src) when present, else the repository's. binding.gyp runs it to
+// print them (`glue`, `sources`, or the include folders by default),
+// relative to the package with forward slashes; scripts/prebuild.js
+// requires it for absolute paths.
 const fs = require('fs');
 const path = require('path');
 
@@ -12,15 +13,17 @@ const vendored = path.join(pkgDir, 'core');
 const inRepo = path.join(pkgDir, '..', 'core');
 const coreDir = fs.existsSync(path.join(vendored, 'include', 'snowflake_c.h')) ? vendored : inRepo;
 
-/** The core's C files. */
+/** The C files of the core and of the kit. */
 function sources() {
-  const src = path.join(coreDir, 'src');
-  const files = fs
-    .readdirSync(src)
-    .filter((f) => f.endsWith('.c'))
-    .sort();
-  if (files.length === 0) throw new Error(`snowflake-c: no C sources in ${src}`);
-  return files.map((f) => path.join(src, f));
+  return ['src', 'kit'].flatMap((dir) => {
+    const src = path.join(coreDir, dir);
+    const files = fs
+      .readdirSync(src)
+      .filter((f) => f.endsWith('.c'))
+      .sort();
+    if (files.length === 0) throw new Error(`snowflake-c: no C sources in ${src}`);
+    return files.map((f) => path.join(src, f));
+  });
 }
 
 /** The Node-API glue. */
@@ -30,7 +33,8 @@ function glue() {
   return fs.existsSync(vendoredGlue) ? vendoredGlue : repoGlue;
 }
 
-const include = () => path.join(coreDir, 'include');
+/** The core's public header's folder and the kit's. */
+const include = () => [path.join(coreDir, 'include'), path.join(coreDir, 'kit')];
 
 module.exports = { sources, glue, include };
 
@@ -39,7 +43,7 @@ if (require.main === module) {
   const rel = (p) => path.relative(pkgDir, p).split(path.sep).join('/');
   try {
     const what = process.argv[2];
-    const paths = what === 'sources' ? sources() : what === 'glue' ? [glue()] : [include()];
+    const paths = what === 'sources' ? sources() : what === 'glue' ? [glue()] : include();
     console.log(paths.map(rel).join('\n'));
   } catch (error) {
     console.error(error.message);

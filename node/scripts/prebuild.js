@@ -117,7 +117,7 @@ async function main() {
   fs.mkdirSync(buildDir, { recursive: true });
   const common = [...zt, '-O2', '-g0', '-fvisibility=hidden', ...WARNINGS];
   if (!windows) common.push('-fPIC', '-pthread');
-  const include = ['-I', core.include()];
+  const include = core.include().flatMap((dir) => ['-I', dir]);
 
   const objects = [];
   const compile = core.sources().map((src) => {

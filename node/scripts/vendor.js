@@ -1,6 +1,6 @@
 'use strict';
 // `npm pack` cannot reach outside the package folder, so prepack copies the
-// C core (../core/include, ../core/src) to core/ and the Node-API glue
+// C core (../core/include, ../core/src, ../core/kit) to core/ and the Node-API glue
 // (../bindings/node/addon.cc) to src/; binding.gyp builds the copies when
 // present. `--clean` (postpack) removes them again. SNOWFLAKE_C_REPO names
 // the repository when the package is packed from a copy elsewhere
@@ -13,6 +13,7 @@ const repoDir = path.resolve(process.env.SNOWFLAKE_C_REPO || path.join(pkgDir, '
 const targets = [
   [path.join(repoDir, 'core', 'include'), path.join(pkgDir, 'core', 'include')],
   [path.join(repoDir, 'core', 'src'), path.join(pkgDir, 'core', 'src')],
+  [path.join(repoDir, 'core', 'kit'), path.join(pkgDir, 'core', 'kit')],
   [path.join(repoDir, 'bindings', 'node', 'addon.cc'), path.join(pkgDir, 'src', 'addon.cc')],
   [path.join(repoDir, 'LICENSE'), path.join(pkgDir, 'LICENSE')],
 ];

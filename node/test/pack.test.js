@@ -55,6 +55,8 @@ test(
       'core/include/snowflake_c.h',
       'core/src/internal.h',
       'core/src/generator.c',
+      'core/kit/snowflake_c_host.h',
+      'core/kit/host_out.c',
     ]) {
       assert.ok(files.includes(want), `the tarball lacks ${want}`);
     }

@@ -9,8 +9,9 @@
 //   imports(memoryOf, webCrypto)  the module's imports: the host's clocks
 //                            (Date.now(), performance.now(), read at each
 //                            call), webCrypto.getRandomValues (default:
-//                            globalThis.crypto), and the four WASI functions
-//                            its C library asks for
+//                            globalThis.crypto), the makers of the values
+//                            the kit's walks give (out_*), and the four
+//                            WASI functions its C library asks for
 //   createBinding(instance)  the binding over an instance made with them
 
 const CHUNK = 4096; // IDs per call of the core in a batch
@@ -21,6 +22,33 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 const u64 = (x) => BigInt.asUintN(64, x);
+
+// What the kit's walks (exports.c's *_out) make, through the host functions
+// of imports(): each value goes on top, and a put or a push moves the top
+// into the list or map (an Array of [key, value]) beneath it.
+let made = [];
+
+/** The value that call() makes through the kit's walk. */
+function walked(call) {
+  const outer = made; // a walk a setter starts inside another
+  made = [];
+  try {
+    call();
+    return made[0];
+  } finally {
+    made = outer;
+  }
+}
+
+function textIn(memory, ptr, len) {
+  return decoder.decode(new Uint8Array(memory.buffer, ptr >>> 0, len >>> 0));
+}
+/** A NUL-terminated text, null for NULL. */
+function cstringIn(memory, ptr) {
+  if (ptr >>> 0 === 0) return null;
+  const bytes = new Uint8Array(memory.buffer, ptr >>> 0);
+  return decoder.decode(bytes.subarray(0, bytes.indexOf(0)));
+}
 
 function monotonicMs() {
   return typeof performance !== 'undefined' ? performance.now() : Date.now();
@@ -47,8 +75,20 @@ function imports(memoryOf, webCrypto = globalThis.crypto) {
     }
     return 1;
   };
+  const into = (v) => made[made.length - 1].push(v);
   return {
-    snowflake_c: { wall_us: wallUs, monotonic_us: monotonicUs, random },
+    snowflake_c: {
+      wall_us: wallUs,
+      monotonic_us: monotonicUs,
+      random,
+      out_bool: (b) => made.push(b !== 0),
+      out_number: (d) => made.push(d),
+      out_uint: (u) => made.push(u64(u)),
+      out_text: (ptr, len) => made.push(ptr === 0 ? null : textIn(memoryOf(), ptr, len)),
+      out_list: () => made.push([]),
+      out_push: () => into(made.pop()),
+      out_put: (key) => into([cstringIn(memoryOf(), key), made.pop()]),
+    },
     // What the C library asks for: no environment (node value 'env:NAME'
     // finds nothing, and says so), randomness, and an exit that is an error.
     wasi_snapshot_preview1: {
@@ -80,36 +120,21 @@ function createBinding(instance) {
 
   // ---- Memory and texts ----
 
-  function cstring(ptr) {
-    const p = ptr >>> 0;
-    if (p === 0) return null;
-    const bytes = new Uint8Array(memory.buffer, p);
-    const end = bytes.indexOf(0);
-    return decoder.decode(bytes.subarray(0, end));
-  }
-  function textAt(ptr, len) {
-    return decoder.decode(new Uint8Array(memory.buffer, ptr >>> 0, len >>> 0));
-  }
-
-  function rows(nameAt, fill) {
-    const out = [];
-    for (let i = 0; ; i++) {
-      const name = cstring(nameAt(i));
-      if (name === null) return out;
-      out.push(fill(i, name));
-    }
-  }
+  const cstring = (ptr) => cstringIn(memory, ptr);
+  const textAt = (ptr, len) => textIn(memory, ptr, len);
 
   // The header's numbers, from the module's own tables.
   const types = [];
   for (let i = 0; cstring(w.type_name(i)) !== 'unknown'; i++) types.push(cstring(w.type_name(i)));
-  const TYPE = Object.fromEntries(types.map((name, i) => [name, i]));
-  const statusRows = rows(w.status_name, (i, name) => ({
-    status: w.status_number(i),
-    name,
-    message: cstring(w.status_message(i)),
-    isError: w.status_is_error(i) !== 0,
-  }));
+  const statusRows = [];
+  for (let i = 0, name; (name = cstring(w.status_name(i))) !== null; i++) {
+    statusRows.push({
+      status: w.status_number(i),
+      name,
+      message: cstring(w.status_message(i)),
+      isError: w.status_is_error(i) !== 0,
+    });
+  }
   const statusNames = [];
   for (const row of statusRows) statusNames[row.status] = row.name;
   const STATUS = Object.fromEntries(statusRows.map((row) => [row.name, row.status]));
@@ -160,26 +185,6 @@ function createBinding(instance) {
   }
 
   // ---- Values ----
-
-  /** A value from the module's value slot; UINT as a bigint. */
-  function fromValue() {
-    switch (w.value_type()) {
-      case TYPE.bool:
-        return w.value_i() !== 0n;
-      case TYPE.int:
-        return Number(w.value_i());
-      case TYPE.uint:
-        return u64(w.value_u());
-      case TYPE.double:
-        return w.value_d();
-      case TYPE.text: {
-        const ptr = w.value_text() >>> 0;
-        return ptr === 0 ? null : textAt(ptr, w.value_len());
-      }
-      default:
-        return null;
-    }
-  }
 
   /** An sfc_value row as the module's arguments: type, i, u, d, text, len. */
   function valueArgs([type, i, u, d, text], keep) {
@@ -245,56 +250,10 @@ function createBinding(instance) {
   }
 
   function layoutFacts(handle) {
-    const l = getLayout(handle);
-    return rows(w.layout_fact_name, (i, name) => {
-      if (w.layout_fact_type(i) !== TYPE.list) {
-        check(w.layout_fact(l, i));
-        return [name, fromValue()];
-      }
-      const fields = [];
-      for (let f = 0; f < w.layout_field_count(l); f++) {
-        fields.push(
-          rows(w.field_fact_name, (j, fname) => {
-            check(w.field_fact(l, f, j));
-            return [fname, fromValue()];
-          }),
-        );
-      }
-      return [name, fields];
-    });
+    return walked(() => w.layout_out(getLayout(handle)));
   }
 
   // ---- Tables and texts ----
-
-  function options() {
-    return rows(w.option_name, (i, name) => {
-      const choices =
-        w.option_choice(i, 0) === 0
-          ? null
-          : rows(
-              (j) => w.option_choice(i, j),
-              (j, choice) => choice,
-            );
-      return [
-        name,
-        cstring(w.option_type(i)),
-        cstring(w.option_default(i)),
-        Number(w.option_min(i)),
-        Number(w.option_max(i)),
-        choices,
-        cstring(w.option_doc(i)),
-      ];
-    });
-  }
-
-  function presets() {
-    const out = [];
-    for (let i = 0; i < w.preset_count(); i++) {
-      const name = cstring(w.preset_at(i));
-      out.push([name, cstring(w.out_key()), Number(w.out_i())]);
-    }
-    return out;
-  }
 
   function textCheck(what, text) {
     scoped((keep) => {
@@ -503,23 +462,8 @@ function createBinding(instance) {
       nowUs() {
         return held(() => w.now_us(live()));
       },
-      // Each value read right after the call that puts it in the module's
-      // slots, before JavaScript can run (a setter an array meets).
       stats() {
-        return held(() => {
-          w.stats_read(live());
-          return rows(w.stats_fact_name, (i, name) => {
-            if (w.stats_fact_type(i) !== TYPE.map) {
-              check(w.stats_fact(i));
-              return [name, fromValue()];
-            }
-            const map = [];
-            for (let j = 0; w.stats_entry(i, j) !== 0; j++) {
-              map.push([cstring(w.out_key()), fromValue()]);
-            }
-            return [name, map];
-          });
-        });
+        return held(() => walked(() => w.stats_out(live())));
       },
       close() {
         if (box.closed) return;
@@ -532,13 +476,7 @@ function createBinding(instance) {
         }
       },
     };
-    methods.warnings = [];
-    for (let i = 0; w.generator_warning_kind(gen, i) !== 0; i++) {
-      methods.warnings.push([
-        cstring(w.generator_warning_kind(gen, i)),
-        cstring(w.generator_warning_text(gen, i)),
-      ]);
-    }
+    methods.warnings = walked(() => w.warnings_out(gen));
     generators?.register(methods, box);
     return methods;
   }
@@ -580,8 +518,8 @@ function createBinding(instance) {
     statuses: () => statusRows.map((row) => ({ ...row })),
     setErrorClasses,
     textCheck,
-    options,
-    presets,
+    options: () => walked(w.options_out),
+    presets: () => walked(w.presets_out),
     layoutResolve,
     layoutFacts,
     instantParse,
