@@ -105,13 +105,19 @@ static int setup_visit(void *ctx, const char *key, size_t len, sfk_obj o,
     if ((l = h->layout(h->ctx, o)) != NULL) return layout_object(w->s, l, err);
     return trio(w, &w->s->spec, "layout", o, err);
   }
-  if (h->in(h->ctx, o, &v, err) != 0) return 0;
   if (is(key, len, "node")) {
+    if (h->in(h->ctx, o, &v, err) != 0) return 0;
     if (v.type == SFC_TYPE_NONE) return 1;
     if (v.type == SFC_TYPE_MAP)
       return h->each(h->ctx, o, "node", node_visit, ctx, err);
     return node_visit(ctx, NULL, 0, o, err);
   }
+  /* A typo is named as the core names it, whatever its value's type. */
+  if (!sfc_option_find(key, len)) {
+    v.type = SFC_TYPE_NONE;
+    return sfc_options_set(&w->s->opts, key, len, &v, err) == SFC_OK;
+  }
+  if (h->in(h->ctx, o, &v, err) != 0) return 0;
   if (v.type == SFK_TYPE_OBJECT) {
     char what[64];
     snprintf(what, sizeof what, "%.*s", (int)(len > 40 ? 40 : len), key);

@@ -260,6 +260,10 @@ static void generator_refused(void) {
   arg_put(&t, opts, "max_wiat", NULL, 5);
   why = refusal(&t, first, opts);
   CHECK(strstr(why, "max_wiat"), "the core's own: %s", why);
+  opts = arg_map(&t);
+  arg_put(&t, opts, "max_wiat", NULL, -999); /* an object of the host */
+  why = refusal(&t, first, opts);
+  CHECK(strstr(why, "unknown option 'max_wiat'"), "a typo first: %s", why);
   node_free(first);
 
   sfk_named fields = {0};
