@@ -9,15 +9,13 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <string.h>
 #include <structmember.h>
 
 #include "fast_rule.h"
 #include "snowflake_c.h"
 #include "snowflake_c_host.h"
 
-/* Longest single pause with the GIL released: signals (Ctrl-C) are checked
- * at least this often during a long wait. */
-#define MAX_PAUSE_US 20000
 #define RELEASE_GIL_AT 4096 /* IDs: a batch this large runs without the GIL */
 
 /* The rare paths out of line: the common call then saves no registers. */
@@ -126,13 +124,6 @@ static const char *text_arg(module_state *st, PyObject *obj, const char *what,
   return text;
 }
 
-/* None (*out NULL) or a str. */
-static int optional_text(module_state *st, PyObject *obj, const char *what,
-                         const char **out) {
-  *out = obj == Py_None ? NULL : text_arg(st, obj, what, NULL);
-  return obj == Py_None || *out ? 0 : -1;
-}
-
 static int int64_arg(module_state *st, PyObject *obj, const char *what,
                      int64_t *out) {
   if (!PyLong_Check(obj) || PyBool_Check(obj))
@@ -189,15 +180,43 @@ static int timedelta_part(module_state *st, PyObject *obj, const char *what,
   return -1;
 }
 
-/* A Python value as the core's: None, bool, int, float, timedelta, str
- * (UTF-8) or bytes. Text points into `obj`, which the caller holds. */
-static int to_value(module_state *st, PyObject *obj, const char *what,
-                    sfc_value *v) {
-  int over = 0;
+/* What a call that reads or waits gives the primitives: the key whose value
+ * is read (a message names it) at `depth` in the maps, the last type_name,
+ * the generator that waits. */
+typedef struct {
+  module_state *st;
+  const char *key;
+  int depth;
+  PyObject *type_name;
+  PyObject *gen;
+} py_ctx;
+
+/* The trio is a str in Python (an epoch is made one before). */
+static int is_trio(const char *key) {
+  return !strcmp(key, "preset") || !strcmp(key, "layout") ||
+         !strcmp(key, "epoch");
+}
+
+/* The kit's `in`: None, bool, int, float, timedelta (DURATION), str (UTF-8)
+ * or bytes as the core's value, a dict a MAP where the kit reads one (the
+ * arguments, and their "node"). Text points into `obj`, which the caller
+ * holds. On failure the Python exception is pending. */
+static int py_in(void *ctx, sfk_obj o, sfc_value *v, sfc_error *err) {
+  py_ctx *c = (py_ctx *)ctx;
+  module_state *st = c->st;
+  PyObject *obj = (PyObject *)o;
+  const char *what = c->key;
+  int over = 0, top = c->depth == 1;
   char *text = NULL; /* the object's own NUL-terminated buffer */
   Py_ssize_t len = 0;
   *v = (sfc_value){.type = SFC_TYPE_NONE};
-  if (PyBool_Check(obj)) {
+  err->status = SFC_INVALID_ARGUMENT; /* read only on failure */
+  if (PyDict_Check(obj) && (!c->depth || (top && !strcmp(what, "node")))) {
+    v->type = SFC_TYPE_MAP;
+  } else if (top && is_trio(what) && obj != Py_None && !PyUnicode_Check(obj)) {
+    type_error(obj, what, "a str");
+    return -1;
+  } else if (PyBool_Check(obj)) {
     *v = (sfc_value){.type = SFC_TYPE_BOOL, .i = obj == Py_True};
   } else if (PyLong_Check(obj)) {
     *v = (sfc_value){.type = SFC_TYPE_INT,
@@ -253,11 +272,18 @@ static int set_item(PyObject *d, const char *name, PyObject *value) {
   return r;
 }
 
-/* ---- The kit's walks out (snowflake_c_host.h) ----------------------------
+typedef struct {
+  PyObject_HEAD sfc_layout layout;
+  module_state *st;
+} LayoutObject;
+
+#define LAYOUT(op) (&((LayoutObject *)(op))->layout)
+
+/* ---- The kit's walks (snowflake_c_host.h) --------------------------------
  * Stats, a layout's description, lease stats, warnings and the tables'
  * names are walked by the kit into Python values: new references, taken
- * over by push and put. (Arguments are read by this module: timedelta,
- * bytes and the node pairs are Python's own.) */
+ * over by push and put. A generator's arguments are read by the kit, and
+ * its waits for the clock looped by it. */
 
 static int py_out(void *Py_UNUSED(ctx), const sfc_value *v, sfk_obj *out) {
   return (*out = from_value(v)) ? 0 : -1;
@@ -286,12 +312,78 @@ static void py_drop(void *Py_UNUSED(ctx), sfk_obj o) {
   Py_DECREF(o);
 }
 
-static const sfk_host py_host = {.out = py_out,
-                                 .list = py_list,
-                                 .map = py_map,
-                                 .push = py_push,
-                                 .put = py_put,
-                                 .drop = py_drop};
+static const char *py_type_name(void *ctx, sfk_obj o) {
+  py_ctx *c = (py_ctx *)ctx;
+  PyObject *name =
+      PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__qualname__");
+  const char *text = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
+  if (!text) PyErr_Clear();
+  Py_XDECREF(c->type_name); /* kept until the call ends */
+  c->type_name = name;
+  return text ? text : "object";
+}
+
+/* The pairs of a dict in order, each key a str, each pair held while the
+ * kit reads it. */
+static int py_each(void *ctx, sfk_obj map, const char *what, sfk_visit visit,
+                   void *visit_ctx, sfc_error *err) {
+  py_ctx *c = (py_ctx *)ctx;
+  const char *outer = c->key;
+  const char *key_is = strcmp(what, "node") ? "an option name" : "a field name";
+  int ok = 1;
+  PyObject *key, *value;
+  Py_ssize_t pos = 0, len = 0;
+  c->depth++;
+  while (ok && PyDict_Next(map, &pos, &key, &value)) {
+    Py_INCREF(key);
+    Py_INCREF(value);
+    ok = (c->key = text_arg(c->st, key, key_is, &len)) &&
+         visit(visit_ctx, c->key, (size_t)len, value, err);
+    Py_DECREF(key);
+    Py_DECREF(value);
+  }
+  c->depth--;
+  c->key = outer;
+  return ok;
+}
+
+static const sfc_layout *py_layout(void *ctx, sfk_obj o) {
+  return PyObject_TypeCheck(o, ((py_ctx *)ctx)->st->layout_type) ? LAYOUT(o)
+                                                                 : NULL;
+}
+
+static void py_raise(void *ctx, const sfc_error *err) {
+  raise_error(((py_ctx *)ctx)->st, err);
+}
+
+static int py_wait(void *ctx, int64_t wait_us, sfc_error *err);
+
+static const sfk_host py_host = {
+    NULL,   py_in,   py_type_name, py_each, py_layout, py_out, py_list,
+    py_map, py_push, py_put,       py_drop, py_wait,   NULL,   py_raise};
+
+/* A generator's arguments (a dict: "layout" a Layout or a spec, "preset",
+ * "epoch", "node" a dict by field or the only value, the options by name)
+ * read by the kit into `s`, and the layout they name into `layout` unless
+ * NULL (`for_ids`: assuming none): 0, or -1 raised (`s` freed). */
+static int setup_read(module_state *st, PyObject *args, sfk_setup *s,
+                      sfc_layout *layout, int for_ids) {
+  py_ctx c = {st, "the arguments", 0, NULL, NULL};
+  sfk_host h = py_host;
+  sfc_error err;
+  h.ctx = &c;
+  sfk_setup_init(s);
+  int ok =
+      sfk_setup_read(&h, s, NULL, &(sfk_obj){args}, &err) &&
+      (!layout || (for_ids ? sfc_layout_resolve_for_ids : sfc_layout_resolve)(
+                      s->has_held ? &s->held : NULL, s->preset, s->spec,
+                      s->epoch, layout, &err) == SFC_OK);
+  Py_XDECREF(c.type_name);
+  if (ok) return 0;
+  if (!PyErr_Occurred()) py_raise(&c, &err);
+  sfk_setup_free(s);
+  return -1;
+}
 
 /* What the kit made (`failed` 0), read after the call that made it. */
 static PyObject *py_made(int failed, const sfk_obj *o) {
@@ -306,7 +398,8 @@ static int pair_at(module_state *st, PyObject *pairs, Py_ssize_t i,
     return raise_invalid(st, "a layout has at most %d fields", SFC_MAX_FIELDS),
            -1;
   if (!PyArg_ParseTuple(PyList_GetItem(pairs, i), "OO", &key, value)) return -1;
-  return optional_text(st, key, "a field name", name);
+  *name = key == Py_None ? NULL : text_arg(st, key, "a field name", NULL);
+  return key == Py_None || *name ? 0 : -1;
 }
 
 /* ---- Layout -------------------------------------------------------------- */
@@ -321,36 +414,20 @@ static int pair_at(module_state *st, PyObject *pairs, Py_ssize_t i,
                            Py_TPFLAGS_DISALLOW_INSTANTIATION,                  \
                   .slots = Name##_slots})
 
-typedef struct {
-  PyObject_HEAD sfc_layout layout;
-  module_state *st;
-} LayoutObject;
-
-#define LAYOUT(op) (&((LayoutObject *)(op))->layout)
-
-/* layout(cls, held, preset, spec, epoch, for_ids=False): a new `cls` (a
- * CoreLayout subclass) by the core's rule (sfc_layout_resolve, or for IDs
- * made elsewhere sfc_layout_resolve_for_ids, which assumes none). */
+/* layout(cls, args, for_ids=False): a new `cls` (a CoreLayout subclass) of
+ * "layout" (a Layout or a spec), "preset" and "epoch" in `args` by the core's
+ * rule (sfc_layout_resolve, or for IDs made elsewhere
+ * sfc_layout_resolve_for_ids, which assumes none). */
 static PyObject *mod_layout(PyObject *module, PyObject *args) {
   module_state *st = get_state(module);
-  PyObject *cls, *held, *p, *s, *e;
-  const char *preset, *spec, *epoch;
+  PyObject *cls, *given;
   int for_ids = 0;
+  sfk_setup s;
   sfc_layout layout;
-  sfc_error err;
-  if (!PyArg_ParseTuple(args, "OOOOO|p", &cls, &held, &p, &s, &e, &for_ids) ||
-      (held != Py_None && !PyObject_TypeCheck(held, st->layout_type) &&
-       !type_error(held, "layout", "a Layout")) ||
-      optional_text(st, p, "preset", &preset) < 0 ||
-      optional_text(st, s, "layout", &spec) < 0 ||
-      optional_text(st, e, "epoch", &epoch) < 0)
+  if (!PyArg_ParseTuple(args, "OO!|p", &cls, &PyDict_Type, &given, &for_ids) ||
+      setup_read(st, given, &s, &layout, for_ids) < 0)
     return NULL;
-  const sfc_layout *given = held == Py_None ? NULL : LAYOUT(held);
-  if ((for_ids ? sfc_layout_resolve_for_ids(given, preset, spec, epoch, &layout,
-                                            &err)
-               : sfc_layout_resolve(given, preset, spec, epoch, &layout,
-                                    &err)) != SFC_OK)
-    return raise_error(st, &err);
+  sfk_setup_free(&s);
   LayoutObject *self = (LayoutObject *)new_of(cls, st->layout_type);
   if (self) self->st = st;
   if (self) self->layout = layout;
@@ -602,51 +679,20 @@ static int check_open(GeneratorObject *self) {
   return self->closed ? (raise_closed(self), -1) : 0;
 }
 
-/* Waits up to `wait_us` for the clock with the GIL released, at most
- * MAX_PAUSE_US at a time, then runs signal handlers (Ctrl-C interrupts);
- * the caller holds the generator. */
-static int wait_clock(GeneratorObject *self, int64_t wait_us) {
+/* The kit's wait: up to `wait_us` for the clock with the GIL released, at
+ * most SFK_MAX_PAUSE_US at a time (signals, Ctrl-C, are checked at least
+ * this often), then runs signal handlers; the caller holds the generator.
+ * Non-zero with the Python exception set. */
+static int py_wait(void *ctx, int64_t wait_us, sfc_error *err) {
+  GeneratorObject *self = (GeneratorObject *)((py_ctx *)ctx)->gen;
   PyThreadState *ts = PyEval_SaveThread();
-  sfc_pause(wait_us < 0 ? 0 : wait_us > MAX_PAUSE_US ? MAX_PAUSE_US : wait_us);
+  sfc_pause(wait_us < 0                  ? 0
+            : wait_us > SFK_MAX_PAUSE_US ? SFK_MAX_PAUSE_US
+                                         : wait_us);
   PyEval_RestoreThread(ts);
-  return PyErr_CheckSignals() < 0 ? -1 : check_open(self);
-}
-
-/* Node values as (field or None, value) pairs and options by name as the
- * caller wrote them, each read by the core, into `opts` (its texts point
- * into the caller's objects; `nodes` holds the node values). */
-static int read_options(module_state *st, PyObject *node, PyObject *options,
-                        sfc_options *opts,
-                        sfc_node_value nodes[SFC_MAX_FIELDS]) {
-  PyObject *key, *value;
-  sfc_value v;
-  sfc_error err;
-  Py_ssize_t pos = 0, len = 0;
-  sfc_options_init(opts);
-  size_t count = 0;
-  for (; count < (size_t)PyList_Size(node); count++) {
-    const char *name;
-    if (pair_at(st, node, (Py_ssize_t)count, &name, &value) < 0 ||
-        to_value(st, value, name ? name : "node", &v) < 0)
-      return -1;
-    if (sfc_node_value_set(&nodes[count], name, &v, &err) != SFC_OK)
-      return raise_error(st, &err), -1;
-  }
-  sfc_options_set_nodes(opts, nodes, count);
-  while (PyDict_Next(options, &pos, &key, &value)) {
-    const char *name = text_arg(st, key, "an option name", &len);
-    if (!name) return -1;
-    /* An unknown name is the core's error, whatever its value's type. */
-    if (!sfc_option_find(name, (size_t)len)) {
-      v.type = SFC_TYPE_NONE;
-      sfc_options_set(opts, name, (size_t)len, &v, &err);
-      return raise_error(st, &err), -1;
-    }
-    if (to_value(st, value, name, &v) < 0) return -1;
-    if (sfc_options_set(opts, name, (size_t)len, &v, &err) != SFC_OK)
-      return raise_error(st, &err), -1;
-  }
-  return 0;
+  if (PyErr_CheckSignals() == 0 && check_open(self) == 0) return 0;
+  err->status = SFC_INVALID_ARGUMENT;
+  return -1;
 }
 
 /* `self` (new, from new_of) on the core generator `gen`; NULL with `err`
@@ -664,26 +710,28 @@ static PyObject *finish_generator(GeneratorObject *self, sfc_status status,
   return (PyObject *)self;
 }
 
-/* generator(cls, layout, node, options): a new `cls` (a CoreGenerator
- * subclass) with node values and options as read_options reads them. */
+/* generator(cls, args): a new `cls` (a CoreGenerator subclass) of the
+ * arguments setup_read reads. */
 static PyObject *mod_generator(PyObject *module, PyObject *args) {
   module_state *st = get_state(module);
-  PyObject *cls, *layout, *node, *options;
-  sfc_options opts;
-  sfc_node_value nodes[SFC_MAX_FIELDS];
+  PyObject *cls, *given;
+  sfk_setup s;
+  sfc_layout layout;
+  sfc_generator *gen = NULL;
+  sfc_status status = SFC_OK;
   sfc_error err;
-  if (!PyArg_ParseTuple(args, "OO!O!O!", &cls, st->layout_type, &layout,
-                        &PyList_Type, &node, &PyDict_Type, &options) ||
-      read_options(st, node, options, &opts, nodes) < 0)
+  if (!PyArg_ParseTuple(args, "OO!", &cls, &PyDict_Type, &given) ||
+      setup_read(st, given, &s, &layout, 0) < 0)
     return NULL;
   GeneratorObject *self = (GeneratorObject *)new_of(cls, st->generator_type);
-  if (!self) return NULL;
-  self->st = st;
-  sfc_generator *gen = NULL;
-  PyThreadState *ts = PyEval_SaveThread();
-  sfc_status status = sfc_generator_new(LAYOUT(layout), &opts, &gen, &err);
-  PyEval_RestoreThread(ts);
-  return finish_generator(self, status, gen, &err);
+  if (self) {
+    self->st = st;
+    PyThreadState *ts = PyEval_SaveThread();
+    status = sfc_generator_new(&layout, &s.opts, &gen, &err);
+    PyEval_RestoreThread(ts);
+  }
+  sfk_setup_free(&s);
+  return self ? finish_generator(self, status, gen, &err) : NULL;
 }
 
 static void Generator_dealloc(PyObject *op) {
@@ -698,16 +746,17 @@ static void Generator_dealloc(PyObject *op) {
 static NOINLINE PyObject *next_id_rest(GeneratorObject *self,
                                        sfc_generator *gen, sfc_status status,
                                        int64_t wait_us, sfc_error *err) {
-  uint64_t id;
+  py_ctx c = {.gen = (PyObject *)self};
+  sfk_host h = py_host;
+  uint64_t id = 0;
+  h.ctx = &c;
+  if (status != SFC_WAIT) return raise_error(self->st, err);
   gen_keep(self);
-  while (status == SFC_WAIT) {
-    if (wait_clock(self, wait_us) < 0) {
-      gen_release(self);
-      return NULL;
-    }
-    status = sfc_next_now(gen, &id, &wait_us, err);
-  }
+  int raised = py_wait(&c, wait_us, err) != 0 ||
+               ((status = sfk_next_id(&h, &gen, &id, err)) != SFC_OK &&
+                PyErr_Occurred());
   gen_release(self);
+  if (raised) return NULL;
   return status == SFC_OK ? PyLong_FromUnsignedLongLong(id)
                           : raise_error(self->st, err);
 }
@@ -752,7 +801,8 @@ static int issue(GeneratorObject *self, sfc_generator *gen,
     *done += got;
     if (ts) PyEval_RestoreThread(ts);
     if ((ts && check_open(self) < 0) ||
-        (status == SFC_WAIT && wait_clock(self, *wait_us) < 0))
+        (status == SFC_WAIT &&
+         py_wait(&(py_ctx){.gen = (PyObject *)self}, *wait_us, err) != 0))
       return -1;
   }
   return (int)status;
@@ -996,30 +1046,33 @@ static PyObject *query_tuple(const sfc_lease_query *q) {
                 : NULL;
 }
 
-/* lease(layout, node, options): a CoreLease for the node field given as
- * "lease" (explicitly or by its environment variable), None when none is. */
+/* lease(args): a CoreLease for the node field given as "lease"
+ * (explicitly or by its environment variable) in the generator's arguments,
+ * None when none is. */
 static PyObject *mod_lease(PyObject *module, PyObject *args) {
   module_state *st = get_state(module);
-  PyObject *layout, *node, *options;
-  sfc_options opts;
-  sfc_node_value nodes[SFC_MAX_FIELDS];
+  PyObject *given;
+  LeaseObject *self = NULL;
+  sfk_setup s;
+  sfc_layout layout;
   sfc_error err;
-  if (!PyArg_ParseTuple(args, "O!O!O!", st->layout_type, &layout, &PyList_Type,
-                        &node, &PyDict_Type, &options) ||
-      read_options(st, node, options, &opts, nodes) < 0)
+  if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &given) ||
+      setup_read(st, given, &s, &layout, 0) < 0)
     return NULL;
-  if (!sfc_lease_wanted(LAYOUT(layout), &opts)) Py_RETURN_NONE;
-  LeaseObject *self = PyObject_New(LeaseObject, st->lease_type);
-  if (!self) return NULL;
-  self->st = st;
-  self->gen = NULL;
-  self->has_query = 0;
-  self->lease = NULL;
-  if (sfc_lease_new(LAYOUT(layout), &opts, &self->lease, &err) != SFC_OK) {
-    Py_DECREF(self);
-    return raise_error(st, &err);
+  if (sfc_lease_wanted(&layout, &s.opts) &&
+      (self = PyObject_New(LeaseObject, st->lease_type))) {
+    self->st = st;
+    self->gen = NULL;
+    self->has_query = 0;
+    self->lease = NULL;
+    if (sfc_lease_new(&layout, &s.opts, &self->lease, &err) != SFC_OK) {
+      Py_CLEAR(self);
+      raise_error(st, &err);
+    }
   }
-  return (PyObject *)self;
+  sfk_setup_free(&s);
+  if (self || PyErr_Occurred()) return (PyObject *)self;
+  Py_RETURN_NONE;
 }
 
 static void Lease_dealloc(PyObject *op) {
@@ -1089,27 +1142,28 @@ static PyObject *Lease_failed(PyObject *op, PyObject *why_obj) {
   Py_RETURN_NONE;
 }
 
-/* generator(cls, node, options): a new `cls` (a CoreGenerator subclass) on
- * the value acquired, starting after the previous holder's horizon. */
+/* generator(cls, args): a new `cls` (a CoreGenerator subclass) on the
+ * value acquired, starting after the previous holder's horizon. */
 static PyObject *Lease_generator(PyObject *op, PyObject *args) {
   LeaseObject *self = (LeaseObject *)op;
   module_state *st = self->st;
-  PyObject *cls, *node, *options;
-  sfc_options opts;
-  sfc_node_value nodes[SFC_MAX_FIELDS];
+  PyObject *cls, *given;
+  sfk_setup s;
+  sfc_generator *g = NULL;
+  sfc_status status = SFC_OK;
   sfc_error err;
-  if (!PyArg_ParseTuple(args, "OO!O!", &cls, &PyList_Type, &node, &PyDict_Type,
-                        &options) ||
-      read_options(st, node, options, &opts, nodes) < 0)
+  if (!PyArg_ParseTuple(args, "OO!", &cls, &PyDict_Type, &given) ||
+      setup_read(st, given, &s, NULL, 0) < 0)
     return NULL;
   GeneratorObject *gen = (GeneratorObject *)new_of(cls, st->generator_type);
-  if (!gen) return NULL;
-  gen->st = st;
-  sfc_generator *g = NULL;
-  PyThreadState *ts = PyEval_SaveThread();
-  sfc_status status = sfc_lease_generator_new(self->lease, &opts, &g, &err);
-  PyEval_RestoreThread(ts);
-  PyObject *r = finish_generator(gen, status, g, &err);
+  if (gen) {
+    gen->st = st;
+    PyThreadState *ts = PyEval_SaveThread();
+    status = sfc_lease_generator_new(self->lease, &s.opts, &g, &err);
+    PyEval_RestoreThread(ts);
+  }
+  sfk_setup_free(&s);
+  PyObject *r = gen ? finish_generator(gen, status, g, &err) : NULL;
   if (r) {
     gen->holds++; /* the lease's, until release() */
     self->gen = (GeneratorObject *)Py_NewRef(r);

@@ -29,15 +29,6 @@ _SIGNED = frozenset(p + c for p in _NATIVE for c in "qln")
 _BYTES = frozenset(p + c for p in _NATIVE for c in "Bbc")
 
 
-def _node_pairs(node: Mapping[str, NodeValue] | NodeValue | None) -> list[tuple[str | None, Any]]:
-    """Node values as (field, value) pairs; None names the layout's only node field."""
-    if node is None:
-        return []
-    if isinstance(node, Mapping):
-        return list(node.items())
-    return [(None, node)]
-
-
 class Generator(_c.CoreGenerator):
     """Issues unique, time-ordered IDs for one layout and one node value.
 
@@ -77,15 +68,16 @@ class Generator(_c.CoreGenerator):
         **options: Unpack[GeneratorOptions],
     ) -> Self:
         found = resolve(layout, preset, epoch)
-        # A path object as the bytes the file system uses.
-        given = {k: os.fsencode(v) if isinstance(v, os.PathLike) else v for k, v in options.items()}
-        pairs = _node_pairs(node)
-        leased = _c.lease(found, pairs, given)
+        # What the core reads: the node values (a dict by field, or the only
+        # one), then the options, a path object as the bytes the file system uses.
+        given: dict[str, Any] = {"layout": found, "node": dict(node) if isinstance(node, Mapping) else node}
+        given.update((k, os.fsencode(v) if isinstance(v, os.PathLike) else v) for k, v in options.items())
+        leased = _c.lease(given)
         if leased is None:
-            self = _c.generator(cls, found, pairs, given)
+            self = _c.generator(cls, given)
             self._lease = None
         else:
-            self = _leased(cls, leased, lease, pairs, given)
+            self = _leased(cls, leased, lease, given)
         self._layout = found
         try:
             for kind, text in self._warnings():  # the category is <kind>Warning
@@ -188,8 +180,7 @@ def _leased(
     cls: type[Generator],
     lease: _c.CoreLease,
     url: str | None,
-    node: list[tuple[str | None, Any]],
-    options: dict[str, Any],
+    given: dict[str, Any],
 ) -> Any:
     """A generator on a value of the lease, acquired before it is made."""
     url = url or os.environ.get("SNOWFLAKE_LEASE_URL") or None
@@ -200,7 +191,7 @@ def _leased(
     host = LeaseHost(lease, url)
     host.acquire()
     try:
-        self = lease.generator(cls, node, options)
+        self = lease.generator(cls, given)
     except BaseException:
         host.give_back()  # a value taken but never used goes back at once
         raise

@@ -42,7 +42,7 @@ class Layout(_c.CoreLayout):
     _named: tuple[tuple[str, int], ...]  # (name, position) of every field but time
 
     def __new__(cls, spec: str, epoch: Epoch) -> Self:
-        return _made(_c.layout(cls, None, None, spec, epoch_text(epoch)))
+        return _made(_c.layout(cls, {"layout": spec, "epoch": epoch_text(epoch)}))
 
     @classmethod
     def preset(cls, name: PresetName, /) -> Layout:
@@ -156,7 +156,7 @@ def _made(layout: _L) -> _L:
 
 
 def _from_texts(preset: str | None, spec: str | None, epoch: str | None, for_ids: bool = False) -> Layout:
-    return _made(_c.layout(Layout, None, preset, spec, epoch, for_ids))
+    return _made(_c.layout(Layout, {"preset": preset, "layout": spec, "epoch": epoch}, for_ids))
 
 
 _cached = lru_cache(maxsize=256)(_from_texts)
@@ -173,7 +173,7 @@ def resolve(layout: Layout | str | None, preset: str | None, epoch: Epoch | None
         if preset is None and epoch is None:
             return layout
         # The core's rule refuses what comes beside a Layout (it carries its epoch).
-        return _made(_c.layout(Layout, layout, preset, None, epoch_text(epoch)))
+        return _made(_c.layout(Layout, {"layout": layout, "preset": preset, "epoch": epoch_text(epoch)}))
     text = epoch_text(epoch)
     if type(preset) in _TEXT_OR_NONE and type(layout) in _TEXT_OR_NONE and type(text) in _TEXT_OR_NONE:
         return _cached(preset, layout, text, for_ids)
