@@ -201,10 +201,9 @@ static int is_trio(const char *key) {
  * or bytes as the core's value, a dict a MAP where the kit reads one (the
  * arguments, and their "node"). Text points into `obj`, which the caller
  * holds. On failure the Python exception is pending. */
-static int py_in(void *ctx, sfk_obj o, sfc_value *v, sfc_error *err) {
+static int py_in(void *ctx, sfk_obj obj, sfc_value *v, sfc_error *err) {
   py_ctx *c = (py_ctx *)ctx;
   module_state *st = c->st;
-  PyObject *obj = (PyObject *)o;
   const char *what = c->key;
   int over = 0, top = c->depth == 1;
   char *text = NULL; /* the object's own NUL-terminated buffer */
@@ -695,45 +694,6 @@ static int py_wait(void *ctx, int64_t wait_us, sfc_error *err) {
   return -1;
 }
 
-/* `self` (new, from new_of) on the core generator `gen`; NULL with `err`
- * raised when the core could not make it. */
-static PyObject *finish_generator(GeneratorObject *self, sfc_status status,
-                                  sfc_generator *gen, const sfc_error *err) {
-  module_state *st = self->st;
-  self->gen = gen;
-  if (status != SFC_OK) {
-    Py_DECREF(self);
-    return raise_error(st, err);
-  }
-  self->holds = 1; /* the open generator's own, which close() gives up */
-  fast_rule_take(&self->rule, gen);
-  return (PyObject *)self;
-}
-
-/* generator(cls, args): a new `cls` (a CoreGenerator subclass) of the
- * arguments setup_read reads. */
-static PyObject *mod_generator(PyObject *module, PyObject *args) {
-  module_state *st = get_state(module);
-  PyObject *cls, *given;
-  sfk_setup s;
-  sfc_layout layout;
-  sfc_generator *gen = NULL;
-  sfc_status status = SFC_OK;
-  sfc_error err;
-  if (!PyArg_ParseTuple(args, "OO!", &cls, &PyDict_Type, &given) ||
-      setup_read(st, given, &s, &layout, 0) < 0)
-    return NULL;
-  GeneratorObject *self = (GeneratorObject *)new_of(cls, st->generator_type);
-  if (self) {
-    self->st = st;
-    PyThreadState *ts = PyEval_SaveThread();
-    status = sfc_generator_new(&layout, &s.opts, &gen, &err);
-    PyEval_RestoreThread(ts);
-  }
-  sfk_setup_free(&s);
-  return self ? finish_generator(self, status, gen, &err) : NULL;
-}
-
 static void Generator_dealloc(PyObject *op) {
   free_gen((GeneratorObject *)op); /* no call is left: each holds a ref */
   Py_CLEAR(((GeneratorObject *)op)->lease); /* it let go of this one */
@@ -1046,35 +1006,6 @@ static PyObject *query_tuple(const sfc_lease_query *q) {
                 : NULL;
 }
 
-/* lease(args): a CoreLease for the node field given as "lease"
- * (explicitly or by its environment variable) in the generator's arguments,
- * None when none is. */
-static PyObject *mod_lease(PyObject *module, PyObject *args) {
-  module_state *st = get_state(module);
-  PyObject *given;
-  LeaseObject *self = NULL;
-  sfk_setup s;
-  sfc_layout layout;
-  sfc_error err;
-  if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &given) ||
-      setup_read(st, given, &s, &layout, 0) < 0)
-    return NULL;
-  if (sfc_lease_wanted(&layout, &s.opts) &&
-      (self = PyObject_New(LeaseObject, st->lease_type))) {
-    self->st = st;
-    self->gen = NULL;
-    self->has_query = 0;
-    self->lease = NULL;
-    if (sfc_lease_new(&layout, &s.opts, &self->lease, &err) != SFC_OK) {
-      Py_CLEAR(self);
-      raise_error(st, &err);
-    }
-  }
-  sfk_setup_free(&s);
-  if (self || PyErr_Occurred()) return (PyObject *)self;
-  Py_RETURN_NONE;
-}
-
 static void Lease_dealloc(PyObject *op) {
   LeaseObject *self = (LeaseObject *)op;
   sfc_lease_free(self->lease); /* first: it no longer reads the generator */
@@ -1142,32 +1073,73 @@ static PyObject *Lease_failed(PyObject *op, PyObject *why_obj) {
   Py_RETURN_NONE;
 }
 
+/* A CoreLease of the node value `opts` lease; NULL with the error raised. */
+static PyObject *new_lease(module_state *st, const sfc_layout *layout,
+                           const sfc_options *opts) {
+  LeaseObject *self = PyObject_New(LeaseObject, st->lease_type);
+  sfc_error err;
+  if (!self) return NULL;
+  self->st = st;
+  self->gen = NULL;
+  self->has_query = 0;
+  self->lease = NULL;
+  if (sfc_lease_new(layout, opts, &self->lease, &err) == SFC_OK)
+    return (PyObject *)self;
+  Py_DECREF(self);
+  return raise_error(st, &err);
+}
+
+/* A new `cls` (a CoreGenerator subclass) of `args` (cls, the dict
+ * setup_read reads), on the value `lease` acquired when given. Without one,
+ * arguments that lease the node value (a node field "lease", explicitly or
+ * by its environment variable) give a CoreLease, whose generator() this is
+ * once the value is acquired. */
+static PyObject *new_generator(module_state *st, PyObject *args,
+                               sfc_lease *lease) {
+  PyObject *cls, *given, *made = NULL;
+  sfk_setup s;
+  sfc_layout layout;
+  sfc_generator *gen = NULL;
+  sfc_error err;
+  if (!PyArg_ParseTuple(args, "OO!", &cls, &PyDict_Type, &given) ||
+      setup_read(st, given, &s, lease ? NULL : &layout, 0) < 0)
+    return NULL;
+  if (!lease && sfc_lease_wanted(&layout, &s.opts)) {
+    made = new_lease(st, &layout, &s.opts);
+  } else if ((made = new_of(cls, st->generator_type)) != NULL) {
+    GeneratorObject *self = (GeneratorObject *)made;
+    self->st = st;
+    PyThreadState *ts = PyEval_SaveThread();
+    sfc_status status =
+        lease ? sfc_lease_generator_new(lease, &s.opts, &gen, &err)
+              : sfc_generator_new(&layout, &s.opts, &gen, &err);
+    PyEval_RestoreThread(ts);
+    self->gen = gen;
+    self->holds = 1; /* the open generator's own, which close() gives up */
+    if (status == SFC_OK) {
+      fast_rule_take(&self->rule, gen);
+    } else {
+      Py_CLEAR(made);
+      raise_error(st, &err);
+    }
+  }
+  sfk_setup_free(&s);
+  return made;
+}
+
+static PyObject *mod_generator(PyObject *module, PyObject *args) {
+  return new_generator(get_state(module), args, NULL);
+}
+
 /* generator(cls, args): a new `cls` (a CoreGenerator subclass) on the
  * value acquired, starting after the previous holder's horizon. */
 static PyObject *Lease_generator(PyObject *op, PyObject *args) {
   LeaseObject *self = (LeaseObject *)op;
-  module_state *st = self->st;
-  PyObject *cls, *given;
-  sfk_setup s;
-  sfc_generator *g = NULL;
-  sfc_status status = SFC_OK;
-  sfc_error err;
-  if (!PyArg_ParseTuple(args, "OO!", &cls, &PyDict_Type, &given) ||
-      setup_read(st, given, &s, NULL, 0) < 0)
-    return NULL;
-  GeneratorObject *gen = (GeneratorObject *)new_of(cls, st->generator_type);
-  if (gen) {
-    gen->st = st;
-    PyThreadState *ts = PyEval_SaveThread();
-    status = sfc_lease_generator_new(self->lease, &s.opts, &g, &err);
-    PyEval_RestoreThread(ts);
-  }
-  sfk_setup_free(&s);
-  PyObject *r = gen ? finish_generator(gen, status, g, &err) : NULL;
+  PyObject *r = new_generator(self->st, args, self->lease);
   if (r) {
-    gen->holds++; /* the lease's, until release() */
+    ((GeneratorObject *)r)->holds++; /* the lease's, until release() */
     self->gen = (GeneratorObject *)Py_NewRef(r);
-    gen->lease = Py_NewRef(op); /* a cycle until release() */
+    ((GeneratorObject *)r)->lease = Py_NewRef(op); /* a cycle until release() */
   }
   return r;
 }
@@ -1370,7 +1342,6 @@ static PyObject *mod_names(PyObject *Py_UNUSED(module),
 static PyMethodDef module_methods[] = {
     {"layout", mod_layout, METH_VARARGS, NULL},
     {"generator", mod_generator, METH_VARARGS, NULL},
-    {"lease", mod_lease, METH_VARARGS, NULL},
     {"lease_table_sql", mod_lease_table_sql, METH_NOARGS,
      "lease_table_sql($module, /)\n--\n\n"
      "The SQL that creates the table of leased node values "

@@ -126,7 +126,8 @@ void sfk_setup_free(sfk_setup *s);
 /* Reads a generator's arguments: (options), or (a preset's name or a Layout
  * object, options), either NULL when not given. The options map holds the
  * options of the core's table by name, `node` (a value, or a map by field)
- * and the trio. 0 when one is refused. */
+ * and the trio. 0 when one is refused (an unknown name as the core names
+ * it, whatever its value). */
 int sfk_setup_read(const sfk_host *h, sfk_setup *s, const sfk_obj *first,
                    const sfk_obj *opts, sfc_error *err);
 /* The generator of sfk_setup_read's arguments (sfc_layout_resolve,

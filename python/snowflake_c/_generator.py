@@ -72,12 +72,12 @@ class Generator(_c.CoreGenerator):
         # one), then the options, a path object as the bytes the file system uses.
         given: dict[str, Any] = {"layout": found, "node": dict(node) if isinstance(node, Mapping) else node}
         given.update((k, os.fsencode(v) if isinstance(v, os.PathLike) else v) for k, v in options.items())
-        leased = _c.lease(given)
-        if leased is None:
-            self = _c.generator(cls, given)
+        made = _c.generator(cls, given)  # a CoreLease when the node value is leased
+        if not isinstance(made, _c.CoreLease):
+            self = made
             self._lease = None
         else:
-            self = _leased(cls, leased, lease, given)
+            self = _leased(cls, made, lease, given)
         self._layout = found
         try:
             for kind, text in self._warnings():  # the category is <kind>Warning
