@@ -311,19 +311,20 @@ static void py_drop(void *Py_UNUSED(ctx), sfk_obj o) {
   Py_DECREF(o);
 }
 
+/* The type's __qualname__, held until the call ends. */
 static const char *py_type_name(void *ctx, sfk_obj o) {
   py_ctx *c = (py_ctx *)ctx;
   PyObject *name =
       PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__qualname__");
   const char *text = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
   if (!text) PyErr_Clear();
-  Py_XDECREF(c->type_name); /* kept until the call ends */
+  Py_XDECREF(c->type_name);
   c->type_name = name;
   return text ? text : "object";
 }
 
-/* The pairs of a dict in order, each key a str, each pair held while the
- * kit reads it. */
+/* The pairs of a dict in order, each key a str. The dicts are the
+ * package's own, made for the call: nothing else holds or changes them. */
 static int py_each(void *ctx, sfk_obj map, const char *what, sfk_visit visit,
                    void *visit_ctx, sfc_error *err) {
   py_ctx *c = (py_ctx *)ctx;
@@ -333,14 +334,9 @@ static int py_each(void *ctx, sfk_obj map, const char *what, sfk_visit visit,
   PyObject *key, *value;
   Py_ssize_t pos = 0, len = 0;
   c->depth++;
-  while (ok && PyDict_Next(map, &pos, &key, &value)) {
-    Py_INCREF(key);
-    Py_INCREF(value);
+  while (ok && PyDict_Next(map, &pos, &key, &value))
     ok = (c->key = text_arg(c->st, key, key_is, &len)) &&
          visit(visit_ctx, c->key, (size_t)len, value, err);
-    Py_DECREF(key);
-    Py_DECREF(value);
-  }
   c->depth--;
   c->key = outer;
   return ok;
@@ -387,18 +383,6 @@ static int setup_read(module_state *st, PyObject *args, sfk_setup *s,
 /* What the kit made (`failed` 0), read after the call that made it. */
 static PyObject *py_made(int failed, const sfk_obj *o) {
   return failed ? NULL : (PyObject *)*o;
-}
-
-/* Item i of a list of (name, value) pairs; a None name gives NULL. */
-static int pair_at(module_state *st, PyObject *pairs, Py_ssize_t i,
-                   const char **name, PyObject **value) {
-  PyObject *key;
-  if (PyList_Size(pairs) > SFC_MAX_FIELDS)
-    return raise_invalid(st, "a layout has at most %d fields", SFC_MAX_FIELDS),
-           -1;
-  if (!PyArg_ParseTuple(PyList_GetItem(pairs, i), "OO", &key, value)) return -1;
-  *name = key == Py_None ? NULL : text_arg(st, key, "a field name", NULL);
-  return key == Py_None || *name ? 0 : -1;
 }
 
 /* ---- Layout -------------------------------------------------------------- */
@@ -462,24 +446,25 @@ static PyObject *Layout_parts(PyObject *op, PyObject *const *args,
   return (PyObject *)self;
 }
 
-/* encode(time_us, [(field, int)]): names, ranges and missing fields are the
+/* encode(time_us, {field: int}): names, ranges and missing fields are the
  * core's to check. */
 static PyObject *Layout_encode(PyObject *op, PyObject *args) {
   module_state *st = ((LayoutObject *)op)->st;
-  PyObject *time_obj, *pairs, *value;
+  PyObject *time_obj, *fields, *key, *value;
   sfc_node_value named[SFC_MAX_FIELDS] = {{0}}; /* explicit values */
+  Py_ssize_t pos = 0, count = 0;
   int64_t time_us;
   uint64_t id;
   sfc_error err;
-  if (!PyArg_ParseTuple(args, "OO!", &time_obj, &PyList_Type, &pairs) ||
+  if (!PyArg_ParseTuple(args, "OO!", &time_obj, &PyDict_Type, &fields) ||
       int64_arg(st, time_obj, "time", &time_us) < 0)
     return NULL;
-  Py_ssize_t count = PyList_Size(pairs);
-  for (Py_ssize_t i = 0; i < count; i++) {
-    if (pair_at(st, pairs, i, &named[i].name, &value) < 0 ||
-        int64_arg(st, value, named[i].name, &named[i].value) < 0)
+  if (PyDict_Size(fields) > SFC_MAX_FIELDS)
+    return raise_invalid(st, "a layout has at most %d fields", SFC_MAX_FIELDS);
+  for (; PyDict_Next(fields, &pos, &key, &value); count++)
+    if (!(named[count].name = text_arg(st, key, "a field name", NULL)) ||
+        int64_arg(st, value, named[count].name, &named[count].value) < 0)
       return NULL;
-  }
   if (sfc_encode_named(LAYOUT(op), time_us, named, (size_t)count, &id, &err))
     return raise_error(st, &err);
   return PyLong_FromUnsignedLongLong(id);

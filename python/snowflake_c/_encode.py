@@ -24,7 +24,7 @@ def encode(
     time_us = unix_us(time, "time")
     if fields is not None and not isinstance(fields, Mapping):
         raise TypeError(f"fields must be a mapping of field name to int, not {type(fields).__qualname__}")
-    return resolve(layout, preset, epoch, for_ids=True)._encode(time_us, list(fields.items()) if fields else [])
+    return resolve(layout, preset, epoch, for_ids=True)._encode(time_us, dict(fields) if fields else {})
 
 
 def range(
