@@ -37,8 +37,8 @@ bool sfc_claim_held(const sfc_claim *c) {
 /* Other live generators that can meet ours, which the OS lists by their
  * range names: "<mask>.<value>.<lowest>" once settled, with ".<rank>"
  * after it while they are still taking theirs. */
-#define RANGE_HEX 50
-#define TAKING_HEX 67
+#define RANGE_HEX (SFC_PATTERN_HEX + 17)
+#define TAKING_HEX (RANGE_HEX + 17)
 typedef struct scan {
   const sfc_claim *claim;
   char other[RANGE_HEX + 1];     /* one that refuses us */
@@ -142,7 +142,8 @@ typedef struct same_taking {
 
 static void find_same_taking(void *ctx, const char *hex) {
   same_taking *t = ctx;
-  if (strlen(hex) == TAKING_HEX && !strncmp(hex, t->hex, 33)) t->found = true;
+  if (strlen(hex) == TAKING_HEX && !strncmp(hex, t->hex, SFC_PATTERN_HEX))
+    t->found = true;
 }
 
 static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
@@ -195,7 +196,8 @@ static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
     sfc_os_claim_holder(s.other, who);
     sfc_claim_holder_layout(s.other, c->other, sizeof c->other);
     if (!c->other[0])
-      snprintf(c->other, sizeof c->other, "fixed bits %.33s", s.other);
+      snprintf(c->other, sizeof c->other, "fixed bits %.*s", SFC_PATTERN_HEX,
+               s.other);
   }
   if (st == SFC_OK && !*held)
     st = sfc_claim_records_open(c, g, handed, held, who, err);
