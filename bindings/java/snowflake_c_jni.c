@@ -500,15 +500,17 @@ static const sfc_layout *host_layout(void *ctx, sfk_obj o) {
 
 /* What a native hands to the kit's walks: the primitives they use, no other. */
 static sfk_host java_host(java_ctx *c) {
-  sfk_host h = {.ctx = c, .out = host_out, .drop = host_drop};
-  h.list = host_list;
-  h.map = host_map;
-  h.push = host_push;
-  h.put = host_put;
-  h.in = host_in;
-  h.type_name = host_type_name;
-  h.each = host_each;
-  h.layout = host_layout;
+  sfk_host h = {.ctx = c,
+                .in = host_in,
+                .type_name = host_type_name,
+                .each = host_each,
+                .layout = host_layout,
+                .out = host_out,
+                .list = host_list,
+                .map = host_map,
+                .push = host_push,
+                .put = host_put,
+                .drop = host_drop};
   return h;
 }
 
