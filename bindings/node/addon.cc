@@ -267,61 +267,19 @@ Napi::Value Arg(const Napi::CallbackInfo &info, size_t i) {
 
 // --- The core's tables -------------------------------------------------------
 
-// statuses() → [{ status, name, message, isError }]: errors.js makes one
-// class per error kind from it.
+// statuses(), options(), presets() → the core's tables: rows of [name,
+// value] pairs (the kit's sfk_statuses_out, sfk_options_out,
+// sfk_presets_out), which the WebAssembly module gives alike.
 Napi::Value Statuses(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  Napi::Array out = Napi::Array::New(env);
-  const sfc_status_info *s = nullptr;
-  for (uint32_t i = 0; (s = sfc_status_at(i)) != nullptr; i++) {
-    Napi::Object row = Napi::Object::New(env);
-    row.Set("status", static_cast<double>(s->status));
-    row.Set("name", s->name);
-    row.Set("message", s->message);
-    row.Set("isError", s->is_error != 0);
-    out.Set(i, row);
-  }
-  return out;
+  return Out(info.Env(), sfk_statuses_out);
 }
 
-// options() → [[name, type, default, min, max, choices | null, doc]]
 Napi::Value Options(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  Napi::Array out = Napi::Array::New(env);
-  const sfc_option_info *o = nullptr;
-  for (uint32_t i = 0; (o = sfc_option_at(i)) != nullptr; i++) {
-    Napi::Value choices = env.Null();
-    if (o->choices != nullptr) {
-      Napi::Array list = Napi::Array::New(env);
-      for (uint32_t c = 0; o->choices[c] != nullptr; c++) {
-        list.Set(c, o->choices[c]);
-      }
-      choices = list;
-    }
-    out.Set(i, Row(env, {Str(env, o->name), Str(env, sfc_type_name(o->type)),
-                         Str(env, o->default_text),
-                         Num(env, static_cast<double>(o->min)),
-                         Num(env, static_cast<double>(o->max)), choices,
-                         Str(env, o->doc)}));
-  }
-  return out;
+  return Out(info.Env(), sfk_options_out);
 }
 
-// presets() → [[name, spec, epochMs]]
 Napi::Value Presets(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  size_t count = sfc_preset_count();
-  Napi::Array out = Napi::Array::New(env, count);
-  for (size_t i = 0; i < count; i++) {
-    const char *name = nullptr;
-    const char *spec = nullptr;
-    int64_t epoch_ms = 0;
-    sfc_preset_at(i, &name, &spec, &epoch_ms);
-    out.Set(static_cast<uint32_t>(i),
-            Row(env, {Str(env, name), Str(env, spec),
-                      Num(env, static_cast<double>(epoch_ms))}));
-  }
-  return out;
+  return Out(info.Env(), sfk_presets_out);
 }
 
 // textCheck(what, text): throws the core's refusal of text that C would cut.
