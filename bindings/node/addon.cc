@@ -585,15 +585,29 @@ napi_value ThrowFromC(napi_env env, sfc_status status, const char *message) {
 
 // --- The string forms: hot paths, in plain Node-API as generatorNext ------
 
-// The call's arguments; false (an error thrown) when they cannot be read.
-bool RawArgs(napi_env env, napi_callback_info info, size_t argc,
-             napi_value *argv) {
-  size_t given = argc;
-  if (napi_get_cb_info(env, info, &given, argv, nullptr, nullptr) == napi_ok) {
-    return true;
+// A string form's call: (id or text, encoding number, …) in argv; false
+// (an error thrown) when the call cannot be read.
+bool StringFormCall(napi_env env, napi_callback_info info,
+                    napi_value (&argv)[3], sfc_encoding *encoding) {
+  size_t given = 3;
+  int32_t number = 0;
+  if (napi_get_cb_info(env, info, &given, argv, nullptr, nullptr) != napi_ok ||
+      napi_get_value_int32(env, argv[1], &number) != napi_ok) {
+    napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
+    return false;
   }
-  napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
-  return false;
+  *encoding = static_cast<sfc_encoding>(number);
+  return true;
+}
+
+// *value, made by the Node-API call that returned `status`; else an error
+// thrown.
+napi_value Made(napi_env env, napi_status status, const napi_value *value) {
+  if (status == napi_ok) {
+    return *value;
+  }
+  napi_throw_error(env, nullptr, "snowflake-c: cannot make a value.");
+  return nullptr;
 }
 
 // formatId(id, encoding, form) → string, form the core's flags (0: the
@@ -601,37 +615,30 @@ bool RawArgs(napi_env env, napi_callback_info info, size_t argc,
 // which a string form is (ASCII), saves V8 decoding it as UTF-8.
 napi_value FormatId(napi_env env, napi_callback_info info) {
   napi_value argv[3] = {};
-  if (!RawArgs(env, info, 3, argv)) {
+  sfc_encoding encoding;
+  if (!StringFormCall(env, info, argv, &encoding)) {
     return nullptr;
   }
-  int32_t encoding = 0;
   uint32_t form = 0; // api.js passes 0, 1 or 2
-  napi_get_value_int32(env, argv[1], &encoding);
   napi_get_value_uint32(env, argv[2], &form);
   char buf[SFC_ENCODED_MAX];
-  size_t n =
-      sfc_id_format(U64(env, argv[0]), static_cast<sfc_encoding>(encoding),
-                    form, buf, sizeof buf);
+  size_t n = sfc_id_format(U64(env, argv[0]), encoding, form, buf, sizeof buf);
   napi_value out = nullptr;
-  if (napi_create_string_latin1(env, buf, n, &out) != napi_ok) {
-    napi_throw_error(env, nullptr, "snowflake-c: cannot make a string.");
-  }
-  return out;
+  return Made(env, napi_create_string_latin1(env, buf, n, &out), &out);
 }
 
 // parseId(text, encoding) → bigint, by the text's real length (a NUL inside
 // is refused with its position). A text that fills the stack buffer may be
 // longer: it is read whole, so that the core names its real length.
 napi_value ParseId(napi_env env, napi_callback_info info) {
-  napi_value argv[2] = {};
-  if (!RawArgs(env, info, 2, argv)) {
+  napi_value argv[3] = {};
+  sfc_encoding encoding;
+  if (!StringFormCall(env, info, argv, &encoding)) {
     return nullptr;
   }
   char buf[64];
   char *text = buf;
   size_t len = 0;
-  int32_t encoding = 0;
-  napi_get_value_int32(env, argv[1], &encoding);
   if (napi_get_value_string_utf8(env, argv[0], buf, sizeof buf, &len) !=
       napi_ok) {
     return ThrowFromC(env, SFC_INVALID_ARGUMENT, "expected a string.");
@@ -646,8 +653,7 @@ napi_value ParseId(napi_env env, napi_callback_info info) {
   }
   uint64_t id = 0;
   sfc_error err;
-  sfc_status status =
-      sfc_id_parse(text, len, static_cast<sfc_encoding>(encoding), &id, &err);
+  sfc_status status = sfc_id_parse(text, len, encoding, &id, &err);
   if (text != buf) {
     free(text);
   }
@@ -655,10 +661,7 @@ napi_value ParseId(napi_env env, napi_callback_info info) {
     return ThrowFromC(env, err.status, err.message);
   }
   napi_value out = nullptr;
-  if (napi_create_bigint_uint64(env, id, &out) != napi_ok) {
-    napi_throw_error(env, nullptr, "snowflake-c: cannot make a bigint.");
-  }
-  return out;
+  return Made(env, napi_create_bigint_uint64(env, id, &out), &out);
 }
 
 // Where nextIo is the runtime's own ArrayBuffer: its memory is there only

@@ -173,7 +173,7 @@ static int texts_out(const sfk_host *h, const char *const *texts,
   return 0;
 }
 
-/* One row of a table: `n` columns, each made by `cell` of `of`. */
+/* One row of a table: a map of its columns, each made by `cell` of `of`. */
 typedef int (*cell_out)(const sfk_host *h, const void *of, size_t column,
                         sfk_obj *out);
 
@@ -205,14 +205,35 @@ static int status_cell(const sfk_host *h, const void *of, size_t c,
   }
 }
 
-int sfk_statuses_out(const sfk_host *h, sfk_obj *out) {
-  const sfc_status_info *s;
+typedef struct preset_row {
+  const char *name, *spec;
+  int64_t epoch_ms;
+} preset_row;
+
+/* The i-th row of a table, NULL past the last: the core's own, or made in
+ * `room` (a preset's). */
+typedef const void *(*row_at)(size_t i, preset_row *room);
+
+/* A table as a list of rows, each a map of `columns` made by `cell`. */
+static int table_out(const sfk_host *h, row_at at, const char *const *columns,
+                     cell_out cell, sfk_obj *out) {
+  preset_row room;
+  const void *row;
   sfk_obj o;
   if (h->list(h->ctx, out) != 0) return -1;
-  for (size_t i = 0; (s = sfc_status_at(i)) != NULL; i++)
-    if (push(h, *out, row_out(h, status_columns, status_cell, s, &o), &o))
+  for (size_t i = 0; (row = at(i, &room)) != NULL; i++)
+    if (push(h, *out, row_out(h, columns, cell, row, &o), &o))
       return drop(h, *out);
   return 0;
+}
+
+static const void *status_at(size_t i, preset_row *room) {
+  (void)room;
+  return sfc_status_at(i);
+}
+
+int sfk_statuses_out(const sfk_host *h, sfk_obj *out) {
+  return table_out(h, status_at, status_columns, status_cell, out);
 }
 
 static const char *const option_columns[] = {
@@ -239,20 +260,14 @@ static int option_cell(const sfk_host *h, const void *of, size_t c,
   }
 }
 
-int sfk_options_out(const sfk_host *h, sfk_obj *out) {
-  const sfc_option_info *info;
-  sfk_obj o;
-  if (h->list(h->ctx, out) != 0) return -1;
-  for (size_t i = 0; (info = sfc_option_at(i)) != NULL; i++)
-    if (push(h, *out, row_out(h, option_columns, option_cell, info, &o), &o))
-      return drop(h, *out);
-  return 0;
+static const void *option_at(size_t i, preset_row *room) {
+  (void)room;
+  return sfc_option_at(i);
 }
 
-typedef struct preset_row {
-  const char *name, *spec;
-  int64_t epoch_ms;
-} preset_row;
+int sfk_options_out(const sfk_host *h, sfk_obj *out) {
+  return table_out(h, option_at, option_columns, option_cell, out);
+}
 
 static const char *const preset_columns[] = {"name", "spec", "epoch_ms", NULL};
 
@@ -263,15 +278,14 @@ static int preset_cell(const sfk_host *h, const void *of, size_t c,
                 : text_out(h, c == 0 ? p->name : p->spec, out);
 }
 
+static const void *preset_at(size_t i, preset_row *room) {
+  return sfc_preset_at(i, &room->name, &room->spec, &room->epoch_ms) == SFC_OK
+             ? room
+             : NULL;
+}
+
 int sfk_presets_out(const sfk_host *h, sfk_obj *out) {
-  preset_row p;
-  sfk_obj o;
-  if (h->list(h->ctx, out) != 0) return -1;
-  for (size_t i = 0; sfc_preset_at(i, &p.name, &p.spec, &p.epoch_ms) == SFC_OK;
-       i++)
-    if (push(h, *out, row_out(h, preset_columns, preset_cell, &p, &o), &o))
-      return drop(h, *out);
-  return 0;
+  return table_out(h, preset_at, preset_columns, preset_cell, out);
 }
 
 int sfk_preset_names_out(const sfk_host *h, sfk_obj *out) {

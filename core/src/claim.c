@@ -219,13 +219,18 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
    * would hold the value and both would have been refused. So while the
    * one that refused us is still taking, we let go of everything (it may be
    * waiting for us to give way) and look again, 200 ms at most: it has
-   * settled (a refusal for good) or given up (ours to take). */
+   * settled (a refusal for good) or given up (ours to take). A name held
+   * by one that does not say who it is may have just been taken (it
+   * answers a moment later) or let go (a create that failed after taking
+   * it): look again too, 20 ms at most. */
   const int64_t start = sfc_monotonic_us();
   for (;;) {
     sfc_status st = take_once(c, g, bits, handed, held, who, err);
-    if (st != SFC_OK || !*held || !c->contested ||
-        sfc_monotonic_us() - start > 200000)
-      return st;
+    if (st != SFC_OK || !*held) return st;
+    const int64_t limit = c->contested                    ? 200000
+                          : who->pid <= 0 && !c->other[0] ? 20000
+                                                          : -1;
+    if (limit < 0 || sfc_monotonic_us() - start > limit) return st;
     sfc_pause(1000);
   }
 }
