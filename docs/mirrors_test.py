@@ -33,6 +33,10 @@ CHANGES = [
     ("python/snowflake_c/_types.py", "    max_wait: Duration | None\n", "    max_wait: int | None\n"),
     ("python/snowflake_c/_types.py", '    _TimeSource = Literal["wall", ', '    _TimeSource = Literal["wal", '),
     ("python/snowflake_c/_types.py", "    max_id: int\n", "    max_id: str\n"),
+    ("python/snowflake_c/_types.py", '"pool", "lease"]', '"pool"]'),
+    ("python/snowflake_c/_types.py", '"instagram", "jssafe"]', '"instagram"]'),
+    ("node/index.d.ts", "'base58' | 'base62';", "'base58';"),
+    ("node/index.d.ts", "'pool' | 'lease';", "'pool';"),
     ("node/index.d.ts", "  idsIssued: number;\n", "  idsIssue: number;\n"),
     ("node/index.d.ts", "  readonly bits: number;\n", "  readonly width: number;\n"),
     ("node/index.d.ts", "  randomStart?: boolean | null;\n", "  randomStart?: string | null;\n"),
@@ -84,7 +88,7 @@ def main(program: str) -> int:
     setattr(docs, "read_targets", lambda: targets)  # noqa: B010
     render = docs.Render(tables, targets)
     paths = {*docs.blocks(render), *docs.whole_files(render), *docs.GUARD_QUOTES}
-    paths |= {path for path, *_ in docs.TYPE_NAMES}
+    paths |= {path for path, *_ in docs.JAVA_ENUMS}
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp)

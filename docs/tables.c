@@ -299,6 +299,24 @@ static void encodings(void) {
   }
 }
 
+/* The names of the core's small tables that bindings spell as types. */
+static void names(void) {
+  static const char *const columns[] = {"of", "name", NULL};
+  header("names", columns);
+  for (int k = 0; strcmp(sfc_field_kind_name((sfc_field_kind)k), "unknown");
+       k++) {
+    cell("field kind");
+    cell(sfc_field_kind_name((sfc_field_kind)k));
+    end_row();
+  }
+  for (int k = 0; strcmp(sfc_node_source_name((sfc_node_source)k), "unknown");
+       k++) {
+    cell("node source");
+    cell(sfc_node_source_name((sfc_node_source)k));
+    end_row();
+  }
+}
+
 int main(void) {
   puts("# The tables of snowflake-c");
   options();
@@ -308,6 +326,7 @@ int main(void) {
   facts("field facts", sfc_field_fact_at);
   facts("stats", sfc_stats_fact_at);
   encodings();
+  names();
   if (presets() || guard()) return 1;
   return fflush(stdout) == 0 ? 0 : 1;
 }

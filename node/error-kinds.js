@@ -9,7 +9,8 @@
  * usual. `status` is the core's fixed sfc_status number.
  *
  * defineErrors(statuses): the classes of the core's status table
- * (`binding.statuses()`), as `{ SnowflakeError, InvalidLayout, … }`.
+ * (`binding.statuses()`: rows of [name, value] pairs), as
+ * `{ SnowflakeError, InvalidLayout, … }`.
  */
 
 class SnowflakeError extends Error {
@@ -35,7 +36,8 @@ define(SnowflakeError, 'SnowflakeError', 0, 'an error of snowflake-c');
 
 function defineErrors(statuses) {
   const kinds = {};
-  for (const { status, name, message, isError } of statuses) {
+  for (const row of statuses) {
+    const { status, name, message, is_error: isError } = Object.fromEntries(row);
     if (!isError) continue;
     // A computed key names the class: `InvalidLayout.name === 'InvalidLayout'`.
     const cls = { [name]: class extends SnowflakeError {} }[name];

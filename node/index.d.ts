@@ -25,9 +25,11 @@ export type TimeInput = Date | number | bigint | string;
 /** An epoch: Unix milliseconds or an ISO-8601 UTC instant. */
 export type EpochInput = number | bigint | string | Date;
 
+// <!-- generated: preset-name -->
 /** The preset names. */
 export type PresetName =
   'default' | 'twitter' | 'discord' | 'sonyflake' | 'baidu' | 'instagram' | 'jssafe';
+// <!-- end generated -->
 
 /** Names a layout: a preset, or a spec with its epoch, or a Layout. */
 export type LayoutOptions =
@@ -183,8 +185,10 @@ export class Uuid7 {
  */
 export function decodeUuid7(text: string): Uuid7;
 
+// <!-- generated: encoding -->
 /** The string forms of an ID; see {@link formatId}. */
 export type Encoding = 'dec' | 'hex' | 'base32' | 'base36' | 'base58' | 'base62';
+// <!-- end generated -->
 
 /**
  * An ID as text: `dec` (up to 20 digits), `hex` (16), `base32` (Crockford,
@@ -370,8 +374,10 @@ export type GeneratorOptions = LayoutOptions &
     lease?: string | null;
   };
 
+// <!-- generated: node-source -->
 /** Where a node value came from. */
 export type NodeSource = 'explicit' | 'env' | 'host' | 'pool' | 'lease';
+// <!-- end generated -->
 
 /**
  * The counters of a generator and its node identity: the core's stats, keys

@@ -4,10 +4,11 @@
  * Converts types and maps errors, nothing else: every rule lives in the core,
  * and the policy a binding would otherwise re-code comes from the core's
  * tables (snowflake_c.h, "Binding contract"): the exception class of each
- * status, the options set by name, node values, the preset/layout/epoch trio,
- * the layout description and the stats. The natives belong to
- * io.snowflakec.Native and are registered in JNI_OnLoad; the library exports
- * only JNI_OnLoad, JNI_OnUnload and the FFM entry points of Java 22+
+ * status, the layout description and the stats; a generator's arguments
+ * (the preset/layout/epoch trio, node values, options by name) and field
+ * values are read by the binding kit's walks (snowflake_c_host.h). The natives
+ * belong to io.snowflakec.Native and are registered in JNI_OnLoad; the library
+ * exports only JNI_OnLoad, JNI_OnUnload and the FFM entry points of Java 22+
  * (snowflake_c_ffm.h; see snowflake_c_jni.map).
  *
  * A layout travels to Java as an opaque byte[] holding the sfc_layout value
@@ -43,6 +44,7 @@ static jclass base_exception;
 
 static jclass string_class;
 static jclass object_class;
+static jclass objects_class; /* Object[] */
 static jclass bytes_class;
 static jclass boolean_class;
 static jclass long_class;
@@ -326,47 +328,72 @@ static jobjectArray tuple(JNIEnv *env, jsize n, ...) {
 /* ---- the kit's host (snowflake_c_host.h) --------------------------------
  * Its walks made into Java values: a list an ArrayList, a map a
  * LinkedHashMap (keys in the core's order), a scalar as box makes it; Java
- * reads them through Facts.value. The context is the JNIEnv. */
+ * reads them through Facts.value. Its walks in (a generator's arguments)
+ * read what Generator.Builder hands over: a map as Object[]{key, value, …}
+ * (a null key: the layout's only node field), a Layout as its byte[]. */
+typedef struct java_ctx {
+  JNIEnv *env;
+  sfk_named texts;   /* what `in` read, freed by sfk_named_free */
+  sfc_layout layout; /* the last one `layout` read */
+  int options_only;  /* the map is Builder.option's alone */
+} java_ctx;
 
-static int host_out(void *env, const sfc_value *v, sfk_obj *out) {
+/* A copy of `text` (malloc'd, freed here) held by `c`; NULL with an
+ * exception or `err`. */
+static const char *ctx_keep(java_ctx *c, char *text, size_t len,
+                            sfc_error *err) {
+  const char *kept = text ? sfk_keep(&c->texts, text, len, err) : NULL;
+  free(text);
+  return kept;
+}
+
+static JNIEnv *env_of(void *ctx) {
+  return ((java_ctx *)ctx)->env;
+}
+
+static int host_out(void *ctx, const sfc_value *v, sfk_obj *out) {
+  JNIEnv *env = env_of(ctx);
   *out = box(env, v);
-  return (*(JNIEnv *)env)->ExceptionCheck(env) ? -1 : 0;
+  return (*env)->ExceptionCheck(env) ? -1 : 0;
 }
 
 static int host_list(void *ctx, sfk_obj *out) {
-  JNIEnv *env = ctx;
+  JNIEnv *env = env_of(ctx);
   return (*out = (*env)->NewObject(env, list_class, list_new)) ? 0 : -1;
 }
 
 static int host_map(void *ctx, sfk_obj *out) {
-  JNIEnv *env = ctx;
+  JNIEnv *env = env_of(ctx);
   return (*out = (*env)->NewObject(env, map_class, map_new)) ? 0 : -1;
 }
 
-static void host_drop(void *ctx, sfk_obj o) {
-  JNIEnv *env = ctx;
+static void drop(JNIEnv *env, jobject o) {
   if (o != NULL) {
     (*env)->DeleteLocalRef(env, o);
   }
 }
 
+static void host_drop(void *ctx, sfk_obj o) {
+  drop(env_of(ctx), o);
+}
+
 /* After a call into Java: -1 when it threw; the references dropped. */
 static int host_called(JNIEnv *env, jobject a, jobject b) {
   int failed = (*env)->ExceptionCheck(env) ? -1 : 0;
-  host_drop(env, a);
-  host_drop(env, b);
+  drop(env, a);
+  drop(env, b);
   return failed;
 }
 
 static int host_push(void *ctx, sfk_obj list, sfk_obj v) {
-  JNIEnv *env = ctx;
+  JNIEnv *env = env_of(ctx);
   (*env)->CallBooleanMethod(env, list, list_add, v);
   return host_called(env, v, NULL);
 }
 
 static int host_put(void *ctx, sfk_obj map, const char *key, int symbol,
                     sfk_obj v) {
-  JNIEnv *env = ctx;
+  JNIEnv *env = env_of(ctx);
   (void)symbol;
   jstring k = new_string(env, key);
   if (k != NULL) {
@@ -376,76 +403,115 @@ static int host_put(void *ctx, sfk_obj map, const char *key, int symbol,
   return host_called(env, v, k);
 }
 
-/* What a native hands to the kit's walks: the primitives they use, no other. */
-static sfk_host java_host(JNIEnv *env) {
-  sfk_host h = {.ctx = env, .out = host_out, .drop = host_drop};
-  h.list = host_list;
-  h.map = host_map;
-  h.push = host_push;
-  h.put = host_put;
-  return h;
-}
-
-/* Texts handed to the core, freed together once it has used them. */
-typedef struct text_pool {
-  char **items;
-  size_t count;
-} text_pool;
-
-static char *pool_keep(text_pool *pool, char *text) {
-  if (text != NULL) {
-    pool->items[pool->count++] = text;
-  }
-  return text;
-}
-
-static void pool_free(text_pool *pool) {
-  for (size_t i = 0; i < pool->count; i++) {
-    free(pool->items[i]);
-  }
-  free(pool->items);
-}
-
-/* A Java value as the core's sfc_value: null (none), Boolean, Long, Double,
- * String, byte[] (a path in the platform's encoding) or java.time.Duration;
- * Generator.Builder turns the other types it takes into these. Text stays in
- * `pool`. False with an exception. */
-static int get_value(JNIEnv *env, jobject obj, text_pool *pool,
-                     sfc_value *out) {
+/* A value Generator.Builder hands over: null (none), Boolean, Long, Double,
+ * String, byte[] (a path in the platform's encoding), java.time.Duration
+ * or Object[] (a map); the builder turns the other types it takes into
+ * these. -1 with an exception. */
+static int host_in(void *ctx, sfk_obj o, sfc_value *out, sfc_error *err) {
+  java_ctx *c = ctx;
+  JNIEnv *env = c->env;
   memset(out, 0, sizeof *out);
   out->type = SFC_TYPE_NONE;
-  if (obj == NULL) {
-    return 1;
-  }
-  if ((*env)->IsInstanceOf(env, obj, boolean_class)) {
-    out->type = SFC_TYPE_BOOL;
-    out->i = (*env)->CallBooleanMethod(env, obj, boolean_value) ? 1 : 0;
-  } else if ((*env)->IsInstanceOf(env, obj, long_class)) {
-    out->type = SFC_TYPE_INT;
-    out->i = (int64_t)(*env)->CallLongMethod(env, obj, long_value);
-  } else if ((*env)->IsInstanceOf(env, obj, double_class)) {
-    out->type = SFC_TYPE_DOUBLE;
-    out->d = (double)(*env)->CallDoubleMethod(env, obj, double_value);
-  } else if ((*env)->IsInstanceOf(env, obj, string_class)) {
-    out->type = SFC_TYPE_TEXT;
-    out->text = pool_keep(pool, get_text(env, obj, NULL, &out->len));
-    return out->text != NULL;
-  } else if ((*env)->IsInstanceOf(env, obj, bytes_class)) {
-    out->type = SFC_TYPE_TEXT;
-    out->text = pool_keep(pool, get_bytes(env, obj, &out->len));
-    return out->text != NULL;
-  } else if ((*env)->IsInstanceOf(env, obj, duration_class)) {
-    out->type = SFC_TYPE_DURATION;
-    out->i = (int64_t)(*env)->CallLongMethod(env, obj, duration_seconds);
-    if ((*env)->ExceptionCheck(env)) {
-      return 0;
-    }
-    out->nanos = (int64_t)(*env)->CallIntMethod(env, obj, duration_nano);
-  } else {
-    throw_invalid(env, "A value of a type the library does not take.");
+  if (o == NULL) {
     return 0;
   }
-  return !(*env)->ExceptionCheck(env);
+  if ((*env)->IsInstanceOf(env, o, boolean_class)) {
+    out->type = SFC_TYPE_BOOL;
+    out->i = (*env)->CallBooleanMethod(env, o, boolean_value) ? 1 : 0;
+  } else if ((*env)->IsInstanceOf(env, o, long_class)) {
+    out->type = SFC_TYPE_INT;
+    out->i = (int64_t)(*env)->CallLongMethod(env, o, long_value);
+  } else if ((*env)->IsInstanceOf(env, o, double_class)) {
+    out->type = SFC_TYPE_DOUBLE;
+    out->d = (double)(*env)->CallDoubleMethod(env, o, double_value);
+  } else if ((*env)->IsInstanceOf(env, o, string_class)) {
+    out->type = SFC_TYPE_TEXT;
+    char *text = get_text(env, o, NULL, &out->len);
+    return (out->text = ctx_keep(c, text, out->len, err)) ? 0 : -1;
+  } else if ((*env)->IsInstanceOf(env, o, bytes_class)) {
+    out->type = SFC_TYPE_TEXT;
+    char *bytes = get_bytes(env, o, &out->len);
+    return (out->text = ctx_keep(c, bytes, out->len, err)) ? 0 : -1;
+  } else if ((*env)->IsInstanceOf(env, o, duration_class)) {
+    out->type = SFC_TYPE_DURATION;
+    out->i = (int64_t)(*env)->CallLongMethod(env, o, duration_seconds);
+    if (!(*env)->ExceptionCheck(env)) {
+      out->nanos = (int64_t)(*env)->CallIntMethod(env, o, duration_nano);
+    }
+  } else {
+    out->type = (*env)->IsInstanceOf(env, o, objects_class) ? SFC_TYPE_MAP
+                                                            : SFK_TYPE_OBJECT;
+  }
+  return (*env)->ExceptionCheck(env) ? -1 : 0;
+}
+
+/* The builder hands over only what `in` reads: no message names a type. */
+static const char *host_type_name(void *ctx, sfk_obj o) {
+  (void)ctx;
+  (void)o;
+  return "Java object";
+}
+
+/* The pairs of an Object[]{key, value, …}. A node field's name is refused
+ * with a NUL inside, as the core refuses one in any text; a name of
+ * Builder.option that the walk reads as its own (preset, layout, epoch,
+ * node) is no option: the core's answer. */
+static int host_each(void *ctx, sfk_obj map, const char *what, sfk_visit visit,
+                     void *visit_ctx, sfc_error *err) {
+  java_ctx *c = ctx;
+  JNIEnv *env = c->env;
+  jsize n = (*env)->GetArrayLength(env, map);
+  const char *named = strcmp(what, "node") == 0 ? "node field" : NULL;
+  int ok = 1;
+  for (jsize i = 0; ok && i + 1 < n; i += 2) {
+    jstring jkey = (*env)->GetObjectArrayElement(env, map, i);
+    jobject value = (*env)->GetObjectArrayElement(env, map, i + 1);
+    size_t len = 0;
+    char *key = jkey == NULL ? NULL : get_text(env, jkey, named, &len);
+    if (jkey != NULL && key == NULL) {
+      ok = 0;
+    } else if (c->options_only && (!key || !sfc_option_find(key, len))) {
+      sfc_options none;
+      sfc_options_init(&none);
+      sfc_value unset = {SFC_TYPE_NONE, 0, 0, 0, NULL, 0, 0};
+      ok = sfc_options_set(&none, key, len, &unset, err) == SFC_OK;
+    } else {
+      ok = visit(visit_ctx, key, len, value, err);
+    }
+    free(key);
+    drop(env, jkey);
+    drop(env, value);
+  }
+  return ok;
+}
+
+/* A Layout's bytes (Layout.raw), or NULL for any other value. */
+static const sfc_layout *host_layout(void *ctx, sfk_obj o) {
+  java_ctx *c = ctx;
+  JNIEnv *env = c->env;
+  if (o == NULL || !(*env)->IsInstanceOf(env, o, bytes_class) ||
+      (*env)->GetArrayLength(env, o) != (jsize)sizeof(sfc_layout)) {
+    return NULL;
+  }
+  (*env)->GetByteArrayRegion(env, o, 0, (jsize)sizeof(sfc_layout),
+                             (jbyte *)&c->layout);
+  return &c->layout;
+}
+
+/* What a native hands to the kit's walks: the primitives they use, no other. */
+static sfk_host java_host(java_ctx *c) {
+  sfk_host h = {.ctx = c,
+                .in = host_in,
+                .type_name = host_type_name,
+                .each = host_each,
+                .layout = host_layout,
+                .out = host_out,
+                .list = host_list,
+                .map = host_map,
+                .push = host_push,
+                .put = host_put,
+                .drop = host_drop};
+  return h;
 }
 
 /* Java longs are signed: an ID with its top bit set cannot be one. */
@@ -535,14 +601,11 @@ static jobjectArray n_table_names(JNIEnv *env, jclass cls, jint table) {
 
 /* ---- layouts ------------------------------------------------------------ */
 
-/* A Layout object's bytes (null: none) and the trio's texts (null: not
- * given) through sfc_layout_resolve; false with an exception. */
-static int resolve_layout(JNIEnv *env, jbyteArray jheld, jstring jpreset,
-                          jstring jspec, jstring jepoch, sfc_layout *out) {
-  sfc_layout held;
-  if (jheld != NULL && !get_layout(env, jheld, &held)) {
-    return 0;
-  }
+/* A layout by the trio's texts (null: not given), through
+ * sfc_layout_resolve. */
+static jbyteArray n_layout_resolve(JNIEnv *env, jclass cls, jstring jpreset,
+                                   jstring jspec, jstring jepoch) {
+  (void)cls;
   static const char *const what[3] = {"preset", "layout spec", "epoch"};
   jstring given[3] = {jpreset, jspec, jepoch};
   char *text[3] = {NULL, NULL, NULL};
@@ -553,26 +616,17 @@ static int resolve_layout(JNIEnv *env, jbyteArray jheld, jstring jpreset,
       ok = text[i] != NULL;
     }
   }
+  sfc_layout layout;
   sfc_error err;
-  if (ok && sfc_layout_resolve(jheld != NULL ? &held : NULL, text[0], text[1],
-                               text[2], out, &err) != SFC_OK) {
+  if (ok && sfc_layout_resolve(NULL, text[0], text[1], text[2], &layout,
+                               &err) != SFC_OK) {
     throw_error(env, &err);
     ok = 0;
   }
   for (int i = 0; i < 3; i++) {
     free(text[i]);
   }
-  return ok;
-}
-
-static jbyteArray n_layout_resolve(JNIEnv *env, jclass cls, jstring jpreset,
-                                   jstring jspec, jstring jepoch) {
-  (void)cls;
-  sfc_layout layout;
-  if (!resolve_layout(env, NULL, jpreset, jspec, jepoch, &layout)) {
-    return NULL;
-  }
-  return new_layout(env, &layout);
+  return ok ? new_layout(env, &layout) : NULL;
 }
 
 static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
@@ -599,7 +653,8 @@ static jobject n_layout_facts(JNIEnv *env, jclass cls, jbyteArray jlayout) {
   if (!get_layout(env, jlayout, &layout)) {
     return NULL;
   }
-  sfk_host h = java_host(env);
+  java_ctx c = {.env = env};
+  sfk_host h = java_host(&c);
   sfk_obj out;
   return sfk_layout_out(&h, &layout, &out) == 0 ? out : NULL;
 }
@@ -778,63 +833,36 @@ static jstring n_format_iso(JNIEnv *env, jclass cls, jlong unix_ms) {
   return new_string(env, buf);
 }
 
+/* The ID of `time_us` and the field values, Object[]{name, Long, …}
+ * (sfk_fields_read). */
 static jlong n_encode(JNIEnv *env, jclass cls, jbyteArray jlayout,
-                      jlong time_us, jobjectArray jnames, jlongArray jvalues) {
+                      jlong time_us, jobjectArray jfields) {
   (void)cls;
   sfc_layout layout;
   if (!get_layout(env, jlayout, &layout)) {
     return 0;
   }
-  jsize n = (*env)->GetArrayLength(env, jnames);
-  if (n != (*env)->GetArrayLength(env, jvalues) || n > SFC_MAX_FIELDS) {
+  if ((*env)->GetArrayLength(env, jfields) > 2 * SFC_MAX_FIELDS) {
     throw_invalid(env, "Too many fields for a layout.");
     return 0;
   }
-  jlong values[SFC_MAX_FIELDS];
-  (*env)->GetLongArrayRegion(env, jvalues, 0, n, values);
-  /* Names are held until the core has checked and packed them. */
-  jstring jnames_held[SFC_MAX_FIELDS];
-  sfc_node_value fields[SFC_MAX_FIELDS];
-  jsize held = 0;
-  int ok = 1;
-  for (; held < n; held++) {
-    jnames_held[held] =
-        (jstring)(*env)->GetObjectArrayElement(env, jnames, held);
-    if (jnames_held[held] == NULL) {
-      throw_invalid(env, "A field name is null.");
-      ok = 0;
-      break;
-    }
-    fields[held].name = (*env)->GetStringUTFChars(env, jnames_held[held], NULL);
-    if (fields[held].name == NULL) {
-      (*env)->DeleteLocalRef(env, jnames_held[held]);
-      ok = 0;
-      break;
-    }
-    fields[held].value = (int64_t)values[held];
-  }
+  java_ctx c = {.env = env};
+  sfk_host h = java_host(&c);
+  sfk_named fields = {NULL, 0, 0, NULL, 0, 0};
   uint64_t id = 0;
   sfc_error err;
-  sfc_status st = SFC_OK;
-  if (ok) {
-    st = sfc_encode_named(&layout, (int64_t)time_us, fields, (size_t)n, &id,
-                          &err);
-  }
-  for (jsize i = 0; i < held; i++) {
-    (*env)->ReleaseStringUTFChars(env, jnames_held[i], fields[i].name);
-    (*env)->DeleteLocalRef(env, jnames_held[i]);
-  }
+  err.status = SFC_OK;
+  int ok = sfk_fields_read(&h, jfields, &fields, &err) &&
+           sfc_encode_named(&layout, (int64_t)time_us, fields.value,
+                            fields.count, &id, &err) == SFC_OK;
+  sfk_named_free(&fields);
+  sfk_named_free(&c.texts);
   if (!ok) {
+    throw_error(env, &err); /* none when Java threw */
     return 0;
   }
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return 0;
-  }
-  if (!check_signed(env, id, "ID encoded", SFC_INVALID_ARGUMENT)) {
-    return 0;
-  }
-  return (jlong)id;
+  return check_signed(env, id, "ID encoded", SFC_INVALID_ARGUMENT) ? (jlong)id
+                                                                   : 0;
 }
 
 static jlongArray n_range(JNIEnv *env, jclass cls, jbyteArray jlayout,
@@ -878,72 +906,7 @@ static int check_open(JNIEnv *env, jlong handle) {
   return 1;
 }
 
-/* Sets one option by its name as given, through sfc_options_set. */
-static int set_option(JNIEnv *env, jstring jname, jobject given, size_t i,
-                      text_pool *pool, void *target) {
-  (void)i;
-  size_t len = 0;
-  char *name = pool_keep(pool, get_text(env, jname, NULL, &len));
-  sfc_value value;
-  sfc_error err;
-  if (name == NULL || !get_value(env, given, pool, &value)) {
-    return 0;
-  }
-  if (sfc_options_set(target, name, len, &value, &err) != SFC_OK) {
-    throw_error(env, &err);
-    return 0;
-  }
-  return 1;
-}
-
-/* Makes node value i from its field's name (null: the layout's only node
- * field) and value, through sfc_node_value_set. */
-static int set_node_value(JNIEnv *env, jstring jname, jobject given, size_t i,
-                          text_pool *pool, void *target) {
-  char *name = NULL;
-  if (jname != NULL &&
-      (name = pool_keep(pool, get_text(env, jname, "node field", NULL))) ==
-          NULL) {
-    return 0;
-  }
-  sfc_value value;
-  sfc_error err;
-  if (!get_value(env, given, pool, &value)) {
-    return 0;
-  }
-  if (sfc_node_value_set((sfc_node_value *)target + i, name, &value, &err) !=
-      SFC_OK) {
-    throw_error(env, &err);
-    return 0;
-  }
-  return 1;
-}
-
-typedef int (*pair_setter)(JNIEnv *env, jstring jname, jobject given, size_t i,
-                           text_pool *pool, void *target);
-
-/* Hands each name of `jnames` with the value beside it in `jvalues` to
- * `set`; false at the first that fails (with its exception). */
-static int set_pairs(JNIEnv *env, jobjectArray jnames, jobjectArray jvalues,
-                     text_pool *pool, void *target, pair_setter set) {
-  jsize n = (*env)->GetArrayLength(env, jnames);
-  int ok = 1;
-  for (jsize i = 0; ok && i < n; i++) {
-    jstring jname = (jstring)(*env)->GetObjectArrayElement(env, jnames, i);
-    jobject given = (*env)->GetObjectArrayElement(env, jvalues, i);
-    ok = set(env, jname, given, (size_t)i, pool, target);
-    if (jname != NULL) {
-      (*env)->DeleteLocalRef(env, jname);
-    }
-    if (given != NULL) {
-      (*env)->DeleteLocalRef(env, given);
-    }
-  }
-  return ok;
-}
-
-/* What a generator, or a lease, is made from: the trio, node values and
- * options as the Java builder holds them (names and values side by side). */
+/* What a generator, or a lease, is made from (Native.MAKE_*). */
 typedef enum make_kind { MAKE_GENERATOR, MAKE_LEASE, MAKE_LEASED } make_kind;
 
 /* A lease as Java holds it: the core's lease and the statement in flight
@@ -959,55 +922,58 @@ static java_lease *lease_of(jlong handle) {
   return (java_lease *)(intptr_t)handle;
 }
 
+/* The builder's arguments read by the kit (sfk_setup_read): the trio
+ * resolved first, then the node values, then the options (Builder.option's
+ * alone), so that errors come in that order. 0 with an exception. */
+static int read_setup(java_ctx *c, sfk_setup *s, jobjectArray jtrio,
+                      jobjectArray jnode, jobjectArray joptions,
+                      sfc_layout *layout) {
+  sfk_host h = java_host(c);
+  sfk_obj trio = jtrio, node = jnode, options = joptions;
+  sfc_error err;
+  err.status = SFC_OK;
+  if (sfk_setup_read(&h, s, NULL, &trio, &err) &&
+      sfc_layout_resolve(s->has_held ? &s->held : NULL, s->preset, s->spec,
+                         s->epoch, layout, &err) == SFC_OK &&
+      sfk_setup_read(&h, s, NULL, &node, &err)) {
+    c->options_only = 1;
+    if (sfk_setup_read(&h, s, NULL, &options, &err)) {
+      return 1;
+    }
+  }
+  throw_error(c->env, &err); /* none when Java threw */
+  return 0;
+}
+
 /* Makes, from the builder's values (Native.MAKE_*): MAKE_GENERATOR a
  * generator, MAKE_LEASE a java_lease for the node field given as "lease" (or
  * by its environment variable; 0 when none is: sfc_lease_wanted), MAKE_LEASED
  * the generator on the value `jlease` acquired (sfc_lease_generator_new). */
 static jlong n_make(JNIEnv *env, jclass cls, jint kind, jlong jlease,
-                    jbyteArray jheld, jstring jpreset, jstring jspec,
-                    jstring jepoch, jobjectArray jnode_names,
-                    jobjectArray jnode_values, jobjectArray joption_names,
-                    jobjectArray joption_values) {
+                    jobjectArray jtrio, jobjectArray jnode,
+                    jobjectArray joptions) {
   (void)cls;
+  java_ctx c = {.env = env};
+  sfk_setup s;
   sfc_layout layout;
-  if (!resolve_layout(env, jheld, jpreset, jspec, jepoch, &layout)) {
-    return 0;
-  }
-  jsize nodes = (*env)->GetArrayLength(env, jnode_names);
-  jsize options = (*env)->GetArrayLength(env, joption_names);
-  if ((*env)->GetArrayLength(env, jnode_values) != nodes ||
-      (*env)->GetArrayLength(env, joption_values) != options) {
-    throw_invalid(env, "Names and values differ in number.");
-    return 0;
-  }
-  /* At most a name and a text value per node value and per option. */
-  text_pool pool = {
-      calloc(2 * ((size_t)nodes + (size_t)options) + 1, sizeof(char *)), 0};
-  sfc_node_value *node = calloc((size_t)nodes + 1, sizeof *node);
   jlong handle = 0;
-  sfc_options opts;
-  sfc_options_init(&opts);
-  if (pool.items == NULL || node == NULL) {
-    throw_out_of_memory(env);
-  } else if (set_pairs(env, jnode_names, jnode_values, &pool, node,
-                       set_node_value) &&
-             set_pairs(env, joption_names, joption_values, &pool, &opts,
-                       set_option)) {
-    sfc_options_set_nodes(&opts, node, (size_t)nodes);
+  sfk_setup_init(&s);
+  if (read_setup(&c, &s, jtrio, jnode, joptions, &layout)) {
     sfc_generator *gen = NULL;
     sfc_error err;
     sfc_status st = SFC_OK;
     if (kind == MAKE_GENERATOR) {
-      st = sfc_generator_new(&layout, &opts, &gen, &err);
+      st = sfc_generator_new(&layout, &s.opts, &gen, &err);
       handle = (jlong)(intptr_t)gen;
     } else if (kind == MAKE_LEASED) {
-      st = sfc_lease_generator_new(lease_of(jlease)->lease, &opts, &gen, &err);
+      st =
+          sfc_lease_generator_new(lease_of(jlease)->lease, &s.opts, &gen, &err);
       handle = (jlong)(intptr_t)gen;
-    } else if (sfc_lease_wanted(&layout, &opts)) {
+    } else if (sfc_lease_wanted(&layout, &s.opts)) {
       java_lease *l = calloc(1, sizeof *l);
       if (l == NULL) {
         throw_out_of_memory(env);
-      } else if ((st = sfc_lease_new(&layout, &opts, &l->lease, &err)) !=
+      } else if ((st = sfc_lease_new(&layout, &s.opts, &l->lease, &err)) !=
                  SFC_OK) {
         free(l);
       } else {
@@ -1019,10 +985,8 @@ static jlong n_make(JNIEnv *env, jclass cls, jint kind, jlong jlease,
       handle = 0;
     }
   }
-  free(node);
-  if (pool.items != NULL) {
-    pool_free(&pool);
-  }
+  sfk_setup_free(&s);
+  sfk_named_free(&c.texts);
   return handle;
 }
 
@@ -1079,7 +1043,8 @@ static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
  * idiom. A list of [kind, text] (sfk_warnings_out). */
 static jobject n_generator_warnings(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
-  sfk_host h = java_host(env);
+  java_ctx c = {.env = env};
+  sfk_host h = java_host(&c);
   sfk_obj out;
   return sfk_warnings_out(&h, gen_of(handle), &out) == 0 ? out : NULL;
 }
@@ -1182,7 +1147,8 @@ static jobject n_stats(JNIEnv *env, jclass cls, jlong handle) {
   }
   sfc_stats s;
   sfc_generator_stats(gen_of(handle), &s);
-  sfk_host h = java_host(env);
+  java_ctx c = {.env = env};
+  sfk_host h = java_host(&c);
   sfk_obj out;
   return sfk_stats_out(&h, &s, &out) == 0 ? out : NULL;
 }
@@ -1313,7 +1279,8 @@ static jobject n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
   (void)cls;
   sfc_lease_stats s;
   sfc_lease_stats_get(lease_of(jlease)->lease, &s);
-  sfk_host h = java_host(env);
+  java_ctx c = {.env = env};
+  sfk_host h = java_host(&c);
   sfk_obj out;
   return sfk_lease_stats_out(&h, &s, &out) == 0 ? out : NULL;
 }
@@ -1365,10 +1332,9 @@ static const JNINativeMethod methods[] = {
     {"partsJson", "(" LAYOUT "J)" STR, (void *)n_parts_json},
     {"formatIso", "(J)" STR, (void *)n_format_iso},
     {"uuid7", "(" STR ")" OBJS, (void *)n_uuid7},
-    {"encode", "(" LAYOUT "J[" STR "[J)J", (void *)n_encode},
+    {"encode", "(" LAYOUT "J" OBJS ")J", (void *)n_encode},
     {"range", "(" LAYOUT "JJ)[J", (void *)n_range},
-    {"make", "(IJ" LAYOUT STR STR STR "[" STR OBJS "[" STR OBJS ")J",
-     (void *)n_make},
+    {"make", "(IJ" OBJS OBJS OBJS ")J", (void *)n_make},
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorClose", "(J)V", (void *)n_generator_close},
     {"mayBlock", "(J)Z", (void *)n_may_block},
@@ -1414,6 +1380,7 @@ static const struct {
     {&base_exception, "io/snowflakec/SnowflakeException"},
     {&string_class, "java/lang/String"},
     {&object_class, "java/lang/Object"},
+    {&objects_class, "[Ljava/lang/Object;"},
     {&bytes_class, "[B"},
     {&boolean_class, "java/lang/Boolean"},
     {&long_class, "java/lang/Long"},

@@ -15,9 +15,11 @@ extern "C" {
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -111,14 +113,19 @@ void Must(Napi::Env env, sfc_status status, const sfc_error &err) {
 // value of another type still fails, as a TypeError of Node-API's).
 
 // An ID: a bigint of 0..2^64 - 1 or a safe non-negative integer Number.
-uint64_t U64(const Napi::Value &value) {
+uint64_t U64(napi_env env, napi_value value) {
   uint64_t u = 0;
   bool lossless = false; // api.js checked the range
-  if (napi_get_value_bigint_uint64(value.Env(), value, &u, &lossless) ==
-      napi_ok) {
+  if (napi_get_value_bigint_uint64(env, value, &u, &lossless) == napi_ok) {
     return u; // one call, not a typeof first: IDs are bigints on hot paths
   }
-  return static_cast<uint64_t>(value.As<Napi::Number>().Int64Value());
+  int64_t n = 0; // a safe integer Number
+  napi_get_value_int64(env, value, &n);
+  return static_cast<uint64_t>(n);
+}
+
+uint64_t U64(const Napi::Value &value) {
+  return U64(value.Env(), value);
 }
 
 // A time: a bigint of int64 or a safe integer Number.
@@ -260,61 +267,19 @@ Napi::Value Arg(const Napi::CallbackInfo &info, size_t i) {
 
 // --- The core's tables -------------------------------------------------------
 
-// statuses() → [{ status, name, message, isError }]: errors.js makes one
-// class per error kind from it.
+// statuses(), options(), presets() → the core's tables: rows of [name,
+// value] pairs (the kit's sfk_statuses_out, sfk_options_out,
+// sfk_presets_out), which the WebAssembly module gives alike.
 Napi::Value Statuses(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  Napi::Array out = Napi::Array::New(env);
-  const sfc_status_info *s = nullptr;
-  for (uint32_t i = 0; (s = sfc_status_at(i)) != nullptr; i++) {
-    Napi::Object row = Napi::Object::New(env);
-    row.Set("status", static_cast<double>(s->status));
-    row.Set("name", s->name);
-    row.Set("message", s->message);
-    row.Set("isError", s->is_error != 0);
-    out.Set(i, row);
-  }
-  return out;
+  return Out(info.Env(), sfk_statuses_out);
 }
 
-// options() → [[name, type, default, min, max, choices | null, doc]]
 Napi::Value Options(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  Napi::Array out = Napi::Array::New(env);
-  const sfc_option_info *o = nullptr;
-  for (uint32_t i = 0; (o = sfc_option_at(i)) != nullptr; i++) {
-    Napi::Value choices = env.Null();
-    if (o->choices != nullptr) {
-      Napi::Array list = Napi::Array::New(env);
-      for (uint32_t c = 0; o->choices[c] != nullptr; c++) {
-        list.Set(c, o->choices[c]);
-      }
-      choices = list;
-    }
-    out.Set(i, Row(env, {Str(env, o->name), Str(env, sfc_type_name(o->type)),
-                         Str(env, o->default_text),
-                         Num(env, static_cast<double>(o->min)),
-                         Num(env, static_cast<double>(o->max)), choices,
-                         Str(env, o->doc)}));
-  }
-  return out;
+  return Out(info.Env(), sfk_options_out);
 }
 
-// presets() → [[name, spec, epochMs]]
 Napi::Value Presets(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  size_t count = sfc_preset_count();
-  Napi::Array out = Napi::Array::New(env, count);
-  for (size_t i = 0; i < count; i++) {
-    const char *name = nullptr;
-    const char *spec = nullptr;
-    int64_t epoch_ms = 0;
-    sfc_preset_at(i, &name, &spec, &epoch_ms);
-    out.Set(static_cast<uint32_t>(i),
-            Row(env, {Str(env, name), Str(env, spec),
-                      Num(env, static_cast<double>(epoch_ms))}));
-  }
-  return out;
+  return Out(info.Env(), sfk_presets_out);
 }
 
 // textCheck(what, text): throws the core's refusal of text that C would cut.
@@ -412,49 +377,6 @@ Napi::Value EncodingByName(const Napi::CallbackInfo &info) {
   Must(info.Env(),
        sfc_encoding_by_name(name.data(), name.size(), &encoding, &err), err);
   return Napi::Number::New(info.Env(), static_cast<double>(encoding));
-}
-
-sfc_encoding Encoding(const Napi::Value &value) {
-  return static_cast<sfc_encoding>(value.As<Napi::Number>().Int32Value());
-}
-
-// formatId(id, encoding, form) → string, form the core's flags (0: the
-// encoding's default, SFC_FORMAT_SHORTEST, SFC_FORMAT_FIXED): Latin-1,
-// which a string form is (ASCII), saves V8 decoding it as UTF-8.
-Napi::Value FormatId(const Napi::CallbackInfo &info) {
-  char buf[SFC_ENCODED_MAX];
-  uint32_t form = 0; // api.js passes 0, 1 or 2
-  napi_get_value_uint32(info.Env(), Arg(info, 2), &form);
-  size_t n = sfc_id_format(U64(Arg(info, 0)), Encoding(Arg(info, 1)), form, buf,
-                           sizeof buf);
-  napi_value out = nullptr;
-  NAPI_THROW_IF_FAILED(info.Env(),
-                       napi_create_string_latin1(info.Env(), buf, n, &out),
-                       Napi::Value());
-  return Napi::Value(info.Env(), out);
-}
-
-// parseId(text, encoding) → bigint, by the text's real length (a NUL inside
-// is refused with its position). A text that fills the stack buffer may be
-// longer: it is read whole, so that the core names its real length.
-Napi::Value ParseId(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  char buf[64];
-  size_t len = 0;
-  std::string whole;
-  const char *text = buf;
-  NAPI_THROW_IF_FAILED(
-      env, napi_get_value_string_utf8(env, Arg(info, 0), buf, sizeof buf, &len),
-      Napi::Value());
-  if (len + 1 >= sizeof buf) {
-    whole = Text(Arg(info, 0));
-    text = whole.data();
-    len = whole.size();
-  }
-  uint64_t id = 0;
-  sfc_error err;
-  Must(env, sfc_id_parse(text, len, Encoding(Arg(info, 1)), &id, &err), err);
-  return Napi::BigInt::New(env, id);
 }
 
 // uuid7(text) → [uuid, unixMs, randA, randB, json] of a UUIDv7, by the
@@ -659,6 +581,87 @@ napi_value ThrowFromC(napi_env env, sfc_status status, const char *message) {
     napi_throw_error(env, nullptr, "snowflake-c: unexpected failure.");
   }
   return nullptr;
+}
+
+// --- The string forms: hot paths, in plain Node-API as generatorNext ------
+
+// A string form's call: (id or text, encoding number, …) in argv; false
+// (an error thrown) when the call cannot be read.
+bool StringFormCall(napi_env env, napi_callback_info info,
+                    napi_value (&argv)[3], sfc_encoding *encoding) {
+  size_t given = 3;
+  int32_t number = 0;
+  if (napi_get_cb_info(env, info, &given, argv, nullptr, nullptr) != napi_ok ||
+      napi_get_value_int32(env, argv[1], &number) != napi_ok) {
+    napi_throw_error(env, nullptr, "snowflake-c: cannot read the call.");
+    return false;
+  }
+  *encoding = static_cast<sfc_encoding>(number);
+  return true;
+}
+
+// *value, made by the Node-API call that returned `status`; else an error
+// thrown.
+napi_value Made(napi_env env, napi_status status, const napi_value *value) {
+  if (status == napi_ok) {
+    return *value;
+  }
+  napi_throw_error(env, nullptr, "snowflake-c: cannot make a value.");
+  return nullptr;
+}
+
+// formatId(id, encoding, form) → string, form the core's flags (0: the
+// encoding's default, SFC_FORMAT_SHORTEST, SFC_FORMAT_FIXED): Latin-1,
+// which a string form is (ASCII), saves V8 decoding it as UTF-8.
+napi_value FormatId(napi_env env, napi_callback_info info) {
+  napi_value argv[3] = {};
+  sfc_encoding encoding;
+  if (!StringFormCall(env, info, argv, &encoding)) {
+    return nullptr;
+  }
+  uint32_t form = 0; // api.js passes 0, 1 or 2
+  napi_get_value_uint32(env, argv[2], &form);
+  char buf[SFC_ENCODED_MAX];
+  size_t n = sfc_id_format(U64(env, argv[0]), encoding, form, buf, sizeof buf);
+  napi_value out = nullptr;
+  return Made(env, napi_create_string_latin1(env, buf, n, &out), &out);
+}
+
+// parseId(text, encoding) → bigint, by the text's real length (a NUL inside
+// is refused with its position). A text that fills the stack buffer may be
+// longer: it is read whole, so that the core names its real length.
+napi_value ParseId(napi_env env, napi_callback_info info) {
+  napi_value argv[3] = {};
+  sfc_encoding encoding;
+  if (!StringFormCall(env, info, argv, &encoding)) {
+    return nullptr;
+  }
+  char buf[64];
+  char *text = buf;
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, argv[0], buf, sizeof buf, &len) !=
+      napi_ok) {
+    return ThrowFromC(env, SFC_INVALID_ARGUMENT, "expected a string.");
+  }
+  if (len + 1 >= sizeof buf) {
+    napi_get_value_string_utf8(env, argv[0], nullptr, 0, &len);
+    text = static_cast<char *>(malloc(len + 1));
+    if (text == nullptr) {
+      return ThrowFromC(env, SFC_OUT_OF_MEMORY, "out of memory.");
+    }
+    napi_get_value_string_utf8(env, argv[0], text, len + 1, &len);
+  }
+  uint64_t id = 0;
+  sfc_error err;
+  sfc_status status = sfc_id_parse(text, len, encoding, &id, &err);
+  if (text != buf) {
+    free(text);
+  }
+  if (status != SFC_OK) {
+    return ThrowFromC(env, err.status, err.message);
+  }
+  napi_value out = nullptr;
+  return Made(env, napi_create_bigint_uint64(env, id, &out), &out);
 }
 
 // Where nextIo is the runtime's own ArrayBuffer: its memory is there only
@@ -1245,8 +1248,6 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
       {"layoutFacts", LayoutFacts},
       {"instantParse", InstantParse},
       {"encodingByName", EncodingByName},
-      {"formatId", FormatId},
-      {"parseId", ParseId},
       {"decodeRule", DecodeRule},
       {"partsJson", PartsJson},
       {"uuid7", Uuid7},
@@ -1261,6 +1262,13 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
   };
   for (const Export &f : functions) {
     exports.Set(f.name, Napi::Function::New(env, f.fn, f.name));
+  }
+  for (const auto &raw :
+       {std::pair{"formatId", FormatId}, std::pair{"parseId", ParseId}}) {
+    napi_value fn = nullptr;
+    Check(env, napi_create_function(env, raw.first, NAPI_AUTO_LENGTH,
+                                    raw.second, nullptr, &fn));
+    exports.Set(raw.first, Napi::Value(env, fn));
   }
   // The header's sfc_type names by number.
   Napi::Array types = Napi::Array::New(env);

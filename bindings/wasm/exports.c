@@ -91,16 +91,6 @@ IMPORT(out_list) void out_list(void);
 IMPORT(out_push) void out_push(void);
 IMPORT(out_put) void out_put(const char *key);
 
-/* Values of the module's own into the list on top. */
-static void push_text(const char *t) {
-  out_text(t, t ? strlen(t) : 0);
-  out_push();
-}
-static void push_number(double d) {
-  out_number(d);
-  out_push();
-}
-
 static int host_out(void *ctx, const sfc_value *v, sfk_obj *out) {
   (void)ctx;
   *out = NULL;
@@ -146,59 +136,18 @@ EXPORT(type_name) const char *w_type_name(int type) {
   return sfc_type_name((sfc_type)type);
 }
 
-EXPORT(status_name) const char *w_status_name(size_t i) {
-  const sfc_status_info *s = sfc_status_at(i);
-  return s ? s->name : NULL;
+/* The core's tables: rows of [name, value] pairs, as the addon's. */
+EXPORT(statuses_out) void w_statuses_out(void) {
+  sfk_obj made;
+  sfk_statuses_out(&host, &made);
 }
-EXPORT(status_number) int w_status_number(size_t i) {
-  const sfc_status_info *s = sfc_status_at(i);
-  return s ? (int)s->status : -1;
-}
-EXPORT(status_message) const char *w_status_message(size_t i) {
-  const sfc_status_info *s = sfc_status_at(i);
-  return s ? s->message : NULL;
-}
-EXPORT(status_is_error) int w_status_is_error(size_t i) {
-  const sfc_status_info *s = sfc_status_at(i);
-  return s ? s->is_error : 0;
-}
-
-/* [[name, type, default, min, max, choices | null, doc]] */
 EXPORT(options_out) void w_options_out(void) {
-  const sfc_option_info *o;
-  out_list();
-  for (size_t i = 0; (o = sfc_option_at(i)) != NULL; i++) {
-    out_list();
-    push_text(o->name);
-    push_text(sfc_type_name(o->type));
-    push_text(o->default_text);
-    push_number((double)o->min);
-    push_number((double)o->max);
-    if (o->choices) {
-      out_list();
-      for (const char *const *c = o->choices; *c; c++)
-        push_text(*c);
-      out_push();
-    } else {
-      push_text(NULL);
-    }
-    push_text(o->doc);
-    out_push();
-  }
+  sfk_obj made;
+  sfk_options_out(&host, &made);
 }
-
-/* [[name, spec, epochMs]] */
 EXPORT(presets_out) void w_presets_out(void) {
-  const char *name, *spec;
-  int64_t epoch_ms;
-  out_list();
-  for (size_t i = 0; sfc_preset_at(i, &name, &spec, &epoch_ms) == SFC_OK; i++) {
-    out_list();
-    push_text(name);
-    push_text(spec);
-    push_number((double)epoch_ms);
-    out_push();
-  }
+  sfk_obj made;
+  sfk_presets_out(&host, &made);
 }
 
 EXPORT(text_check)

@@ -157,6 +157,137 @@ int sfk_warnings_out(const sfk_host *h, const sfc_generator *gen,
   return 0;
 }
 
+static int bool_out(const sfk_host *h, int b, sfk_obj *out) {
+  sfc_value v = {SFC_TYPE_BOOL, b != 0, 0, 0, NULL, 0, 0};
+  return scalar(h, &v, out);
+}
+
+/* A list of texts up to NULL, or none for NULL. */
+static int texts_out(const sfk_host *h, const char *const *texts,
+                     sfk_obj *out) {
+  sfk_obj o;
+  if (!texts) return text_out(h, NULL, out);
+  if (h->list(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; texts[i]; i++)
+    if (push(h, *out, text_out(h, texts[i], &o), &o) != 0) return drop(h, *out);
+  return 0;
+}
+
+/* One row of a table: a map of its columns, each made by `cell` of `of`. */
+typedef int (*cell_out)(const sfk_host *h, const void *of, size_t column,
+                        sfk_obj *out);
+
+static int row_out(const sfk_host *h, const char *const *columns, cell_out cell,
+                   const void *of, sfk_obj *out) {
+  sfk_obj o;
+  if (h->map(h->ctx, out) != 0) return -1;
+  for (size_t c = 0; columns[c]; c++)
+    if (put(h, *out, columns[c], 1, cell(h, of, c, &o), &o) != 0)
+      return drop(h, *out);
+  return 0;
+}
+
+static const char *const status_columns[] = {"status", "name", "message",
+                                             "is_error", NULL};
+
+static int status_cell(const sfk_host *h, const void *of, size_t c,
+                       sfk_obj *out) {
+  const sfc_status_info *s = of;
+  switch (c) {
+  case 0:
+    return int_out(h, s->status, out);
+  case 1:
+    return text_out(h, s->name, out);
+  case 2:
+    return text_out(h, s->message, out);
+  default:
+    return bool_out(h, s->is_error, out);
+  }
+}
+
+typedef struct preset_row {
+  const char *name, *spec;
+  int64_t epoch_ms;
+} preset_row;
+
+/* The i-th row of a table, NULL past the last: the core's own, or made in
+ * `room` (a preset's). */
+typedef const void *(*row_at)(size_t i, preset_row *room);
+
+/* A table as a list of rows, each a map of `columns` made by `cell`. */
+static int table_out(const sfk_host *h, row_at at, const char *const *columns,
+                     cell_out cell, sfk_obj *out) {
+  preset_row room;
+  const void *row;
+  sfk_obj o;
+  if (h->list(h->ctx, out) != 0) return -1;
+  for (size_t i = 0; (row = at(i, &room)) != NULL; i++)
+    if (push(h, *out, row_out(h, columns, cell, row, &o), &o))
+      return drop(h, *out);
+  return 0;
+}
+
+static const void *status_at(size_t i, preset_row *room) {
+  (void)room;
+  return sfc_status_at(i);
+}
+
+int sfk_statuses_out(const sfk_host *h, sfk_obj *out) {
+  return table_out(h, status_at, status_columns, status_cell, out);
+}
+
+static const char *const option_columns[] = {
+    "name", "type", "default", "min", "max", "choices", "doc", NULL};
+
+static int option_cell(const sfk_host *h, const void *of, size_t c,
+                       sfk_obj *out) {
+  const sfc_option_info *o = of;
+  switch (c) {
+  case 0:
+    return text_out(h, o->name, out);
+  case 1:
+    return text_out(h, sfc_type_name(o->type), out);
+  case 2:
+    return text_out(h, o->default_text, out);
+  case 3:
+    return int_out(h, o->min, out);
+  case 4:
+    return int_out(h, o->max, out);
+  case 5:
+    return texts_out(h, o->choices, out);
+  default:
+    return text_out(h, o->doc, out);
+  }
+}
+
+static const void *option_at(size_t i, preset_row *room) {
+  (void)room;
+  return sfc_option_at(i);
+}
+
+int sfk_options_out(const sfk_host *h, sfk_obj *out) {
+  return table_out(h, option_at, option_columns, option_cell, out);
+}
+
+static const char *const preset_columns[] = {"name", "spec", "epoch_ms", NULL};
+
+static int preset_cell(const sfk_host *h, const void *of, size_t c,
+                       sfk_obj *out) {
+  const preset_row *p = of;
+  return c == 2 ? int_out(h, p->epoch_ms, out)
+                : text_out(h, c == 0 ? p->name : p->spec, out);
+}
+
+static const void *preset_at(size_t i, preset_row *room) {
+  return sfc_preset_at(i, &room->name, &room->spec, &room->epoch_ms) == SFC_OK
+             ? room
+             : NULL;
+}
+
+int sfk_presets_out(const sfk_host *h, sfk_obj *out) {
+  return table_out(h, preset_at, preset_columns, preset_cell, out);
+}
+
 int sfk_preset_names_out(const sfk_host *h, sfk_obj *out) {
   const char *name, *spec;
   int64_t ms;

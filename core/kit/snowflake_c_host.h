@@ -80,6 +80,13 @@ int sfk_lease_stats_out(const sfk_host *h, const sfc_lease_stats *stats,
                         sfk_obj *out);
 /* What the core says of the generator: a list of [kind, text]. */
 int sfk_warnings_out(const sfk_host *h, const sfc_generator *gen, sfk_obj *out);
+/* The core's small tables, a list of rows in its order, each a map by
+ * column: the statuses (status, name, message, is_error), the options
+ * (name, type, default, min, max, choices (a list, or none), doc), the
+ * presets (name, spec, epoch_ms). */
+int sfk_statuses_out(const sfk_host *h, sfk_obj *out);
+int sfk_options_out(const sfk_host *h, sfk_obj *out);
+int sfk_presets_out(const sfk_host *h, sfk_obj *out);
 /* The presets' names, the options' names: lists in the core's order. */
 int sfk_preset_names_out(const sfk_host *h, sfk_obj *out);
 int sfk_option_names_out(const sfk_host *h, sfk_obj *out);

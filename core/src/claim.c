@@ -37,8 +37,8 @@ bool sfc_claim_held(const sfc_claim *c) {
 /* Other live generators that can meet ours, which the OS lists by their
  * range names: "<mask>.<value>.<lowest>" once settled, with ".<rank>"
  * after it while they are still taking theirs. */
-#define RANGE_HEX 50
-#define TAKING_HEX 67
+#define RANGE_HEX (SFC_PATTERN_HEX + 17)
+#define TAKING_HEX (RANGE_HEX + 17)
 typedef struct scan {
   const sfc_claim *claim;
   char other[RANGE_HEX + 1];     /* one that refuses us */
@@ -142,7 +142,8 @@ typedef struct same_taking {
 
 static void find_same_taking(void *ctx, const char *hex) {
   same_taking *t = ctx;
-  if (strlen(hex) == TAKING_HEX && !strncmp(hex, t->hex, 33)) t->found = true;
+  if (strlen(hex) == TAKING_HEX && !strncmp(hex, t->hex, SFC_PATTERN_HEX))
+    t->found = true;
 }
 
 static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
@@ -195,7 +196,8 @@ static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
     sfc_os_claim_holder(s.other, who);
     sfc_claim_holder_layout(s.other, c->other, sizeof c->other);
     if (!c->other[0])
-      snprintf(c->other, sizeof c->other, "fixed bits %.33s", s.other);
+      snprintf(c->other, sizeof c->other, "fixed bits %.*s", SFC_PATTERN_HEX,
+               s.other);
   }
   if (st == SFC_OK && !*held)
     st = sfc_claim_records_open(c, g, handed, held, who, err);
@@ -217,13 +219,18 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
    * would hold the value and both would have been refused. So while the
    * one that refused us is still taking, we let go of everything (it may be
    * waiting for us to give way) and look again, 200 ms at most: it has
-   * settled (a refusal for good) or given up (ours to take). */
+   * settled (a refusal for good) or given up (ours to take). A name held
+   * by one that does not say who it is may have just been taken (it
+   * answers a moment later) or let go (a create that failed after taking
+   * it): look again too, 20 ms at most. */
   const int64_t start = sfc_monotonic_us();
   for (;;) {
     sfc_status st = take_once(c, g, bits, handed, held, who, err);
-    if (st != SFC_OK || !*held || !c->contested ||
-        sfc_monotonic_us() - start > 200000)
-      return st;
+    if (st != SFC_OK || !*held) return st;
+    const int64_t limit = c->contested                    ? 200000
+                          : who->pid <= 0 && !c->other[0] ? 20000
+                                                          : -1;
+    if (limit < 0 || sfc_monotonic_us() - start > limit) return st;
     sfc_pause(1000);
   }
 }

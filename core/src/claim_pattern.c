@@ -59,17 +59,19 @@ bool sfc_pattern_overlap(uint64_t lo1, uint64_t hi1, uint64_t lo2,
 bool sfc_pattern_parse(const char *hex, uint64_t *mask, uint64_t *value,
                        uint64_t *lowest) {
   const size_t n = strlen(hex);
-  if ((n != 33 && n != 50) || strspn(hex, "0123456789abcdef") != 16 ||
-      hex[16] != '.' || strspn(hex + 17, "0123456789abcdef") != 16 ||
-      (n == 50 &&
-       (hex[33] != '.' || strspn(hex + 34, "0123456789abcdef") != 16)))
+  if ((n != SFC_PATTERN_HEX && n != SFC_PATTERN_HEX + 17) ||
+      strspn(hex, "0123456789abcdef") != 16 || hex[16] != '.' ||
+      strspn(hex + 17, "0123456789abcdef") != 16 ||
+      (n != SFC_PATTERN_HEX &&
+       (hex[SFC_PATTERN_HEX] != '.' ||
+        strspn(hex + SFC_PATTERN_HEX + 1, "0123456789abcdef") != 16)))
     return false;
   char m[17], v[17], w[17] = "0";
   memcpy(m, hex, 16);
   memcpy(v, hex + 17, 16);
   m[16] = v[16] = '\0';
-  if (n == 50) {
-    memcpy(w, hex + 34, 16);
+  if (n != SFC_PATTERN_HEX) {
+    memcpy(w, hex + SFC_PATTERN_HEX + 1, 16);
     w[16] = '\0';
   }
   *mask = strtoull(m, NULL, 16);

@@ -90,15 +90,16 @@ typedef struct reading {
  * a record's (a renewal's new file, a stranger's). */
 static bool record_name_parts(const char *name, uint64_t *mask, uint64_t *value,
                               const char **tag) {
+  enum { LAYOUT = SFC_PATTERN_HEX + 1, TAG = LAYOUT + 17 };
   const char *hex = name + strlen(SFC_RECORD_PREFIX);
-  char pattern[34];
+  char pattern[SFC_PATTERN_HEX + 1];
   uint64_t unused;
-  if (strlen(hex) < 53 || hex[33] != '.' || hex[50] != '.' ||
-      strspn(hex + 34, "0123456789abcdef") != 16)
+  if (strlen(hex) < TAG + 2 || hex[LAYOUT - 1] != '.' || hex[TAG - 1] != '.' ||
+      strspn(hex + LAYOUT, "0123456789abcdef") != 16)
     return false;
-  snprintf(pattern, sizeof pattern, "%.33s", hex);
+  snprintf(pattern, sizeof pattern, "%.*s", SFC_PATTERN_HEX, hex);
   if (!sfc_pattern_parse(pattern, mask, value, &unused)) return false;
-  *tag = hex + 51;
+  *tag = hex + TAG;
   return ((*tag)[0] == 'u' || (*tag)[0] == 's') && (*tag)[1] &&
          strspn(*tag + 1, "0123456789abcdef") == strlen(*tag + 1);
 }
@@ -263,7 +264,8 @@ void sfc_claim_holder_layout(const char *pattern, char *out, size_t cap) {
   char path[64], prefix[64];
   out[0] = '\0';
   if (sfc_records_dir_open(&records, path, sizeof path, NULL) != SFC_OK) return;
-  snprintf(prefix, sizeof prefix, SFC_RECORD_PREFIX "%.33s.", pattern);
+  snprintf(prefix, sizeof prefix, SFC_RECORD_PREFIX "%.*s.", SFC_PATTERN_HEX,
+           pattern);
   finding f = {&records, path, out, cap};
   sfc_dir_each(&records, prefix, find_layout, &f, NULL);
   sfc_fd_close(records.fd);

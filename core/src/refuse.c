@@ -7,12 +7,7 @@
 
 sfc_status sfc_claim_refuse(const sfc_claim *c, const sfc_generator *g,
                             sfc_holder *who, sfc_error *err) {
-  /* A holder that has just taken the name says who it is a moment later:
-   * look again, 20 ms at most. */
-  for (int i = 0; i < 20 && who->pid <= 0 && !c->other[0]; i++) {
-    sfc_pause(1000);
-    sfc_os_claim_holder(c->hex, who);
-  }
+  /* (sfc_claim_take looked again for a holder that did not answer.) */
   char node[SFC_NODE_TEXT_MAX], by[160], what[240] = "", find[80] = "";
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
   if (who->pid <= 0 && who->find)

@@ -126,15 +126,7 @@ function createBinding(instance) {
   // The header's numbers, from the module's own tables.
   const types = [];
   for (let i = 0; cstring(w.type_name(i)) !== 'unknown'; i++) types.push(cstring(w.type_name(i)));
-  const statusRows = [];
-  for (let i = 0, name; (name = cstring(w.status_name(i))) !== null; i++) {
-    statusRows.push({
-      status: w.status_number(i),
-      name,
-      message: cstring(w.status_message(i)),
-      isError: w.status_is_error(i) !== 0,
-    });
-  }
+  const statusRows = walked(w.statuses_out).map((row) => Object.fromEntries(row));
   const statusNames = [];
   for (const row of statusRows) statusNames[row.status] = row.name;
   const STATUS = Object.fromEntries(statusRows.map((row) => [row.name, row.status]));
@@ -506,7 +498,7 @@ function createBinding(instance) {
 
   function setErrorClasses(kinds) {
     for (const row of statusRows) {
-      if (row.isError && typeof kinds[row.name] !== 'function') {
+      if (row.is_error && typeof kinds[row.name] !== 'function') {
         throw invalid(`no error class for ${row.name}.`);
       }
     }
@@ -515,7 +507,7 @@ function createBinding(instance) {
 
   return {
     types,
-    statuses: () => statusRows.map((row) => ({ ...row })),
+    statuses: () => walked(w.statuses_out),
     setErrorClasses,
     textCheck,
     options: () => walked(w.options_out),

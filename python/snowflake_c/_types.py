@@ -21,7 +21,9 @@ NodeValue = int | str
 """A number, "auto", "host" or "env:NAME"."""
 Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
+# <!-- generated: preset-name -->
 PresetName = Literal["default", "twitter", "discord", "sonyflake", "baidu", "instagram", "jssafe"]
+# <!-- end generated -->
 """The presets' names (the core's table)."""
 
 if TYPE_CHECKING:  # names for type checkers only
@@ -30,9 +32,12 @@ if TYPE_CHECKING:  # names for type checkers only
     _Rollback = Literal["default", "error", "wait", "clock", "borrow", "switch"]
     _TimeSource = Literal["wall", "monotonic", "counter"]
     # <!-- end generated -->
+    # The names of the core's tables.
+    # <!-- generated: names -->
     _Encoding = Literal["dec", "hex", "base32", "base36", "base58", "base62"]
     _FieldKind = Literal["time", "seq", "clock", "node"]
     _NodeSource = Literal["explicit", "env", "host", "pool", "lease"]
+    # <!-- end generated -->
 
 
 class FieldDescription(TypedDict):

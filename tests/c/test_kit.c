@@ -137,6 +137,40 @@ static void tables_out(void) {
   CHECK(names[0] == '[' && strstr(names, "\"max_wait\"") &&
             strstr(names, "\"guard\""),
         "the options' names: %s", names);
+  CHECK(sfk_statuses_out(&h, &o) == 0, "statuses");
+  const char *statuses = rendered(o);
+  CHECK(starts(statuses, "[{:status=0,:name=\"Ok\",:message=\"") &&
+            strstr(statuses, "{:status=2,:name=\"InvalidArgument\","
+                             ":message=\"") &&
+            strstr(statuses, ",:is_error=true}"),
+        "the statuses' rows: %s", statuses);
+  CHECK(sfk_options_out(&h, &o) == 0, "options' rows");
+  const char *options = rendered(o);
+  CHECK(starts(options, "[{:name=\"rollback\",:type=\"choice\",:default=\""
+                        "default\",:min=0,:max=0,:choices=[\"default\","
+                        "\"error\",") &&
+            strstr(options, "{:name=\"state_dir\",:type=\"path\",") &&
+            strstr(options, ",:choices=null,:doc=\""),
+        "the options' rows: %s", options);
+  CHECK(sfk_presets_out(&h, &o) == 0, "presets' rows");
+  const char *presets = rendered(o);
+  CHECK(starts(presets, "[{:name=\"default\",:spec=\"time:41@1ms,clock:3,"
+                        "worker:7,seq:12\",:epoch_ms=1704067200000},"),
+        "the presets' rows: %s", presets);
+  /* Whichever make fails, the walk says so and leaves nothing behind. */
+  int (*walks[])(const sfk_host *, sfk_obj *) = {
+      sfk_statuses_out, sfk_options_out, sfk_presets_out};
+  for (size_t w = 0; w < sizeof walks / sizeof walks[0]; w++) {
+    test_host c = {0};
+    sfk_host ch = test_host_of(&c);
+    CHECK(walks[w](&ch, &o) == 0, "walk %zu", w);
+    for (int at = 1; at <= c.made; at++) {
+      test_host f = {.fail_at = at};
+      sfk_host fh = test_host_of(&f);
+      CHECK(walks[w](&fh, &o) != 0 && f.live == 0,
+            "walk %zu, make %d of %d failed: %d live", w, at, c.made, f.live);
+    }
+  }
   uint64_t ids[] = {1, 18446744073709551615u};
   CHECK(sfk_ids_out(&h, ids, 2, &o) == 0 &&
             strcmp(rendered(o), "[\"1\",\"18446744073709551615\"]") == 0,

@@ -69,7 +69,11 @@ typedef struct mgen {
   int64_t create_real_ns; /* true time its create began */
   mlayout L;
   uint64_t mask, value; /* the fixed bits: node fields and above the top */
-  uint64_t state_ino;   /* the state folder's identity, 0 none */
+  /* A pool's values it switched away from (rollback=switch), which the
+   * core parks until the clock has passed their marks. */
+  uint64_t parked[8];
+  int parked_n;
+  uint64_t state_ino; /* the state folder's identity, 0 none */
   long netns, mntns, boot;
   int life; /* 0 creating, 1 live, 2 ended */
   int64_t start_wall_ns;
@@ -250,6 +254,26 @@ static bool can_meet(const mgen *a, const mgen *b) {
   const uint64_t both = a->mask & b->mask;
   return ((a->value ^ b->value) & both) == 0 && lowest_now(a) <= highest(b) &&
          lowest_now(b) <= highest(a);
+}
+
+static void park(mgen *g, uint64_t value) {
+  for (int i = 0; i < g->parked_n; i++)
+    if (g->parked[i] == value) return;
+  if (g->parked_n < (int)(sizeof g->parked / sizeof g->parked[0]))
+    g->parked[g->parked_n++] = value;
+}
+
+/* As can_meet, with a's parked values too: the core keeps their claims
+ * until the clock has passed their marks, which the model does not know,
+ * so a refusal by one of them is not held avoidable while a lives. */
+static bool can_meet_parked(const mgen *a, const mgen *b) {
+  if (can_meet(a, b)) return true;
+  const uint64_t both = a->mask & b->mask;
+  for (int i = 0; i < a->parked_n; i++)
+    if (((a->parked[i] ^ b->value) & both) == 0 &&
+        lowest_now(a) <= highest(b) && lowest_now(b) <= highest(a))
+      return true;
+  return false;
 }
 
 static bool same_layout(const mgen *a, const mgen *b) {
@@ -768,7 +792,7 @@ static void refused(mgen *g, const char *message, uint64_t since) {
      * lock keeps other layouts of that text out too (the README: a layout
      * a state_dir of its own). */
     if (same_state(o, g)) return;
-    if (can_meet(o, g) && linked_live(o, g)) return;
+    if (can_meet_parked(o, g) && linked_live(o, g)) return;
   }
   char d[1024];
   fail("%s refused although no live generator that can meet it is linked to "
@@ -879,6 +903,8 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
     counts.ids++;
     /* A pool's generator may switch values (rollback=switch): its pattern
      * is its latest ID's. */
+    if (g->pool && g->issued && (ids[i] & g->mask) != g->value)
+      park(g, g->value);
     if (g->pool) g->value = ids[i] & g->mask;
     if (!g->pool && (ids[i] & g->mask) != g->value) {
       char d[1024];

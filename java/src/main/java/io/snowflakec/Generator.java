@@ -1008,14 +1008,22 @@ public final class Generator implements AutoCloseable {
       return Native.make(
           kind,
           lease,
-          layout == null ? null : layout.raw(),
-          preset,
-          spec,
-          epoch,
-          node.keySet().toArray(new String[0]),
-          node.values().toArray(),
-          options.keySet().toArray(new String[0]),
-          options.values().toArray());
+          new Object[] {
+            "preset", preset, "layout", layout == null ? spec : layout.raw(), "epoch", epoch
+          },
+          new Object[] {"node", pairs(node)},
+          pairs(options));
+    }
+
+    /** A map as the natives take one: {@code Object[]{key, value, …}}. */
+    private static Object[] pairs(Map<String, Object> map) {
+      Object[] out = new Object[2 * map.size()];
+      int i = 0;
+      for (Map.Entry<String, Object> e : map.entrySet()) {
+        out[i++] = e.getKey();
+        out[i++] = e.getValue();
+      }
+      return out;
     }
 
     /**

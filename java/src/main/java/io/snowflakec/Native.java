@@ -86,7 +86,8 @@ final class Native {
    */
   static native Object[] uuid7(String text);
 
-  static native long encode(byte[] layout, long timeUs, String[] names, long[] values);
+  /** The ID of the time and the field values, {@code Object[]{String name, Long value, …}}. */
+  static native long encode(byte[] layout, long timeUs, Object[] fields);
 
   static native long[] range(byte[] layout, long t0Ms, long t1Ms);
 
@@ -103,21 +104,14 @@ final class Native {
   static final int MAKE_LEASED = 2;
 
   /**
-   * A generator or lease ({@code kind}, one of MAKE_*; {@code lease} for MAKE_LEASED) from the
-   * trio, node values (a null name: the layout's only node field) and options by name as given;
-   * values are null, Boolean, Long, Double, String, byte[] (a path) or Duration.
+   * A generator or lease ({@code kind}, one of MAKE_*; {@code lease} for MAKE_LEASED) from its
+   * arguments, read by the binding kit: maps as {@code Object[]{key, value, …}}. {@code trio} holds
+   * {@code preset}, {@code layout} (a Layout's raw bytes or a spec) and {@code epoch} (text, or
+   * null when not given); {@code node} is {@code {"node", map}}, the node values by field (a null
+   * key: the layout's only node field); {@code options} the options by name as given. Values are
+   * null, Boolean, Long, Double, String, byte[] (a path) or Duration.
    */
-  static native long make(
-      int kind,
-      long lease,
-      byte[] layout,
-      String preset,
-      String spec,
-      String epoch,
-      String[] nodeNames,
-      Object[] nodeValues,
-      String[] optionNames,
-      Object[] optionValues);
+  static native long make(int kind, long lease, Object[] trio, Object[] node, Object[] options);
 
   static native void generatorFree(long handle);
 

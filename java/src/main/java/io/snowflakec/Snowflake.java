@@ -308,20 +308,20 @@ public final class Snowflake {
         "fields",
         "Snowflake.encode",
         "give a value for every field but time (Map.of() for a layout of time and seq only)");
-    String[] names = new String[fields.size()];
-    long[] values = new long[fields.size()];
+    Object[] pairs = new Object[2 * fields.size()]; // {name, value, …}: the natives' map
     int i = 0;
     for (Map.Entry<String, Long> e : fields.entrySet()) {
-      names[i] = given(e.getKey(), "field name", "Snowflake.encode", "name each field");
-      values[i] =
+      String name = given(e.getKey(), "field name", "Snowflake.encode", "name each field");
+      long value =
           given(
               e.getValue(),
               "value of the field " + e.getKey(),
               "Snowflake.encode",
               "give each field a number");
-      i++;
+      pairs[i++] = name;
+      pairs[i++] = value;
     }
-    return Native.encode(raw, timeUs, names, values);
+    return Native.encode(raw, timeUs, pairs);
   }
 
   /**

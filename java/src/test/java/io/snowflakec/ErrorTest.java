@@ -321,6 +321,7 @@ class ErrorTest {
       () -> Layout.parse("time:41@1ms,worker:10,seq:12", "2024-01-01\0x"),
       () -> Generator.builder().node("worker", 1).rollback("wait\0x").build(),
       () -> Generator.builder().node("worker", "3\0x").build(),
+      () -> Generator.builder().node("wor\0ker", 3).build(),
     };
     for (org.junit.jupiter.api.function.Executable call : calls) {
       InvalidArgumentException e = expect(InvalidArgumentException.class, "InvalidArgument", call);

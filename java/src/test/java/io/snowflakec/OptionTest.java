@@ -81,6 +81,13 @@ class OptionTest {
         assertThrows(
             InvalidArgumentException.class, () -> twitter().option("maxWaitMs", 5).build());
     assertTrue(unknown.getMessage().contains("maxWaitMs"), unknown.getMessage());
+    // The builder's own arguments have methods of their own: option() takes options alone.
+    for (String own : List.of("preset", "layout", "epoch", "node")) {
+      InvalidArgumentException e =
+          assertThrows(
+              InvalidArgumentException.class, () -> twitter().option(own, "twitter").build(), own);
+      assertTrue(e.getMessage().contains("unknown option '" + own + "'"), e.getMessage());
+    }
     assertThrows(InvalidArgumentException.class, () -> twitter().option("guard", 1).build());
     assertThrows(InvalidArgumentException.class, () -> twitter().option("stateDir", 5).build());
     assertThrows(InvalidArgumentException.class, () -> twitter().rollback("sometimes").build());
