@@ -29,7 +29,8 @@
 //   layoutResolve(held, preset, spec, epoch, forIds), layoutFacts(handle)   [[name, value]]
 //   instantParse(text), encodingByName(name)
 //   formatId(id, encoding, form), parseId(text, encoding); form is the
-//     core's flags: 0 the encoding's default, 1 shortest, 2 fixed width
+//     core's flags: 0 the encoding's default, 1 shortest, 2 fixed width;
+//     formatId of a bigint out of 0..2^64 - 1 is undefined
 //   decodeRule(handle) → [maxId, epochUs, unitUs, [[shift, mask], …]] (bigints)
 //   partsJson(handle, id), partsTime(handle, id)
 //   uuid7(text) → [uuid, unixMs, randA, randB (bigint), json]; the text
@@ -694,6 +695,12 @@ function createApi(binding, errors, host) {
         if (typeof pad !== 'boolean') throw invalid(`pad must be true or false, not ${show(pad)}.`);
         form = pad ? 2 : 1; // SFC_FORMAT_FIXED : SFC_FORMAT_SHORTEST
       }
+    }
+    // A bigint in an encoding known already: the backend reads its 64 bits
+    // itself, undefined when they are out of range (toU64 then says so).
+    if (typeof id === 'bigint' && encoding === lastName) {
+      const text = binding.formatId(id, lastEncoding, form);
+      if (text !== undefined) return text;
     }
     return binding.formatId(toU64(id, 'id'), encodingOf(encoding), form);
   }

@@ -621,9 +621,16 @@ napi_value FormatId(napi_env env, napi_callback_info info) {
   }
   uint32_t form = 0; // api.js passes 0, 1 or 2
   napi_get_value_uint32(env, argv[2], &form);
-  char buf[SFC_ENCODED_MAX];
-  size_t n = sfc_id_format(U64(env, argv[0]), encoding, form, buf, sizeof buf);
+  uint64_t id = 0;
+  bool lossless = true;
   napi_value out = nullptr;
+  if (napi_get_value_bigint_uint64(env, argv[0], &id, &lossless) != napi_ok) {
+    id = U64(env, argv[0]); // a safe integer Number
+  } else if (!lossless) {   // out of range: api.js says so
+    return Made(env, napi_get_undefined(env, &out), &out);
+  }
+  char buf[SFC_ENCODED_MAX];
+  size_t n = sfc_id_format(id, encoding, form, buf, sizeof buf);
   return Made(env, napi_create_string_latin1(env, buf, n, &out), &out);
 }
 

@@ -56,6 +56,14 @@ describe('formatId', () => {
   test('refuses what is not an ID', () => {
     assert.throws(() => formatId(-1n, 'hex'), invalidWith('2^64 - 1'));
     assert.throws(() => formatId(2n ** 64n, 'hex'), invalidWith('2^64 - 1'));
+    // Right after an ID of the same encoding (the backend reads the bigint),
+    // in both backends.
+    for (const api of [sfc, require('../wasm')]) {
+      assert.equal(api.formatId(5n, 'base32'), '0000000000005');
+      const outOfRange = (e) => e instanceof api.InvalidArgument && e.message.includes('2^64 - 1');
+      assert.throws(() => api.formatId(-1n, 'base32'), outOfRange);
+      assert.throws(() => api.formatId(2n ** 64n, 'base32'), outOfRange);
+    }
     assert.throws(() => formatId(2 ** 60, 'hex'), invalidWith('safe integer'));
     assert.throws(() => formatId('0x10', 'hex'), InvalidArgument);
   });

@@ -22,6 +22,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 const u64 = (x) => BigInt.asUintN(64, x);
+const UINT64_MAX = 2n ** 64n - 1n;
 
 // What the kit's walks (exports.c's *_out) make, through the host functions
 // of imports(): each value goes on top, and a put or a push moves the top
@@ -271,6 +272,7 @@ function createBinding(instance) {
   }
 
   function formatId(id, encoding, form) {
+    if (typeof id === 'bigint' && (id < 0n || id > UINT64_MAX)) return undefined;
     const n = w.id_format(BigInt(id), encoding, form);
     return textAt(w.text(), n);
   }
