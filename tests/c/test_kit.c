@@ -164,6 +164,7 @@ static void tables_out(void) {
     test_host c = {0};
     sfk_host ch = test_host_of(&c);
     CHECK(walks[w](&ch, &o) == 0, "walk %zu", w);
+    node_free((node *)o);
     for (int at = 1; at <= c.made; at++) {
       test_host f = {.fail_at = at};
       sfk_host fh = test_host_of(&f);
