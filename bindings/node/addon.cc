@@ -19,7 +19,6 @@ extern "C" {
 #include <deque>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -1270,12 +1269,16 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
   for (const Export &f : functions) {
     exports.Set(f.name, Napi::Function::New(env, f.fn, f.name));
   }
-  for (const auto &raw :
-       {std::pair{"formatId", FormatId}, std::pair{"parseId", ParseId}}) {
+  // The string forms in plain Node-API (hot paths).
+  static const struct {
+    const char *name;
+    napi_callback fn;
+  } raw[] = {{"formatId", FormatId}, {"parseId", ParseId}};
+  for (const auto &r : raw) {
     napi_value fn = nullptr;
-    Check(env, napi_create_function(env, raw.first, NAPI_AUTO_LENGTH,
-                                    raw.second, nullptr, &fn));
-    exports.Set(raw.first, Napi::Value(env, fn));
+    Check(env, napi_create_function(env, r.name, NAPI_AUTO_LENGTH, r.fn,
+                                    nullptr, &fn));
+    exports.Set(r.name, Napi::Value(env, fn));
   }
   // The header's sfc_type names by number.
   Napi::Array types = Napi::Array::New(env);
