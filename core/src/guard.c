@@ -101,7 +101,7 @@ sfc_status sfc_guard_move(sfc_generator *g, uint64_t old_clock, int64_t limit,
 /* What was issued under the value: the last tick and the clock value in
  * force (where a successor goes on), and each clock value's last tick
  * (which it must not reuse below). */
-static void issued(const sfc_generator *g, sfc_saved *out) {
+void sfc_generator_issued(const sfc_generator *g, sfc_saved *out) {
   const uint64_t w = sfc_word_last(g);
   const int64_t t = (int64_t)sfc_word_time(&g->pack, w);
   sfc_saved_clear(out);
@@ -124,7 +124,7 @@ void sfc_guard_release(sfc_generator *g) {
     return;
   }
   sfc_saved last;
-  issued(g, &last);
+  sfc_generator_issued(g, &last);
   sfc_claim_release(&g->claim, g, &last);
 }
 

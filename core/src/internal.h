@@ -378,6 +378,10 @@ SFC_INTERNAL sfc_status sfc_guard_move(struct sfc_generator *g,
                                        uint64_t clock, int64_t tick,
                                        sfc_error *err);
 SFC_INTERNAL void sfc_guard_release(struct sfc_generator *g);
+/* What was issued under the value (the word, and each clock value's last
+ * tick): what a successor starts after. */
+SFC_INTERNAL void sfc_generator_issued(const struct sfc_generator *g,
+                                       sfc_saved *out);
 SFC_INTERNAL void sfc_guard_drop(struct sfc_generator *g);
 /* The hot path's mark: the lower of the state file's and the record's. */
 SFC_INTERNAL void sfc_mark_update(struct sfc_generator *g);

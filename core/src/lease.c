@@ -355,15 +355,13 @@ bool sfc_lease_release(sfc_lease *l, sfc_lease_query *q) {
   if (held) {
     int64_t last = l->start.after;
     if (l->gen) {
-      const sfc_generator *g = l->gen;
-      const uint64_t w = sfc_word_last(g);
-      const int64_t t = (int64_t)sfc_word_time(&g->pack, w);
+      /* The highest tick under any clock value: after a clock bump the
+       * word's tick is below the earlier value's IDs, and the horizon is
+       * one tick for them all. */
+      sfc_saved issued;
+      sfc_generator_issued(l->gen, &issued);
+      const int64_t t = sfc_saved_latest(&issued);
       if (t > last) last = t;
-      /* After a clock bump the word's tick is the clock value's in force:
-       * an earlier value's IDs may be later, and the horizon is one tick
-       * for them all. */
-      for (uint64_t c = 0; c <= g->pack.clock_max && c < SFC_CLOCK_VALUES; c++)
-        if (g->last[c] > last) last = g->last[c];
     }
     make(l, SFC_LEASE_RELEASE, q);
     param(q, "%lld", (long long)last);
