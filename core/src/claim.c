@@ -37,7 +37,7 @@ bool sfc_claim_held(const sfc_claim *c) {
 /* Other live generators that can meet ours, which the OS lists by their
  * range names: "<mask>.<value>.<lowest>" once settled, with ".<rank>"
  * after it while they are still taking theirs. */
-#define RANGE_HEX (SFC_PATTERN_HEX + 17)
+#define RANGE_HEX SFC_RANGE_HEX
 #define TAKING_HEX (RANGE_HEX + 17)
 typedef struct scan {
   const sfc_claim *claim;

@@ -7,6 +7,8 @@
 /* claim_pattern.c — the integers a generator can issue. */
 /* The length of a pattern's text, "<mask>.<value>": 16 hex digits each. */
 #define SFC_PATTERN_HEX 33
+/* A range name's: "<mask>.<value>.<lowest>". */
+#define SFC_RANGE_HEX (SFC_PATTERN_HEX + 17)
 /* The bits every ID of the layout fixes, given its node bits. */
 SFC_INTERNAL void sfc_pattern_of(const sfc_layout *l, uint64_t bits,
                                  uint64_t *mask, uint64_t *value);

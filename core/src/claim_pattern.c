@@ -59,7 +59,7 @@ bool sfc_pattern_overlap(uint64_t lo1, uint64_t hi1, uint64_t lo2,
 bool sfc_pattern_parse(const char *hex, uint64_t *mask, uint64_t *value,
                        uint64_t *lowest) {
   const size_t n = strlen(hex);
-  if ((n != SFC_PATTERN_HEX && n != SFC_PATTERN_HEX + 17) ||
+  if ((n != SFC_PATTERN_HEX && n != SFC_RANGE_HEX) ||
       strspn(hex, "0123456789abcdef") != 16 || hex[16] != '.' ||
       strspn(hex + 17, "0123456789abcdef") != 16 ||
       (n != SFC_PATTERN_HEX &&
