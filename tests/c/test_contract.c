@@ -58,7 +58,10 @@ static void names(void) {
     for (const char *p = o->name; *p; p++)
       CHECK((*p >= 'a' && *p <= 'z') || *p == '_', "%s", o->name);
   }
-  CHECK(n == 10, "%zu options", n);
+  /* At least the ids named here; the whole table, row by row, is the
+   * vectors' (test_vectors: contract.json), so that a row added is checked
+   * there alone. */
+  CHECK(n > SFC_OPTION_LEASE_KEY, "%zu options", n);
 
   /* The message names the option as given. */
   sfc_options opts;
@@ -452,9 +455,8 @@ static void opaque(void) {
     }
     CHECK(!strcmp(sfc_stats_fact_at(SFC_STAT_NODE_SWITCHES)->name,
                   "node_switches") &&
-              !strcmp(sfc_stats_fact_at(SFC_STAT_GUARD)->name, "guard") &&
-              sfc_stats_fact_at(SFC_STAT_GUARD + 1) == NULL,
-          "the ids are the rows");
+              !strcmp(sfc_stats_fact_at(SFC_STAT_GUARD)->name, "guard"),
+          "the ids are the rows"); /* all of them: test_vectors */
     CHECK(sfc_stats_uint(&s, SFC_STAT_IDS_ISSUED) == 2, "two issued");
     CHECK(sfc_stats_int(&s, SFC_STAT_MAX_DRIFT_MS) == 1500, "the drift set");
     CHECK(!strcmp(sfc_stats_text(&s, SFC_STAT_ROLLBACK), "borrow"), "borrow");
