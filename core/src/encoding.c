@@ -77,26 +77,36 @@ typedef struct encoding_row {
 #define ENC_ROW(e, name, digits, radix, width, fixed_by_default)               \
   { e, name, digits, radix, width, VALUES[e], fixed_by_default }
 
+/* Each form's fixed width: the digits of the largest ID. */
+enum {
+  WIDTH_DEC = 20,
+  WIDTH_HEX = 16,
+  WIDTH_BASE32 = 13,
+  WIDTH_BASE36 = 13,
+  WIDTH_BASE58 = 11,
+  WIDTH_BASE62 = 11
+};
+
 static const encoding_row ENCODINGS[SFC_ENCODING_COUNT] = {
-    {ENC_ROW(SFC_ENCODING_DEC, "dec", "0123456789", 10, 20, false),
+    {ENC_ROW(SFC_ENCODING_DEC, "dec", "0123456789", 10, WIDTH_DEC, false),
      "18446744073709551615", "0-9"},
-    {ENC_ROW(SFC_ENCODING_HEX, "hex", "0123456789abcdef", 16, 16, true),
+    {ENC_ROW(SFC_ENCODING_HEX, "hex", "0123456789abcdef", 16, WIDTH_HEX, true),
      "ffffffffffffffff", "0-9a-f, any case"},
     {ENC_ROW(SFC_ENCODING_BASE32, "base32", "0123456789ABCDEFGHJKMNPQRSTVWXYZ",
-             32, 13, true),
+             32, WIDTH_BASE32, true),
      "FZZZZZZZZZZZZ",
      "Crockford's 0-9A-Z without I, L, O, U; any case, I and L read as 1, O "
      "as 0"},
     {ENC_ROW(SFC_ENCODING_BASE36, "base36",
-             "0123456789abcdefghijklmnopqrstuvwxyz", 36, 13, true),
+             "0123456789abcdefghijklmnopqrstuvwxyz", 36, WIDTH_BASE36, true),
      "3w5e11264sgsf", "0-9a-z, any case"},
     {ENC_ROW(SFC_ENCODING_BASE58, "base58",
              "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 58,
-             11, true),
+             WIDTH_BASE58, true),
      "jpXCZedGfVQ", "Bitcoin's 1-9A-Za-z without I, O, l"},
     {ENC_ROW(SFC_ENCODING_BASE62, "base62",
              "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-             62, 11, true),
+             62, WIDTH_BASE62, true),
      "LygHa16AHYF", "0-9A-Za-z"},
 };
 
@@ -125,23 +135,77 @@ sfc_status sfc_encoding_by_name(const char *name, size_t len, sfc_encoding *out,
                   name ? name : "(null)");
 }
 
-/* Digits from the right; `base` is a constant at every call, so the
- * division compiles to a multiplication or a shift. */
-static inline size_t format_in(uint64_t v, unsigned base, const char *digits,
-                               unsigned width, bool shortest, char *buf) {
+/* The largest power of `base` below 2^32, and its exponent in *k. With
+ * `base` a constant, as at every call, this folds to constants. */
+static SFC_ALWAYS_INLINE uint32_t chunk_of(unsigned base, unsigned *k) {
+  uint32_t chunk = base;
+  for (*k = 1; (uint64_t)chunk * base <= UINT32_MAX; ++*k)
+    chunk *= base;
+  return chunk;
+}
+
+/* Writes the k digits of r, leading zeros included, before p. */
+static SFC_ALWAYS_INLINE char *digits_of(uint32_t r, unsigned base, unsigned k,
+                                         const char *digits, char *p) {
+  for (; k; k--, r /= base)
+    *--p = digits[r % base];
+  return p;
+}
+
+/* Digits from the right, in chunks of base^k below 2^32: one 64-bit
+ * division a chunk, 32-bit ones within it, and the chunks' chains of
+ * divisions overlap. `base` is a constant at every call, so each division
+ * compiles to a multiplication or a shift. */
+static SFC_ALWAYS_INLINE size_t format_in(uint64_t v, unsigned base,
+                                          const char *digits, char *buf) {
+  unsigned k;
+  uint32_t chunk = chunk_of(base, &k);
   char tmp[SFC_ENCODED_MAX];
   char *end = tmp + sizeof tmp, *p = end;
+  if (base & (base - 1)) /* a power of two takes shifts, no chain to cut */
+    for (; v >= chunk; v /= chunk)
+      p = digits_of((uint32_t)(v % chunk), base, k, digits, p);
   do {
     *--p = digits[v % base];
     v /= base;
   } while (v);
-  if (!shortest)
-    while ((size_t)(end - p) < width)
-      *--p = digits[0];
   size_t n = (size_t)(end - p);
   memcpy(buf, p, n);
   buf[n] = '\0';
   return n;
+}
+
+/* The fixed width, every position written in place, in chunks as above;
+ * `width` is a constant at every call too, so the loops unroll. */
+static SFC_ALWAYS_INLINE size_t format_fixed(uint64_t v, unsigned base,
+                                             unsigned width, const char *digits,
+                                             char *buf) {
+  char *p = buf + width;
+  *p = '\0';
+  if (!(base & (base - 1))) { /* a power of two: each digit its own shift */
+    unsigned shift = 0;
+    while (1u << shift < base)
+      shift++;
+    for (unsigned i = 0; i < width; i++)
+      *--p = digits[(v >> (i * shift)) & (base - 1)];
+    return width;
+  }
+  unsigned k;
+  uint32_t chunk = chunk_of(base, &k);
+  unsigned left = width;
+  for (; left > k; left -= k, v /= chunk)
+    p = digits_of((uint32_t)(v % chunk), base, k, digits, p);
+  /* What is left is below base^left (the width fits every ID): 32 bits. */
+  digits_of((uint32_t)v, base, left, digits, p);
+  return width;
+}
+
+/* The ID in `base`, whose fixed width is `width`. */
+static SFC_ALWAYS_INLINE size_t format_as(uint64_t v, unsigned base,
+                                          unsigned width, const char *digits,
+                                          bool shortest, char *buf) {
+  return shortest ? format_in(v, base, digits, buf)
+                  : format_fixed(v, base, width, digits, buf);
 }
 
 size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
@@ -163,17 +227,17 @@ size_t sfc_id_format(uint64_t id, sfc_encoding encoding, unsigned flags,
   }
   switch (encoding) {
   case SFC_ENCODING_DEC:
-    return format_in(id, 10, e->digits, e->width, shortest, buf);
+    return format_as(id, 10, WIDTH_DEC, e->digits, shortest, buf);
   case SFC_ENCODING_HEX:
-    return format_in(id, 16, e->digits, e->width, shortest, buf);
+    return format_as(id, 16, WIDTH_HEX, e->digits, shortest, buf);
   case SFC_ENCODING_BASE32:
-    return format_in(id, 32, e->digits, e->width, shortest, buf);
+    return format_as(id, 32, WIDTH_BASE32, e->digits, shortest, buf);
   case SFC_ENCODING_BASE36:
-    return format_in(id, 36, e->digits, e->width, shortest, buf);
+    return format_as(id, 36, WIDTH_BASE36, e->digits, shortest, buf);
   case SFC_ENCODING_BASE58:
-    return format_in(id, 58, e->digits, e->width, shortest, buf);
+    return format_as(id, 58, WIDTH_BASE58, e->digits, shortest, buf);
   case SFC_ENCODING_BASE62:
-    return format_in(id, 62, e->digits, e->width, shortest, buf);
+    return format_as(id, 62, WIDTH_BASE62, e->digits, shortest, buf);
   }
   return 0;
 }
