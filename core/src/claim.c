@@ -27,6 +27,7 @@ void sfc_claim_init(sfc_claim *c) {
   c->record = SFC_NO_FD;
   c->record_write = SFC_NO_FD;
   c->range = SFC_NO_FD;
+  c->ranked = SFC_NO_FD;
   c->records.fd = SFC_NO_FD;
 }
 
@@ -146,6 +147,14 @@ static void find_same_taking(void *ctx, const char *hex) {
     t->found = true;
 }
 
+/* The names beside the pattern's: the range, and with the rank. */
+static void range_names(const sfc_claim *c, char *range, char *ranked) {
+  snprintf(range, RANGE_HEX + 1, "%s.%016llx", c->hex,
+           (unsigned long long)c->lowest);
+  snprintf(ranked, TAKING_HEX + 1, "%s.%016llx", range,
+           (unsigned long long)c->rank);
+}
+
 static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
                             sfc_saved *handed, bool *held, sfc_holder *who,
                             sfc_error *err) {
@@ -175,19 +184,18 @@ static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
     c->taking =
         sfc_splitmix64((uint64_t)sfc_monotonic_us() ^ (uint64_t)sfc_os_pid());
   c->taking |= 1; /* never 0, which says settled */
+  c->rank = c->taking;
   /* The range beside it, for others' scans (ours alone, since we hold the
-   * pattern): with the rank while it takes, then settled. */
-  char range[RANGE_HEX + 1], taking[TAKING_HEX + 1], where[160];
+   * pattern): with the rank while it takes — until its generator is whole
+   * (sfc_claim_settle), since its creation may yet fail after the claim
+   * and let go, and a scan that meets a rank looks again — then settled. */
+  char range[RANGE_HEX + 1], ranked[TAKING_HEX + 1], where[160];
   bool taken;
   sfc_holder nobody;
-  sfc_fd taking_fd = SFC_NO_FD;
-  snprintf(range, sizeof range, "%s.%016llx", c->hex,
-           (unsigned long long)c->lowest);
-  snprintf(taking, sizeof taking, "%s.%016llx", range,
-           (unsigned long long)c->taking);
-  st = sfc_os_claim_take(taking, &taking_fd, where, sizeof where, &taken,
+  range_names(c, range, ranked);
+  st = sfc_os_claim_take(ranked, &c->ranked, where, sizeof where, &taken,
                          &nobody, err);
-  if (st == SFC_OK && taken) taking_fd = SFC_NO_FD;
+  if (st == SFC_OK && taken) c->ranked = SFC_NO_FD;
   scan s;
   if (st == SFC_OK) st = scan_claims(c, &s, err);
   if (st == SFC_OK && s.other[0]) {
@@ -201,21 +209,31 @@ static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   }
   if (st == SFC_OK && !*held)
     st = sfc_claim_records_open(c, g, handed, held, who, err);
-  if (st == SFC_OK && !*held) {
-    st = sfc_os_claim_take(range, &c->range, where, sizeof where, &taken,
-                           &nobody, err);
-    if (st == SFC_OK && taken) c->range = SFC_NO_FD;
-  }
-  if (taking_fd != SFC_NO_FD) sfc_os_claim_release(taking, taking_fd);
   if (st != SFC_OK || *held) sfc_claim_release(c, g, NULL);
   return st;
+}
+
+sfc_status sfc_claim_settle(sfc_claim *c, sfc_error *err) {
+  if (c->ranked == SFC_NO_FD) return SFC_OK;
+  char range[RANGE_HEX + 1], ranked[TAKING_HEX + 1], where[160];
+  bool taken;
+  sfc_holder nobody;
+  range_names(c, range, ranked);
+  sfc_status st = sfc_os_claim_take(range, &c->range, where, sizeof where,
+                                    &taken, &nobody, err);
+  if (st == SFC_OK && taken) c->range = SFC_NO_FD;
+  if (st != SFC_OK) return st;
+  sfc_os_claim_release(ranked, c->ranked);
+  c->ranked = SFC_NO_FD;
+  return SFC_OK;
 }
 
 sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
                           sfc_saved *handed, bool *held, sfc_holder *who,
                           sfc_error *err) {
   /* One still taking a claim that meets ours, ranked before us, refuses us
-   * while it takes; should it then fail (its state file, a record), no one
+   * while it takes (its rank shows until its generator is whole); should
+   * it then fail (its state file or lock, a record, the clock), no one
    * would hold the value and both would have been refused. So while the
    * one that refused us is still taking, we let go of everything (it may be
    * waiting for us to give way) and look again, 200 ms at most: it has
@@ -244,13 +262,17 @@ void sfc_claim_release(sfc_claim *c, const sfc_generator *g,
 }
 
 void sfc_claim_drop(sfc_claim *c) {
+  char range[RANGE_HEX + 1], ranked[TAKING_HEX + 1];
+  range_names(c, range, ranked);
   sfc_fd_close(c->record_write);
   sfc_fd_close(c->record);
   sfc_fd_close(c->records.fd);
-  if (c->range != SFC_NO_FD) sfc_os_claim_release(c->hex, c->range);
+  if (c->ranked != SFC_NO_FD) sfc_os_claim_release(ranked, c->ranked);
+  if (c->range != SFC_NO_FD) sfc_os_claim_release(range, c->range);
   if (c->name != SFC_NO_FD) sfc_os_claim_release(c->hex, c->name);
   c->name = SFC_NO_FD;
   c->range = SFC_NO_FD;
+  c->ranked = SFC_NO_FD;
   c->record = SFC_NO_FD;
   c->record_write = SFC_NO_FD;
   c->records.fd = SFC_NO_FD;
@@ -258,6 +280,7 @@ void sfc_claim_drop(sfc_claim *c) {
 
 void sfc_claim_drop_copies(const sfc_claim *c) {
   sfc_fd_close(c->record);
+  sfc_fd_close(c->ranked);
   if (c->range != SFC_NO_FD) sfc_os_claim_release(c->hex, c->range);
   if (c->name != SFC_NO_FD) sfc_os_claim_release(c->hex, c->name);
 }

@@ -13,6 +13,8 @@ typedef struct sfc_claim {
   sfc_fd record_write;  /* a shared generator's: the same file unlocked,
                            which its processes write through */
   sfc_fd range;         /* the name that tells our range to others' scans */
+  sfc_fd ranked;        /* until settled: that name with our rank after it */
+  uint64_t rank;        /* the rank in `ranked` */
   sfc_dir records;      /* the host-wide folder of records */
   uint64_t mask, value; /* the bits every ID fixes: the pattern */
   uint64_t lowest;      /* the lowest integer it may issue from now on */
@@ -39,6 +41,10 @@ SFC_INTERNAL sfc_status sfc_claim_take(sfc_claim *c,
                                        uint64_t bits, sfc_saved *handed,
                                        bool *held, sfc_holder *who,
                                        sfc_error *err);
+/* The claim taken is settled once its generator is whole: others' scans
+ * see the range alone (a refusal for good) rather than with a rank (one
+ * still taking, which may yet fail and let go: they look again). */
+SFC_INTERNAL sfc_status sfc_claim_settle(sfc_claim *c, sfc_error *err);
 /* claim_records.c: writes the record: open (how far the holder may issue) or
  * closed (what it issued). */
 SFC_INTERNAL sfc_status sfc_claim_write(sfc_claim *c,

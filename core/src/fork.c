@@ -181,6 +181,7 @@ sfc_status sfc_check_fork(sfc_generator *g, sfc_error *err) {
     sfc_word_load(g, &saved);
     st = sfc_keeper_start(g, err);
   }
+  if (st == SFC_OK) st = sfc_guard_settle(g, err);
   if (st == SFC_OK) {
     g->pid = sfc_os_pid();
     atomic_store_explicit(&g->forks_seen, now, memory_order_release);

@@ -273,6 +273,15 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
   return SFC_OK;
 }
 
+/* The claim settled, under the lock that a fork takes (fork.c): a child
+ * forked meanwhile drops every name it holds. */
+static sfc_status settle(sfc_generator *g, sfc_error *err) {
+  sfc_mutex_lock(&g->lock);
+  sfc_status st = sfc_guard_settle(g, err);
+  sfc_mutex_unlock(&g->lock);
+  return st;
+}
+
 sfc_status sfc_generator_new_leased(const sfc_layout *layout,
                                     const sfc_options *opts,
                                     const sfc_lease_start *lease,
@@ -291,6 +300,7 @@ sfc_status sfc_generator_new_leased(const sfc_layout *layout,
   sfc_fork_register(g);
   st = start(g, layout, opts, lease, err);
   if (st == SFC_OK && g->has_state) st = sfc_keeper_start(g, err);
+  if (st == SFC_OK) st = settle(g, err);
   if (st != SFC_OK) return discard(g, st);
   /* Whole now: a newer generator of its value may take it over. */
   atomic_store_explicit(&g->ready, true, memory_order_release);
@@ -335,6 +345,7 @@ sfc_status sfc_generator_new_shared(void *mem, size_t size,
                     "shared generator is not available here");
   sfc_fork_register(g);
   st = start(g, layout, opts, NULL, err);
+  if (st == SFC_OK) st = settle(g, err);
   if (st != SFC_OK) return discard(g, st);
   *out = g;
   return SFC_OK;

@@ -22,6 +22,12 @@ sfc_status sfc_guard_take(sfc_generator *g, sfc_claim *c, uint64_t bits,
   return st;
 }
 
+/* sfc_claim_settle, once the generator is whole (under g->lock, which a
+ * fork takes). */
+sfc_status sfc_guard_settle(sfc_generator *g, sfc_error *err) {
+  return g->guarded ? sfc_claim_settle(&g->claim, err) : SFC_OK;
+}
+
 void sfc_mark_update(sfc_generator *g) {
   int64_t m = g->has_state ? atomic_load(&g->state_mark) : INT64_MAX;
   if (g->guarded && g->handover_mark < m) m = g->handover_mark;

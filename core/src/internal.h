@@ -362,8 +362,9 @@ SFC_INTERNAL sfc_status sfc_guard_take(struct sfc_generator *g, sfc_claim *c,
                                        uint64_t bits, sfc_saved *saved,
                                        bool *held, sfc_holder *who,
                                        sfc_error *err);
-/* The first record written ahead, before any ID (creation, a fresh pool
- * value). */
+SFC_INTERNAL sfc_status sfc_guard_settle(struct sfc_generator *g,
+                                         sfc_error *err);
+/* The first record written ahead of any ID (creation, a fresh pool value). */
 SFC_INTERNAL sfc_status sfc_guard_start(struct sfc_generator *g,
                                         sfc_error *err);
 /* Moves the record's mark past `tick` (under g->lock): the record written

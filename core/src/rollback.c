@@ -139,6 +139,7 @@ static sfc_status switch_value(sfc_generator *g, int64_t now_us, int64_t tick,
   }
   /* The new value's record, written ahead of its first ID. */
   st = sfc_guard_move(g, saved.clock, SFC_NEVER, saved.clock, tick, err);
+  if (st == SFC_OK) st = sfc_guard_settle(g, err);
   if (st != SFC_OK) {
     /* Half switched: the generator stops for good rather than issue under
      * a value its record does not cover. */
