@@ -60,7 +60,8 @@ SFC_INTERNAL sfc_status sfc_claim_refuse(const sfc_claim *c,
  * NULL: the record written ahead stands. */
 SFC_INTERNAL void sfc_claim_release(sfc_claim *c, const struct sfc_generator *g,
                                     const sfc_saved *last);
-/* Closes this process's descriptors of the claim. */
+/* In a forked child: closes its copies of the claim's descriptors and
+ * removes nothing (the parent holds the claim still, or let go itself). */
 SFC_INTERNAL void sfc_claim_drop(sfc_claim *c);
 /* In a forked process of a shared generator: closes its copies of what
  * holds the claim, leaving the struct (shared memory) as it is. */

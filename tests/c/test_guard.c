@@ -521,6 +521,22 @@ static void file_claims(void) {
   CHECK(!c && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid),
         "refused by the claim file: %s", err.message);
   sfc_generator_free(c);
+  /* A forked child closes its copies and removes nothing: the file its
+   * parent holds stays, and so does the refusal. */
+  pid_t child = fork();
+  if (child == 0) _exit(0);
+  int status = -1;
+  CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status),
+        "the forked child exits");
+  struct stat there;
+  CHECK(stat(path, &there) == 0,
+        "a forked child leaves its parent's claim "
+        "file: %s",
+        path);
+  c = open_gen(&other_epoch, 3, 0, &st, &err);
+  CHECK(!c && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid),
+        "still refused after a fork: %s", c ? "taken" : err.message);
+  sfc_generator_free(c);
   sfc_generator_free(a);
   sfc_generator_free(b);
   struct stat sb;
