@@ -213,8 +213,11 @@ static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   return st;
 }
 
-sfc_status sfc_claim_settle(sfc_claim *c, sfc_error *err) {
-  if (c->ranked == SFC_NO_FD) return SFC_OK;
+sfc_status sfc_claim_settle(sfc_claim *c, const sfc_generator *g,
+                            sfc_error *err) {
+  if (sfc_test_hook) sfc_test_hook("claim: generator whole, not settled");
+  if (c->ranked == SFC_NO_FD)
+    return c->taking ? sfc_claim_records_settle(c, g, err) : SFC_OK;
   char range[RANGE_HEX + 1], ranked[TAKING_HEX + 1], where[160];
   bool taken;
   sfc_holder nobody;
@@ -225,7 +228,7 @@ sfc_status sfc_claim_settle(sfc_claim *c, sfc_error *err) {
   if (st != SFC_OK) return st;
   sfc_os_claim_release(ranked, c->ranked);
   c->ranked = SFC_NO_FD;
-  return SFC_OK;
+  return sfc_claim_records_settle(c, g, err);
 }
 
 sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,

@@ -42,9 +42,12 @@ SFC_INTERNAL sfc_status sfc_claim_take(sfc_claim *c,
                                        bool *held, sfc_holder *who,
                                        sfc_error *err);
 /* The claim taken is settled once its generator is whole: others' scans
- * see the range alone (a refusal for good) rather than with a rank (one
- * still taking, which may yet fail and let go: they look again). */
-SFC_INTERNAL sfc_status sfc_claim_settle(sfc_claim *c, sfc_error *err);
+ * see the range alone, and its record says settled (a refusal for good),
+ * rather than a rank (one still taking, which may yet fail and let go:
+ * they look again). */
+SFC_INTERNAL sfc_status sfc_claim_settle(sfc_claim *c,
+                                         const struct sfc_generator *g,
+                                         sfc_error *err);
 /* claim_records.c: writes the record: open (how far the holder may issue) or
  * closed (what it issued). */
 SFC_INTERNAL sfc_status sfc_claim_write(sfc_claim *c,
