@@ -213,8 +213,11 @@ static sfc_status take_once(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   return st;
 }
 
-sfc_status sfc_claim_settle(sfc_claim *c, sfc_error *err) {
-  if (c->ranked == SFC_NO_FD) return SFC_OK;
+sfc_status sfc_claim_settle(sfc_claim *c, const sfc_generator *g,
+                            sfc_error *err) {
+  if (sfc_test_hook) sfc_test_hook("claim: generator whole, not settled");
+  if (c->ranked == SFC_NO_FD)
+    return c->taking ? sfc_claim_records_settle(c, g, err) : SFC_OK;
   char range[RANGE_HEX + 1], ranked[TAKING_HEX + 1], where[160];
   bool taken;
   sfc_holder nobody;
@@ -225,7 +228,7 @@ sfc_status sfc_claim_settle(sfc_claim *c, sfc_error *err) {
   if (st != SFC_OK) return st;
   sfc_os_claim_release(ranked, c->ranked);
   c->ranked = SFC_NO_FD;
-  return SFC_OK;
+  return sfc_claim_records_settle(c, g, err);
 }
 
 sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
@@ -253,34 +256,50 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   }
 }
 
+/* The record first: a contender that finds the names free finds it
+ * unlocked too. */
+static void close_records(sfc_claim *c) {
+  sfc_fd_close(c->record_write);
+  sfc_fd_close(c->record);
+  sfc_fd_close(c->records.fd);
+  c->record = SFC_NO_FD;
+  c->record_write = SFC_NO_FD;
+  c->records.fd = SFC_NO_FD;
+}
+
 void sfc_claim_release(sfc_claim *c, const sfc_generator *g,
                        const sfc_saved *last) {
   /* Written over blocks the file has: it cannot run out of space. Had it
    * failed, the record written ahead stands, which covers it. */
   if (last && c->record != SFC_NO_FD) sfc_claim_write(c, g, last, true, NULL);
-  sfc_claim_drop(c);
-}
-
-void sfc_claim_drop(sfc_claim *c) {
+  close_records(c);
+  /* The holder lets go of its names: a lock file (claim_os_file.c) is
+   * removed by its holder alone. */
   char range[RANGE_HEX + 1], ranked[TAKING_HEX + 1];
   range_names(c, range, ranked);
-  sfc_fd_close(c->record_write);
-  sfc_fd_close(c->record);
-  sfc_fd_close(c->records.fd);
   if (c->ranked != SFC_NO_FD) sfc_os_claim_release(ranked, c->ranked);
   if (c->range != SFC_NO_FD) sfc_os_claim_release(range, c->range);
   if (c->name != SFC_NO_FD) sfc_os_claim_release(c->hex, c->name);
   c->name = SFC_NO_FD;
   c->range = SFC_NO_FD;
   c->ranked = SFC_NO_FD;
-  c->record = SFC_NO_FD;
-  c->record_write = SFC_NO_FD;
-  c->records.fd = SFC_NO_FD;
+}
+
+/* A forked copy closes and removes nothing: the names' files are its
+ * parent's (one inode), still held there. */
+void sfc_claim_drop(sfc_claim *c) {
+  close_records(c);
+  sfc_fd_close(c->ranked);
+  sfc_fd_close(c->range);
+  sfc_fd_close(c->name);
+  c->name = SFC_NO_FD;
+  c->range = SFC_NO_FD;
+  c->ranked = SFC_NO_FD;
 }
 
 void sfc_claim_drop_copies(const sfc_claim *c) {
   sfc_fd_close(c->record);
   sfc_fd_close(c->ranked);
-  if (c->range != SFC_NO_FD) sfc_os_claim_release(c->hex, c->range);
-  if (c->name != SFC_NO_FD) sfc_os_claim_release(c->hex, c->name);
+  sfc_fd_close(c->range);
+  sfc_fd_close(c->name);
 }

@@ -42,9 +42,12 @@ SFC_INTERNAL sfc_status sfc_claim_take(sfc_claim *c,
                                        bool *held, sfc_holder *who,
                                        sfc_error *err);
 /* The claim taken is settled once its generator is whole: others' scans
- * see the range alone (a refusal for good) rather than with a rank (one
- * still taking, which may yet fail and let go: they look again). */
-SFC_INTERNAL sfc_status sfc_claim_settle(sfc_claim *c, sfc_error *err);
+ * see the range alone, and its record says settled (a refusal for good),
+ * rather than a rank (one still taking, which may yet fail and let go:
+ * they look again). */
+SFC_INTERNAL sfc_status sfc_claim_settle(sfc_claim *c,
+                                         const struct sfc_generator *g,
+                                         sfc_error *err);
 /* claim_records.c: writes the record: open (how far the holder may issue) or
  * closed (what it issued). */
 SFC_INTERNAL sfc_status sfc_claim_write(sfc_claim *c,
@@ -60,7 +63,8 @@ SFC_INTERNAL sfc_status sfc_claim_refuse(const sfc_claim *c,
  * NULL: the record written ahead stands. */
 SFC_INTERNAL void sfc_claim_release(sfc_claim *c, const struct sfc_generator *g,
                                     const sfc_saved *last);
-/* Closes this process's descriptors of the claim. */
+/* In a forked child: closes its copies of the claim's descriptors and
+ * removes nothing (the parent holds the claim still, or let go itself). */
 SFC_INTERNAL void sfc_claim_drop(sfc_claim *c);
 /* In a forked process of a shared generator: closes its copies of what
  * holds the claim, leaving the struct (shared memory) as it is. */

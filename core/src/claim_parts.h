@@ -61,6 +61,11 @@ SFC_INTERNAL sfc_status sfc_claim_records_open(sfc_claim *c,
                                                const struct sfc_generator *g,
                                                sfc_saved *handed, bool *held,
                                                sfc_holder *who, sfc_error *err);
+/* Our record says "taking" (our rank) until its generator is whole, as the
+ * claim's ranked name does: then it says settled, the rest as it was. */
+SFC_INTERNAL sfc_status sfc_claim_records_settle(sfc_claim *c,
+                                                 const struct sfc_generator *g,
+                                                 sfc_error *err);
 /* The layout of a live holder of `pattern` ("<mask>.<value>"), from its
  * record, for the refusal: "<spec> (epoch <ms>)"; "" when none says. */
 SFC_INTERNAL void sfc_claim_holder_layout(const char *pattern, char *out,

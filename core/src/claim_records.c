@@ -347,7 +347,6 @@ sfc_status sfc_claim_records_open(sfc_claim *c, const sfc_generator *g,
     st = sfc_dir_each(&c->records, SFC_RECORD_PREFIX, read_record, &r, err);
   if (st == SFC_OK) st = r.status;
   if (st != SFC_OK || *held) return st;
-  c->taking = 0;
   n = sfc_record_text(c, g, handed, false, text, sizeof text);
   st = sfc_file_renew_locked(&c->records, c->record_name, path, &c->record,
                              text, n, err);
@@ -355,6 +354,28 @@ sfc_status sfc_claim_records_open(sfc_claim *c, const sfc_generator *g,
     st = sfc_file_open_lock(&c->records, c->record_name, path, &c->record_write,
                             err);
   return st;
+}
+
+sfc_status sfc_claim_records_settle(sfc_claim *c, const sfc_generator *g,
+                                    sfc_error *err) {
+  char buf[SFC_RECORD_MAX + 1], text[SFC_RECORD_MAX];
+  size_t n;
+  sfc_record rec;
+  c->taking = 0;
+  if (c->record == SFC_NO_FD) return SFC_OK;
+  sfc_status st =
+      sfc_file_read_fd(c->record, c->record_name, buf, sizeof buf, &n, err);
+  if (st != SFC_OK) return st;
+  if (sfc_record_parse(buf, n, &rec) != NULL)
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "the hand-over record %s changed under its holder",
+                    c->record_name);
+  /* What it says, rank aside: written over the same blocks. */
+  n = sfc_record_text(c, g, &rec.saved, !rec.open, text, sizeof text);
+  if (!n)
+    return sfc_fail(err, SFC_STATE_ERROR,
+                    "the hand-over record of %s cannot be written", c->hex);
+  return sfc_file_overwrite(c->record, text, n, c->record_name, err);
 }
 
 /* A shared generator's forked process moves the record only while its

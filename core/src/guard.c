@@ -25,7 +25,7 @@ sfc_status sfc_guard_take(sfc_generator *g, sfc_claim *c, uint64_t bits,
 /* sfc_claim_settle, once the generator is whole (under g->lock, which a
  * fork takes). */
 sfc_status sfc_guard_settle(sfc_generator *g, sfc_error *err) {
-  return g->guarded ? sfc_claim_settle(&g->claim, err) : SFC_OK;
+  return g->guarded ? sfc_claim_settle(&g->claim, g, err) : SFC_OK;
 }
 
 void sfc_mark_update(sfc_generator *g) {

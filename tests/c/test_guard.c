@@ -9,6 +9,8 @@
  * machine shares its claims. */
 #include "check.h"
 
+extern void (*sfc_test_hook)(const char *point);
+
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -497,6 +499,65 @@ static void descriptors_run_out(void) {
 }
 
 #if defined(__linux__)
+/* The text of the one record in /dev/shm whose name starts with `prefix`
+ * (NULL if not exactly one). */
+static char *record_text(const char *prefix) {
+  static char text[8192];
+  int records = 0;
+  DIR *d = opendir("/dev/shm");
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
+    char path[300];
+    snprintf(path, sizeof path, "/dev/shm/%s", e->d_name);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[n] = '\0';
+    records++;
+  }
+  if (d) closedir(d);
+  return records == 1 ? text : NULL;
+}
+
+static char record_prefix[64];
+static bool said_taking;
+
+static void look_at_record(const char *point) {
+  if (strcmp(point, "claim: generator whole, not settled") != 0) return;
+  const char *text = record_text(record_prefix);
+  said_taking = text && strstr(text, "\ntaking ") &&
+                !strstr(text, "\ntaking 0000000000000000\n");
+}
+
+/* A hand-over record shows its holder's rank until the generator is whole,
+ * as the claim's ranked name does: one in another network namespace, which
+ * sees the record and not the name, looks again meanwhile, for a create
+ * may yet fail after the claim. Once whole, it says settled (a refusal for
+ * good). */
+static void record_settled_when_whole(void) {
+  sfc_layout l = layout("time:41@1ms,worker:10,seq:12");
+  sfc_status st;
+  sfc_error err;
+  /* The record's name starts with the claim's: the layout's fixed bits. */
+  sfc_generator *probe = open_gen(&l, 11, 0, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  if (!probe) return;
+  const char *at = strstr(guard_of(probe), "/claim/");
+  if (at)
+    snprintf(record_prefix, sizeof record_prefix, "snowflake-c-%s.", at + 7);
+  sfc_generator_free(probe);
+  sfc_test_hook = look_at_record;
+  sfc_generator *g = open_gen(&l, 11, 0, &st, &err);
+  sfc_test_hook = NULL;
+  CHECK_STATUS(st, SFC_OK, err);
+  CHECK(said_taking, "the record shows a rank while its generator is made");
+  const char *text = record_text(record_prefix);
+  CHECK(text && strstr(text, "\nstate open\ntaking 0000000000000000\n"),
+        "the record of a whole generator says settled: %.300s",
+        text ? text : "(not one record)");
+  sfc_generator_free(g);
+}
+
 extern bool sfc_claim_by_file;
 
 /* The lock-file claim of macOS, run here: the same refusals. */
@@ -520,6 +581,22 @@ static void file_claims(void) {
   snprintf(pid, sizeof pid, "live process %ld", own_pid());
   CHECK(!c && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid),
         "refused by the claim file: %s", err.message);
+  sfc_generator_free(c);
+  /* A forked child closes its copies and removes nothing: the file its
+   * parent holds stays, and so does the refusal. */
+  pid_t child = fork();
+  if (child == 0) _exit(0);
+  int status = -1;
+  CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status),
+        "the forked child exits");
+  struct stat there;
+  CHECK(stat(path, &there) == 0,
+        "a forked child leaves its parent's claim "
+        "file: %s",
+        path);
+  c = open_gen(&other_epoch, 3, 0, &st, &err);
+  CHECK(!c && st == SFC_WORKER_UNAVAILABLE && strstr(err.message, pid),
+        "still refused after a fork: %s", c ? "taken" : err.message);
   sfc_generator_free(c);
   sfc_generator_free(a);
   sfc_generator_free(b);
@@ -810,6 +887,7 @@ int main(void) {
 #endif
   descriptors_run_out();
 #if defined(__linux__)
+  record_settled_when_whole();
   file_claims();
 #endif
   other_user();

@@ -5,6 +5,7 @@
 #include "check.h"
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 extern void (*sfc_test_hook)(const char *point);
 
@@ -219,8 +220,56 @@ static void survives_a_death_in_the_slow_path(void) {
   unmap(mem, 0);
 }
 
+#if defined(__linux__)
+extern bool sfc_claim_by_file;
+
+/* The lock-file claim of macOS, run here: a forked process of a shared
+ * generator closes its copies of the claim file and removes nothing, so
+ * that the value stays refused to others while the creator holds it. */
+static void file_claim_outlives_forks(void) {
+  sfc_claim_by_file = true;
+  void *mem = map_shared(0, NULL);
+  sfc_layout l = check_default_layout();
+  sfc_node_value node[] = {{"worker", 75, SFC_SOURCE_EXPLICIT}};
+  sfc_options opts = node_options(node, NULL);
+  sfc_error err;
+  sfc_generator *g = new_shared(mem, &l, &opts, &err);
+  if (g) {
+    pid_t child = fork();
+    if (child == 0) {
+      uint64_t id;
+      sfc_error e;
+      _exit(sfc_next(g, &id, &e) == SFC_OK ? 0 : 1);
+    }
+    CHECK(check_wait(child) == 0, "the forked process issues from it");
+    sfc_stats s;
+    sfc_generator_stats(g, &s);
+    const char *where = strstr(sfc_stats_text(&s, SFC_STAT_GUARD), "/dev/shm/");
+    struct stat there;
+    CHECK(where && stat(where, &there) == 0,
+          "a forked process leaves the claim file: %s",
+          sfc_stats_text(&s, SFC_STAT_GUARD));
+    sfc_layout other_epoch =
+        check_layout("time:41@1ms,clock:3,worker:7,seq:12", l.epoch_ms + 1);
+    sfc_generator *c = NULL;
+    sfc_status st = sfc_generator_new(&other_epoch, &opts, &c, &err);
+    CHECK(st == SFC_WORKER_UNAVAILABLE,
+          "refused while the shared generator holds the value after a "
+          "fork: %s",
+          st == SFC_OK ? "taken" : err.message);
+    sfc_generator_free(c);
+    sfc_generator_free(g);
+  }
+  unmap(mem, 0);
+  sfc_claim_by_file = false;
+}
+#endif
+
 int main(void) {
   refuses_bad_memory();
+#if defined(__linux__)
+  file_claim_outlives_forks();
+#endif
   forks_share_one_value(NULL, 71);
   char *dir = check_tmpdir();
   forks_share_one_value(dir, 73);

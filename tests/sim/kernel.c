@@ -576,6 +576,7 @@ static void run_program(proc *p, thread *t) {
     snprintf(pid, sizeof pid, "%ld", p->pid);
     snprintf(uid, sizeof uid, "%ld", p->uid);
     snprintf(tid, sizeof tid, "%lld", (long long)t->tid);
+    const char *claims = cfg.claims_by_file ? "file" : "socket";
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) _exit(13);
@@ -584,9 +585,9 @@ static void run_program(proc *p, thread *t) {
     if (vg && *vg) {
       execlp("valgrind", "valgrind", "-q", "--error-exitcode=99",
              "--exit-on-first-error=yes", self, "--process", fd, pid, uid,
-             p->hostname, tid, (char *)NULL);
+             p->hostname, tid, claims, (char *)NULL);
     }
-    execl(self, self, "--process", fd, pid, uid, p->hostname, tid,
+    execl(self, self, "--process", fd, pid, uid, p->hostname, tid, claims,
           (char *)NULL);
     _exit(14);
   }

@@ -14,6 +14,7 @@
 typedef struct k_config {
   uint64_t seed;
   bool counter_trusted; /* the host's clock runs on the CPU counter */
+  bool claims_by_file;  /* the claim is a lock file (macOS, the BSDs) */
   bool trace;           /* print every system call */
   /* State folders that are one volume in every mount namespace. */
   const char *shared_paths[4];

@@ -22,6 +22,9 @@
 #include <string.h>
 #include <time.h>
 
+/* os_sim.c's: the host's claims are lock files (claim_os_file.c). */
+extern bool sfc_claim_by_file;
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -38,7 +41,8 @@ static int usage(void) {
 
 int main(int argc, char **argv) {
   /* A simulated process: run by the kernel (kernel.c's run_program). */
-  if (argc == 7 && !strcmp(argv[1], "--process")) {
+  if (argc == 8 && !strcmp(argv[1], "--process")) {
+    sfc_claim_by_file = !strcmp(argv[7], "file");
     sim_process_main(atoi(argv[2]), atol(argv[3]), atol(argv[4]), argv[5],
                      atol(argv[6]));
     return 0;

@@ -136,6 +136,10 @@ static mark marks[MAX_MARKS];
 static char failure[4096];
 static sim_counts counts;
 static bool records_link_live;
+/* The host's claims are lock files in /dev/shm (macOS's, beside the
+ * records): one mount namespace since a boot sees them, not one network
+ * namespace. */
+static bool claims_by_file;
 static long last_child_of[2][64];
 static int last_child_count;
 
@@ -158,7 +162,7 @@ void sim_model_counts(sim_counts *out) {
   *out = counts;
 }
 
-void sim_model_reset(bool link_live) {
+void sim_model_reset(bool link_live, bool by_file) {
   memset(gens, 0, sizeof gens);
   memset(procs, 0, sizeof procs);
   memset(cmds, 0, sizeof cmds);
@@ -172,6 +176,7 @@ void sim_model_reset(bool link_live) {
   table = calloc(table_cap, sizeof *table);
   failure[0] = '\0';
   records_link_live = link_live;
+  claims_by_file = by_file;
   lease_model_reset();
 }
 
@@ -474,13 +479,16 @@ static bool same_state(const mgen *a, const mgen *b) {
   return strcmp(na, nb) == 0;
 }
 
-/* Both live: a claim sees both (one network namespace, both guarded), a
- * state folder locks one value for both, or (records_link_live) a record
- * file locked by a live holder in one /dev/shm. */
+/* Both live: a claim sees both (one network namespace, both guarded; for
+ * lock files one /dev/shm), a state folder locks one value for both, or
+ * (records_link_live) a record file locked by a live holder in one
+ * /dev/shm. */
 static bool linked_live(const mgen *a, const mgen *b) {
   if (same_state(a, b)) return true;
   if (!a->guard || !b->guard) return false;
-  if (a->netns == b->netns) return true;
+  if (claims_by_file ? a->mntns == b->mntns && a->boot == b->boot
+                     : a->netns == b->netns)
+    return true;
   return records_link_live && a->mntns == b->mntns && a->boot == b->boot;
 }
 

@@ -216,11 +216,21 @@ static bool lease_seed(uint64_t seed) {
   return z % 5 == 0;
 }
 
+/* One seed in four (by a hash of its own, so that the others make the
+ * schedules they always made) runs on a host whose claims are lock files
+ * beside the records, as macOS's are. */
+static bool file_claims_seed(uint64_t seed) {
+  uint64_t z = (seed + 0xF11E) * UINT64_C(0xBF58476D1CE4E5B9);
+  z ^= z >> 29;
+  return z % 4 == 0;
+}
+
 void schedule_make(uint64_t seed, schedule *out) {
   gen_state = seed ^ UINT64_C(0x5EED5EED5EED5EED);
   memset(out, 0, sizeof *out);
   out->seed = seed;
   out->counter_trusted = rnd(2);
+  out->claims_by_file = file_claims_seed(seed);
   size_t cap = 40 + rnd(60);
   out->actions = calloc(cap, sizeof *out->actions);
   /* One ID space, mostly: an epoch of the run's own, or aliases of it. */
@@ -539,9 +549,10 @@ const char *schedule_run(const schedule *s, bool trace, uint64_t *steps,
                          uint64_t *ids) {
   k_config cfg = {.seed = s->seed,
                   .counter_trusted = s->counter_trusted,
+                  .claims_by_file = s->claims_by_file,
                   .trace = trace,
                   .shared_paths = {"/var/lib/sfc/a"}};
-  sim_model_reset(s->records_link_live);
+  sim_model_reset(s->records_link_live, s->claims_by_file);
   k_init(&cfg);
   memset(pid_of, 0, sizeof pid_of);
   const char *why = NULL;
@@ -577,9 +588,9 @@ const char *schedule_run(const schedule *s, bool trace, uint64_t *steps,
  * -------------------------------------------------------------------------- */
 
 void schedule_print(const schedule *s, FILE *out) {
-  fprintf(out, "seed %llu counter_trusted %d records_link_live %d\n",
-          (unsigned long long)s->seed, s->counter_trusted,
-          s->records_link_live);
+  fprintf(out, "seed %llu counter_trusted %d records_link_live %d%s\n",
+          (unsigned long long)s->seed, s->counter_trusted, s->records_link_live,
+          s->claims_by_file ? " claims file" : "");
   for (size_t i = 0; i < s->count; i++) {
     const action *a = &s->actions[i];
     char text[480];
@@ -612,6 +623,7 @@ bool schedule_read(FILE *in, schedule *out) {
   out->seed = seed;
   out->counter_trusted = ct;
   out->records_link_live = rl;
+  out->claims_by_file = strstr(first, " claims file") != NULL;
   size_t cap = 16;
   out->actions = calloc(cap, sizeof *out->actions);
   char line[1024];

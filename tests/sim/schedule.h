@@ -50,6 +50,7 @@ typedef struct schedule {
   uint64_t seed; /* the kernel's: interleavings, time, faults */
   bool counter_trusted;
   bool records_link_live;
+  bool claims_by_file; /* a host whose claims are lock files (macOS) */
   size_t count;
   action *actions;
 } schedule;

@@ -34,7 +34,7 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
 long sim_last_child(long parent);
 /* The model's verdict so far: NULL, or what went wrong. */
 const char *sim_model_failure(void);
-void sim_model_reset(bool records_link_live);
+void sim_model_reset(bool records_link_live, bool claims_by_file);
 /* Counts for the run's summary. */
 typedef struct sim_counts {
   uint64_t ids, generators, refusals, duplicates_excluded;
