@@ -483,8 +483,8 @@ SFC_INTERNAL sfc_status sfc_slow_path(struct sfc_generator *g, int64_t now_us,
                                       int64_t tick, uint64_t seen,
                                       uint64_t *next, int64_t *wait_us,
                                       sfc_error *err);
-/* Tests only: called at named points of the slow path (NULL otherwise), so
- * that a test can stall a thread exactly there. */
+/* Tests only: called at named points (the slow path, the claim's settle;
+ * NULL otherwise), so that a test can stall or look exactly there. */
 SFC_INTERNAL extern void (*sfc_test_hook)(const char *point);
 
 /* fork.c — fork detection. */

@@ -36,8 +36,6 @@ static sfc_status refuse(sfc_generator *g, int64_t now_us, int64_t t,
                   now, was, sfc_rollback_name(g->rollback), why);
 }
 
-void (*sfc_test_hook)(const char *point);
-
 /* Moves to the next clock value whose last tick is behind `tick`, and
  * issues the first ID under it. The state file, the clock table and the
  * state word all change under g->lock, so that the keeper (which persists

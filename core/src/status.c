@@ -4,6 +4,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/* Here, at the bottom, so that any file may call it (tests only). */
+void (*sfc_test_hook)(const char *point);
+
 static const sfc_status_info statuses[SFC_STATUS_COUNT] = {
     {SFC_OK, "Ok", "success", 0},
     {SFC_INVALID_LAYOUT, "InvalidLayout", "the layout is invalid", 1},
