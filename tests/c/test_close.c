@@ -100,13 +100,18 @@ static void *work(void *arg) {
   atomic_fetch_add(j->started, 1);
   sfc_error err;
   bool closed = false;
-  /* Some calls after the close, then stop. */
+  uint64_t spare[8];
   /* Until 1000 calls made after the close returned. */
-  for (int after = 0; after < 1000 && j->n + 7 <= PER_THREAD;) {
+  for (int after = 0; after < 1000;) {
+    /* Out of room before the close (its thread not scheduled for a while
+     * on a busy machine): wait for it; what follows is not kept. */
+    const bool full = j->n + 7 > PER_THREAD;
+    while (full && !atomic_load(j->closed))
+      sfc_pause(100);
     const bool late = atomic_load(j->closed); /* the call starts after it */
     size_t got = 0;
-    sfc_status st = issue(j, &rule, j->ids + j->n, &got, &err);
-    j->n += got;
+    sfc_status st = issue(j, &rule, full ? spare : j->ids + j->n, &got, &err);
+    if (!full) j->n += got;
     if ((j->n & 1023) < got) atomic_store(&j->progress, j->n);
     after += late;
     if (is_closed_error(st, &err)) {
@@ -205,7 +210,6 @@ static void race(const char *what, const sfc_layout *l, int64_t worker,
     CHECK(j->wrong_after_closed == 0,
           "%s: thread %d: %d answers after the closed error", what, t,
           j->wrong_after_closed);
-    CHECK(j->n + 7 <= PER_THREAD, "%s: thread %d ran out of room", what, t);
     if (hows[t] != BY_INJECTED)
       CHECK(j->other_errors == 0, "%s: thread %d: %d errors", what, t,
             j->other_errors);
