@@ -41,18 +41,19 @@ ending_next_ms() { # variant
 # The CLI's options for a variant (the SIGPIPE rows run `gen | head`).
 ending_cli_options() { # variant
   case $1 in
-  borrow) echo "--layout time:41@1ms,clock:3,worker:7,seq:12 --rollback borrow --max-drift 2s" ;;
+  borrow) echo "--layout time:42@1ms,clock:3,worker:7,seq:11 --rollback borrow --max-drift 2s" ;;
   coarse) echo "--layout time:33@1s,clock:2,worker:7,seq:16 --rollback default" ;;
   esac
 }
 
-# Waits until the wall clock has just begun a second: a coarse (1 s) tick
-# then has time for the holder's end and the successor's start.
-ending_second_start() {
+# Waits until the wall clock has just begun a second since the row's epoch
+# (a tick of the coarse layout, which begins at the epoch's millisecond):
+# the tick then has time for the holder's end and the successor's start.
+ending_tick_start() {
   local us
   while :; do
-    us=${EPOCHREALTIME#*[.,]}
-    ((10#$us < 30000)) && return
+    us=${EPOCHREALTIME/[.,]/}
+    (((us / 1000 - row_epoch) % 1000 < 30)) && return
     sleep 0.005
   done
 }
@@ -99,15 +100,16 @@ ending_row() { # end, variant
     ;;
   SIGPIPE)
     # The CLI, its output cut by head: the pipe closed under it. Its IDs
-    # are those head passed on: enough to borrow ticks ahead (4,096 a
-    # tick), or some of a coarse tick's.
-    local opts lines=2000000
+    # are those head passed on: enough to borrow ticks ahead (2,048 a
+    # tick: about a second ahead of the wall clock, of max_drift's 2 s),
+    # or some of a coarse tick's.
+    local opts lines=3000000
     read -ra opts <<<"$(ending_cli_options "$v")"
     if [[ $v = coarse ]]; then
       # Fewer than a batch of the CLI (4,096), more than its output buffer:
       # head has them, and closes the pipe, within the tick.
       lines=1000
-      ending_second_start
+      ending_tick_start
     fi
     "${run[@]}" "$cli" gen -n 100000000 --epoch "$row_epoch" --node worker=7 \
       "${opts[@]}" 2>"$d/first.err" | head -n "$lines" >"$d/first.ids"
@@ -158,7 +160,7 @@ ending_other_mount_namespace() {
     --node worker=7)
   local ns=(unshare -m bash -c
     'mount -t tmpfs -o mode=1777 tmpfs /dev/shm && exec "$@"' _)
-  ending_second_start
+  ending_tick_start
   "${ns[@]}" "$cli" gen -n 2000 "${opts[@]}" >"$d/first.ids" 2>"$d/first.err" ||
     bad "the holder: $(tail -1 "$d/first.err")"
   start_ms=$((${EPOCHREALTIME/[.,]/} / 1000))
