@@ -376,16 +376,16 @@ sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
   return SFC_OK;
 }
 
+int sfc_file_lock_now(sfc_fd fd) {
+  return (int)-sys_fd_op(SYS_FLOCK, fd, 1);
+}
+
 sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
                              sfc_error *err) {
-  *held = false;
-  int64_t e = sys_fd_op(SYS_FLOCK, fd, 1);
-  if (e == 0) return SFC_OK;
-  if (e == -EWOULDBLOCK) {
-    *held = true;
-    return SFC_OK;
-  }
-  return os_error(err, "cannot lock", path, (int)-e);
+  const int e = sfc_file_lock_now(fd);
+  *held = e == EWOULDBLOCK;
+  if (e == 0 || *held) return SFC_OK;
+  return os_error(err, "cannot lock", path, e);
 }
 
 void sfc_file_unlock(sfc_fd fd) {
@@ -393,8 +393,12 @@ void sfc_file_unlock(sfc_fd fd) {
 }
 
 bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
-  return sys_write(fd, 0, text, len) == (int64_t)len &&
-         sys_fd_op(SYS_TRUNCATE, fd, (int64_t)len) == 0;
+  int64_t n = sys_write(fd, 0, text, len);
+  int64_t e = n < 0               ? n
+              : n != (int64_t)len ? -ENOSPC
+                                  : sys_fd_op(SYS_TRUNCATE, fd, (int64_t)len);
+  if (e != 0) errno = (int)-e; /* why, as POSIX's calls say it */
+  return e == 0;
 }
 
 sfc_status sfc_file_overwrite(sfc_fd fd, const char *text, size_t len,
@@ -414,6 +418,24 @@ void sfc_file_close_removing(const sfc_dir *dir, const char *name, sfc_fd fd) {
   if (sfc_file_is_at(dir, name, fd))
     sys_name_op(SYS_UNLINK, dir->fd, name, NULL);
   sfc_fd_close(fd);
+}
+
+int sfc_file_open_at(const sfc_dir *dir, const char *name, bool create,
+                     sfc_fd *out) {
+  int64_t fd = sys_open(dir->fd, name,
+                        (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
+                            O_NONBLOCK | O_CLOEXEC,
+                        0644);
+  *out = fd < 0 ? SFC_NO_FD : fd;
+  return fd < 0 ? (int)-fd : 0;
+}
+
+bool sfc_file_regular(sfc_fd fd, long long *uid, sfc_file_id *id) {
+  sim_stat sb;
+  if (sys_stat(fd, NULL, &sb) != 0 || !S_ISREG(sb.mode)) return false;
+  *uid = sb.uid;
+  *id = id_of(&sb);
+  return true;
 }
 
 bool sfc_file_id_at(const sfc_dir *dir, const char *name, sfc_file_id *id) {
