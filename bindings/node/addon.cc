@@ -633,6 +633,24 @@ napi_value FormatId(napi_env env, napi_callback_info info) {
   return Made(env, napi_create_string_latin1(env, buf, n, &out), &out);
 }
 
+// An ASCII text that fits `buf` (as every ID does) into it as bytes, else
+// false. Read as UTF-16, which V8 copies from its one-byte string, where
+// reading it as UTF-8 encodes it char by char; the same bytes as UTF-8's.
+bool AsciiText(napi_env env, napi_value value, char (&buf)[64], size_t *len) {
+  char16_t wide[sizeof buf];
+  if (napi_get_value_string_utf16(env, value, wide, sizeof buf, len) !=
+          napi_ok ||
+      *len + 1 >= sizeof buf) {
+    return false;
+  }
+  char16_t all = 0; // no early exit: the loop vectorises
+  for (size_t i = 0; i < *len; i++) {
+    all |= wide[i];
+    buf[i] = static_cast<char>(wide[i]);
+  }
+  return all < 0x80;
+}
+
 // parseId(text, encoding) → bigint, by the text's real length (a NUL inside
 // is refused with its position). A text that fills the stack buffer may be
 // longer: it is read whole, so that the core names its real length.
@@ -645,8 +663,9 @@ napi_value ParseId(napi_env env, napi_callback_info info) {
   char buf[64];
   char *text = buf;
   size_t len = 0;
-  if (napi_get_value_string_utf8(env, argv[0], buf, sizeof buf, &len) !=
-      napi_ok) {
+  if (!AsciiText(env, argv[0], buf, &len) &&
+      napi_get_value_string_utf8(env, argv[0], buf, sizeof buf, &len) !=
+          napi_ok) {
     return ThrowFromC(env, SFC_INVALID_ARGUMENT, "expected a string.");
   }
   if (len + 1 >= sizeof buf) {
