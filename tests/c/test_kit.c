@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kit_host.h"
+#include "lease_of.h"
 #include "snowflake_c_kit.h"
 
 static void node_lists(void) {
@@ -178,22 +179,8 @@ static void tables_out(void) {
         "IDs unsigned");
 
   /* A lease that failed once, before any value: every row by name. */
-  sfc_layout layout;
-  sfc_error err;
-  sfc_lease *lease = NULL;
-  sfc_node_value node[] = {{"worker", 0, SFC_SOURCE_LEASE}};
-  sfc_options opts;
-  sfc_options_init(&opts);
-  sfc_options_set_nodes(&opts, node, 1);
-  CHECK_STATUS(sfc_layout_parse("time:41@1ms,worker:10,seq:12", 1704067200000,
-                                &layout, &err),
-               SFC_OK, err);
-  CHECK_STATUS(sfc_lease_new(&layout, &opts, &lease, &err), SFC_OK, err);
+  sfc_lease *lease = failed_lease(15000, "no \"db\"");
   if (!lease) return;
-  sfc_lease_query q;
-  int64_t wait_us;
-  sfc_lease_due(lease, &q, &wait_us);
-  sfc_lease_failed(lease, &q, "no \"db\"");
   sfc_lease_stats ls;
   sfc_lease_stats_get(lease, &ls);
   CHECK(sfk_lease_stats_out(&h, &ls, &o) == 0, "lease stats");

@@ -1,28 +1,12 @@
 /* The lease's timings as its hosts see them, without a database: the
  * statement due at once, and the sleeps sfc_lease_due hands out capped so
- * that no host needs a timing of its own (tests/leases runs the protocol
- * against a real PostgreSQL). */
+ * that no host needs a timing of its own, and its stats' table (tests/leases
+ * runs the protocol against a real PostgreSQL). */
 #include "check.h"
+#include "lease_of.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static sfc_lease *new_lease(int64_t duration_ms) {
-  sfc_layout layout;
-  sfc_error err;
-  CHECK_STATUS(sfc_layout_parse("time:41@1ms,worker:10,seq:12", 1704067200000,
-                                &layout, &err),
-               SFC_OK, err);
-  sfc_node_value node[] = {{"worker", 0, SFC_SOURCE_LEASE}};
-  sfc_options opts;
-  sfc_options_init(&opts);
-  sfc_options_set_nodes(&opts, node, 1);
-  set_ms(&opts, SFC_OPTION_LEASE_DURATION, duration_ms);
-  CHECK(sfc_lease_wanted(&layout, &opts), "a node value 'lease' is wanted");
-  sfc_lease *lease = NULL;
-  CHECK_STATUS(sfc_lease_new(&layout, &opts, &lease, &err), SFC_OK, err);
-  return lease;
-}
 
 static void acquiring(void) {
   sfc_lease *lease = new_lease(30000);
@@ -69,12 +53,8 @@ static void acquiring(void) {
 /* The lease's stats table: a row per id under its name, each read as its
  * row's type, none past the last; the readers by id as the rows say. */
 static void stats_table(void) {
-  sfc_lease *lease = new_lease(30000);
+  sfc_lease *lease = failed_lease(30000, "connection refused");
   if (!lease) return;
-  sfc_lease_query q;
-  int64_t wait_us;
-  sfc_lease_due(lease, &q, &wait_us);
-  sfc_lease_failed(lease, &q, "connection refused");
   sfc_lease_stats s;
   sfc_lease_stats_get(lease, &s);
   static const char *const names[] = {
