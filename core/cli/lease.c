@@ -286,14 +286,13 @@ void lease_print_stats(bool json) {
     if (i == SFC_LEASE_STAT_DURATION_MS) continue;
     sfc_value v;
     sfc_lease_stats_fact(&s, i, &v);
-    if (json) {
+    if (json)
       sfk_printf(&out, "%s\"%s\":", i ? "," : "", f->name);
-      sfk_json_value(&out, &v, false);
-    } else if (i > SFC_LEASE_STAT_VALUE && v.type == SFC_TYPE_INT) {
-      fprintf(stderr, " lease_%s=%" PRId64, f->name, v.i);
-    } else if (i > SFC_LEASE_STAT_VALUE && v.type == SFC_TYPE_UINT) {
-      fprintf(stderr, " lease_%s=%" PRIu64, f->name, v.u);
-    }
+    else if (i > SFC_LEASE_STAT_VALUE && v.type != SFC_TYPE_TEXT)
+      sfk_printf(&out, " lease_%s=", f->name);
+    else
+      continue;
+    sfk_json_value(&out, &v, false); /* the line's numbers are JSON's */
   }
   fputs(json ? "}}\n" : "\n", stderr);
 }
