@@ -115,19 +115,24 @@ static const fact_row stats_rows[] = {
 };
 
 static const fact_row lease_rows[] = {
-    STAT("state", SFC_TYPE_TEXT, "acquiring, held, expired, lost or released",
+    STAT("state", SFC_TYPE_TEXT,
+         "acquiring, held, expired (no renewal within a lease: no IDs until "
+         "one succeeds), lost or released",
          NONE, AS_TEXT, LEASE(state)),
-    STAT("field", SFC_TYPE_TEXT, "the node field's name", NONE, AS_TEXT,
+    STAT("field", SFC_TYPE_TEXT, "the node field leased", NONE, AS_TEXT,
          LEASE(field)),
-    STAT("value", SFC_TYPE_INT, "the node value, -1 before one is held", NONE,
-         AS_I64, LEASE(value)),
-    STAT_SHOWN("expires_ms", SFC_TYPE_INT,
-               "Unix ms: the deadline on this host's clock", GAUGE,
-               "expiry_seconds",
-               "when the lease expires, on this host's clock (Unix seconds)",
-               AS_I64, LEASE(expires_ms)),
-    STAT("horizon_ms", SFC_TYPE_INT, "Unix ms: no ID past it", NONE, AS_I64,
-         LEASE(horizon_ms)),
+    STAT("value", SFC_TYPE_INT, "the node value held, -1 before one is held",
+         NONE, AS_I64, LEASE(value)),
+    STAT_SHOWN(
+        "expires_ms", SFC_TYPE_INT,
+        "Unix ms: the deadline on this host's clock, past which no ID is "
+        "issued",
+        GAUGE, "expiry_seconds",
+        "when the lease expires, on this host's clock (Unix seconds)", AS_I64,
+        LEASE(expires_ms)),
+    STAT("horizon_ms", SFC_TYPE_INT,
+         "Unix ms: no ID past it (the horizon written in the database)", NONE,
+         AS_I64, LEASE(horizon_ms)),
     STAT("renewals", SFC_TYPE_UINT, "renewals of the lease that succeeded",
          COUNTER, AS_U64, LEASE(renewals)),
     STAT("failures", SFC_TYPE_UINT,
@@ -135,7 +140,9 @@ static const fact_row lease_rows[] = {
          LEASE(failures)),
     STAT("error", SFC_TYPE_TEXT, "the last failure, or empty", NONE, AS_CHARS,
          LEASE(error)),
-    STAT("duration_ms", SFC_TYPE_INT, "the lease, by the database's clock",
+    STAT("duration_ms", SFC_TYPE_INT,
+         "the lease in ms, by the database's clock: an acquire gives up "
+         "after one, a statement times out at a third",
          NONE, AS_I64, LEASE(duration_ms)),
 };
 
