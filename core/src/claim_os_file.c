@@ -12,27 +12,25 @@
  * tests (sfc_claim_by_file). */
 #include "internal.h"
 
-#if !defined(_WIN32) && !defined(__wasm__) && !defined(SFC_SIM)
+/* Written on the file primitives of os.h alone, so that the simulator
+ * (SFC_SIM) runs this file as it ships. */
+#if !defined(_WIN32) && !defined(__wasm__)
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static void file_name(const char *hex, char *buf, size_t cap) {
   snprintf(buf, cap, "snowflake-c-%s.claim", hex);
 }
 
 /* The pid its holder wrote, or 0. */
-static long pid_in(int fd) {
+static long pid_in(sfc_fd fd) {
   char text[32];
-  ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  size_t n;
   long pid = 0;
-  if (n <= 0) return 0;
-  text[n] = '\0';
+  if (sfc_file_read_fd(fd, "", text, sizeof text, &n, NULL) != SFC_OK || n == 0)
+    return 0;
   return sscanf(text, "pid %ld", &pid) == 1 && pid > 0 ? pid : 0;
 }
 
@@ -46,33 +44,35 @@ sfc_status sfc_claim_os_error(sfc_error *err, const char *where,
 }
 
 /* A claim file that is not ours: held by its owner, or left by one. */
-static sfc_status foreign(int dir_fd, const char *name, const char *where,
-                          bool *held, sfc_holder *who, sfc_error *err) {
-  int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  struct stat sb;
-  if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    int e = errno;
-    if (fd >= 0) close(fd);
-    if (fd >= 0 || e == ELOOP || e == ENXIO)
+static sfc_status foreign(const sfc_dir *dir, const char *name,
+                          const char *where, bool *held, sfc_holder *who,
+                          sfc_error *err) {
+  sfc_fd fd;
+  long long uid;
+  sfc_file_id id;
+  int e = sfc_file_open_at(dir, name, false, &fd);
+  if (e != 0 || !sfc_file_regular(fd, &uid, &id)) {
+    sfc_fd_close(fd);
+    if (e == 0 || e == ELOOP || e == ENXIO)
       return sfc_fail(err, SFC_STATE_ERROR,
                       "%s is not a regular file: something else squats the "
                       "host-wide claim's name; remove it",
                       where);
     return sfc_claim_os_error(err, where, "open", e);
   }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (sfc_file_lock_now(fd) != 0) {
     *held = true;
     who->pid = pid_in(fd);
-    who->uid = (long long)sb.st_uid;
-    close(fd);
+    who->uid = uid;
+    sfc_fd_close(fd);
     return SFC_OK;
   }
-  close(fd);
+  sfc_fd_close(fd);
   return sfc_fail(err, SFC_STATE_ERROR,
                   "the host-wide claim %s is a file of uid %u that no live "
                   "process holds (left by a crash): only its owner or root "
                   "can remove it, and until then no other user may take it",
-                  where, (unsigned)sb.st_uid);
+                  where, (unsigned)uid);
 }
 
 sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out, char *where,
@@ -85,44 +85,40 @@ sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out, char *where,
   sfc_status st = sfc_records_dir_open(&dir, dir_path, sizeof dir_path, err);
   if (st != SFC_OK) return st;
   snprintf(where, cap, "%s/%s", dir_path, name);
-  const int dir_fd = (int)dir.fd;
   for (int attempt = 0; attempt < 16; attempt++) {
-    int fd =
-        openat(dir_fd, name,
-               O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-    struct stat sb;
-    if (fd < 0 && errno != EACCES && errno != EPERM && errno != ELOOP &&
-        errno != ENXIO) {
-      st = sfc_claim_os_error(err, where, "open", errno);
+    sfc_fd fd;
+    long long uid;
+    sfc_file_id id, there;
+    int e = sfc_file_open_at(&dir, name, true, &fd);
+    if (e != 0 && e != EACCES && e != EPERM && e != ELOOP && e != ENXIO) {
+      st = sfc_claim_os_error(err, where, "open", e);
       break;
     }
-    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-        sb.st_uid != geteuid()) {
-      if (fd >= 0) close(fd);
-      st = foreign(dir_fd, name, where, held, who, err);
+    if (e != 0 || !sfc_file_regular(fd, &uid, &id) || uid != sfc_os_uid()) {
+      sfc_fd_close(fd);
+      st = foreign(&dir, name, where, held, who, err);
       break;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      int e = errno;
+    e = sfc_file_lock_now(fd);
+    if (e != 0) {
       *held = e == EWOULDBLOCK;
       who->pid = pid_in(fd);
-      who->uid = (long long)geteuid();
-      close(fd);
+      who->uid = uid;
+      sfc_fd_close(fd);
       if (!*held) st = sfc_claim_os_error(err, where, "flock", e);
       break;
     }
     /* A lock on a file its last holder unlinked meanwhile guards nothing. */
-    struct stat there;
-    if (fstatat(dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) != 0 ||
-        there.st_ino != sb.st_ino || there.st_dev != sb.st_dev) {
-      close(fd);
+    if (!sfc_file_id_at(&dir, name, &there) || there.ino != id.ino ||
+        there.dev != id.dev) {
+      sfc_fd_close(fd);
       continue;
     }
     char text[32];
-    int k = snprintf(text, sizeof text, "pid %ld\n", (long)getpid());
-    if (pwrite(fd, text, (size_t)k, 0) != k || ftruncate(fd, k) != 0) {
+    int k = snprintf(text, sizeof text, "pid %ld\n", sfc_os_pid());
+    if (!sfc_file_set_text(fd, text, (size_t)k)) {
       st = sfc_claim_os_error(err, where, "write", errno);
-      close(fd);
+      sfc_fd_close(fd);
       break;
     }
     *out = fd;
@@ -135,39 +131,38 @@ sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out, char *where,
 bool sfc_file_claim_holder(const char *hex, sfc_holder *who) {
   char name[64], dir_path[64];
   sfc_dir dir;
+  sfc_fd fd;
+  long long uid;
+  sfc_file_id id;
   file_name(hex, name, sizeof name);
   if (sfc_records_dir_open(&dir, dir_path, sizeof dir_path, NULL) != SFC_OK)
     return false;
-  int fd =
-      openat((int)dir.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  int e = sfc_file_open_at(&dir, name, false, &fd);
   sfc_fd_close(dir.fd);
-  struct stat sb;
-  bool known = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-               (who->pid = pid_in(fd)) > 0;
-  if (known) who->uid = (long long)sb.st_uid;
-  if (fd >= 0) close(fd);
+  bool known =
+      e == 0 && sfc_file_regular(fd, &uid, &id) && (who->pid = pid_in(fd)) > 0;
+  if (known) who->uid = uid;
+  sfc_fd_close(fd);
   return known;
 }
 
-/* Unlinked while still locked: a contender that locks the old file next
+/* Unlinked while still locked, and only if the name is still this file
+ * (sfc_file_close_removing): a contender that locks the old file next
  * finds it unlinked and starts over. */
 void sfc_file_claim_release(const char *hex, sfc_fd fd) {
   char name[64], dir_path[64];
   sfc_dir dir;
-  struct stat mine, there;
   file_name(hex, name, sizeof name);
   if (fd == SFC_NO_FD) return;
-  if (sfc_records_dir_open(&dir, dir_path, sizeof dir_path, NULL) == SFC_OK) {
-    if (fstat((int)fd, &mine) == 0 &&
-        fstatat((int)dir.fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
-        mine.st_ino == there.st_ino && mine.st_dev == there.st_dev)
-      unlinkat((int)dir.fd, name, 0);
-    sfc_fd_close(dir.fd);
+  if (sfc_records_dir_open(&dir, dir_path, sizeof dir_path, NULL) != SFC_OK) {
+    sfc_fd_close(fd);
+    return;
   }
-  sfc_fd_close(fd);
+  sfc_file_close_removing(&dir, name, fd);
+  sfc_fd_close(dir.fd);
 }
 
-#if !defined(__linux__)
+#if !defined(__linux__) && !defined(SFC_SIM)
 /* Every claim file lives beside the hand-over records, which the records
  * folder shows. */
 sfc_status sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx,

@@ -233,15 +233,16 @@ sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
   return SFC_OK;
 }
 
+int sfc_file_lock_now(sfc_fd fd) {
+  return flock((int)fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno;
+}
+
 sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
                              sfc_error *err) {
-  *held = false;
-  if (flock((int)fd, LOCK_EX | LOCK_NB) == 0) return SFC_OK;
-  if (errno == EWOULDBLOCK) {
-    *held = true;
-    return SFC_OK;
-  }
-  return os_error(err, "cannot lock", path, errno);
+  const int e = sfc_file_lock_now(fd);
+  *held = e == EWOULDBLOCK;
+  if (e == 0 || *held) return SFC_OK;
+  return os_error(err, "cannot lock", path, e);
 }
 
 void sfc_file_unlock(sfc_fd fd) {
@@ -273,6 +274,24 @@ bool sfc_file_is_at(const sfc_dir *dir, const char *name, sfc_fd fd) {
   return fstat((int)fd, &a) == 0 && a.st_nlink > 0 &&
          fstatat((int)dir->fd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
          a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int sfc_file_open_at(const sfc_dir *dir, const char *name, bool create,
+                     sfc_fd *out) {
+  int fd = openat((int)dir->fd, name,
+                  (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
+                      O_NONBLOCK | O_CLOEXEC,
+                  0644);
+  *out = fd < 0 ? SFC_NO_FD : (sfc_fd)fd;
+  return fd < 0 ? errno : 0;
+}
+
+bool sfc_file_regular(sfc_fd fd, long long *uid, sfc_file_id *id) {
+  struct stat sb;
+  if (fstat((int)fd, &sb) != 0 || !S_ISREG(sb.st_mode)) return false;
+  *uid = (long long)sb.st_uid;
+  *id = id_of(&sb);
+  return true;
 }
 
 bool sfc_file_id_at(const sfc_dir *dir, const char *name, sfc_file_id *id) {

@@ -229,10 +229,14 @@ SFC_INTERNAL sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
  * the lock when the file is closed or the process dies. */
 SFC_INTERNAL sfc_status sfc_file_try_lock(sfc_fd fd, const char *path,
                                           bool *held, sfc_error *err);
+/* Takes the open file's exclusive lock without waiting: 0, or the errno
+ * value (EWOULDBLOCK: another open of the file has it). POSIX and the
+ * simulator only (the lock-file claim's), as the two below. */
+SFC_INTERNAL int sfc_file_lock_now(sfc_fd fd);
 /* Lets go of the open file's lock (sfc_file_try_lock's). */
 SFC_INTERNAL void sfc_file_unlock(sfc_fd fd);
 /* Replaces the contents of the open lock file `fd` (the holder's pid, for
- * the messages of those refused); false on failure. */
+ * the messages of those refused); false on failure, errno saying why. */
 SFC_INTERNAL bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len);
 /* Writes `len` bytes at the start of the open file `fd`, leaving what
  * follows them. */
@@ -246,6 +250,16 @@ SFC_INTERNAL void sfc_file_close_removing(const sfc_dir *dir, const char *name,
 /* Whether `name` in the folder is the open file `fd`, still linked there. */
 SFC_INTERNAL bool sfc_file_is_at(const sfc_dir *dir, const char *name,
                                  sfc_fd fd);
+/* Opens `name` of the folder as it is, for reading, or with `create` for
+ * reading and writing, made (0644) if missing; never through a link, and
+ * never waiting on what is there (a FIFO). 0 and *out, else the errno
+ * value (ELOOP, ENXIO: something other than a regular file is there) and
+ * *out SFC_NO_FD. POSIX and the simulator only. */
+SFC_INTERNAL int sfc_file_open_at(const sfc_dir *dir, const char *name,
+                                  bool create, sfc_fd *out);
+/* Whether the open file `fd` is a regular file: then its owner's uid and
+ * its id. POSIX and the simulator only. */
+SFC_INTERNAL bool sfc_file_regular(sfc_fd fd, long long *uid, sfc_file_id *id);
 /* The id of whatever `name` is in the folder; false when there is none. */
 SFC_INTERNAL bool sfc_file_id_at(const sfc_dir *dir, const char *name,
                                  sfc_file_id *id);

@@ -3,7 +3,8 @@
  * call to the simulated kernel (a point where another thread may run, the
  * clock may step, or the process may die), and the file and claim calls
  * follow files_posix.c and claim_os_linux.c step by step, so that a crash
- * can fall between any two of them. */
+ * can fall between any two of them. The lock-file claim is no port: the
+ * core's claim_os_file.c runs here as it ships, on these file calls. */
 #include "internal.h"
 
 #include "runtime.h"
@@ -376,16 +377,16 @@ sfc_status sfc_file_open_lock(const sfc_dir *dir, const char *name,
   return SFC_OK;
 }
 
+int sfc_file_lock_now(sfc_fd fd) {
+  return (int)-sys_fd_op(SYS_FLOCK, fd, 1);
+}
+
 sfc_status sfc_file_try_lock(sfc_fd fd, const char *path, bool *held,
                              sfc_error *err) {
-  *held = false;
-  int64_t e = sys_fd_op(SYS_FLOCK, fd, 1);
-  if (e == 0) return SFC_OK;
-  if (e == -EWOULDBLOCK) {
-    *held = true;
-    return SFC_OK;
-  }
-  return os_error(err, "cannot lock", path, (int)-e);
+  const int e = sfc_file_lock_now(fd);
+  *held = e == EWOULDBLOCK;
+  if (e == 0 || *held) return SFC_OK;
+  return os_error(err, "cannot lock", path, e);
 }
 
 void sfc_file_unlock(sfc_fd fd) {
@@ -393,8 +394,12 @@ void sfc_file_unlock(sfc_fd fd) {
 }
 
 bool sfc_file_set_text(sfc_fd fd, const char *text, size_t len) {
-  return sys_write(fd, 0, text, len) == (int64_t)len &&
-         sys_fd_op(SYS_TRUNCATE, fd, (int64_t)len) == 0;
+  int64_t n = sys_write(fd, 0, text, len);
+  int64_t e = n < 0               ? n
+              : n != (int64_t)len ? -ENOSPC
+                                  : sys_fd_op(SYS_TRUNCATE, fd, (int64_t)len);
+  if (e != 0) errno = (int)-e; /* why, as POSIX's calls say it */
+  return e == 0;
 }
 
 sfc_status sfc_file_overwrite(sfc_fd fd, const char *text, size_t len,
@@ -414,6 +419,24 @@ void sfc_file_close_removing(const sfc_dir *dir, const char *name, sfc_fd fd) {
   if (sfc_file_is_at(dir, name, fd))
     sys_name_op(SYS_UNLINK, dir->fd, name, NULL);
   sfc_fd_close(fd);
+}
+
+int sfc_file_open_at(const sfc_dir *dir, const char *name, bool create,
+                     sfc_fd *out) {
+  int64_t fd = sys_open(dir->fd, name,
+                        (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
+                            O_NONBLOCK | O_CLOEXEC,
+                        0644);
+  *out = fd < 0 ? SFC_NO_FD : fd;
+  return fd < 0 ? (int)-fd : 0;
+}
+
+bool sfc_file_regular(sfc_fd fd, long long *uid, sfc_file_id *id) {
+  sim_stat sb;
+  if (sys_stat(fd, NULL, &sb) != 0 || !S_ISREG(sb.mode)) return false;
+  *uid = sb.uid;
+  *id = id_of(&sb);
+  return true;
 }
 
 bool sfc_file_id_at(const sfc_dir *dir, const char *name, sfc_file_id *id) {
@@ -620,13 +643,6 @@ sfc_status sfc_os_claim_each(void (*fn)(void *ctx, const char *hex), void *ctx,
   return SFC_OK;
 }
 
-sfc_status sfc_claim_os_error(sfc_error *err, const char *where,
-                              const char *what, int e) {
-  return sfc_fail(err, SFC_STATE_ERROR,
-                  "cannot take the host-wide claim %s (%s: %s)", where, what,
-                  strerror(e));
-}
-
 sfc_status sfc_os_claim_take(const char *hex, sfc_fd *out, char *where,
                              size_t cap, bool *held, sfc_holder *who,
                              sfc_error *err) {
@@ -652,145 +668,6 @@ void sfc_os_claim_release(const char *hex, sfc_fd fd) {
   if (sfc_claim_by_file) {
     sfc_file_claim_release(hex, fd);
     return;
-  }
-  sfc_fd_close(fd);
-}
-
-/* claim_os_file.c, step by step. */
-static void file_name(const char *hex, char *buf, size_t cap) {
-  snprintf(buf, cap, "snowflake-c-%s.claim", hex);
-}
-
-static long pid_in(int64_t fd) {
-  sim_request req;
-  sim_request_init(&req, SYS_PREAD);
-  req.a[0] = fd;
-  req.a[1] = 0;
-  req.a[2] = 31;
-  const sim_reply *r = sim_call(&req);
-  char text[32];
-  long pid = 0;
-  if (r->ret <= 0) return 0;
-  memcpy(text, r->data, (size_t)r->ret);
-  text[r->ret] = '\0';
-  return sscanf(text, "pid %ld", &pid) == 1 && pid > 0 ? pid : 0;
-}
-
-static sfc_status foreign(int64_t dir_fd, const char *name, const char *where,
-                          bool *held, sfc_holder *who, sfc_error *err) {
-  int64_t fd =
-      sys_open(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
-  sim_stat sb;
-  int e = fd < 0 ? (int)-fd : sys_stat(fd, NULL, &sb);
-  if (fd < 0 || e < 0 || !S_ISREG(sb.mode)) {
-    sfc_fd_close(fd);
-    if (fd >= 0 || e == ELOOP || e == ENXIO)
-      return sfc_fail(err, SFC_STATE_ERROR,
-                      "%s is not a regular file: something else squats the "
-                      "host-wide claim's name; remove it",
-                      where);
-    return sfc_claim_os_error(err, where, "open", e);
-  }
-  if (sys_fd_op(SYS_FLOCK, fd, 1) != 0) {
-    *held = true;
-    who->pid = pid_in(fd);
-    who->uid = sb.uid;
-    sfc_fd_close(fd);
-    return SFC_OK;
-  }
-  sfc_fd_close(fd);
-  return sfc_fail(err, SFC_STATE_ERROR,
-                  "the host-wide claim %s is a file of uid %ld that no live "
-                  "process holds (left by a crash)",
-                  where, sb.uid);
-}
-
-sfc_status sfc_file_claim_take(const char *hex, sfc_fd *out, char *where,
-                               size_t cap, bool *held, sfc_holder *who,
-                               sfc_error *err) {
-  char name[64], dir_path[64];
-  sfc_dir dir;
-  *held = false;
-  file_name(hex, name, sizeof name);
-  sfc_status st = sfc_records_dir_open(&dir, dir_path, sizeof dir_path, err);
-  if (st != SFC_OK) return st;
-  snprintf(where, cap, "%s/%s", dir_path, name);
-  for (int attempt = 0; attempt < 16; attempt++) {
-    int64_t fd =
-        sys_open(dir.fd, name,
-                 O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-    sim_stat sb;
-    if (fd < 0 && fd != -EACCES && fd != -EPERM && fd != -ELOOP &&
-        fd != -ENXIO) {
-      st = sfc_claim_os_error(err, where, "open", (int)-fd);
-      break;
-    }
-    if (fd < 0 || sys_stat(fd, NULL, &sb) != 0 || !S_ISREG(sb.mode) ||
-        sb.uid != sim_uid) {
-      sfc_fd_close(fd);
-      st = foreign(dir.fd, name, where, held, who, err);
-      break;
-    }
-    int64_t e = sys_fd_op(SYS_FLOCK, fd, 1);
-    if (e != 0) {
-      *held = e == -EWOULDBLOCK;
-      who->pid = pid_in(fd);
-      who->uid = sim_uid;
-      sfc_fd_close(fd);
-      if (!*held) st = sfc_claim_os_error(err, where, "flock", (int)-e);
-      break;
-    }
-    /* A lock on a file its last holder unlinked meanwhile guards nothing. */
-    sim_stat there;
-    if (sys_stat(dir.fd, name, &there) != 0 || there.ino != sb.ino ||
-        there.dev != sb.dev) {
-      sfc_fd_close(fd);
-      continue;
-    }
-    char text[32];
-    int k = snprintf(text, sizeof text, "pid %ld\n", sim_pid);
-    if (!sfc_file_set_text(fd, text, (size_t)k)) {
-      st = sfc_claim_os_error(err, where, "write", EIO);
-      sfc_fd_close(fd);
-      break;
-    }
-    *out = fd;
-    break;
-  }
-  sfc_fd_close(dir.fd);
-  return st;
-}
-
-bool sfc_file_claim_holder(const char *hex, sfc_holder *who) {
-  char name[64], dir_path[64];
-  sfc_dir dir;
-  file_name(hex, name, sizeof name);
-  if (sfc_records_dir_open(&dir, dir_path, sizeof dir_path, NULL) != SFC_OK)
-    return false;
-  int64_t fd =
-      sys_open(dir.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
-  sfc_fd_close(dir.fd);
-  sim_stat sb;
-  bool known = fd >= 0 && sys_stat(fd, NULL, &sb) == 0 && S_ISREG(sb.mode) &&
-               (who->pid = pid_in(fd)) > 0;
-  if (known) who->uid = sb.uid;
-  sfc_fd_close(fd);
-  return known;
-}
-
-/* Unlinked while still locked: a contender that locks the old file next
- * finds it unlinked and starts over. */
-void sfc_file_claim_release(const char *hex, sfc_fd fd) {
-  char name[64], dir_path[64];
-  sfc_dir dir;
-  file_name(hex, name, sizeof name);
-  if (fd == SFC_NO_FD) return;
-  if (sfc_records_dir_open(&dir, dir_path, sizeof dir_path, NULL) == SFC_OK) {
-    sim_stat mine, there;
-    if (sys_stat(fd, NULL, &mine) == 0 && sys_stat(dir.fd, name, &there) == 0 &&
-        mine.ino == there.ino && mine.dev == there.dev)
-      sys_name_op(SYS_UNLINK, dir.fd, name, NULL);
-    sfc_fd_close(dir.fd);
   }
   sfc_fd_close(fd);
 }
