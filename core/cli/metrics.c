@@ -70,7 +70,7 @@ static void numbers(const sfk_sink *out, const char *prefix,
       snprintf(name, sizeof name, "%s%s%s", prefix, own ? own : f->name,
                gauge || own ? "" : "_total");
       header(out, name, gauge ? "gauge" : "counter",
-             own ? f->metric_help : f->doc);
+             f->metric_help ? f->metric_help : f->doc);
       if (own && strstr(own, "_seconds"))
         sfk_printf(out, "%s %.3f\n", name, (double)v[i].i / 1000);
       else if (v[i].type == SFC_TYPE_UINT)
