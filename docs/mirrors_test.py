@@ -1,10 +1,10 @@
 """scripts/docs --check fails when a typed mirror differs from the core's tables.
 
-The typed mirrors (Python's TypedDicts, TypeScript's interfaces, Java's Stats
-getters and Builder setters) are generated blocks of scripts/docs. In a copy
-of the documents it reads, each change below (a name, a type) must fail the
-check with a diff of that file, and scripts/docs must write the file back as
-it was.
+The typed mirrors (Python's TypedDicts, TypeScript's interfaces, a lease's
+stats among them, Java's Stats getters and Builder setters) are generated
+blocks of scripts/docs. In a copy of the documents it reads, each change
+below (a name, a type) must fail the check with a diff of that file, and
+scripts/docs must write the file back as it was.
 
   mirrors_test.py DOC_TABLES      (meson test docs-mirrors)
 """
@@ -33,6 +33,7 @@ CHANGES = [
     ("python/snowflake_c/_types.py", "    max_wait: Duration | None\n", "    max_wait: int | None\n"),
     ("python/snowflake_c/_types.py", '    _TimeSource = Literal["wall", ', '    _TimeSource = Literal["wal", '),
     ("python/snowflake_c/_types.py", "    max_id: int\n", "    max_id: str\n"),
+    ("python/snowflake_c/_types.py", "    duration_ms: int\n", "    duration: int\n"),
     ("python/snowflake_c/_types.py", '"pool", "lease"]', '"pool"]'),
     ("python/snowflake_c/_types.py", '"instagram", "jssafe"]', '"instagram"]'),
     ("node/index.d.ts", "'base58' | 'base62';", "'base58';"),
@@ -40,6 +41,7 @@ CHANGES = [
     ("node/index.d.ts", "  idsIssued: number;\n", "  idsIssue: number;\n"),
     ("node/index.d.ts", "  readonly bits: number;\n", "  readonly width: number;\n"),
     ("node/index.d.ts", "  randomStart?: boolean | null;\n", "  randomStart?: string | null;\n"),
+    ("node/index.d.ts", "  horizonMs: number;\n", "  horizonMs: bigint;\n"),
     (STATS_JAVA, "  public long idsIssued() {\n", "  public long idsIssue() {\n"),
     (
         GENERATOR_JAVA,

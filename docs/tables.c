@@ -325,6 +325,7 @@ int main(void) {
   facts("layout facts", sfc_layout_fact_at);
   facts("field facts", sfc_field_fact_at);
   facts("stats", sfc_stats_fact_at);
+  facts("lease stats", sfc_lease_stats_fact_at);
   encodings();
   names();
   if (presets() || guard()) return 1;

@@ -423,26 +423,34 @@ export interface GeneratorStats {
   lease?: LeaseStats;
 }
 
-/** The lease of a leased node value: the CLI's `gen --stats` in JavaScript's casing. */
+/** The lease of a leased node value: the core's table of a lease's stats in JavaScript's casing. */
 export interface LeaseStats {
-  /** `'held'`, `'expired'` (no renewal in a lease: no IDs until one succeeds), `'lost'`, … */
+  // <!-- generated: lease-stats -->
+  /**
+   * Acquiring, held, expired (no renewal within a lease: no IDs until one succeeds), lost or
+   * released.
+   */
   state: 'acquiring' | 'held' | 'expired' | 'lost' | 'released';
   /** The node field leased. */
   field: string;
-  /** Its value, -1 before one is held. */
+  /** The node value held, -1 before one is held. */
   value: number;
   /** Unix ms: the deadline on this host's clock, past which no ID is issued. */
   expiresMs: number;
   /** Unix ms: no ID past it (the horizon written in the database). */
   horizonMs: number;
-  /** Renewals that succeeded. */
+  /** Renewals of the lease that succeeded. */
   renewals: number;
-  /** Statements that failed (each retried). */
+  /** Statements of the lease that could not be run. */
   failures: number;
-  /** The last failure, or `''`. */
+  /** The last failure, or empty. */
   error: string;
-  /** The lease, ms. */
+  /**
+   * The lease in ms, by the database's clock: an acquire gives up after one, a statement times out
+   * at a third.
+   */
   durationMs: number;
+  // <!-- end generated -->
 }
 
 /**

@@ -213,7 +213,7 @@ int lease_generator(cli *c, const command *cmd, const sfc_options *opts,
     return fail(&err);
   sfc_lease_stats stats;
   sfc_lease_stats_get(host.lease, &stats);
-  lease_ms = stats.duration_ms;
+  lease_ms = sfc_lease_stats_int(&stats, SFC_LEASE_STAT_DURATION_MS);
   sfc_status st = acquire(lease_ms, &err);
   if (st == SFC_OK) st = sfc_lease_generator_new(host.lease, opts, out, &err);
   if (st != SFC_OK) {
@@ -265,28 +265,36 @@ bool lease_stats(sfc_lease_stats *out) {
   return host.lease != NULL;
 }
 
+/* The lease's stats table on standard error after the generator's: with
+ * --json {"lease":{…}} by name, else one line, lease=<state>
+ * <field>=<value>, then lease_<name>=<n> of each number. Both predate
+ * duration_ms, a setting the hosts time their statements by: not shown. */
 void lease_print_stats(bool json) {
   if (!host.lease) return;
   sfc_lease_stats s;
   sfc_lease_stats_get(host.lease, &s);
-  if (json) {
-    sfk_sink out = sfk_file_sink(stderr);
-    fprintf(stderr,
-            "{\"lease\":{\"state\":\"%s\",\"field\":\"%s\",\"value\":%" PRId64
-            ",\"expires_ms\":%" PRId64 ",\"horizon_ms\":%" PRId64
-            ",\"renewals\":%" PRIu64 ",\"failures\":%" PRIu64 ",\"error\":",
-            s.state, s.field, s.value, s.expires_ms, s.horizon_ms, s.renewals,
-            s.failures);
-    sfk_json_text(&out, s.error);
-    fputs("}}\n", stderr);
-    return;
+  sfk_sink out = sfk_file_sink(stderr);
+  if (json)
+    sfk_put(&out, "{\"lease\":{");
+  else
+    fprintf(stderr, "lease=%s %s=%" PRId64,
+            sfc_lease_stats_text(&s, SFC_LEASE_STAT_STATE),
+            sfc_lease_stats_text(&s, SFC_LEASE_STAT_FIELD),
+            sfc_lease_stats_int(&s, SFC_LEASE_STAT_VALUE));
+  const sfc_fact_info *f;
+  for (size_t i = 0; (f = sfc_lease_stats_fact_at(i)); i++) {
+    if (i == SFC_LEASE_STAT_DURATION_MS) continue;
+    sfc_value v;
+    sfc_lease_stats_fact(&s, i, &v);
+    if (json)
+      sfk_printf(&out, "%s\"%s\":", i ? "," : "", f->name);
+    else if (i > SFC_LEASE_STAT_VALUE && v.type != SFC_TYPE_TEXT)
+      sfk_printf(&out, " lease_%s=", f->name);
+    else
+      continue;
+    sfk_json_value(&out, &v, false); /* the line's numbers are JSON's */
   }
-  fprintf(stderr,
-          "lease=%s %s=%" PRId64 " lease_expires_ms=%" PRId64
-          " lease_horizon_ms=%" PRId64 " lease_renewals=%" PRIu64
-          " lease_failures=%" PRIu64 "\n",
-          s.state, s.field, s.value, s.expires_ms, s.horizon_ms, s.renewals,
-          s.failures);
+  fputs(json ? "}}\n" : "\n", stderr);
 }
 
 /* `lease init [URL]`: the table, created if missing. */

@@ -1,13 +1,14 @@
 /* The service's counters and /metrics, in the Prometheus text format
- * (version 0.0.4): the generator's stats walked from the core's table
- * (numbers as counters and gauges, text as the labels of an info metric,
- * the node values by field), the requests by status, the IDs served and a
- * latency histogram. */
+ * (version 0.0.4): the generator's and the lease's stats walked from the
+ * core's tables (numbers as counters and gauges, the generator's text as
+ * the labels of an info metric, the node values by field), the requests by
+ * status, the IDs served and a latency histogram. */
 #include "cli.h"
 #include "service.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 static const unsigned codes[STATUS_KINDS] = {200, 400, 401, 404, 405,
                                              413, 500, 503, 0};
@@ -50,40 +51,55 @@ static void header(const sfk_sink *out, const char *name, const char *type,
   sfk_printf(out, "\n# TYPE %s %s\n", name, type);
 }
 
+/* Rows of a stats table read at once (more than the tables have). */
+#define ROWS 48
+
+/* The counters of a stats table, then its gauges, as the generator's table
+ * has them: each <prefix><name> (a counter's with _total) or under the name
+ * and help of its row, a time in ms then in seconds. */
+static void numbers(const sfk_sink *out, const char *prefix,
+                    const sfc_fact_info *(*at)(size_t), const sfc_value *v,
+                    size_t n) {
+  for (int gauge = 0; gauge < 2; gauge++)
+    for (size_t i = 0; i < n; i++) {
+      const sfc_fact_info *f = at(i);
+      if (f->metric != (gauge ? SFC_METRIC_GAUGE : SFC_METRIC_COUNTER))
+        continue;
+      const char *own = f->metric_name;
+      char name[96];
+      snprintf(name, sizeof name, "%s%s%s", prefix, own ? own : f->name,
+               gauge || own ? "" : "_total");
+      header(out, name, gauge ? "gauge" : "counter",
+             f->metric_help ? f->metric_help : f->doc);
+      if (own && strstr(own, "_seconds"))
+        sfk_printf(out, "%s %.3f\n", name, (double)v[i].i / 1000);
+      else if (v[i].type == SFC_TYPE_UINT)
+        sfk_printf(out, "%s %" PRIu64 "\n", name, v[i].u);
+      else
+        sfk_printf(out, "%s %" PRId64 "\n", name, v[i].i);
+    }
+}
+
 static void generator_stats(service *s, const sfk_sink *out) {
   sfc_stats st;
   sfc_generator_stats(s->gen, &st);
-  const sfc_fact_info *f;
+  sfc_value v[ROWS];
+  size_t n = 0;
+  while (n < ROWS && sfc_stats_fact(&st, n, &v[n]) == SFC_OK)
+    n++;
+  numbers(out, "snowflake_c_generator_", sfc_stats_fact_at, v, n);
   bool any_text = false;
-  for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
-    sfc_value v;
-    sfc_stats_fact(&st, i, &v);
-    char name[96];
-    if (f->metric != SFC_METRIC_NONE) {
-      /* The core's table says which numbers only grow. */
-      bool gauge = f->metric == SFC_METRIC_GAUGE;
-      snprintf(name, sizeof name, "snowflake_c_generator_%s%s", f->name,
-               gauge ? "" : "_total");
-      header(out, name, gauge ? "gauge" : "counter", f->doc);
-      if (v.type == SFC_TYPE_UINT)
-        sfk_printf(out, "%s %" PRIu64 "\n", name, v.u);
-      else
-        sfk_printf(out, "%s %" PRId64 "\n", name, v.i);
-    } else if (v.type == SFC_TYPE_TEXT) {
-      any_text = true;
-    }
-  }
+  for (size_t i = 0; i < n; i++)
+    any_text = any_text || v[i].type == SFC_TYPE_TEXT;
   if (any_text) {
     header(out, "snowflake_c_generator_info", "gauge",
            "the generator's settings as labels (the stats that are text)");
     sfk_put(out, "snowflake_c_generator_info{");
     bool first = true;
-    for (size_t i = 0; (f = sfc_stats_fact_at(i)); i++) {
-      sfc_value v;
-      sfc_stats_fact(&st, i, &v);
-      if (v.type != SFC_TYPE_TEXT) continue;
-      sfk_printf(out, "%s%s=\"", first ? "" : ",", f->name);
-      label_value(out, v.text ? v.text : "");
+    for (size_t i = 0; i < n; i++) {
+      if (v[i].type != SFC_TYPE_TEXT) continue;
+      sfk_printf(out, "%s%s=\"", first ? "" : ",", sfc_stats_fact_at(i)->name);
+      label_value(out, v[i].text ? v[i].text : "");
       sfk_put(out, "\"");
       first = false;
     }
@@ -103,8 +119,8 @@ static void generator_stats(service *s, const sfk_sink *out) {
   }
 }
 
-/* A leased node value: whether IDs may be issued, its renewals and
- * failures, when it expires on this host's clock. */
+/* A leased node value: whether IDs may be issued, labelled with the value,
+ * then the lease's stats that are metrics. */
 static void lease_metrics(const sfk_sink *out) {
   sfc_lease_stats l;
   if (!lease_stats(&l)) return;
@@ -113,17 +129,15 @@ static void lease_metrics(const sfk_sink *out) {
   sfk_printf(out,
              "snowflake_c_lease_valid{field=\"%s\",value=\"%" PRId64
              "\",state=\"%s\"} %d\n",
-             l.field, l.value, l.state, lease_ready() ? 1 : 0);
-  header(out, "snowflake_c_lease_renewals_total", "counter",
-         "renewals of the lease that succeeded");
-  sfk_printf(out, "snowflake_c_lease_renewals_total %" PRIu64 "\n", l.renewals);
-  header(out, "snowflake_c_lease_failures_total", "counter",
-         "statements of the lease that could not be run");
-  sfk_printf(out, "snowflake_c_lease_failures_total %" PRIu64 "\n", l.failures);
-  header(out, "snowflake_c_lease_expiry_seconds", "gauge",
-         "when the lease expires, on this host's clock (Unix seconds)");
-  sfk_printf(out, "snowflake_c_lease_expiry_seconds %.3f\n",
-             (double)l.expires_ms / 1000);
+             sfc_lease_stats_text(&l, SFC_LEASE_STAT_FIELD),
+             sfc_lease_stats_int(&l, SFC_LEASE_STAT_VALUE),
+             sfc_lease_stats_text(&l, SFC_LEASE_STAT_STATE),
+             lease_ready() ? 1 : 0);
+  sfc_value v[ROWS];
+  size_t n = 0;
+  while (n < ROWS && sfc_lease_stats_fact(&l, n, &v[n]) == SFC_OK)
+    n++;
+  numbers(out, "snowflake_c_lease_", sfc_lease_stats_fact_at, v, n);
 }
 
 void metrics_write(service *s, const sfk_sink *out) {

@@ -954,18 +954,13 @@ SFC_API bool sfc_lease_valid(const sfc_lease *lease);
  * back. */
 SFC_API bool sfc_lease_release(sfc_lease *lease, sfc_lease_query *q);
 
-/* What the stats show of a lease. */
+/* What the stats show of a lease: opaque storage of a fixed size, read
+ * through its table (sfc_lease_stats_fact_at, sfc_lease_stats_fact) or by
+ * id (sfc_lease_stat, sfc_lease_stats_uint, …), as a generator's stats are.
+ * Its texts are owned by the lease. */
+#define SFC_LEASE_STATS_WORDS 96
 typedef struct sfc_lease_stats {
-  const char *state;  /* "acquiring", "held", "expired", "lost", "released" */
-  int64_t value;      /* the node value, -1 before one is held */
-  const char *field;  /* the node field's name */
-  int64_t expires_ms; /* Unix ms: the deadline on this host's clock */
-  int64_t horizon_ms; /* Unix ms: no ID past it */
-  uint64_t renewals, failures;
-  char error[SFC_MESSAGE_MAX]; /* the last failure, or "" */
-  int64_t duration_ms;         /* the lease, by the database's clock: a
-                                  host's acquire gives up after one, and
-                                  its statements time out at a third */
+  uint64_t opaque_[SFC_LEASE_STATS_WORDS]; /* private: use the calls */
 } sfc_lease_stats;
 SFC_API void sfc_lease_stats_get(const sfc_lease *lease, sfc_lease_stats *out);
 
@@ -1148,8 +1143,9 @@ SFC_API sfc_status sfc_layout_resolve_for_ids(const sfc_layout *layout,
 SFC_API const char *sfc_layout_preset_name(const sfc_layout *layout);
 
 /* What a stat is to a monitoring system (Prometheus, Micrometer): a counter
- * only grows while the generator lives; a gauge goes up and down; NONE for
- * text, maps and the facts of a layout. */
+ * only grows while the generator (or the lease) lives; a gauge goes up and
+ * down; NONE for text, maps, the facts of a layout and the numbers of a
+ * lease that are not watched (its value, horizon and duration). */
 typedef enum sfc_metric {
   SFC_METRIC_NONE = 0,
   SFC_METRIC_COUNTER = 1,
@@ -1162,6 +1158,9 @@ typedef struct sfc_fact_info {
   sfc_type type;     /* INT, UINT, DOUBLE, TEXT, LIST or MAP */
   const char *doc;   /* one line */
   sfc_metric metric; /* stats: how a monitoring system reads it */
+  /* The metric's own name and help where they are not `name` and `doc`
+   * (a time in ms shown in seconds, its name ending _seconds), else NULL. */
+  const char *metric_name, *metric_help;
 } sfc_fact_info;
 
 /* A layout's description: "name" (TEXT, none unless a preset), "spec",
@@ -1222,6 +1221,39 @@ SFC_API int sfc_stats_entry(const sfc_stats *stats, size_t i, size_t j,
 SFC_API uint64_t sfc_stats_uint(const sfc_stats *stats, sfc_stat stat);
 SFC_API int64_t sfc_stats_int(const sfc_stats *stats, sfc_stat stat);
 SFC_API const char *sfc_stats_text(const sfc_stats *stats, sfc_stat stat);
+
+/* A lease's stats, each a row of this table; the id is the row's index. */
+typedef enum sfc_lease_stat {
+  SFC_LEASE_STAT_STATE = 0,      /* "acquiring", "held", "expired", "lost",
+                                    "released" */
+  SFC_LEASE_STAT_FIELD = 1,      /* the node field's name */
+  SFC_LEASE_STAT_VALUE = 2,      /* the node value, -1 before one is held */
+  SFC_LEASE_STAT_EXPIRES_MS = 3, /* Unix ms: the deadline on this host's
+                                    clock */
+  SFC_LEASE_STAT_HORIZON_MS = 4, /* Unix ms: no ID past it */
+  SFC_LEASE_STAT_RENEWALS = 5,
+  SFC_LEASE_STAT_FAILURES = 6,
+  SFC_LEASE_STAT_ERROR = 7,      /* the last failure, or "" */
+  SFC_LEASE_STAT_DURATION_MS = 8 /* the lease, by the database's clock: a
+                                    host's acquire gives up after one, and
+                                    its statements time out at a third */
+} sfc_lease_stat;
+
+/* A lease's stats, in sfc_lease_stat order: "state", "field" (TEXT),
+ * "value", "expires_ms" (a gauge), "horizon_ms" (INT), "renewals",
+ * "failures" (counters), "error" (TEXT), "duration_ms" (INT). NULL past
+ * the last. */
+SFC_API const sfc_fact_info *sfc_lease_stats_fact_at(size_t i);
+SFC_API sfc_status sfc_lease_stats_fact(const sfc_lease_stats *stats, size_t i,
+                                        sfc_value *out);
+
+/* One of a lease's stats by id, for C callers, as sfc_stats_uint, … */
+SFC_API uint64_t sfc_lease_stats_uint(const sfc_lease_stats *stats,
+                                      sfc_lease_stat stat);
+SFC_API int64_t sfc_lease_stats_int(const sfc_lease_stats *stats,
+                                    sfc_lease_stat stat);
+SFC_API const char *sfc_lease_stats_text(const sfc_lease_stats *stats,
+                                         sfc_lease_stat stat);
 
 #ifdef __cplusplus
 }

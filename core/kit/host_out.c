@@ -118,21 +118,16 @@ int sfk_layout_out(const sfk_host *h, const sfc_layout *l, sfk_obj *out) {
   return facts_out(h, sfc_layout_fact_at, layout_value, l, out);
 }
 
+static int lease_value(const sfk_host *h, const void *of, size_t i,
+                       sfk_obj *out) {
+  sfc_value v;
+  sfc_lease_stats_fact(of, i, &v);
+  return scalar(h, &v, out);
+}
+
 int sfk_lease_stats_out(const sfk_host *h, const sfc_lease_stats *s,
                         sfk_obj *out) {
-  sfk_obj o;
-  if (h->map(h->ctx, out) != 0) return -1;
-  if (put(h, *out, "state", 1, text_out(h, s->state, &o), &o) ||
-      put(h, *out, "field", 1, text_out(h, s->field, &o), &o) ||
-      put(h, *out, "value", 1, int_out(h, s->value, &o), &o) ||
-      put(h, *out, "expires_ms", 1, int_out(h, s->expires_ms, &o), &o) ||
-      put(h, *out, "horizon_ms", 1, int_out(h, s->horizon_ms, &o), &o) ||
-      put(h, *out, "renewals", 1, uint_out(h, s->renewals, &o), &o) ||
-      put(h, *out, "failures", 1, uint_out(h, s->failures, &o), &o) ||
-      put(h, *out, "error", 1, text_out(h, s->error, &o), &o) ||
-      put(h, *out, "duration_ms", 1, int_out(h, s->duration_ms, &o), &o))
-    return drop(h, *out);
-  return 0;
+  return facts_out(h, sfc_lease_stats_fact_at, lease_value, s, out);
 }
 
 /* [kind, text] */

@@ -74,8 +74,7 @@ int sfk_stats_out(const sfk_host *h, const sfc_stats *stats, sfk_obj *out);
 /* The layout's facts by name, "fields" a list of the field facts. */
 int sfk_layout_out(const sfk_host *h, const sfc_layout *layout, sfk_obj *out);
 int sfk_field_out(const sfk_host *h, const sfc_field *field, sfk_obj *out);
-/* A lease's stats: state, field, value, expires_ms, horizon_ms, renewals,
- * failures, error, duration_ms. */
+/* A lease's stats by name in the core's order. */
 int sfk_lease_stats_out(const sfk_host *h, const sfc_lease_stats *stats,
                         sfk_obj *out);
 /* What the core says of the generator: a list of [kind, text]. */

@@ -34,13 +34,17 @@ typedef struct layout_view {
 } layout_view;
 
 #define ROW(name, type, doc, as, at)                                           \
-  { {name, type, doc, SFC_METRIC_NONE}, as, at }
+  { {name, type, doc, SFC_METRIC_NONE, NULL, NULL}, as, at }
 #define STAT(name, type, doc, metric, as, at)                                  \
-  { {name, type, doc, SFC_METRIC_##metric}, as, at }
+  { {name, type, doc, SFC_METRIC_##metric, NULL, NULL}, as, at }
+/* A stat whose metric has a name and help of its own. */
+#define STAT_SHOWN(name, type, doc, metric, shown, help, as, at)               \
+  { {name, type, doc, SFC_METRIC_##metric, shown, help}, as, at }
 #define VIEW(m) offsetof(layout_view, m)
 #define INFO(m) (offsetof(layout_view, info) + offsetof(sfc_layout_info, m))
 #define FIELD(m) offsetof(sfc_field, m)
 #define STATS(m) offsetof(sfc_stats_data, m)
+#define LEASE(m) offsetof(sfc_lease_stats_data, m)
 
 static const fact_row layout_rows[] = {
     ROW("name", SFC_TYPE_TEXT, "the preset's name, none for other layouts",
@@ -110,6 +114,38 @@ static const fact_row stats_rows[] = {
          AS_TEXT, STATS(guard)),
 };
 
+static const fact_row lease_rows[] = {
+    STAT("state", SFC_TYPE_TEXT,
+         "acquiring, held, expired (no renewal within a lease: no IDs until "
+         "one succeeds), lost or released",
+         NONE, AS_TEXT, LEASE(state)),
+    STAT("field", SFC_TYPE_TEXT, "the node field leased", NONE, AS_TEXT,
+         LEASE(field)),
+    STAT("value", SFC_TYPE_INT, "the node value held, -1 before one is held",
+         NONE, AS_I64, LEASE(value)),
+    STAT_SHOWN(
+        "expires_ms", SFC_TYPE_INT,
+        "Unix ms: the deadline on this host's clock, past which no ID is "
+        "issued",
+        GAUGE, "expiry_seconds",
+        "when the lease expires, on this host's clock (Unix seconds)", AS_I64,
+        LEASE(expires_ms)),
+    STAT("horizon_ms", SFC_TYPE_INT,
+         "Unix ms: no ID past it (the horizon written in the database)", NONE,
+         AS_I64, LEASE(horizon_ms)),
+    STAT("renewals", SFC_TYPE_UINT, "renewals of the lease that succeeded",
+         COUNTER, AS_U64, LEASE(renewals)),
+    STAT("failures", SFC_TYPE_UINT,
+         "statements of the lease that could not be run", COUNTER, AS_U64,
+         LEASE(failures)),
+    STAT("error", SFC_TYPE_TEXT, "the last failure, or empty", NONE, AS_CHARS,
+         LEASE(error)),
+    STAT("duration_ms", SFC_TYPE_INT,
+         "the lease in ms, by the database's clock: an acquire gives up "
+         "after one, a statement times out at a third",
+         NONE, AS_I64, LEASE(duration_ms)),
+};
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const sfc_fact_info *sfc_layout_fact_at(size_t i) {
@@ -122,6 +158,10 @@ const sfc_fact_info *sfc_field_fact_at(size_t i) {
 
 const sfc_fact_info *sfc_stats_fact_at(size_t i) {
   return i < COUNT(stats_rows) ? &stats_rows[i].info : NULL;
+}
+
+const sfc_fact_info *sfc_lease_stats_fact_at(size_t i) {
+  return i < COUNT(lease_rows) ? &lease_rows[i].info : NULL;
 }
 
 /* The value stored at `p` as `as` says, with the row's type. */
@@ -237,12 +277,17 @@ int sfc_stats_entry(const sfc_stats *stats, size_t i, size_t j,
   return 1;
 }
 
+/* `v`, read with `st`, when it is of `type`, else a value of no type. */
+static sfc_value typed(sfc_status st, sfc_value v, sfc_type type) {
+  if (st != SFC_OK || v.type != type) memset(&v, 0, sizeof v);
+  return v;
+}
+
 /* Stat `stat` when it is of `type`, else a value of no type. */
 static sfc_value stat_as(const sfc_stats *stats, sfc_stat stat, sfc_type type) {
   sfc_value v;
-  if (sfc_stats_fact(stats, (size_t)stat, &v) != SFC_OK || v.type != type)
-    memset(&v, 0, sizeof v);
-  return v;
+  const sfc_status st = sfc_stats_fact(stats, (size_t)stat, &v);
+  return typed(st, v, type);
 }
 
 uint64_t sfc_stats_uint(const sfc_stats *stats, sfc_stat stat) {
@@ -255,4 +300,35 @@ int64_t sfc_stats_int(const sfc_stats *stats, sfc_stat stat) {
 
 const char *sfc_stats_text(const sfc_stats *stats, sfc_stat stat) {
   return stat_as(stats, stat, SFC_TYPE_TEXT).text;
+}
+
+/* A lease's row `i` stands at its sfc_lease_stat id. */
+_Static_assert(SFC_LEASE_STAT_DURATION_MS == COUNT(lease_rows) - 1 &&
+                   SFC_LEASE_STAT_ERROR == SFC_LEASE_STAT_DURATION_MS - 1,
+               "one row per lease stat, in sfc_lease_stat order");
+
+sfc_status sfc_lease_stats_fact(const sfc_lease_stats *stats, size_t i,
+                                sfc_value *out) {
+  return read_row(lease_rows, COUNT(lease_rows), i, stats, out);
+}
+
+static sfc_value lease_stat_as(const sfc_lease_stats *stats,
+                               sfc_lease_stat stat, sfc_type type) {
+  sfc_value v;
+  const sfc_status st = sfc_lease_stats_fact(stats, (size_t)stat, &v);
+  return typed(st, v, type);
+}
+
+uint64_t sfc_lease_stats_uint(const sfc_lease_stats *stats,
+                              sfc_lease_stat stat) {
+  return lease_stat_as(stats, stat, SFC_TYPE_UINT).u;
+}
+
+int64_t sfc_lease_stats_int(const sfc_lease_stats *stats, sfc_lease_stat stat) {
+  return lease_stat_as(stats, stat, SFC_TYPE_INT).i;
+}
+
+const char *sfc_lease_stats_text(const sfc_lease_stats *stats,
+                                 sfc_lease_stat stat) {
+  return lease_stat_as(stats, stat, SFC_TYPE_TEXT).text;
 }

@@ -374,24 +374,26 @@ bool sfc_lease_release(sfc_lease *l, sfc_lease_query *q) {
 void sfc_lease_stats_get(const sfc_lease *lease, sfc_lease_stats *out) {
   sfc_lease *l = (sfc_lease *)lease;
   static const char *const names[] = {"acquiring", "held", "lost", "released"};
-  memset(out, 0, sizeof *out);
+  sfc_lease_stats_data d;
+  memset(&d, 0, sizeof d);
   sfc_mutex_lock(&l->lock);
   const int64_t now = sfc_monotonic_us();
-  out->state = l->phase == HELD && now >= l->start.deadline_us
-                   ? "expired"
-                   : names[l->phase];
-  out->value = l->value;
-  out->field = l->layout.fields[l->field].name;
+  d.state = l->phase == HELD && now >= l->start.deadline_us ? "expired"
+                                                            : names[l->phase];
+  d.value = l->value;
+  d.field = l->layout.fields[l->field].name;
   if (l->phase != ACQUIRING) {
-    out->expires_ms = (sfc_wall_us() + l->start.deadline_us - now) / 1000;
-    out->horizon_ms =
+    d.expires_ms = (sfc_wall_us() + l->start.deadline_us - now) / 1000;
+    d.horizon_ms =
         l->layout.epoch_ms + (l->start.horizon + 1) * l->layout.unit_us / 1000;
   }
-  out->renewals = l->renewals;
-  out->failures = l->failures;
-  out->duration_ms = l->duration_ms;
-  snprintf(out->error, sizeof out->error, "%s", l->error);
+  d.renewals = l->renewals;
+  d.failures = l->failures;
+  d.duration_ms = l->duration_ms;
+  snprintf(d.error, sizeof d.error, "%s", l->error);
   sfc_mutex_unlock(&l->lock);
+  memset(out, 0, sizeof *out);
+  memcpy(out, &d, sizeof d);
 }
 
 void sfc_lease_free(sfc_lease *l) {

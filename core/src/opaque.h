@@ -1,7 +1,7 @@
-/* The private sides of sfc_options and sfc_stats: the public header gives
- * only storage of a fixed size, so that an option or a stat added here (and
- * as a row of its table) changes no caller. The storage is read and written
- * with memcpy only: strict-aliasing safe. */
+/* The private sides of sfc_options, sfc_stats and sfc_lease_stats: the
+ * public header gives only storage of a fixed size, so that an option or a
+ * stat added here (and as a row of its table) changes no caller. The storage is
+ * read and written with memcpy only: strict-aliasing safe. */
 #ifndef SFC_OPAQUE_H
 #define SFC_OPAQUE_H
 
@@ -56,6 +56,19 @@ typedef struct sfc_stats_data {
 _Static_assert(sizeof(sfc_stats_data) <= sizeof(sfc_stats) &&
                    _Alignof(sfc_stats_data) <= _Alignof(sfc_stats),
                "the stats fit their public storage");
+
+typedef struct sfc_lease_stats_data {
+  const char *state; /* static */
+  const char *field; /* owned by the lease */
+  int64_t value, expires_ms, horizon_ms;
+  uint64_t renewals, failures;
+  char error[SFC_MESSAGE_MAX];
+  int64_t duration_ms;
+} sfc_lease_stats_data;
+
+_Static_assert(sizeof(sfc_lease_stats_data) <= sizeof(sfc_lease_stats) &&
+                   _Alignof(sfc_lease_stats_data) <= _Alignof(sfc_lease_stats),
+               "a lease's stats fit their public storage");
 
 /* options.c — the rows of the options. */
 /* Every option's value within its row's range and choices, and `opts` made

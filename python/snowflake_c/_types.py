@@ -85,18 +85,29 @@ class LayoutDescription(TypedDict):
 
 
 class LeaseStats(TypedDict):
-    """A leased node value (docs/leases.md): the keys of the CLI's
-    ``gen --stats --json``, and the lease's duration."""
+    """A leased node value (docs/leases.md): the core's table of a lease's
+    stats (scripts/docs writes them from it)."""
 
+    # <!-- generated: lease-stats -->
     state: Literal["acquiring", "held", "expired", "lost", "released"]
+    """Acquiring, held, expired (no renewal within a lease: no IDs until one succeeds), lost or released."""
     field: str
+    """The node field leased."""
     value: int
+    """The node value held, -1 before one is held."""
     expires_ms: int
+    """Unix ms: the deadline on this host's clock, past which no ID is issued."""
     horizon_ms: int
+    """Unix ms: no ID past it (the horizon written in the database)."""
     renewals: int
+    """Renewals of the lease that succeeded."""
     failures: int
+    """Statements of the lease that could not be run."""
     error: str
+    """The last failure, or empty."""
     duration_ms: int
+    """The lease in ms, by the database's clock: an acquire gives up after one, a statement times out at a third."""
+    # <!-- end generated -->
 
 
 class _CoreStats(TypedDict):

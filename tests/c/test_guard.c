@@ -645,7 +645,7 @@ static void other_user(void) {
   sfc_generator_free(g);
 }
 
-#if !defined(_WIN32)
+#if defined(__linux__)
 /* Forks while other threads create and free generators: no child ever
  * holds a claim (before, a generator was registered for the fork handler
  * only at the end of its creation and unregistered before it gave its

@@ -1,28 +1,12 @@
 /* The lease's timings as its hosts see them, without a database: the
  * statement due at once, and the sleeps sfc_lease_due hands out capped so
- * that no host needs a timing of its own (tests/leases runs the protocol
- * against a real PostgreSQL). */
+ * that no host needs a timing of its own, and its stats' table (tests/leases
+ * runs the protocol against a real PostgreSQL). */
 #include "check.h"
+#include "lease_of.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static sfc_lease *new_lease(int64_t duration_ms) {
-  sfc_layout layout;
-  sfc_error err;
-  CHECK_STATUS(sfc_layout_parse("time:41@1ms,worker:10,seq:12", 1704067200000,
-                                &layout, &err),
-               SFC_OK, err);
-  sfc_node_value node[] = {{"worker", 0, SFC_SOURCE_LEASE}};
-  sfc_options opts;
-  sfc_options_init(&opts);
-  sfc_options_set_nodes(&opts, node, 1);
-  set_ms(&opts, SFC_OPTION_LEASE_DURATION, duration_ms);
-  CHECK(sfc_lease_wanted(&layout, &opts), "a node value 'lease' is wanted");
-  sfc_lease *lease = NULL;
-  CHECK_STATUS(sfc_lease_new(&layout, &opts, &lease, &err), SFC_OK, err);
-  return lease;
-}
 
 static void acquiring(void) {
   sfc_lease *lease = new_lease(30000);
@@ -66,7 +50,58 @@ static void acquiring(void) {
   sfc_lease_free(lease);
 }
 
+/* The lease's stats table: a row per id under its name, each read as its
+ * row's type, none past the last; the readers by id as the rows say. */
+static void stats_table(void) {
+  sfc_lease *lease = failed_lease(30000, "connection refused");
+  if (!lease) return;
+  sfc_lease_stats s;
+  sfc_lease_stats_get(lease, &s);
+  static const char *const names[] = {
+      [SFC_LEASE_STAT_STATE] = "state",
+      [SFC_LEASE_STAT_FIELD] = "field",
+      [SFC_LEASE_STAT_VALUE] = "value",
+      [SFC_LEASE_STAT_EXPIRES_MS] = "expires_ms",
+      [SFC_LEASE_STAT_HORIZON_MS] = "horizon_ms",
+      [SFC_LEASE_STAT_RENEWALS] = "renewals",
+      [SFC_LEASE_STAT_FAILURES] = "failures",
+      [SFC_LEASE_STAT_ERROR] = "error",
+      [SFC_LEASE_STAT_DURATION_MS] = "duration_ms"};
+  const size_t rows = sizeof names / sizeof names[0];
+  const sfc_fact_info *f;
+  sfc_value v;
+  size_t i = 0;
+  for (; (f = sfc_lease_stats_fact_at(i)) != NULL; i++) {
+    CHECK(i < rows && !strcmp(f->name, names[i]), "row %zu: %s", i, f->name);
+    CHECK(sfc_lease_stats_fact(&s, i, &v) == SFC_OK && v.type == f->type,
+          "row %zu read as its type", i);
+  }
+  CHECK(i == rows && sfc_lease_stats_fact(&s, i, &v) == SFC_INVALID_ARGUMENT,
+        "one row per id, none past the last: %zu rows", i);
+  const sfc_fact_info *expires =
+      sfc_lease_stats_fact_at(SFC_LEASE_STAT_EXPIRES_MS);
+  CHECK(expires->metric == SFC_METRIC_GAUGE &&
+            !strcmp(expires->metric_name, "expiry_seconds") &&
+            sfc_lease_stats_fact_at(SFC_LEASE_STAT_FAILURES)->metric ==
+                SFC_METRIC_COUNTER,
+        "the metrics' kinds and names");
+  CHECK(!strcmp(sfc_lease_stats_text(&s, SFC_LEASE_STAT_STATE), "acquiring") &&
+            !strcmp(sfc_lease_stats_text(&s, SFC_LEASE_STAT_FIELD), "worker") &&
+            sfc_lease_stats_int(&s, SFC_LEASE_STAT_VALUE) == -1 &&
+            sfc_lease_stats_uint(&s, SFC_LEASE_STAT_FAILURES) == 1 &&
+            !strcmp(sfc_lease_stats_text(&s, SFC_LEASE_STAT_ERROR),
+                    "connection refused") &&
+            sfc_lease_stats_int(&s, SFC_LEASE_STAT_DURATION_MS) == 30000,
+        "by id");
+  CHECK(sfc_lease_stats_uint(&s, SFC_LEASE_STAT_VALUE) == 0 &&
+            sfc_lease_stats_text(&s, SFC_LEASE_STAT_RENEWALS) == NULL &&
+            sfc_lease_stats_int(&s, (sfc_lease_stat)rows) == 0,
+        "of another type, or past the last: none");
+  sfc_lease_free(lease);
+}
+
 int main(void) {
   acquiring();
+  stats_table();
   return check_summary();
 }
