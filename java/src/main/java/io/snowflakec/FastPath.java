@@ -75,6 +75,8 @@ final class FastPath {
       return -1;
     }
     // Past the mark the hand-over is written first: the core's to do.
+    // Read on every call, never kept: the mark also moves back (to -1 when a lease is lost or a
+    // caller's own timeline takes the word over), and no ID may pass it from then on.
     if (tick > (long) LONG.getVolatile(mark, 0)) {
       return -1;
     }
