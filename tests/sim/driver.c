@@ -36,10 +36,19 @@ static void hold(int slot) {
 
 static void let_go(int slot) {
   if (--users[slot] == 0 && free_pending[slot]) {
-    sfc_generator_free(gens[slot]);
+    /* Out of the slot first, as CMD_FREE does: the free yields in the
+     * kernel (its hand-over written, its claim given back), and a call that
+     * starts meanwhile must find no generator, not take this one again and
+     * free it a second time. No create in the slot until its lease is
+     * given back. */
+    sfc_generator *g = gens[slot];
+    const bool leased = lease_held(slot);
     gens[slot] = NULL;
     free_pending[slot] = false;
-    if (lease_held(slot)) lease_free(slot);
+    making[slot] = leased;
+    sfc_generator_free(g);
+    if (leased) lease_free(slot);
+    making[slot] = false;
   }
 }
 
