@@ -243,15 +243,20 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
    * settled (a refusal for good) or given up (ours to take). A name held
    * by one that does not say who it is may have just been taken (it
    * answers a moment later) or let go (a create that failed after taking
-   * it): look again too, 20 ms at most. */
+   * it): look again too, for 20 ms from when it was first seen so — a
+   * holder may let go between our bind and our question at the end of a
+   * contested wait, and the value is then free. */
   const int64_t start = sfc_monotonic_us();
+  int64_t unanswered = -1;
   for (;;) {
     sfc_status st = take_once(c, g, bits, handed, held, who, err);
     if (st != SFC_OK || !*held) return st;
-    const int64_t limit = c->contested                    ? 200000
-                          : who->pid <= 0 && !c->other[0] ? 20000
-                                                          : -1;
-    if (limit < 0 || sfc_monotonic_us() - start > limit) return st;
+    const int64_t now = sfc_monotonic_us();
+    const bool silent = who->pid <= 0 && !c->other[0];
+    if (silent && unanswered < 0) unanswered = now;
+    if (!(c->contested && now - start <= 200000) &&
+        !(silent && now - unanswered <= 20000))
+      return st;
     sfc_pause(1000);
   }
 }
