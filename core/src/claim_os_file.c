@@ -24,14 +24,20 @@ static void file_name(const char *hex, char *buf, size_t cap) {
   snprintf(buf, cap, "snowflake-c-%s.claim", hex);
 }
 
-/* The pid its holder wrote, or 0. */
+/* The pid its holder wrote, while that process lives, else 0: a file whose
+ * writer is gone may still be locked for a moment by another user's look
+ * at it (foreign(), on a file left by a crash), and a silent holder is
+ * looked at again where a named one refuses. */
 static long pid_in(sfc_fd fd) {
   char text[32];
   size_t n;
   long pid = 0;
   if (sfc_file_read_fd(fd, "", text, sizeof text, &n, NULL) != SFC_OK || n == 0)
     return 0;
-  return sscanf(text, "pid %ld", &pid) == 1 && pid > 0 ? pid : 0;
+  return sscanf(text, "pid %ld", &pid) == 1 && pid > 0 &&
+                 sfc_os_process_token(pid) != 0
+             ? pid
+             : 0;
 }
 
 sfc_status sfc_claim_os_error(sfc_error *err, const char *where,
