@@ -61,7 +61,7 @@ static void report(int64_t status, const uint64_t *ids, size_t n, int final,
   req.a[2] = final;
   req.a[3] = caller_timed;
   size_t bytes = n * sizeof *ids;
-  memcpy(req.data, ids, bytes);
+  if (bytes) memcpy(req.data, ids, bytes);
   size_t m = message ? strlen(message) : 0;
   if (bytes + m + 1 > SIM_DATA_MAX) m = SIM_DATA_MAX - bytes - 1;
   memcpy(req.data + bytes, message ? message : "", m);

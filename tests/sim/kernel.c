@@ -932,7 +932,7 @@ static void sys_pread(proc *p, thread *t, const sim_request *r) {
   if (want > have) want = have;
   if (want > SIM_DATA_MAX) want = SIM_DATA_MAX;
   ready(t, (int64_t)want);
-  memcpy(t->reply.data, n->data + off, want);
+  if (want) memcpy(t->reply.data, n->data + off, want);
   t->reply.len = (uint32_t)want;
 }
 
@@ -1334,9 +1334,11 @@ static void handle(proc *p, thread *t, const sim_request *r) {
       fprintf(stderr, "  report pid %ld: status %lld, %lld values%s %s\n",
               p->pid, (long long)r->a[0], (long long)r->a[1],
               r->a[2] ? " (final)" : "", r->data + bytes);
-    sim_model_report(p->pid, t->tid, r->a[0], r->a[3],
-                     (const uint64_t *)r->data, (size_t)r->a[1], r->a[2] != 0,
-                     r->data + bytes, t->last_wall_ns);
+    /* The IDs copied out: the request's bytes have no uint64_t alignment. */
+    uint64_t ids[SIM_DATA_MAX / sizeof(uint64_t)];
+    if (bytes) memcpy(ids, r->data, bytes);
+    sim_model_report(p->pid, t->tid, r->a[0], r->a[3], ids, (size_t)r->a[1],
+                     r->a[2] != 0, r->data + bytes, t->last_wall_ns);
     ready(t, 0);
     break;
   }
