@@ -90,6 +90,8 @@ typedef struct mgen {
   uint64_t start_clock;  /* the clock value it started on */
   int64_t taken_over_ns; /* true time a newer one of its process took it
                             over (closed it), 0 none */
+  int taking_by;         /* the create of its process that may take it over
+                            (closing meanwhile), + 1; 0 none */
   char spec[SIM_STR_MAX], options[SIM_STR_MAX], node[SIM_STR_MAX];
 } mgen;
 
@@ -736,8 +738,31 @@ static bool takes_over(const mgen *o, const mgen *g) {
 /* The create of g has begun: what it may take over is closing. */
 static void about_to_take_over(mgen *g) {
   for (int i = 0; i < gen_count; i++)
-    if (gens[i].life == 1 && &gens[i] != g && takes_over(&gens[i], g))
+    if (gens[i].life == 1 && !gens[i].closing && &gens[i] != g &&
+        takes_over(&gens[i], g)) {
       gens[i].closing = true;
+      gens[i].taking_by = (int)(g - gens) + 1;
+    }
+}
+
+/* The create of g, which could take over a live generator of its process,
+ * was refused: that one was not what refused it, so it stays live — unless
+ * another process was making a generator that can meet g meanwhile, which
+ * may have taken what a take-over let go. */
+static void take_over_refused(const mgen *g, uint64_t since) {
+  bool race = false;
+  for (int j = 0; j < gen_count && !race; j++) {
+    const mgen *o = &gens[j];
+    race = o->pid != g->pid && !o->copy_of && can_meet(o, g) &&
+           (o->life == 0 || (o->life == 1 && o->live >= since) ||
+            (o->life == 2 && o->ended >= since));
+  }
+  for (int i = 0; i < gen_count; i++) {
+    mgen *o = &gens[i];
+    if (o->taking_by != (int)(g - gens) + 1) continue;
+    o->taking_by = 0;
+    if (o->life == 1 && !race) o->closing = false;
+  }
 }
 
 static void created(mgen *g) {
@@ -867,6 +892,7 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
       created(g);
     } else {
       g->life = 2;
+      take_over_refused(g, c->started);
       if (status == 6 /* SFC_WORKER_UNAVAILABLE */)
         refused(g, message, c->started);
       /* The core reads back what it wrote, whatever ended its writer: a
@@ -889,6 +915,17 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
       end_gen(&gens[at - 1], 0);
     if (c->kind == CMD_FREE && p->slot[c->slot] == at) p->slot[c->slot] = 0;
     return;
+  }
+  /* A call that says a newer generator of its process took its value: one
+   * did, or a create that may is under way. */
+  if (status != 0 && c->kind != CMD_CREATE && c->slot_gen &&
+      strstr(message, "a newer generator of this process took")) {
+    const mgen *g = &gens[c->slot_gen - 1];
+    char d[1024];
+    if (!g->taken_over_ns && !g->closing)
+      fail("%s says that a newer generator of its process took its value "
+           "over, but none did: %s",
+           describe(g, d, sizeof d), message);
   }
   if (kind == REPORT_NODE || n == 0) return;
   /* A create on another thread may have filled the slot meanwhile. */
