@@ -250,6 +250,7 @@ sfc_status sfc_claim_take(sfc_claim *c, const sfc_generator *g, uint64_t bits,
   int64_t unanswered = -1;
   for (;;) {
     sfc_status st = take_once(c, g, bits, handed, held, who, err);
+    c->refuser = st == SFC_OK && *held ? (who->pid > 0 ? who->pid : -1) : 0;
     if (st != SFC_OK || !*held) return st;
     const int64_t now = sfc_monotonic_us();
     const bool silent = who->pid <= 0 && !c->other[0];

@@ -109,12 +109,36 @@ static bool same_generator(const sfc_generator *older,
 }
 
 /* Whether `older` (under its lock) holds what refused `newer`: the
- * host-wide claim (both guarded), or the lock file of one state_dir. */
+ * host-wide claim, which named this process (both guarded), or the lock
+ * file of one state_dir. A claim that named another process (one still
+ * taking, ranked first), or newer's lock file held by another process
+ * while the claim named ours, would refuse newer again once older is
+ * closed: older stays. */
 static bool holds_what_refused(const sfc_generator *older,
-                               const sfc_generator *newer) {
-  if (older->guarded && newer->guarded) return true;
-  return older->has_state && newer->has_state &&
-         strcmp(sfc_state_dir_path(older), sfc_state_dir_path(newer)) == 0;
+                               const sfc_generator *newer,
+                               bool locked_elsewhere) {
+  const bool one_folder =
+      older->has_state && newer->has_state &&
+      strcmp(sfc_state_dir_path(older), sfc_state_dir_path(newer)) == 0;
+  if (newer->claim.refuser != 0)
+    return newer->claim.refuser == sfc_os_pid() && older->guarded &&
+           newer->guarded && (one_folder || !locked_elsewhere);
+  return one_folder;
+}
+
+/* Whether a process other than this one holds the lock file of newer's
+ * value in its state_dir: taken and let go at once to find out. */
+static bool locked_elsewhere(sfc_generator *newer) {
+  sfc_fd fd = SFC_NO_FD;
+  bool held = false;
+  if (!newer->has_state || sfc_state_lock_at(newer, &newer->state.folder, &fd,
+                                             &held, NULL) != SFC_OK)
+    return false; /* the create's next take says what is wrong */
+  if (!held) {
+    sfc_fd_close(fd);
+    return false;
+  }
+  return newer->state.holder != sfc_os_pid();
 }
 
 /* A cell or a reload run again creates the generator it created before,
@@ -128,15 +152,17 @@ static bool holds_what_refused(const sfc_generator *older,
  * concurrent sfc_generator_free of the older one (which unregisters under
  * it) cannot free it meanwhile; the close takes its lock after ours, the
  * order the fork handlers take them in, and its keeper never takes ours. */
-bool sfc_fork_take_over(const sfc_generator *newer) {
+bool sfc_fork_take_over(sfc_generator *newer) {
   bool closed = false;
   if (atomic_load(&registered) < 2) return false;
+  const bool elsewhere =
+      newer->claim.refuser == sfc_os_pid() && locked_elsewhere(newer);
   sfc_mutex_lock(&registry_lock);
   for (sfc_generator *g = registry; g && !closed; g = g->next_registered) {
     if (!same_generator(g, newer)) continue;
     sfc_mutex_lock(&g->lock); /* a close frees its state_dir's path */
     const bool open = atomic_load_explicit(&g->ready, memory_order_acquire) &&
-                      !sfc_closed(g) && holds_what_refused(g, newer);
+                      !sfc_closed(g) && holds_what_refused(g, newer, elsewhere);
     if (open)
       sfc_node_text(&g->layout, &g->node, g->taken_over, sizeof g->taken_over);
     sfc_mutex_unlock(&g->lock);

@@ -192,7 +192,7 @@ SFC_INTERNAL extern _Atomic uint64_t sfc_fork_generation;
 /* Closes the older open generator of this process whose value `newer` was
  * refused, when it is the same layout and node values (a cell or a reload
  * run again); true when one was closed. Called without `newer`'s lock. */
-SFC_INTERNAL bool sfc_fork_take_over(const struct sfc_generator *newer);
+SFC_INTERNAL bool sfc_fork_take_over(struct sfc_generator *newer);
 
 /* The hot path a generator takes (next.c's next_fast): none, the wall
  * clock read on every call, or the counter's deadline first. Wall clock or
