@@ -64,13 +64,17 @@ import org.opentest4j.TestAbortedException;
  *
  * <p>Every layout is at the run's epoch ({@link RunEpoch}), and the node values are a band that no
  * other class of the suite uses. Size: {@code SNOWFLAKEC_STATE_TRIES} tries (default {@value
- * #TRIES_DEFAULT}) of {@code SNOWFLAKEC_STATE_ACTIONS} actions (default {@value #ACTIONS_DEFAULT});
- * {@code SNOWFLAKEC_STATE_SEED} replays the seed a failure printed.
+ * #TRIES_DEFAULT}, or the system property {@code snowflakec.stateTries}: the pom gives the second
+ * run of the suite, through the FFM calls, a third of them) of {@code SNOWFLAKEC_STATE_ACTIONS}
+ * actions (default {@value #ACTIONS_DEFAULT}); {@code SNOWFLAKEC_STATE_SEED} replays the seed a
+ * failure printed.
  */
 class StateMachineTest {
   static final int TRIES_DEFAULT = 32;
   static final int ACTIONS_DEFAULT = 40;
-  static final int TRIES = sizeFromEnv("SNOWFLAKEC_STATE_TRIES", TRIES_DEFAULT);
+  static final int TRIES =
+      sizeFromEnv(
+          "SNOWFLAKEC_STATE_TRIES", Integer.getInteger("snowflakec.stateTries", TRIES_DEFAULT));
   static final int ACTIONS = sizeFromEnv("SNOWFLAKEC_STATE_ACTIONS", ACTIONS_DEFAULT);
 
   static final String CLOSED = "the generator is closed: create a new one";
