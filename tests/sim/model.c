@@ -769,6 +769,12 @@ static void created(mgen *g) {
   char da[1024], db[1024];
   g->life = 1;
   g->live = k_steps();
+  /* A create of the same generator begun meanwhile may take it over now. */
+  for (int i = 0; i < gen_count && !g->closing; i++)
+    if (gens[i].life == 0 && takes_over(g, &gens[i])) {
+      g->closing = true;
+      g->taking_by = i + 1;
+    }
   /* Its start is after the tick of a clock reading made while it was being
    * made: the earliest the model knows of, should the clock have stepped
    * back meanwhile. */
