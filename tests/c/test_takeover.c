@@ -2,8 +2,9 @@
  * twice, a fixture rebuilt) takes the value over: the older one is closed
  * as by sfc_generator_close, its hand-over written, and says why; the newer
  * starts after its last ID. Anything else that could meet it is refused as
- * before: another layout, a holder inherited through fork; the guard off
- * changes nothing. Every layout has an epoch of this run's own. */
+ * before: another layout, a holder inherited through fork, another process
+ * holding its lock file; the guard off changes nothing. Every layout has an
+ * epoch of this run's own. */
 #include "check.h"
 
 #include <stdatomic.h>
@@ -105,6 +106,50 @@ static void not_taken_over(void) {
 #endif
   sfc_generator_free(a);
 }
+
+#if !defined(_WIN32)
+/* Refused by another process, the same generator made again takes nothing
+ * over: here another process holds its lock file in the state_dir (the
+ * guard off there). The older one goes on. */
+static void refused_elsewhere(const sfc_layout *l, const char *dir) {
+  int ready[2], done[2];
+  CHECK(pipe(ready) == 0 && pipe(done) == 0, "pipes");
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(done[1]); /* the parent's close ends the read below */
+    sfc_status st;
+    sfc_error err;
+    sfc_generator *g = open_gen(l, 6, dir, 1, &st, &err);
+    char c = g ? 1 : 0;
+    if (write(ready[1], &c, 1) != 1 || !g) _exit(1);
+    _exit(read(done[0], &c, 1) >= 0 ? 0 : 1); /* until the parent is done */
+  }
+  close(done[0]);
+  close(ready[1]);
+  char c = 0;
+  CHECK(pid > 0 && read(ready[0], &c, 1) == 1 && c == 1,
+        "the other process holds value 6's lock file");
+  sfc_status st;
+  sfc_error err;
+  uint64_t id;
+  sfc_generator *a = open_gen(l, 6, NULL, 0, &st, &err);
+  CHECK_STATUS(st, SFC_OK, err);
+  sfc_generator *b = open_gen(l, 6, dir, 0, &st, &err);
+  CHECK(!b && st == SFC_WORKER_UNAVAILABLE, "refused: %s %s",
+        sfc_status_name(st), err.message);
+  sfc_generator_free(b);
+  CHECK(a && !sfc_generator_closed(a), "the older one is open");
+  if (a) CHECK_STATUS(sfc_next(a, &id, &err), SFC_OK, err);
+  sfc_generator_free(a);
+  close(done[1]);
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+            WEXITSTATUS(status) == 0,
+        "the other process ends well");
+  close(ready[0]);
+}
+#endif
 
 /* Two threads create the same generator at once while a third takes IDs
  * from the older one: whoever wins, no ID is issued twice. */
@@ -208,6 +253,9 @@ int main(void) {
   /* The guard off, one state_dir: its lock file, taken over the same way. */
   taken_over("a state_dir's lock, the guard off", &l, dir, 1);
   not_taken_over();
+#if !defined(_WIN32)
+  refused_elsewhere(&l, dir);
+#endif
   racing();
   return check_summary();
 }
