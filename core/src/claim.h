@@ -20,11 +20,11 @@ typedef struct sfc_claim {
   uint64_t lowest;      /* the lowest integer it may issue from now on */
   uint64_t taking;      /* while it is being taken: a random rank, else 0 */
   bool contested;       /* refused by one still taking, ranked before us */
-  long refuser;    /* the last take's holder: its pid, -1 unnamed, 0 not held */
-  size_t size;     /* the record's fixed size */
-  char hex[34];    /* "<mask>.<value>": the name */
-  char where[160]; /* what the name is, for stats and messages */
-  char other[160]; /* a refusal's other generator, as far as known */
+  long refuser;         /* last refusal's pid: -1 unnamed, 0 none */
+  size_t size;          /* the record's fixed size */
+  char hex[34];         /* "<mask>.<value>": the name */
+  char where[160];      /* what the name is, for stats and messages */
+  char other[160];      /* a refusal's other generator, as far as known */
   char user[SFC_TAG_MAX];
   char layout_id[17]; /* the layout's and epoch's hash */
   char record_name[112];
