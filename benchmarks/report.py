@@ -10,7 +10,7 @@ Inputs in --raw (each optional; a missing language is reported as such):
   c.json                     benchmarks/c/bench --json
   python.json                benchmarks/python/run.sh --json
   node.json                  benchmarks/node/bench.js --json
-  java-t1.json, java-t2.json JMH -rf json, 1 and 2 threads
+  java-t1[-rN].json, java-t2[-rN].json   JMH -rf json, 1 and 2 threads (one file per round)
   java-duplicates.json       io.snowflakec.bench.DuplicateCheck
 Outputs in --out: <stamp>.json (validated against results.schema.json), <stamp>.svg
 and <stamp>.png; with --readme also latest.svg and latest.png.
@@ -389,10 +389,16 @@ def from_java(runs: list[list[dict[str, Any]]], dups: list[dict[str, Any]], root
     versions = java_versions(root)
     checked = {(d["benchmark"], d["threads"]): d for d in dups}
     out = []
+    # A benchmark's forks from every round of the run (one JMH invocation per round, each
+    # benchmark once in it), its rates together.
+    forks: dict[tuple[str, int], list[list[float]]] = {}
+    for run in runs:
+        for b in run:
+            forks.setdefault((b["benchmark"], b["threads"]), []).extend(b["primaryMetric"]["rawData"])
     for run in runs:
         for b in run:
             method = b["benchmark"].rsplit(".", 1)[-1]
-            if method not in JAVA_BENCHMARKS:
+            if method not in JAVA_BENCHMARKS or (b["benchmark"], b["threads"]) not in forks:
                 continue
             scenario, impl, artifact, layout, classic = JAVA_BENCHMARKS[method]
             threads = b["threads"]
@@ -401,7 +407,7 @@ def from_java(runs: list[list[dict[str, Any]]], dups: list[dict[str, Any]], root
                 if scenario == "batch-1000" or scenario in STRING_SCENARIOS:
                     continue
                 scenario += "-2-threads"
-            rates = [x for fork in b["primaryMetric"]["rawData"] for x in fork]
+            rates = [x for fork in forks.pop((b["benchmark"], b["threads"])) for x in fork]
             d = checked.get((method, threads))
             out.append(
                 record(
@@ -837,10 +843,15 @@ def main() -> int:
     args = ap.parse_args()
 
     raw: dict[str, Any] = {}
-    for name in ("c", "python", "node", "java-t1", "java-t2", "java-duplicates"):
+    for name in ("c", "python", "node", "java-duplicates"):
         data = load(args.raw / f"{name}.json")
         if data is not None:
             raw[name] = data
+    # JMH's rounds: java-t1.json, or java-t1-r1.json, java-t1-r2.json, … (interleaved forks).
+    for name in ("java-t1", "java-t2"):
+        rounds = [load(f) for f in sorted(args.raw.glob(f"{name}.json")) + sorted(args.raw.glob(f"{name}-r*.json"))]
+        if any(r is not None for r in rounds):
+            raw[name] = [b for r in rounds if r is not None for b in r]
     results: list[dict[str, Any]] = []
     failed = list(args.failed)
     readers: dict[str, Callable[[], list[dict[str, Any]]]] = {
