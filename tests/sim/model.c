@@ -245,7 +245,7 @@ static uint64_t fixed_mask(const mlayout *L) {
 /* The integers g can issue from now on: from its tick of a day ago. */
 static uint64_t lowest_now(const mgen *g) {
   int64_t us = k_wall_ns() / 1000 - 86400000000LL - g->L.epoch_ms * 1000;
-  if (us <= 0) return 0;
+  if (us <= 0 || g->L.unit_us <= 0) return 0; /* (a layout the core refuses) */
   uint64_t tick = (uint64_t)(us / g->L.unit_us);
   uint64_t max =
       g->L.f[0].bits >= 64 ? UINT64_MAX : (UINT64_C(1) << g->L.f[0].bits) - 1;
@@ -681,8 +681,9 @@ static int gen_from(const mcmd *c, const mproc *p) {
   char *spec = strtok_r(buf, "\n", &save), *epoch = strtok_r(NULL, "\n", &save);
   char *node = strtok_r(NULL, "\n", &save),
        *options = strtok_r(NULL, "\n", &save);
+  if (!spec || !epoch || !node || !options) return -1;
   int gi = new_gen();
-  if (gi < 0 || !spec || !epoch || !node || !options) return -1;
+  if (gi < 0) return -1;
   mgen *g = &gens[gi];
   parse_layout(spec, strtoll(epoch, NULL, 10), &g->L);
   snprintf(g->spec, sizeof g->spec, "%s", spec);
