@@ -152,7 +152,7 @@ static bool locked_elsewhere(sfc_generator *newer) {
  * concurrent sfc_generator_free of the older one (which unregisters under
  * it) cannot free it meanwhile; the close takes its lock after ours, the
  * order the fork handlers take them in, and its keeper never takes ours. */
-bool sfc_fork_take_over(sfc_generator *newer) {
+bool sfc_fork_take_over(sfc_generator *newer, sfc_error *err) {
   bool closed = false;
   if (atomic_load(&registered) < 2) return false;
   const bool elsewhere =
@@ -171,6 +171,9 @@ bool sfc_fork_take_over(sfc_generator *newer) {
     closed = true;
   }
   sfc_mutex_unlock(&registry_lock);
+  /* Closing this process's own holder would not help: the lock file's
+   * holder is the one to name. */
+  if (!closed && elsewhere) sfc_state_refuse_held(newer, err);
   return closed;
 }
 

@@ -247,7 +247,7 @@ static sfc_status start(sfc_generator *g, const sfc_layout *layout,
    * or a reload run again): that one is closed, its hand-over written, and
    * this one starts after its last ID (fork.c). Not held by g->lock: the
    * registry's lock comes first. */
-  if (st == SFC_WORKER_UNAVAILABLE && sfc_fork_take_over(g)) {
+  if (st == SFC_WORKER_UNAVAILABLE && sfc_fork_take_over(g, err)) {
     /* The refusal is no answer now: a binding that reads err after a
      * success (SWIG's) must not find it. */
     if (err) *err = (sfc_error){.status = SFC_OK};

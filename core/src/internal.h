@@ -191,8 +191,10 @@ typedef struct sfc_state {
 SFC_INTERNAL extern _Atomic uint64_t sfc_fork_generation;
 /* Closes the older open generator of this process whose value `newer` was
  * refused, when it is the same layout and node values (a cell or a reload
- * run again); true when one was closed. Called without `newer`'s lock. */
-SFC_INTERNAL bool sfc_fork_take_over(struct sfc_generator *newer);
+ * run again); true when one was closed, else *err may name another holder
+ * of newer's lock file. Called without `newer`'s lock. */
+SFC_INTERNAL bool sfc_fork_take_over(struct sfc_generator *newer,
+                                     sfc_error *err);
 
 /* The hot path a generator takes (next.c's next_fast): none, the wall
  * clock read on every call, or the counter's deadline first. Wall clock or
@@ -415,12 +417,12 @@ SFC_INTERNAL sfc_status sfc_state_file_read(const struct sfc_generator *g,
 
 /* state_lock.c — the lock file. SFC_OK and *held: a live process has the
  * value (its pid, if it wrote one, in g->state.holder); else the lock is
- * *lock_fd. */
+ * *lock_fd. sfc_state_refuse_held: the refusal that names that process. */
 SFC_INTERNAL sfc_status sfc_state_lock_at(struct sfc_generator *g,
                                           const sfc_dir *dir, sfc_fd *lock_fd,
                                           bool *held, sfc_error *err);
-SFC_INTERNAL void sfc_state_find_holder(struct sfc_generator *g,
-                                        const sfc_dir *dir);
+SFC_INTERNAL sfc_status sfc_state_refuse_held(struct sfc_generator *g,
+                                              sfc_error *err);
 
 /* pool.c — taking and letting go of values in the state_dir. */
 /* Takes the static value or a free one of the pool: claimed, locked, its
@@ -446,8 +448,7 @@ SFC_INTERNAL sfc_status sfc_keeper_start(struct sfc_generator *g,
                                          sfc_error *err);
 /* Stops it; `clean`: writes the exact last tick. */
 SFC_INTERNAL void sfc_keeper_stop(struct sfc_generator *g, bool clean);
-/* The keeper's last failure (a write, or the value lost), under g->lock;
- * SFC_OK when none. */
+/* The keeper's last failure (a write, the value lost), or SFC_OK. */
 SFC_INTERNAL sfc_status sfc_keeper_failed(const struct sfc_generator *g,
                                           sfc_error *err);
 /* The hot path needs the marks at `tick` (a live call: the record's too):
@@ -493,8 +494,7 @@ SFC_INTERNAL extern void (*sfc_test_hook)(const char *point);
 SFC_INTERNAL void sfc_generator_let_go(struct sfc_generator *g, bool creator);
 SFC_INTERNAL void sfc_fork_register(struct sfc_generator *g);
 SFC_INTERNAL void sfc_fork_unregister(struct sfc_generator *g);
-/* A forked child's first call: a fresh pool value, or
- * SFC_GENERATOR_FORKED. */
+/* A forked child's first call: a fresh pool value or SFC_GENERATOR_FORKED. */
 SFC_INTERNAL sfc_status sfc_check_fork(struct sfc_generator *g, sfc_error *err);
 
 #endif

@@ -17,6 +17,7 @@ static bool same_id(sfc_file_id a, sfc_file_id b) {
   return a.dev == b.dev && a.ino == b.ino;
 }
 
+/* Under g->lock (the keeper writes both fields under it). */
 sfc_status sfc_keeper_failed(const sfc_generator *g, sfc_error *err) {
   sfc_status st = (sfc_status)g->state.error_status;
   if (st && err) {

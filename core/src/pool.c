@@ -139,24 +139,7 @@ static sfc_status take_from_pool(sfc_generator *g, sfc_saved *saved,
 static sfc_status held_elsewhere(sfc_generator *g, sfc_holder *who,
                                  sfc_error *err) {
   if (who->pid >= 0) return sfc_claim_refuse(&g->claim, g, who, err);
-  /* A holder that has just taken the lock names itself a moment later:
-   * look again, 20 ms at most. */
-  for (int i = 0; i < 20 && !g->state.holder; i++) {
-    sfc_pause(1000);
-    sfc_state_find_holder(g, &g->state.folder);
-  }
-  char text[SFC_NODE_TEXT_MAX];
-  sfc_node_text(&g->layout, &g->node, text, sizeof text);
-  /* The pid in the lock file is the holder's own: from another pid
-   * namespace on a shared volume it may equal ours, so "this process" is
-   * never said here (the claim, whose pid the kernel translates, says it). */
-  char by[48] = "another live process";
-  if (g->state.holder)
-    snprintf(by, sizeof by, "live process %ld", g->state.holder);
-  return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
-                  "node value %s is held by %s (lock file %s.lock): give "
-                  "each process its own value, or use auto",
-                  text, by, g->state.path);
+  return sfc_state_refuse_held(g, err);
 }
 
 static sfc_status take_static(sfc_generator *g, sfc_saved *saved,

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-void sfc_state_find_holder(sfc_generator *g, const sfc_dir *dir) {
+static void find_holder(sfc_generator *g, const sfc_dir *dir) {
   sfc_file_name f;
   char text[64];
   size_t len;
@@ -33,7 +33,7 @@ sfc_status sfc_state_lock_at(sfc_generator *g, const sfc_dir *dir,
     st = sfc_file_try_lock(fd, f.path, held, err);
     if (st != SFC_OK || *held) {
       sfc_fd_close(fd);
-      if (*held) sfc_state_find_holder(g, dir);
+      if (*held) find_holder(g, dir);
       return st;
     }
     /* A lock on a file unlinked meanwhile guards nothing: take it again. */
@@ -53,4 +53,25 @@ sfc_status sfc_state_lock_at(sfc_generator *g, const sfc_dir *dir,
                   "something removes files in the state_dir; keep it out of "
                   "temporary folders that cleaners sweep",
                   f.path);
+}
+
+sfc_status sfc_state_refuse_held(sfc_generator *g, sfc_error *err) {
+  /* A holder that has just taken the lock names itself a moment later:
+   * look again, 20 ms at most. */
+  for (int i = 0; i < 20 && !g->state.holder; i++) {
+    sfc_pause(1000);
+    find_holder(g, &g->state.folder);
+  }
+  char text[SFC_NODE_TEXT_MAX];
+  sfc_node_text(&g->layout, &g->node, text, sizeof text);
+  /* The pid in the lock file is the holder's own: from another pid
+   * namespace on a shared volume it may equal ours, so "this process" is
+   * never said here (the claim, whose pid the kernel translates, says it). */
+  char by[48] = "another live process";
+  if (g->state.holder)
+    snprintf(by, sizeof by, "live process %ld", g->state.holder);
+  return sfc_fail(err, SFC_WORKER_UNAVAILABLE,
+                  "node value %s is held by %s (lock file %s.lock): give "
+                  "each process its own value, or use auto",
+                  text, by, g->state.path);
 }

@@ -138,6 +138,12 @@ static void refused_elsewhere(const sfc_layout *l, const char *dir) {
   sfc_generator *b = open_gen(l, 6, dir, 0, &st, &err);
   CHECK(!b && st == SFC_WORKER_UNAVAILABLE, "refused: %s %s",
         sfc_status_name(st), err.message);
+  /* Named by the lock file: closing the older one would not help. */
+  char holder[64];
+  snprintf(holder, sizeof holder, "held by live process %ld (lock file",
+           (long)pid);
+  CHECK(strstr(err.message, holder) != NULL, "the refusal names %ld: %s",
+        (long)pid, err.message);
   sfc_generator_free(b);
   CHECK(a && !sfc_generator_closed(a), "the older one is open");
   if (a) CHECK_STATUS(sfc_next(a, &id, &err), SFC_OK, err);
