@@ -111,34 +111,37 @@ static bool same_generator(const sfc_generator *older,
 /* Whether `older` (under its lock) holds what refused `newer`: the
  * host-wide claim, which named this process (both guarded), or the lock
  * file of one state_dir. A claim that named another process (one still
- * taking, ranked first), or newer's lock file held by another process
+ * taking, ranked first), or newer's lock file held by another than older
  * while the claim named ours, would refuse newer again once older is
  * closed: older stays. */
 static bool holds_what_refused(const sfc_generator *older,
                                const sfc_generator *newer,
                                bool locked_elsewhere) {
+  /* One folder by its identity, not its path: a bind mount or a second
+   * path to it holds the same lock files. */
   const bool one_folder =
       older->has_state && newer->has_state &&
-      strcmp(sfc_state_dir_path(older), sfc_state_dir_path(newer)) == 0;
+      older->state.folder.id.dev == newer->state.folder.id.dev &&
+      older->state.folder.id.ino == newer->state.folder.id.ino;
   if (newer->claim.refuser != 0)
     return newer->claim.refuser == sfc_os_pid() && older->guarded &&
            newer->guarded && (one_folder || !locked_elsewhere);
   return one_folder;
 }
 
-/* Whether a process other than this one holds the lock file of newer's
- * value in its state_dir: taken and let go at once to find out. */
+/* Whether the lock file of newer's value in its state_dir is held: taken
+ * and let go at once to find out. Its holder is not an older generator of
+ * the same folder (holds_what_refused takes that one over first): another
+ * process, whatever pid its file says (from another pid namespace it may
+ * be ours), or a generator of this one that no take-over closes. */
 static bool locked_elsewhere(sfc_generator *newer) {
   sfc_fd fd = SFC_NO_FD;
   bool held = false;
   if (!newer->has_state || sfc_state_lock_at(newer, &newer->state.folder, &fd,
                                              &held, NULL) != SFC_OK)
     return false; /* the create's next take says what is wrong */
-  if (!held) {
-    sfc_fd_close(fd);
-    return false;
-  }
-  return newer->state.holder != sfc_os_pid();
+  if (!held) sfc_fd_close(fd);
+  return held;
 }
 
 /* A cell or a reload run again creates the generator it created before,
