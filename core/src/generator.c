@@ -62,13 +62,10 @@ static void warn(sfc_generator *g, const char *kind, const char *format, ...) {
 
 /* What the stats and the warnings say of the guard. */
 static void describe_guard(sfc_generator *g) {
-  if (g->guarded) {
-    snprintf(g->guard, sizeof g->guard, "held: %s", g->claim.where);
-    return;
-  }
+  sfc_guard_describe(g);
+  if (g->guarded) return;
   char node[SFC_NODE_TEXT_MAX];
   sfc_node_text(&g->layout, &g->node, node, sizeof node);
-  snprintf(g->guard, sizeof g->guard, "off");
   const char *no_claim = sfc_os_no_claim();
   if (no_claim) {
     warn(g, UNGUARDED, "node value %.160s is not guarded: %s", node, no_claim);
@@ -430,7 +427,7 @@ void sfc_generator_stats(const sfc_generator *gen, sfc_stats *stats) {
     out->node_sources[i] = g->node.source[i];
     out->node_names[i] = g->node_names[i];
   }
-  out->guard = g->guard;
+  out->guard = g->guard[atomic_load(&g->guard_at)];
   memcpy(stats, out, sizeof *out);
 }
 

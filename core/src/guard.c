@@ -28,6 +28,15 @@ sfc_status sfc_guard_settle(sfc_generator *g, sfc_error *err) {
   return g->guarded ? sfc_claim_settle(&g->claim, g, err) : SFC_OK;
 }
 
+void sfc_guard_describe(sfc_generator *g) {
+  const unsigned next = !atomic_load(&g->guard_at);
+  if (g->guarded)
+    snprintf(g->guard[next], sizeof g->guard[next], "held: %s", g->claim.where);
+  else
+    snprintf(g->guard[next], sizeof g->guard[next], "off");
+  atomic_store(&g->guard_at, next);
+}
+
 void sfc_mark_update(sfc_generator *g) {
   int64_t m = g->has_state ? atomic_load(&g->state_mark) : INT64_MAX;
   if (g->guarded && g->handover_mark < m) m = g->handover_mark;

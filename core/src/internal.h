@@ -273,16 +273,15 @@ struct sfc_generator {
   bool shared;        /* in a host's shared memory (sfc_generator_new_shared) */
   bool started;       /* loaded: its state word tells what was issued */
   _Atomic bool ready; /* created whole: may be taken over (fork.c) */
-  /* Its node value, set under lock by the take-over that closes it: the
-   * closed error says so (status.c). */
+  /* Set under lock by a take-over that closes it: the closed error's. */
   char taken_over[SFC_MESSAGE_MAX / 2];
   _Atomic bool injected; /* issued at a caller's times (sfc_next_at …) */
   _Atomic bool closed;   /* sfc_generator_close: the word is the poison */
   uint64_t last_word;    /* once closed: the last ID issued, the real word */
   sfc_claim claim;       /* the node value's host-wide claim */
-  char guard[SFC_MESSAGE_MAX]; /* the stat guard */
-  /* sfc_generator_warning_at: what the user should be told, by kind */
-  char warning[2][SFC_MESSAGE_MAX];
+  char guard[2][SFC_MESSAGE_MAX];   /* the stat guard: guard[guard_at] */
+  _Atomic unsigned guard_at;        /* written aside, then shown (a switch) */
+  char warning[2][SFC_MESSAGE_MAX]; /* sfc_generator_warning_at's, by kind */
   const char *warning_kind[2];
   unsigned warnings;
   sfc_state state;
@@ -359,7 +358,8 @@ SFC_INTERNAL uint64_t sfc_word_install(struct sfc_generator *g, uint64_t seen,
 
 /* guard.c — the claim of a generator's node value, with or without a
  * state_dir: taken at creation, handed over and let go at the end, dropped
- * in a forked child. */
+ * in a forked child. sfc_guard_describe: the stat guard names the claim. */
+SFC_INTERNAL void sfc_guard_describe(struct sfc_generator *g);
 SFC_INTERNAL sfc_status sfc_guard_take(struct sfc_generator *g, sfc_claim *c,
                                        uint64_t bits, sfc_saved *saved,
                                        bool *held, sfc_holder *who,

@@ -228,5 +228,6 @@ sfc_status sfc_pool_switch(sfc_generator *g, int64_t tick, sfc_saved *saved,
   const int64_t reached = atomic_load(&g->mark);
   s->park[s->parked].issued = reached >= 0 ? reached : old_mark;
   s->parked++;
+  sfc_guard_describe(g); /* the new value's claim */
   return SFC_OK;
 }

@@ -126,6 +126,11 @@ static void switch_on_rollback(const sfc_layout *l) {
   CHECK_STATUS(st, SFC_OK, err);
   if (!g) return;
   const int64_t now = sfc_generator_now_us(g);
+  sfc_stats s;
+  char first_guard[SFC_MESSAGE_MAX];
+  sfc_generator_stats(g, &s);
+  snprintf(first_guard, sizeof first_guard, "%s",
+           sfc_stats_text(&s, SFC_STAT_GUARD));
   CHECK_STATUS(check_issue_at(g, now, ids, N, &err), SFC_OK, err);
   CHECK_STATUS(check_issue_at(g, now - 3000000, ids + N, N, &err), SFC_OK, err);
   CHECK_STATUS(check_issue_at(g, now - 6000000, ids + 2 * N, N, &err), SFC_OK,
@@ -134,8 +139,12 @@ static void switch_on_rollback(const sfc_layout *l) {
            w2 = worker_in(l, ids[2 * N]);
   CHECK(w0 != w1 && w1 != w2 && w0 != w2, "three values: %llu %llu %llu",
         (unsigned long long)w0, (unsigned long long)w1, (unsigned long long)w2);
-  sfc_stats s;
   sfc_generator_stats(g, &s);
+  /* The stat guard names the claim of the value in use, not the first. */
+  const char *guard = sfc_stats_text(&s, SFC_STAT_GUARD);
+  CHECK(!strncmp(first_guard, "held: ", 6) ? strcmp(guard, first_guard) != 0
+                                           : !strcmp(guard, first_guard),
+        "the guard after the switches: %s (first: %s)", guard, first_guard);
   CHECK(sfc_stats_uint(&s, SFC_STAT_NODE_SWITCHES) == 2 &&
             stats_node(&s, 0) == w2,
         "two switches counted (%llu), the stats show the value in use",
