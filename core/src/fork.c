@@ -121,8 +121,7 @@ static bool holds_what_refused(const sfc_generator *older,
    * path to it holds the same lock files. */
   const bool one_folder =
       older->has_state && newer->has_state &&
-      older->state.folder.id.dev == newer->state.folder.id.dev &&
-      older->state.folder.id.ino == newer->state.folder.id.ino;
+      sfc_file_id_same(older->state.folder.id, newer->state.folder.id);
   if (newer->claim.refuser != 0)
     return newer->claim.refuser == sfc_os_pid() && older->guarded &&
            newer->guarded && (one_folder || !locked_elsewhere);

@@ -13,10 +13,6 @@
 /* How often the keeper checks that the files are still ours, at least. */
 #define VERIFY_PERIOD_US 100000
 
-static bool same_id(sfc_file_id a, sfc_file_id b) {
-  return a.dev == b.dev && a.ino == b.ino;
-}
-
 /* Under g->lock (the keeper writes both fields under it). */
 sfc_status sfc_keeper_failed(const sfc_generator *g, sfc_error *err) {
   sfc_status st = (sfc_status)g->state.error_status;
@@ -42,7 +38,7 @@ static bool still_ours(const sfc_generator *g) {
   if (!member && !sfc_file_is_at(dir, f.name, g->state.lock_fd)) return false;
   sfc_state_file_name(g, ".state", &f);
   if (!sfc_file_id_at(dir, f.name, &id)) return false; /* removed: write it */
-  return same_id(id, g->state.state_id);
+  return sfc_file_id_same(id, g->state.state_id);
 }
 
 /* The value was taken by another process while our files were gone: stop
@@ -71,7 +67,8 @@ static sfc_status contended(sfc_generator *g, const sfc_dir *dir,
   sfc_file_name f;
   sfc_file_id id;
   sfc_state_file_name(g, ".state", &f);
-  if (sfc_file_id_at(dir, f.name, &id) && !same_id(id, g->state.state_id))
+  if (sfc_file_id_at(dir, f.name, &id) &&
+      !sfc_file_id_same(id, g->state.state_id))
     return lost(g, "another process holds it and wrote its state file", err);
   const int64_t now = sfc_monotonic_us();
   if (!g->state.contended_since) g->state.contended_since = now;
@@ -87,7 +84,7 @@ static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
   sfc_dir dir;
   sfc_status st = sfc_dir_open(sfc_state_dir_path(g), &dir, err);
   if (st != SFC_OK) return st;
-  const bool same_dir = same_id(dir.id, g->state.folder.id);
+  const bool same_dir = sfc_file_id_same(dir.id, g->state.folder.id);
   sfc_file_name f;
   sfc_state_file_name(g, ".lock", &f);
   sfc_fd lock_fd = SFC_NO_FD;
@@ -108,7 +105,7 @@ static sfc_status retake(sfc_generator *g, int64_t mark, uint64_t clock,
   sfc_state_file_name(g, ".state", &f);
   sfc_file_id id;
   if (lock_fd != SFC_NO_FD && sfc_file_id_at(&dir, f.name, &id) &&
-      !(same_dir && same_id(id, g->state.state_id))) {
+      !(same_dir && sfc_file_id_same(id, g->state.state_id))) {
     sfc_fd_close(lock_fd);
     sfc_fd_close(dir.fd);
     return lost(g, "another process wrote its state file", err);

@@ -191,6 +191,9 @@ typedef intptr_t sfc_fd; /* a folder or file descriptor (Windows: HANDLE) */
 typedef struct sfc_file_id {
   uint64_t dev, ino;
 } sfc_file_id;
+static inline bool sfc_file_id_same(sfc_file_id a, sfc_file_id b) {
+  return a.dev == b.dev && a.ino == b.ino;
+}
 typedef struct sfc_dir {
   sfc_fd fd;
   sfc_file_id id;
