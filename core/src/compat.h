@@ -93,6 +93,16 @@ static inline void sfc_cpu_pause(void) {
 static inline void sfc_cpu_pause(void) {}
 #endif
 
+/* A point where the simulated host of tests/sim may run another thread:
+ * between the core's steps on memory other threads share (the state word,
+ * the marks), which no system call separates. Nothing elsewhere. */
+#if defined(SFC_SIM)
+void sfc_sim_step(void);
+#define sfc_step() sfc_sim_step()
+#else
+#define sfc_step() ((void)0)
+#endif
+
 /* Spin-wait hints after a lost compare-and-swap on the state word (next.c,
  * and the published fast rule): about 2.5 us on a recent x86-64. The
  * simulated host needs only the one scheduling point. */

@@ -38,6 +38,7 @@ void sfc_guard_describe(sfc_generator *g) {
 }
 
 void sfc_mark_update(sfc_generator *g) {
+  sfc_step(); /* a live call may meet the word changed before its mark */
   int64_t m = g->has_state ? atomic_load(&g->state_mark) : INT64_MAX;
   if (g->guarded && g->handover_mark < m) m = g->handover_mark;
   if (g->fence.on && g->fence.limit < m) m = g->fence.limit;
@@ -48,6 +49,7 @@ void sfc_mark_update(sfc_generator *g) {
                             ? UINT64_MAX
                             : (uint64_t)(m + 1) << g->pack.time_shift;
   atomic_store(&g->mark_word, word);
+  sfc_step();
   atomic_store(&g->mark, m);
 }
 

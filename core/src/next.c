@@ -161,6 +161,7 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
         atomic_fetch_add_explicit(&g->waits, 1, memory_order_relaxed);
       return st;
     }
+    sfc_step();
     if (atomic_compare_exchange_weak_explicit(
             &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
       if (sfc_word_other_tick(p, next, w)) {
@@ -223,6 +224,7 @@ static inline bool next_counted(sfc_generator *g, uint64_t *id,
       return false;
     const uint64_t next = w + p->seq_one;
     if (!within_mark(g, next)) return false;
+    sfc_step();
     if (atomic_compare_exchange_weak_explicit(
             &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
       *id = next;
@@ -257,6 +259,7 @@ static SFC_ALWAYS_INLINE bool next_read(sfc_generator *g, uint64_t *id,
   else
     goto missed;
   if (!within_mark(g, next)) goto missed;
+  sfc_step();
   if (!atomic_compare_exchange_strong_explicit(
           &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
     contended();

@@ -266,10 +266,14 @@ void *sim_driver_thread(void *arg) {
       let_go((int)slot);
       break;
     case CMD_CLOSE:
+      /* A call too: a free on another thread meanwhile waits for it (the
+       * core's contract for sfc_generator_free). */
+      hold((int)slot);
       if (lease_held((int)slot))
         lease_end((int)slot, gens[slot]);
       else
         sfc_generator_close(gens[slot]);
+      let_go((int)slot);
       report(SFC_OK, NULL, 0, 1, 0, NULL);
       break;
     case CMD_FREE:

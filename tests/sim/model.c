@@ -84,6 +84,8 @@ typedef struct mgen {
   int end_how;           /* 0 closed; else SIM_END_* */
   bool caller_timed;     /* issued IDs at a caller's times */
   bool closing;          /* a close has begun: what it holds may be let go */
+  int closers;           /* closes and frees of it under way: a second one
+                            returns while the first still lets go */
   bool issued;           /* issued any ID */
   int64_t max_end_ns;    /* the wall end of the latest tick it issued in */
   uint64_t clocks;       /* the clock values its IDs carried, as bits */
@@ -446,8 +448,10 @@ void sim_model_command(long pid, int64_t tid, int64_t kind, int64_t slot,
   c->call_ns = k_real_ns();
   mproc *p = proc_of(pid);
   c->slot_gen = p && slot >= 0 && slot < 8 ? p->slot[slot] : 0;
-  if ((kind == CMD_CLOSE || kind == CMD_FREE) && c->slot_gen)
+  if ((kind == CMD_CLOSE || kind == CMD_FREE) && c->slot_gen) {
     gens[c->slot_gen - 1].closing = true;
+    gens[c->slot_gen - 1].closers++;
+  }
   if (kind == CMD_CREATE && p) {
     c->gen = gen_from(c, p) + 1;
     /* The same generator made again: the live one of its process may be
@@ -815,6 +819,15 @@ static void refused(mgen *g, const char *message, uint64_t since) {
     option(g->options, "lease_duration", v, sizeof v);
     const int64_t ms = v[0] ? atoll(v) : 15000;
     if (k_real_ns() - g->create_real_ns >= (ms - ms / 64) * 1000000) return;
+    /* Or by the claim of a holder on its host still live, whose lease ran
+     * out while a call of it went on (the database gave the value again):
+     * the claim keeps the two apart. */
+    for (int i = 0; i < gen_count; i++) {
+      const mgen *o = &gens[i];
+      if (o != g && !(o->life == 2 && o->ended < since) && !o->copy_of &&
+          can_meet_parked(o, g) && linked_live(o, g))
+        return;
+    }
     char d[1024];
     fail("%s refused although the lease database was reached each time, "
          "answered with a free value each time, and the acquire took less "
@@ -918,7 +931,10 @@ void sim_model_report(long pid, int64_t tid, int64_t status, int64_t kind,
      * the slot again before this report (seed 30365). A slot empty then
      * was being filled: its generator is the one the command met. */
     const int at = c->slot_gen ? c->slot_gen : p->slot[c->slot];
-    if (at && (!gens[at - 1].shared || gens[at - 1].pid == pid))
+    /* Ended when the last of them returns: the one that closed it lets
+     * go of its value before it does. */
+    const bool last = !c->slot_gen || --gens[at - 1].closers == 0;
+    if (at && last && (!gens[at - 1].shared || gens[at - 1].pid == pid))
       end_gen(&gens[at - 1], 0);
     if (c->kind == CMD_FREE && p->slot[c->slot] == at) p->slot[c->slot] = 0;
     return;

@@ -46,6 +46,22 @@ void sfc_sim_cpu_pause(void) {
   sim_call1(SYS_YIELD, 0);
 }
 
+/* Between the core's steps on shared memory (sfc_step): one in 16
+ * yields, by draws of the process's own from a key the seed gives (its
+ * threads run in one order for a seed, so a run repeats), so that the hot
+ * path, which has such a point on every ID, slows the runs little. */
+void sfc_sim_step(void) {
+  static uint64_t key, drawn;
+  if (!key) {
+    sfc_os_random(&key, sizeof key);
+    key |= 1;
+  }
+  uint64_t z = (++drawn + (uint64_t)sim_pid) * key;
+  z = (z ^ (z >> 31)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z ^= z >> 29;
+  if ((z >> 60) == 0) sim_call1(SYS_YIELD, 0);
+}
+
 void sfc_os_sleep_until(int64_t deadline_us) {
   sim_call1(SYS_SLEEP, deadline_us);
 }

@@ -118,6 +118,14 @@ static void chain_create(schedule *out, int proc, int64_t epoch, int family,
   c->flag = shared;
 }
 
+/* One draw in two, by a hash of the seed and the action's place rather
+ * than rnd: every seed's other actions stay the ones it always made. */
+static bool beside_draw(uint64_t seed, size_t at) {
+  uint64_t z = (seed + 0xB351DE + at) * UINT64_C(0xBF58476D1CE4E5B9);
+  z ^= z >> 31;
+  return z % 2 == 0;
+}
+
 /* Holder after holder of one value, each ended one of the ways a process
  * ends and followed at once by its successor, with the clock's steps,
  * stops and jumps between, IDs across many ticks (past the record's mark),
@@ -148,8 +156,15 @@ static void make_chain(schedule *out, size_t cap, int64_t epoch, int family) {
       add_ids(out, racer, 0);
     }
     /* Its first ID at a caller's time, at or before its start: that
-     * timeline starts from nothing, the clock's from what was handed. */
-    if (rnd(4) == 0) add(out, A_NEXT_AT, holder, 0)->n = -(int64_t)rnd(2000);
+     * timeline starts from nothing, the clock's from what was handed. Now
+     * and then a thread of its own takes IDs from the clock at once, while
+     * that start changes the word. */
+    if (rnd(4) == 0) {
+      const bool beside = beside_draw(out->seed, out->count);
+      if (beside) add(out, A_THREAD, holder, 0);
+      add(out, A_NEXT_AT, holder, 0)->n = -(int64_t)rnd(2000);
+      if (beside) add(out, A_NEXT, holder, 0)->n = 5;
+    }
     /* The last holder's forked child, alive while its successor starts:
      * it must hold nothing of its parent's. */
     if (lingering >= 0) {
