@@ -58,7 +58,8 @@ static inline bool fast_rule_next(const fast_rule *f, uint64_t *id) {
   const int64_t tick =
       (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - r->epoch_ms;
   _Atomic uint64_t *word = (_Atomic uint64_t *)r->word;
-  uint64_t w = atomic_load_explicit(word, memory_order_relaxed);
+  /* The word first, acquired, then the mark (sfc_fast_rule). */
+  uint64_t w = atomic_load_explicit(word, memory_order_acquire);
   const int64_t t = (int64_t)(w >> r->time_shift);
   uint64_t next;
   if (t < tick && tick >= 0 && (uint64_t)tick <= r->time_max)

@@ -688,11 +688,13 @@ typedef struct sfc_fast_rule {
   int64_t epoch_ms;
   unsigned time_shift;
   uint64_t time_max;
-  uint64_t seq_one;   /* one step of the sequence, in place */
-  uint64_t seq_mask;  /* the sequence bits, in place */
-  uint64_t keep_mask; /* what a new tick keeps: clock and node bits */
-  int64_t *mark;      /* 8-byte aligned, read atomically only: no ID's tick
-                         may pass it */
+  uint64_t seq_one;          /* one step of the sequence, in place */
+  uint64_t seq_mask;         /* the sequence bits, in place */
+  uint64_t keep_mask;        /* what a new tick keeps: clock and node bits */
+  int64_t *mark;             /* 8-byte aligned, read atomically only, after the
+                                word (read with acquire: the mark moves down before
+                                the word it guards changes): no ID's tick may pass
+                                it */
   unsigned contended_pauses; /* after a lost compare-and-swap: so that the
                                 thread that won issues a run of IDs while the
                                 word's cache line stays in its core */

@@ -100,7 +100,9 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
                     (long long)(live ? ts_us(&ts) : now_us), iso);
   }
   const sfc_packing *p = &g->pack;
-  uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
+  /* Every read of the word acquires: a mark read after it is as new as the
+   * word (a mark moves down before the word it guards changes, word.c). */
+  uint64_t w = atomic_load_explicit(&g->word, memory_order_acquire);
   int rereads = 0;
   for (;;) {
     const uint64_t t = sfc_word_time(p, w), s = sfc_word_seq(p, w);
@@ -126,13 +128,13 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
       if (!live && SFC_UNLIKELY(w == g->start_word)) {
         sfc_status st = sfc_start_caller_timed(g, w, err);
         if (st != SFC_OK) return st;
-        w = atomic_load_explicit(&g->word, memory_order_relaxed);
+        w = atomic_load_explicit(&g->word, memory_order_acquire);
         continue;
       }
       if (live) now_us = ts_us(&ts);
       sfc_status st = sfc_slow_path(g, now_us, tick, w, &base, wait_us, err);
       if (st == SFC_RETRY) {
-        w = atomic_load_explicit(&g->word, memory_order_relaxed);
+        w = atomic_load_explicit(&g->word, memory_order_acquire);
         continue;
       }
       if (st == SFC_TAKEN) { /* a clock bump: its first ID is installed */
@@ -155,6 +157,13 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
     if (SFC_UNLIKELY((int64_t)next_t >
                      atomic_load_explicit(live ? &g->mark : &g->state_mark,
                                           memory_order_relaxed))) {
+      /* The clock's timeline handed over meanwhile (its mark -1 until the
+       * clock's first call takes it back): this is that call. */
+      if (live && atomic_load(&g->clock_handed)) {
+        sfc_clock_resume(g);
+        w = atomic_load_explicit(&g->word, memory_order_acquire);
+        continue;
+      }
       sfc_status st = sfc_keeper_mark_reached(g, next_t, live, wait_us, err);
       if (st == SFC_RETRY) continue;
       if (st == SFC_WAIT)
@@ -163,7 +172,7 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
     }
     sfc_step();
     if (atomic_compare_exchange_weak_explicit(
-            &g->word, &w, next, memory_order_relaxed, memory_order_relaxed)) {
+            &g->word, &w, next, memory_order_acquire, memory_order_acquire)) {
       if (sfc_word_other_tick(p, next, w)) {
         atomic_fetch_add_explicit(&g->issued_closed,
                                   s - sfc_seq_start(g, t) + 1,
@@ -176,7 +185,7 @@ static SFC_ALWAYS_INLINE sfc_status take(sfc_generator *g, int64_t now_us,
       return SFC_OK;
     }
     contended();
-    w = atomic_load_explicit(&g->word, memory_order_relaxed);
+    w = atomic_load_explicit(&g->word, memory_order_acquire);
     if (live) { /* the reading is stale after the pause: not a step back */
       read_clock(g, &ts);
       int64_t again = tick_of(g, &ts);
@@ -216,7 +225,7 @@ static inline bool next_counted(sfc_generator *g, uint64_t *id,
   for (int tries = 0; tries < 8; tries++) {
     const uint64_t until =
         atomic_load_explicit(&g->until, memory_order_relaxed);
-    uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
+    uint64_t w = atomic_load_explicit(&g->word, memory_order_acquire);
     *count = sfc_cpu_counter();
     if (((*count - g->counter_base) >> g->counter_shift) >= until >> 16 ||
         (uint16_t)(w >> p->time_shift) != (uint16_t)until ||
@@ -249,7 +258,7 @@ static SFC_ALWAYS_INLINE bool next_read(sfc_generator *g, uint64_t *id,
   sfc_os_wall(&ts);
   const int64_t tick =
       (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - g->layout.epoch_ms;
-  uint64_t w = atomic_load_explicit(&g->word, memory_order_relaxed);
+  uint64_t w = atomic_load_explicit(&g->word, memory_order_acquire);
   const int64_t t = (int64_t)(w >> p->time_shift);
   uint64_t next;
   if (t < tick && tick >= 0 && (uint64_t)tick <= p->time_max)

@@ -103,12 +103,18 @@ sfc_status sfc_start_caller_timed(sfc_generator *g, uint64_t seen,
   }
   const uint64_t fresh =
       g->has_state ? g->known_word : sfc_word(&g->pack, 0, 0, g->pack.seq_max);
-  if (atomic_compare_exchange_strong(&g->word, &seen, fresh)) {
-    /* The clock's IDs still go on from what the start handed over. */
+  /* The clock's IDs still go on from what the start handed over: the mark
+   * moves down before the word changes, so that a live call that meets the
+   * fresh word meets the mark too and takes the clock's timeline back
+   * (sfc_clock_resume, under this lock) rather than issue from that word. */
+  atomic_store(&g->clock_handed, true);
+  sfc_mark_update(g);
+  if (!atomic_compare_exchange_strong(&g->word, &seen, fresh)) {
+    atomic_store(&g->clock_handed, false); /* the clock issued first */
+    sfc_mark_update(g);
+  } else {
     g->handed_word = seen;
     memcpy(g->handed_last, g->last, sizeof g->handed_last);
-    atomic_store(&g->clock_handed, true);
-    sfc_mark_update(g);
     if (!g->has_state)
       for (unsigned c = 0; c < SFC_CLOCK_VALUES; c++)
         g->last[c] = SFC_NEVER;
