@@ -1018,24 +1018,30 @@ static jboolean n_generator_closed(JNIEnv *env, jclass cls, jlong handle) {
 
 /* The core's fast-path rule (sfc_generator_fast_rule), or null where the
  * generator has none: Object[]{long[]{epoch_ms, time_shift, time_max,
- * seq_one, seq_mask, keep_mask, contended_pauses}, the state word, the closed
- * ticks' counter and the mark as direct buffers of 8 bytes over the core's own
- * memory}. */
+ * seq_one, seq_mask, keep_mask, contended_pauses, the closed ticks' counter's
+ * offset, the mark's offset}, one direct buffer over the core's memory from
+ * the state word to the last of the three}. One buffer: Java checks its
+ * bounds and alignment once per access, not a buffer's for each word. */
 static jobjectArray n_fast_rule(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
   sfc_fast_rule r;
   if (!sfc_generator_fast_rule(gen_of(handle), &r)) {
     return NULL;
   }
-  const jlong values[] = {(jlong)r.epoch_ms,        (jlong)r.time_shift,
-                          (jlong)r.time_max,        (jlong)r.seq_one,
-                          (jlong)r.seq_mask,        (jlong)r.keep_mask,
-                          (jlong)r.contended_pauses};
+  const char *word = (const char *)r.word;
+  const char *closed = (const char *)r.issued_closed;
+  const char *mark = (const char *)r.mark;
+  if (closed < word || mark < word) {
+    return NULL; /* the calls stay the core's */
+  }
+  const jlong values[] = {
+      (jlong)r.epoch_ms,         (jlong)r.time_shift,    (jlong)r.time_max,
+      (jlong)r.seq_one,          (jlong)r.seq_mask,      (jlong)r.keep_mask,
+      (jlong)r.contended_pauses, (jlong)(closed - word), (jlong)(mark - word)};
+  const char *end = (closed > mark ? closed : mark) + 8;
   return tuple(
-      env, 4, new_longs(env, values, (jsize)(sizeof values / sizeof values[0])),
-      (*env)->NewDirectByteBuffer(env, r.word, 8),
-      (*env)->NewDirectByteBuffer(env, r.issued_closed, 8),
-      (*env)->NewDirectByteBuffer(env, r.mark, 8));
+      env, 2, new_longs(env, values, (jsize)(sizeof values / sizeof values[0])),
+      (*env)->NewDirectByteBuffer(env, r.word, (jlong)(end - word)));
 }
 
 /* What the user of a new generator should be told (its node value

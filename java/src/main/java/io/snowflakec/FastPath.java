@@ -21,9 +21,11 @@ final class FastPath {
   private static final VarHandle LONG =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-  private final ByteBuffer word;
-  private final ByteBuffer closedTicks;
-  private final ByteBuffer mark;
+  /** The core's memory from the state word on: the word at 0, the others at their offsets. */
+  private final ByteBuffer memory;
+
+  private final int closedTicks;
+  private final int mark;
   private final long epochMs;
   private final int timeShift;
   private final long timeMax;
@@ -33,10 +35,10 @@ final class FastPath {
   private final long keepMask;
   private final int contendedPauses;
 
-  private FastPath(long[] rule, ByteBuffer word, ByteBuffer closedTicks, ByteBuffer mark) {
-    this.word = word;
-    this.closedTicks = closedTicks;
-    this.mark = mark;
+  private FastPath(long[] rule, ByteBuffer memory) {
+    this.memory = memory;
+    this.closedTicks = (int) rule[7];
+    this.mark = (int) rule[8];
     this.epochMs = rule[0];
     this.timeShift = (int) rule[1];
     this.timeMax = rule[2];
@@ -50,21 +52,23 @@ final class FastPath {
   /** The generator's rule, or null when the core keeps every call. */
   static FastPath of(long handle) {
     Object[] rule = Native.fastRule(handle);
-    if (rule == null
-        || !(rule[1] instanceof ByteBuffer word)
-        || !(rule[2] instanceof ByteBuffer closedTicks)
-        || !(rule[3] instanceof ByteBuffer mark)) {
+    if (rule == null || !(rule[1] instanceof ByteBuffer memory)) {
       return null;
     }
-    return new FastPath((long[]) rule[0], word, closedTicks, mark);
+    return new FastPath((long[]) rule[0], memory);
   }
 
   /**
    * The next ID by the rule's steps (the core's {@code next_fast}), or -1 for the core to issue.
    */
   long next() {
+    // The word, then the mark: the core moves a mark down before it changes the word that mark
+    // guards, so the mark read after a word is as new as that word. Both before the clock, whose
+    // read is most of the call's time: the loads and their checks overlap it.
+    final ByteBuffer m = memory;
+    final long w = (long) LONG.getVolatile(m, 0);
+    final long markTick = (long) LONG.getVolatile(m, mark);
     final long tick = System.currentTimeMillis() - epochMs;
-    final long w = (long) LONG.getVolatile(word, 0);
     final long t = w >>> timeShift;
     final long next;
     if (t < tick && tick >= 0 && Long.compareUnsigned(tick, timeMax) <= 0) {
@@ -77,14 +81,14 @@ final class FastPath {
     // Past the mark the hand-over is written first: the core's to do.
     // Read on every call, never kept: the mark also moves back (to -1 when a lease is lost or a
     // caller's own timeline takes the word over), and no ID may pass it from then on.
-    if (tick > (long) LONG.getVolatile(mark, 0)) {
+    if (tick > markTick) {
       return -1;
     }
     // An ID beyond Long.MAX_VALUE is the core's to refuse.
     if (next < 0) {
       return -1;
     }
-    if (!LONG.compareAndSet(word, 0, w, next)) {
+    if (!LONG.compareAndSet(m, 0, w, next)) {
       // Lost to another thread: step aside as the rule says, so that the winner issues a run of
       // IDs while the word's cache line stays in its core.
       for (int i = 0; i < contendedPauses; i++) {
@@ -93,7 +97,7 @@ final class FastPath {
       return -1;
     }
     if (t != tick) { // the last tick is closed: the stats count its IDs
-      LONG.getAndAdd(closedTicks, 0, ((w & seqMask) >>> seqShift) + 1);
+      LONG.getAndAdd(m, closedTicks, ((w & seqMask) >>> seqShift) + 1);
     }
     return next;
   }
