@@ -353,9 +353,82 @@ static void py_raise(void *ctx, const sfc_error *err) {
 
 static int py_wait(void *ctx, int64_t wait_us, sfc_error *err);
 
-static const sfk_host py_host = {
-    NULL,   py_in,   py_type_name, py_each, py_layout, py_out, py_list,
-    py_map, py_push, py_put,       py_drop, py_wait,   NULL,   py_raise};
+/* The words of a type the kit's calls want, by sfk_arg. */
+static void py_wrong_type(void *Py_UNUSED(ctx), sfk_obj o, const char *what,
+                          int want) {
+  static const char *const words[] = {
+      [SFK_ARG_ID] = "an int or a decimal str",
+      [SFK_ARG_INT] = "an int",
+      [SFK_ARG_TEXT] = "a str",
+      [SFK_ARG_UUID] = "a str or a uuid.UUID",
+      [SFK_ARG_ENCODING] = "a str",
+      [SFK_ARG_PAD] = "True, False or None (the encoding's default form)",
+      [SFK_ARG_MAP] = "a dict",
+      [SFK_ARG_LAYOUT] = "a Layout"};
+  type_error(o, what, words[want]);
+}
+
+static const sfk_host py_host = {.in = py_in,
+                                 .type_name = py_type_name,
+                                 .each = py_each,
+                                 .layout = py_layout,
+                                 .out = py_out,
+                                 .list = py_list,
+                                 .map = py_map,
+                                 .push = py_push,
+                                 .put = py_put,
+                                 .drop = py_drop,
+                                 .wait = py_wait,
+                                 .raise = py_raise,
+                                 .wrong_type = py_wrong_type};
+
+/* Row `row` of the kit's calls on `n` arguments: each read by py_in (named
+ * as the row names it), the result the kit's. */
+static PyObject *run(module_state *st, size_t row, PyObject *const *args,
+                     size_t n) {
+  const sfk_call *call = sfk_call_at(row);
+  py_ctx c = {st, NULL, 0, NULL, NULL};
+  sfk_host h = py_host;
+  sfc_value values[SFK_CALL_ARGS];
+  sfk_obj out = NULL;
+  sfc_error err;
+  int bad = 0;
+  h.ctx = &c;
+  for (size_t k = 0; !bad && k < n; k++) /* a Layout: read by py_layout */
+    bad = call->kind[k] != SFK_ARG_LAYOUT &&
+          (c.key = call->what[k], py_in(&c, args[k], &values[k], &err));
+  bad = bad || sfk_call_run(&h, row, (sfk_obj *)args, values, n, &out, &err);
+  Py_XDECREF(c.type_name);
+  if (bad && !PyErr_Occurred()) py_raise(&c, &err);
+  return bad ? NULL : (PyObject *)out;
+}
+
+/* A call of `nargs` positional arguments, after `self` when it is one. */
+static PyObject *run_positional(module_state *st, size_t row, PyObject *self,
+                                PyObject *const *args, Py_ssize_t nargs) {
+  const sfk_call *call = sfk_call_at(row);
+  PyObject *all[SFK_CALL_ARGS];
+  size_t n = 0;
+  if (self) all[n++] = self;
+  if (nargs < 0 || n + (size_t)nargs < call->required ||
+      n + (size_t)nargs > call->count)
+    return PyErr_Format(PyExc_TypeError, "%s() takes %d arguments (%zd given)",
+                        call->name, (int)(call->count - n), nargs);
+  for (Py_ssize_t k = 0; k < nargs; k++)
+    all[n++] = args[k];
+  return run(st, row, all, n);
+}
+
+/* A module function, or a Layout method, of a row of the kit's calls. */
+#define MODULE_CALL(fn, ROW)                                                   \
+  static PyObject *fn(PyObject *m, PyObject *const *a, Py_ssize_t n) {         \
+    return run_positional(get_state(m), SFK_CALL_##ROW, NULL, a, n);           \
+  }
+#define LAYOUT_CALL(fn, ROW)                                                   \
+  static PyObject *fn(PyObject *self, PyObject *const *a, Py_ssize_t n) {      \
+    return run_positional(((LayoutObject *)self)->st, SFK_CALL_##ROW, self, a, \
+                          n);                                                  \
+  }
 
 /* A generator's arguments (a dict: "layout" a Layout or a spec, "preset",
  * "epoch", "node" a dict by field or the only value, the options by name)
@@ -417,13 +490,6 @@ static PyObject *mod_layout(PyObject *module, PyObject *args) {
   return (PyObject *)self;
 }
 
-/* The layout's facts by name in the core's order; "fields" (the LIST) is a
- * list of dicts of the field facts. */
-static PyObject *Layout_describe(PyObject *op, PyObject *Py_UNUSED(unused)) {
-  sfk_obj d;
-  return py_made(sfk_layout_out(&py_host, LAYOUT(op), &d), &d);
-}
-
 /* A decoded ID: the core's parts and the Layout that decoded them. */
 typedef struct {
   PyObject_HEAD PyObject *layout;
@@ -446,50 +512,16 @@ static PyObject *Layout_parts(PyObject *op, PyObject *const *args,
   return (PyObject *)self;
 }
 
-/* encode(time_us, {field: int}): names, ranges and missing fields are the
- * core's to check. */
-static PyObject *Layout_encode(PyObject *op, PyObject *args) {
-  module_state *st = ((LayoutObject *)op)->st;
-  PyObject *time_obj, *fields, *key, *value;
-  sfc_node_value named[SFC_MAX_FIELDS] = {{0}}; /* explicit values */
-  Py_ssize_t pos = 0, count = 0;
-  int64_t time_us;
-  uint64_t id;
-  sfc_error err;
-  if (!PyArg_ParseTuple(args, "OO!", &time_obj, &PyDict_Type, &fields) ||
-      int64_arg(st, time_obj, "time", &time_us) < 0)
-    return NULL;
-  if (PyDict_Size(fields) > SFC_MAX_FIELDS)
-    return raise_invalid(st, "a layout has at most %d fields", SFC_MAX_FIELDS);
-  for (; PyDict_Next(fields, &pos, &key, &value); count++)
-    if (!(named[count].name = text_arg(st, key, "a field name", NULL)) ||
-        int64_arg(st, value, named[count].name, &named[count].value) < 0)
-      return NULL;
-  if (sfc_encode_named(LAYOUT(op), time_us, named, (size_t)count, &id, &err))
-    return raise_error(st, &err);
-  return PyLong_FromUnsignedLongLong(id);
-}
+LAYOUT_CALL(Layout_describe, LAYOUT_FACTS)
+LAYOUT_CALL(Layout_encode, ENCODE)
+LAYOUT_CALL(Layout_range, RANGE)
 
-static PyObject *Layout_range(PyObject *op, PyObject *args) {
-  module_state *st = ((LayoutObject *)op)->st;
-  PyObject *t0_obj, *t1_obj;
-  int64_t t0, t1;
-  uint64_t lo, hi;
-  sfc_error err;
-  if (!PyArg_ParseTuple(args, "OO", &t0_obj, &t1_obj) ||
-      int64_arg(st, t0_obj, "start", &t0) < 0 ||
-      int64_arg(st, t1_obj, "end", &t1) < 0)
-    return NULL;
-  if (sfc_range(LAYOUT(op), t0, t1, &lo, &hi, &err) != SFC_OK)
-    return raise_error(st, &err);
-  return Py_BuildValue("(KK)", (unsigned long long)lo, (unsigned long long)hi);
-}
-
+#define FAST(fn) (PyCFunction)(void (*)(void)) fn, METH_FASTCALL
 static PyMethodDef Layout_methods[] = {
-    {"_describe", Layout_describe, METH_NOARGS, NULL},
-    {"_parts", (PyCFunction)(void (*)(void))Layout_parts, METH_FASTCALL, NULL},
-    {"_encode", Layout_encode, METH_VARARGS, NULL},
-    {"_range", Layout_range, METH_VARARGS, NULL},
+    {"_describe", FAST(Layout_describe), NULL},
+    {"_parts", FAST(Layout_parts), NULL},
+    {"_encode", FAST(Layout_encode), NULL},
+    {"_range", FAST(Layout_range), NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1187,108 +1219,29 @@ static PyType_Slot Lease_slots[] = {
     {0, NULL},
 };
 
-static PyObject *mod_lease_table_sql(PyObject *Py_UNUSED(module),
-                                     PyObject *Py_UNUSED(unused)) {
-  return PyUnicode_FromString(sfc_lease_table_sql());
-}
-
 /* ---- Module functions ---------------------------------------------------- */
 
 /* format_id and parse_id are public as they are, with their docstrings in
  * module_methods; the others are documented where the package wraps them. */
 
-static int encoding_arg(module_state *st, PyObject *obj, sfc_encoding *out) {
-  Py_ssize_t len = 0;
-  const char *name = text_arg(st, obj, "encoding", &len);
-  sfc_error err;
-  if (name && sfc_encoding_by_name(name, (size_t)len, out, &err) != SFC_OK)
-    raise_error(st, &err);
-  return name && !PyErr_Occurred() ? 0 : -1;
-}
-
+/* format_id(id, encoding, *, pad=None), keywords and all. */
 static PyObject *mod_format_id(PyObject *module, PyObject *args,
                                PyObject *kwargs) {
   static char *kwlist[] = {"id", "encoding", "pad", NULL};
-  module_state *st = get_state(module);
-  PyObject *id_obj, *encoding_obj, *pad_obj = Py_None;
-  uint64_t id;
-  sfc_encoding encoding;
-  char buf[SFC_ENCODED_MAX];
+  PyObject *given[3] = {NULL, NULL, Py_None};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$O:format_id", kwlist,
-                                   &id_obj, &encoding_obj, &pad_obj) ||
-      id_arg(st, id_obj, &id) < 0 ||
-      encoding_arg(st, encoding_obj, &encoding) < 0)
+                                   &given[0], &given[1], &given[2]))
     return NULL;
-  /* pad None: the encoding's default form (dec's shortest, the others'
-   * fixed width); True the fixed width, False the shortest. */
-  unsigned flags = 0;
-  if (pad_obj == Py_True)
-    flags = SFC_FORMAT_FIXED;
-  else if (pad_obj == Py_False)
-    flags = SFC_FORMAT_SHORTEST;
-  else if (pad_obj != Py_None)
-    return type_error(pad_obj, "format_id() pad",
-                      "True, False or None (the encoding's default form)");
-  size_t n = sfc_id_format(id, encoding, flags, buf, sizeof buf);
-  return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
+  return run(get_state(module), SFK_CALL_FORMAT_ID, given, 3);
 }
 
-static PyObject *mod_parse_id(PyObject *module, PyObject *args) {
-  module_state *st = get_state(module);
-  PyObject *text_obj, *encoding_obj;
-  sfc_encoding encoding;
-  uint64_t id;
-  Py_ssize_t len = 0;
-  const char *text;
-  sfc_error err;
-  if (!PyArg_ParseTuple(args, "OO:parse_id", &text_obj, &encoding_obj) ||
-      encoding_arg(st, encoding_obj, &encoding) < 0 ||
-      !(text = text_arg(st, text_obj, "an encoded ID", &len)))
-    return NULL;
-  if (sfc_id_parse(text, (size_t)len, encoding, &id, &err) != SFC_OK)
-    return raise_error(st, &err);
-  return PyLong_FromUnsignedLongLong(id);
-}
-
-/* _uuid7(text): (canonical text, unix_ms, rand_a, rand_b, canonical JSON)
- * of a UUIDv7. The text goes to the core whole, a NUL byte included: the
- * core names it where it stands. */
-static PyObject *mod_uuid7(PyObject *module, PyObject *arg) {
-  Py_ssize_t len = 0;
-  const char *text = PyUnicode_Check(arg)
-                         ? PyUnicode_AsUTF8AndSize(arg, &len)
-                         : type_error(arg, "uuid", "a str or a uuid.UUID");
-  sfc_uuid7 u;
-  sfc_error err;
-  if (!text) return NULL;
-  if (sfc_uuid7_parse(text, (size_t)len, &u, &err) != SFC_OK)
-    return raise_error(get_state(module), &err);
-  char json[SFC_UUID7_JSON_MAX];
-  size_t n = sfc_uuid7_json(&u, json, sizeof json);
-  return Py_BuildValue("(sLiKs#)", u.text, (long long)u.unix_ms, (int)u.rand_a,
-                       (unsigned long long)u.rand_b, json, (Py_ssize_t)n);
-}
-
-static PyObject *mod_format_time(PyObject *module, PyObject *arg) {
-  int64_t ms;
-  char iso[SFC_ISO_MAX];
-  if (int64_arg(get_state(module), arg, "time", &ms) < 0) return NULL;
-  size_t n = sfc_format_iso(ms, iso, sizeof iso);
-  return PyUnicode_FromStringAndSize(iso, (Py_ssize_t)n);
-}
-
-/* Unix ms of a time written as Unix ms or ISO-8601 UTC. */
-static PyObject *mod_parse_time(PyObject *module, PyObject *arg) {
-  module_state *st = get_state(module);
-  const char *text = text_arg(st, arg, "time", NULL);
-  int64_t ms;
-  sfc_error err;
-  if (!text) return NULL;
-  if (sfc_epoch_parse(text, &ms, &err) != SFC_OK)
-    return raise_invalid(
-        st, "time %R is neither Unix milliseconds nor ISO-8601 UTC", arg);
-  return PyLong_FromLongLong(ms);
-}
+MODULE_CALL(mod_parse_id, PARSE_ID)
+MODULE_CALL(mod_uuid7, UUID7)
+MODULE_CALL(mod_format_time, FORMAT_TIME)
+MODULE_CALL(mod_parse_time, PARSE_TIME)
+MODULE_CALL(mod_lease_table_sql, LEASE_TABLE_SQL)
+MODULE_CALL(mod_preset_names, PRESET_NAMES)
+MODULE_CALL(mod_option_names, OPTION_NAMES)
 
 /* _adopt(cls, keep=()): its base's methods as its own, which CPython's fast
  * path for method calls needs (it takes the exact type's), but for the
@@ -1313,21 +1266,10 @@ static PyObject *mod_adopt(PyObject *Py_UNUSED(module), PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/* (presets, options): their names in the core's order. */
-static PyObject *mod_names(PyObject *Py_UNUSED(module),
-                           PyObject *Py_UNUSED(unused)) {
-  sfk_obj presets, options;
-  if (sfk_preset_names_out(&py_host, &presets)) return NULL;
-  if (!sfk_option_names_out(&py_host, &options))
-    return Py_BuildValue("(NN)", presets, options);
-  Py_DECREF((PyObject *)presets);
-  return NULL;
-}
-
 static PyMethodDef module_methods[] = {
     {"layout", mod_layout, METH_VARARGS, NULL},
     {"generator", mod_generator, METH_VARARGS, NULL},
-    {"lease_table_sql", mod_lease_table_sql, METH_NOARGS,
+    {"lease_table_sql", FAST(mod_lease_table_sql),
      "lease_table_sql($module, /)\n--\n\n"
      "The SQL that creates the table of leased node values "
      "(snowflake_c_leases) if it is missing: for a migration, or run once "
@@ -1341,15 +1283,16 @@ static PyMethodDef module_methods[] = {
      "and the others are fixed width, so that the strings sort as the IDs "
      "do; pad=True gives the fixed width in any encoding (dec's 20 digits), "
      "pad=False the shortest form."},
-    {"parse_id", mod_parse_id, METH_VARARGS,
+    {"parse_id", FAST(mod_parse_id),
      "parse_id($module, text, encoding, /)\n--\n\n"
      "The ID that text in an encoding stands for, fixed width or shortest "
      "(hex, base32 and base36 in any case). Anything else is "
      "InvalidArgument, naming the character and its position."},
-    {"_uuid7", mod_uuid7, METH_O, NULL},
-    {"format_time", mod_format_time, METH_O, NULL},
-    {"parse_time", mod_parse_time, METH_O, NULL},
-    {"names", mod_names, METH_NOARGS, NULL},
+    {"_uuid7", FAST(mod_uuid7), NULL},
+    {"format_time", FAST(mod_format_time), NULL},
+    {"parse_time", FAST(mod_parse_time), NULL},
+    {"preset_names", FAST(mod_preset_names), NULL},
+    {"option_names", FAST(mod_option_names), NULL},
     {"_adopt", mod_adopt, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

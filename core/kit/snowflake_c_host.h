@@ -62,6 +62,9 @@ typedef struct sfk_host {
   int (*warn)(void *ctx, const char *kind, const char *text, sfc_error *err);
   /* Raises the exception of `err` (its status's class, its message). */
   void (*raise)(void *ctx, const sfc_error *err);
+  /* Raises the language's type error: `what` must be `want` (an sfk_arg),
+   * not `o`'s type. NULL: the kit's InvalidArgument says so. */
+  void (*wrong_type)(void *ctx, sfk_obj o, const char *what, int want);
 } sfk_host;
 
 /* Fills `err` (status, formatted message); returns `status`. */
@@ -172,5 +175,70 @@ sfc_status sfk_next_id(const sfk_host *h, sfc_generator *const *gen,
 sfc_status sfk_next_ids(const sfk_host *h, sfc_generator *const *gen,
                         uint64_t *ids, size_t n, size_t *filled,
                         sfc_error *err);
+
+/* ---- Calls -------------------------------------------------------------
+ * The functions of the core a host offers as they stand, one row each: a
+ * host offers every row through one trampoline, which reads each argument
+ * with `in` (named by the row's `what` in its messages) and hands the values
+ * to sfk_call_run; the kit checks each by its kind, with the same messages
+ * in every language, runs the call and makes its result. */
+
+/* An argument's kind. */
+typedef enum sfk_arg {
+  SFK_ARG_ID,       /* an integer of 0 to 2^64 - 1, or its decimal text */
+  SFK_ARG_INT,      /* a signed 64-bit integer */
+  SFK_ARG_TEXT,     /* text without a NUL byte */
+  SFK_ARG_UUID,     /* a UUID's text as it is (the core names a NUL inside) */
+  SFK_ARG_ENCODING, /* an encoding's name */
+  SFK_ARG_PAD,      /* true, false or none (the encoding's default form) */
+  SFK_ARG_MAP,      /* a map by name */
+  SFK_ARG_LAYOUT    /* a Layout object of the host (`layout`) */
+} sfk_arg;
+
+/* The rows, in order; each one's result:
+ *   FORMAT_ID(id, encoding, pad = none)  text
+ *   PARSE_ID(text, encoding)             the ID
+ *   UUID7(text)                          [text, unix_ms, rand_a, rand_b, JSON]
+ *   FORMAT_TIME(unix_ms)                 ISO-8601 text
+ *   PARSE_TIME(text)                     Unix ms of ms or ISO-8601 text
+ *   LEASE_TABLE_SQL()                    text
+ *   PRESET_NAMES(), OPTION_NAMES()       lists of text, in the core's order
+ *   LAYOUT_FACTS(layout)                 as sfk_layout_out
+ *   ENCODE(layout, time_us, fields)      the ID (fields as sfk_fields_read)
+ *   RANGE(layout, start_ms, end_ms)      [the smallest ID, the largest]
+ *   PARTS_JSON(layout, id)               the decoded ID's canonical JSON */
+enum {
+  SFK_CALL_FORMAT_ID,
+  SFK_CALL_PARSE_ID,
+  SFK_CALL_UUID7,
+  SFK_CALL_FORMAT_TIME,
+  SFK_CALL_PARSE_TIME,
+  SFK_CALL_LEASE_TABLE_SQL,
+  SFK_CALL_PRESET_NAMES,
+  SFK_CALL_OPTION_NAMES,
+  SFK_CALL_LAYOUT_FACTS,
+  SFK_CALL_ENCODE,
+  SFK_CALL_RANGE,
+  SFK_CALL_PARTS_JSON,
+  SFK_CALL_COUNT
+};
+
+#define SFK_CALL_ARGS 3
+typedef struct sfk_call {
+  const char *name;
+  unsigned char count, required; /* the first `required` must be given */
+  sfk_arg kind[SFK_CALL_ARGS];
+  const char *what[SFK_CALL_ARGS]; /* each one's name in messages */
+} sfk_call;
+
+/* Row i, or NULL past the last. */
+const sfk_call *sfk_call_at(size_t i);
+/* Runs row i on the `n` arguments the host read (`values[k]` read from
+ * `objs[k]` by `in`; n from the row's `required` to its `count`): 0 with
+ * its result in *out, or non-zero (`err` set, or the host's exception
+ * pending). */
+int sfk_call_run(const sfk_host *h, size_t i, const sfk_obj *objs,
+                 const sfc_value *values, size_t n, sfk_obj *out,
+                 sfc_error *err);
 
 #endif

@@ -37,7 +37,7 @@ from ._snowflake_c import (
     lease_table_sql,
     parse_id,
 )
-from ._snowflake_c import names as _names
+from ._snowflake_c import option_names as _option_names
 from ._types import PresetName as PresetName  # for annotations: the presets' names
 from ._uuid7 import Uuid7, decode_uuid7
 
@@ -53,7 +53,7 @@ ERRORS: tuple[type[SnowflakeError], ...] = tuple(
 
 def options() -> list[str]:
     """The names of Generator()'s options, in the core's table order."""
-    return _names()[1]
+    return _option_names()
 
 
 __all__ = [

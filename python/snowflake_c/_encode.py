@@ -38,7 +38,8 @@ def range(
     """The smallest and largest IDs whose time lies in [start, end): end
     excluded, so that consecutive windows never share an ID (range scans)."""
     t0, t1 = unix_ms(start, "start"), unix_ms(end, "end")
-    return resolve(layout, preset, epoch, for_ids=True)._range(t0, t1)
+    lo, hi = resolve(layout, preset, epoch, for_ids=True)._range(t0, t1)
+    return lo, hi
 
 
 def format_time(time: Time, /) -> str:

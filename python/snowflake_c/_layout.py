@@ -185,4 +185,4 @@ _TEXT_OR_NONE = frozenset((str, type(None)))  # what the cache can key on
 
 def presets() -> dict[str, Layout]:
     """The presets' layouts, by name."""
-    return {name: Layout.preset(name) for name in _c.names()[0]}  # type: ignore[arg-type]  # the table's names
+    return {name: Layout.preset(name) for name in _c.preset_names()}  # type: ignore[arg-type]  # the table's names

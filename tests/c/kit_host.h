@@ -23,6 +23,7 @@ typedef struct node {
 typedef struct test_host {
   int made, fail_at, live, waits, warns, refuse_warn;
   char told[512];
+  const sfc_layout *layout; /* what an object of the host holds */
 } test_host;
 
 static node *node_new(test_host *t, sfc_type type) {
@@ -111,8 +112,10 @@ static int th_each(void *ctx, sfk_obj map, const char *what, sfk_visit visit,
 }
 
 static const sfc_layout *th_layout(void *ctx, sfk_obj o) {
-  (void)ctx, (void)o;
-  return NULL;
+  const node *n = (const node *)o;
+  return n && n->v.type == SFC_TYPE_INT && n->v.i == -999
+             ? ((test_host *)ctx)->layout
+             : NULL;
 }
 
 static int th_wait(void *ctx, int64_t wait_us, sfc_error *err) {
@@ -136,7 +139,7 @@ static int th_warn(void *ctx, const char *kind, const char *text,
 static sfk_host test_host_of(test_host *t) {
   sfk_host h = {t,       th_in,   th_type_name, th_each, th_layout,
                 th_out,  th_list, th_map,       th_push, th_put,
-                th_drop, th_wait, th_warn,      NULL};
+                th_drop, th_wait, th_warn,      NULL,    NULL};
   return h;
 }
 

@@ -320,6 +320,116 @@ static void generator_refused(void) {
   node_free(opts);
 }
 
+/* Row `row` of the kit's calls on arguments of the test host (text, or
+ * an integer when `text` is NULL; -999 the host's Layout), the result
+ * rendered, or the refusal's message after "!". */
+static const char *called(test_host *t, size_t row, size_t n,
+                          const char *const *text, const int64_t *i) {
+  static char said[SFC_MESSAGE_MAX + 1];
+  sfk_host h = test_host_of(t);
+  sfk_obj objs[SFK_CALL_ARGS], out = NULL;
+  sfc_value values[SFK_CALL_ARGS];
+  sfc_error err;
+  for (size_t k = 0; k < n; k++) {
+    sfc_value v = {text[k] ? SFC_TYPE_TEXT : SFC_TYPE_INT, i[k], 0, 0, text[k],
+                   text[k] ? strlen(text[k]) : 0,          0};
+    if (th_out(t, &v, &objs[k]) != 0) return "!no argument";
+    th_in(t, objs[k], &values[k], &err);
+    if (i[k] == -999) values[k].type = SFK_TYPE_OBJECT;
+  }
+  int failed = sfk_call_run(&h, row, objs, values, n, &out, &err);
+  for (size_t k = 0; k < n; k++)
+    th_drop(t, objs[k]);
+  if (!failed) t->live--; /* rendered, then freed */
+  if (!failed) return rendered(out);
+  snprintf(said, sizeof said, "!%s", err.message);
+  return said;
+}
+
+static void calls(void) {
+  sfc_layout l;
+  sfc_error err;
+  test_host t = {.layout = &l};
+  CHECK_STATUS(sfc_layout_resolve(NULL, "twitter", NULL, NULL, &l, &err),
+               SFC_OK, err);
+  struct {
+    size_t row, n;
+    const char *text[3];
+    int64_t i[3];
+    const char *want;
+  } cases[] = {
+      {SFK_CALL_FORMAT_ID, 2, {NULL, "hex"}, {255}, "\"00000000000000ff\""},
+      {SFK_CALL_FORMAT_ID, 2, {"255", "base62"}, {0}, "\"00000000047\""},
+      {SFK_CALL_FORMAT_ID, 2, {NULL, "hex"}, {-1}, "!ID -1 is negative"},
+      {SFK_CALL_FORMAT_ID, 2, {NULL, "hexa"}, {1}, "!unknown encoding"},
+      {SFK_CALL_PARSE_ID, 2, {"ff", "hex"}, {0}, "\"255\""},
+      {SFK_CALL_PARSE_ID,
+       2,
+       {NULL, "hex"},
+       {12},
+       "!an encoded ID must be text, not a Thing"},
+      {SFK_CALL_PARSE_ID,
+       2,
+       {"fg", "hex"},
+       {0},
+       "!hex ID 'fg' has 'g' at position 1"},
+      {SFK_CALL_FORMAT_TIME, 1, {NULL}, {0}, "\"1970-01-01T00:00:00.000Z\""},
+      {SFK_CALL_PARSE_TIME, 1, {"1970-01-01T00:00:01Z"}, {0}, "1000"},
+      {SFK_CALL_PARSE_TIME,
+       1,
+       {"soon"},
+       {0},
+       "!time 'soon' is neither Unix milliseconds nor ISO-8601 UTC"},
+      {SFK_CALL_UUID7,
+       1,
+       {"0189e8b2-7b34-7cc3-98c4-dc0c0c07398f"},
+       {0},
+       "[\"0189e8b2-7b34-7cc3-98c4-dc0c0c07398f\",1691826158388,3267,"
+       "\"1784793296645077391\",\"{"},
+      {SFK_CALL_LAYOUT_FACTS, 1, {NULL}, {-999}, "{:name=\"twitter\","},
+      {SFK_CALL_LAYOUT_FACTS, 1, {NULL}, {7}, "!layout must be a Layout"},
+      {SFK_CALL_RANGE,
+       3,
+       {NULL, NULL, NULL},
+       {-999, 1288834974657, 1288834974658},
+       "[\"0\",\"4194303\"]"},
+      {SFK_CALL_RANGE,
+       3,
+       {NULL, NULL, "x"},
+       {-999, 0, 0},
+       "!end must be an integer, not a Thing"},
+      {SFK_CALL_PARTS_JSON,
+       2,
+       {NULL, NULL},
+       {-999, 4194304},
+       "\"{\\\"id\\\":\\\"4194304\\\",\\\"time_ms\\\":1288834974658,"},
+      {SFK_CALL_ENCODE,
+       3,
+       {NULL, NULL, NULL},
+       {-999, 0, 0},
+       "!field values must be a map by name, not a Thing"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const char *got =
+        called(&t, cases[k].row, cases[k].n, cases[k].text, cases[k].i);
+    CHECK(starts(got, cases[k].want), "%s, case %zu: %s (wanted %s…)",
+          sfk_call_at(cases[k].row)->name, k, got, cases[k].want);
+  }
+  CHECK(t.live == 0, "%d values left live", t.live);
+  CHECK(sfk_call_at(SFK_CALL_COUNT) == NULL &&
+            strcmp(sfk_call_at(SFK_CALL_PARTS_JSON)->name, "parts_json") == 0,
+        "the rows in their order");
+
+  /* Whichever make fails, the call says so and leaves nothing behind. */
+  const char *uuid[] = {"0189e8b2-7b34-7cc3-98c4-dc0c0c07398f"};
+  const int64_t none[] = {0};
+  for (int at = 1; at <= 6; at++) {
+    test_host f = {.fail_at = at + 1}; /* the argument is make 1 */
+    CHECK(called(&f, SFK_CALL_UUID7, 1, uuid, none)[0] == '!' && f.live == 0,
+          "make %d failed: %d live", at, f.live);
+  }
+}
+
 int main(void) {
   node_lists();
   json_text();
@@ -327,5 +437,6 @@ int main(void) {
   tables_out();
   generator_in();
   generator_refused();
+  calls();
   return check_summary();
 }
