@@ -198,32 +198,6 @@ static char *get_bytes(JNIEnv *env, jbyteArray bytes, size_t *len) {
   return s;
 }
 
-/* Short ASCII text read without allocating, for the hot parse paths. */
-enum { SHORT_TEXT = 32 };
-
-/* Copies a string of at most SHORT_TEXT chars, all ASCII (U+0000 included),
- * into buf as bytes. False for any other string: the caller takes get_text,
- * so that the core's messages quote it as before. */
-static int get_short_ascii(JNIEnv *env, jstring jtext, char *buf, size_t *len) {
-  if (jtext == NULL) {
-    return 0;
-  }
-  jsize n = (*env)->GetStringLength(env, jtext);
-  if (n > SHORT_TEXT) {
-    return 0;
-  }
-  jchar chars[SHORT_TEXT];
-  (*env)->GetStringRegion(env, jtext, 0, n, chars);
-  for (jsize i = 0; i < n; i++) {
-    if (chars[i] > 0x7F) {
-      return 0;
-    }
-    buf[i] = (char)chars[i];
-  }
-  *len = (size_t)n;
-  return 1;
-}
-
 static jstring new_string(JNIEnv *env, const char *s) {
   return (*env)->NewStringUTF(env, s);
 }
@@ -646,19 +620,6 @@ static jlong n_epoch_parse(JNIEnv *env, jclass cls, jstring jtext) {
   return (jlong)value;
 }
 
-/* The layout's description by name (sfk_layout_out). */
-static jobject n_layout_facts(JNIEnv *env, jclass cls, jbyteArray jlayout) {
-  (void)cls;
-  sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout)) {
-    return NULL;
-  }
-  java_ctx c = {.env = env};
-  sfk_host h = java_host(&c);
-  sfk_obj out;
-  return sfk_layout_out(&h, &layout, &out) == 0 ? out : NULL;
-}
-
 /* ---- decode, encode, range ---------------------------------------------- */
 
 /* Decodes a Java long under a Java layout; false with the exception
@@ -692,40 +653,6 @@ static jlongArray n_decode(JNIEnv *env, jclass cls, jbyteArray jlayout,
     v[n++] = (jlong)parts.values[i];
   }
   return new_longs(env, v, n);
-}
-
-/* An ID's text in `enc`; false with an exception. Short ASCII text is read
- * without allocating. */
-static bool parse_id(JNIEnv *env, jstring jtext, sfc_encoding enc,
-                     uint64_t *id) {
-  char small[SHORT_TEXT];
-  size_t len = 0;
-  char *text = small;
-  if (!get_short_ascii(env, jtext, small, &len) &&
-      (text = get_text(env, jtext, NULL, &len)) == NULL) {
-    return false;
-  }
-  sfc_error err;
-  /* By its real length: a NUL inside is refused, never the end. */
-  sfc_status st = sfc_id_parse(text, len, enc, id, &err);
-  if (text != small) {
-    free(text);
-  }
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return false;
-  }
-  return true;
-}
-
-/* A decimal ID. */
-static jlong n_parse_id(JNIEnv *env, jclass cls, jstring jtext) {
-  (void)cls;
-  uint64_t id = 0;
-  return parse_id(env, jtext, SFC_ENCODING_DEC, &id) &&
-                 check_signed(env, id, "ID", SFC_INVALID_ARGUMENT)
-             ? (jlong)id
-             : 0;
 }
 
 /* ---- string forms ------------------------------------------------------- */
@@ -767,127 +694,6 @@ static jobjectArray n_encoding_row(JNIEnv *env, jclass cls, jint i) {
   }
   return tuple(env, 4, new_bytes(env, row->digits, row->radix),
                new_bytes(env, (const char *)row->values, 256), jnumbers, NULL);
-}
-
-/* The long's 64 bits are the ID, read unsigned as Long.toUnsignedString
- * does; the form is explicit (Java picks the default by the row's
- * fixed_by_default). */
-static jstring n_format_id(JNIEnv *env, jclass cls, jlong id, jint enc,
-                           jboolean shortest) {
-  (void)cls;
-  char buf[SFC_ENCODED_MAX];
-  if (sfc_id_format((uint64_t)id, (sfc_encoding)enc,
-                    shortest ? SFC_FORMAT_SHORTEST : SFC_FORMAT_FIXED, buf,
-                    sizeof buf) == 0) {
-    throw_invalid(env, "Unknown encoding number.");
-    return NULL;
-  }
-  return new_string(env, buf);
-}
-
-static jlong n_parse_id_as(JNIEnv *env, jclass cls, jstring jtext, jint enc) {
-  (void)cls;
-  uint64_t id = 0;
-  return parse_id(env, jtext, (sfc_encoding)enc, &id) ? (jlong)id : 0;
-}
-
-static jstring n_parts_json(JNIEnv *env, jclass cls, jbyteArray jlayout,
-                            jlong id) {
-  (void)cls;
-  sfc_layout layout;
-  sfc_parts parts;
-  if (!decode_arg(env, jlayout, id, &layout, &parts)) return NULL;
-  char buf[SFC_JSON_MAX];
-  sfc_parts_json(&layout, &parts, buf, sizeof buf);
-  return new_string(env, buf);
-}
-
-/* A UUIDv7 as {String uuid, String json, long[]{unix_ms, rand_a, rand_b}},
- * read by its real length (a NUL inside is the core's to name). */
-static jobjectArray n_uuid7(JNIEnv *env, jclass cls, jstring jtext) {
-  (void)cls;
-  size_t len = 0;
-  char *text = get_text(env, jtext, NULL, &len);
-  if (text == NULL) {
-    return NULL;
-  }
-  sfc_uuid7 u;
-  sfc_error err;
-  sfc_status st = sfc_uuid7_parse(text, len, &u, &err);
-  free(text);
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return NULL;
-  }
-  char json[SFC_UUID7_JSON_MAX];
-  sfc_uuid7_json(&u, json, sizeof json);
-  const jlong numbers[] = {(jlong)u.unix_ms, (jlong)u.rand_a, (jlong)u.rand_b};
-  return tuple(env, 3, new_string(env, u.text), new_string(env, json),
-               new_longs(env, numbers, 3));
-}
-
-static jstring n_format_iso(JNIEnv *env, jclass cls, jlong unix_ms) {
-  (void)cls;
-  char buf[SFC_ISO_MAX];
-  sfc_format_iso((int64_t)unix_ms, buf, sizeof buf);
-  return new_string(env, buf);
-}
-
-/* The ID of `time_us` and the field values, Object[]{name, Long, …}
- * (sfk_fields_read). */
-static jlong n_encode(JNIEnv *env, jclass cls, jbyteArray jlayout,
-                      jlong time_us, jobjectArray jfields) {
-  (void)cls;
-  sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout)) {
-    return 0;
-  }
-  if ((*env)->GetArrayLength(env, jfields) > 2 * SFC_MAX_FIELDS) {
-    throw_invalid(env, "Too many fields for a layout.");
-    return 0;
-  }
-  java_ctx c = {.env = env};
-  sfk_host h = java_host(&c);
-  sfk_named fields = {NULL, 0, 0, NULL, 0, 0};
-  uint64_t id = 0;
-  sfc_error err;
-  err.status = SFC_OK;
-  int ok = sfk_fields_read(&h, jfields, &fields, &err) &&
-           sfc_encode_named(&layout, (int64_t)time_us, fields.value,
-                            fields.count, &id, &err) == SFC_OK;
-  sfk_named_free(&fields);
-  sfk_named_free(&c.texts);
-  if (!ok) {
-    throw_error(env, &err); /* none when Java threw */
-    return 0;
-  }
-  return check_signed(env, id, "ID encoded", SFC_INVALID_ARGUMENT) ? (jlong)id
-                                                                   : 0;
-}
-
-static jlongArray n_range(JNIEnv *env, jclass cls, jbyteArray jlayout,
-                          jlong t0_ms, jlong t1_ms) {
-  (void)cls;
-  sfc_layout layout;
-  if (!get_layout(env, jlayout, &layout)) {
-    return NULL;
-  }
-  uint64_t min_id = 0;
-  uint64_t max_id = 0;
-  sfc_error err;
-  if (sfc_range(&layout, (int64_t)t0_ms, (int64_t)t1_ms, &min_id, &max_id,
-                &err) != SFC_OK) {
-    throw_error(env, &err);
-    return NULL;
-  }
-  if (!check_signed(env, min_id, "smallest ID of the range",
-                    SFC_INVALID_ARGUMENT) ||
-      !check_signed(env, max_id, "largest ID of the range",
-                    SFC_INVALID_ARGUMENT)) {
-    return NULL;
-  }
-  jlong v[2] = {(jlong)min_id, (jlong)max_id};
-  return new_longs(env, v, 2);
 }
 
 /* ---- generator ---------------------------------------------------------- */
@@ -1292,11 +1098,6 @@ static jobject n_lease_stats(JNIEnv *env, jclass cls, jlong jlease) {
 }
 
 /* sfc_lease_table_sql: the table's SQL, for a migration. */
-static jstring n_lease_table_sql(JNIEnv *env, jclass cls) {
-  (void)cls;
-  return new_string(env, sfc_lease_table_sql());
-}
-
 /* Frees the lease: its generator freed first. */
 static void n_lease_free(JNIEnv *env, jclass cls, jlong jlease) {
   (void)env;
@@ -1306,6 +1107,61 @@ static void n_lease_free(JNIEnv *env, jclass cls, jlong jlease) {
     sfc_lease_free(l->lease);
     free(l);
   }
+}
+
+/* ---- the kit's calls ---------------------------------------------------- */
+
+/* Row `row` of the kit's calls (snowflake_c_host.h) on Java values as
+ * host_in reads them: its result as the kit's walks make values (Java reads
+ * them through Facts.value); NULL with an exception. */
+static jobject n_call(JNIEnv *env, jclass cls, jint row, jobjectArray jargs) {
+  (void)cls;
+  const sfk_call *call = row < 0 ? NULL : sfk_call_at((size_t)row);
+  const jsize n = jargs == NULL ? 0 : (*env)->GetArrayLength(env, jargs);
+  if (call == NULL || n < call->required || n > call->count) {
+    throw_invalid(env, "No such call of the core, or not its arguments.");
+    return NULL;
+  }
+  java_ctx c = {.env = env};
+  sfk_host h = java_host(&c);
+  sfk_obj objs[SFK_CALL_ARGS], out = NULL;
+  sfc_value values[SFK_CALL_ARGS];
+  sfc_error err;
+  err.status = SFC_OK;
+  int failed = 0;
+  jsize k = 0;
+  while (!failed && k < n) {
+    objs[k] = (*env)->GetObjectArrayElement(env, jargs, k);
+    failed = host_in(&c, objs[k], &values[k], &err) != 0;
+    k++;
+  }
+  failed = failed || sfk_call_run(&h, (size_t)row, objs, values, (size_t)n,
+                                  &out, &err) != 0;
+  while (k-- > 0) {
+    drop(env, objs[k]);
+  }
+  sfk_named_free(&c.texts);
+  if (failed && !(*env)->ExceptionCheck(env)) {
+    throw_error(env, &err);
+  }
+  return failed ? NULL : out;
+}
+
+/* The number of the call named `name`: Java looks each up once. */
+static jint n_call_row(JNIEnv *env, jclass cls, jstring jname) {
+  (void)cls;
+  char *name = get_text(env, jname, "call", NULL);
+  const sfk_call *call = NULL;
+  jint row = 0;
+  while (name != NULL && (call = sfk_call_at((size_t)row)) != NULL &&
+         strcmp(call->name, name) != 0) {
+    row++;
+  }
+  if (name != NULL && call == NULL) {
+    throw_invalid(env, "No such call of the core.");
+  }
+  free(name);
+  return row;
 }
 
 /* ---- registration ------------------------------------------------------- */
@@ -1328,18 +1184,9 @@ static const JNINativeMethod methods[] = {
     {"tableNames", "(I)[" STR, (void *)n_table_names},
     {"layoutResolve", "(" STR STR STR ")" LAYOUT, (void *)n_layout_resolve},
     {"epochParse", "(" STR ")J", (void *)n_epoch_parse},
-    {"layoutFacts", "(" LAYOUT ")" OBJ, (void *)n_layout_facts},
     {"decode", "(" LAYOUT "J)[J", (void *)n_decode},
-    {"parseId", "(" STR ")J", (void *)n_parse_id},
     {"encodingNumber", "(" STR ")I", (void *)n_encoding_number},
     {"encodingRow", "(I)" OBJS, (void *)n_encoding_row},
-    {"formatId", "(JIZ)" STR, (void *)n_format_id},
-    {"parseIdAs", "(" STR "I)J", (void *)n_parse_id_as},
-    {"partsJson", "(" LAYOUT "J)" STR, (void *)n_parts_json},
-    {"formatIso", "(J)" STR, (void *)n_format_iso},
-    {"uuid7", "(" STR ")" OBJS, (void *)n_uuid7},
-    {"encode", "(" LAYOUT "J" OBJS ")J", (void *)n_encode},
-    {"range", "(" LAYOUT "JJ)[J", (void *)n_range},
     {"make", "(IJ" OBJS OBJS OBJS ")J", (void *)n_make},
     {"generatorFree", "(J)V", (void *)n_generator_free},
     {"generatorClose", "(J)V", (void *)n_generator_close},
@@ -1362,7 +1209,8 @@ static const JNINativeMethod methods[] = {
     {"leaseRelease", "(J)" OBJS, (void *)n_lease_release},
     {"leaseStats", "(J)" OBJ, (void *)n_lease_stats},
     {"leaseFree", "(J)V", (void *)n_lease_free},
-    {"leaseTableSql", "()" STR, (void *)n_lease_table_sql},
+    {"call", "(I" OBJS ")" OBJ, (void *)n_call},
+    {"callRow", "(" STR ")I", (void *)n_call_row},
 };
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -394,9 +394,11 @@ static PyObject *run(module_state *st, size_t row, PyObject *const *args,
   sfc_error err;
   int bad = 0;
   h.ctx = &c;
-  for (size_t k = 0; !bad && k < n; k++) /* a Layout: read by py_layout */
+  for (size_t k = 0; !bad && k < n; k++) { /* a Layout: read by py_layout */
+    values[k].type = SFK_TYPE_OBJECT;
     bad = call->kind[k] != SFK_ARG_LAYOUT &&
           (c.key = call->what[k], py_in(&c, args[k], &values[k], &err));
+  }
   bad = bad || sfk_call_run(&h, row, (sfk_obj *)args, values, n, &out, &err);
   Py_XDECREF(c.type_name);
   if (bad && !PyErr_Occurred()) py_raise(&c, &err);

@@ -297,9 +297,14 @@ static int arg_read(const sfk_host *h, const sfk_call *c, size_t k, sfk_obj o,
   case SFK_ARG_MAP:
     if (t == SFC_TYPE_MAP) return 0;
     break;
-  case SFK_ARG_LAYOUT:
+  case SFK_ARG_LAYOUT: {
+    sfc_layout none;
     if ((a->layout = h->layout(h->ctx, o)) != NULL) return 0;
+    if (t == SFC_TYPE_NONE) /* the core's refusal: none is assumed */
+      return failed(
+          sfc_layout_resolve_for_ids(NULL, NULL, NULL, NULL, &none, err));
     break;
+  }
   }
   return wrong_type(h, o, what, kind, err);
 }

@@ -321,8 +321,8 @@ static void generator_refused(void) {
 }
 
 /* Row `row` of the kit's calls on arguments of the test host (text, or
- * an integer when `text` is NULL; -999 the host's Layout), the result
- * rendered, or the refusal's message after "!". */
+ * an integer when `text` is NULL; -999 the host's Layout, -998 none), the
+ * result rendered, or the refusal's message after "!". */
 static const char *called(test_host *t, size_t row, size_t n,
                           const char *const *text, const int64_t *i) {
   static char said[SFC_MESSAGE_MAX + 1];
@@ -336,6 +336,7 @@ static const char *called(test_host *t, size_t row, size_t n,
     if (th_out(t, &v, &objs[k]) != 0) return "!no argument";
     th_in(t, objs[k], &values[k], &err);
     if (i[k] == -999) values[k].type = SFK_TYPE_OBJECT;
+    if (i[k] == -998) values[k].type = SFC_TYPE_NONE;
   }
   int failed = sfk_call_run(&h, row, objs, values, n, &out, &err);
   for (size_t k = 0; k < n; k++)
@@ -388,6 +389,11 @@ static void calls(void) {
        "\"1784793296645077391\",\"{"},
       {SFK_CALL_LAYOUT_FACTS, 1, {NULL}, {-999}, "{:name=\"twitter\","},
       {SFK_CALL_LAYOUT_FACTS, 1, {NULL}, {7}, "!layout must be a Layout"},
+      {SFK_CALL_RANGE,
+       3,
+       {NULL, NULL, NULL},
+       {-998, 0, 1},
+       "!no layout given: name the one the IDs were made with"},
       {SFK_CALL_RANGE,
        3,
        {NULL, NULL, NULL},

@@ -27,6 +27,9 @@ import java.util.Arrays;
  * refusal leaves through one cold call, so that the compiler inlines them into the caller.
  */
 final class IdText {
+  /** The encodings' names by number. */
+  private static final String[] NAMES = Native.tableNames(Native.TABLE_ENCODINGS);
+
   /** The rows by encoding number. */
   private static final IdText[] ROWS = load();
 
@@ -147,7 +150,7 @@ final class IdText {
 
   /** The number of the encoding of this name when its row has this radix and width, else -1. */
   private static int special(String name, int radix, int width) {
-    int n = Arrays.asList(Native.tableNames(Native.TABLE_ENCODINGS)).indexOf(name);
+    int n = Arrays.asList(NAMES).indexOf(name);
     return n >= 0 && n < ROWS.length && ROWS[n].radix == radix && ROWS[n].width == width ? n : -1;
   }
 
@@ -181,7 +184,7 @@ final class IdText {
 
   /** The core's answer to a text the readers here do not take: its ID or its exception. */
   private static long byTheCore(String text, int encoding) {
-    return Native.parseIdAs(text, encoding);
+    return Native.bits(Native.call(Native.PARSE_ID, text, NAMES[encoding]));
   }
 
   /**
@@ -230,7 +233,8 @@ final class IdText {
 
   private static String formatByRow(long id, int encoding, boolean shortest) {
     if (encoding >= ROWS.length) {
-      return Native.formatId(id, encoding, shortest);
+      return Native.text(
+          Native.call(Native.FORMAT_ID, Long.toUnsignedString(id), NAMES[encoding], !shortest));
     }
     IdText row = ROWS[encoding];
     if (row.bits != 0) {
@@ -411,7 +415,7 @@ final class IdText {
 
   private static long parseByRow(String text, int encoding) {
     if (encoding >= ROWS.length) {
-      return Native.parseIdAs(text, encoding);
+      return byTheCore(text, encoding);
     }
     IdText row = ROWS[encoding];
     if (row.bits != 0) {
@@ -430,20 +434,20 @@ final class IdText {
   private long readBits(String text, int b) {
     int len = text.length();
     if (len == 0 || len > width) {
-      return Native.parseIdAs(text, encoding);
+      return byTheCore(text, encoding);
     }
     byte[] vals = values;
     // A full width holds 2^64 - 1 when its first digit is below firstLimit.
     int c = text.charAt(0);
     int d;
     if (c >= 128 || (d = vals[c]) < 0 || (len == width && d >= firstLimit)) {
-      return Native.parseIdAs(text, encoding);
+      return byTheCore(text, encoding);
     }
     long v = d;
     for (int i = 1; i < len; i++) {
       c = text.charAt(i);
       if (c >= 128 || (d = vals[c]) < 0) {
-        return Native.parseIdAs(text, encoding);
+        return byTheCore(text, encoding);
       }
       v = (v << b) | d;
     }
@@ -454,7 +458,7 @@ final class IdText {
   private long readDigits(String text) {
     int len = text.length();
     if (len == 0 || len > width) {
-      return Native.parseIdAs(text, encoding);
+      return byTheCore(text, encoding);
     }
     byte[] vals = values;
     // Fewer digits than the width never pass 2^64 - 1; at the width, the last one may.
@@ -466,7 +470,7 @@ final class IdText {
     if ((last & 1) != 0) {
       c = text.charAt(0);
       if (c >= 128 || (d = vals[c]) < 0) {
-        return Native.parseIdAs(text, encoding);
+        return byTheCore(text, encoding);
       }
       v = d;
       i = 1;
@@ -485,7 +489,7 @@ final class IdText {
       v = v * square + (d * radix + d2);
     }
     if (chars >= 128 || digitsSeen < 0) {
-      return Native.parseIdAs(text, encoding);
+      return byTheCore(text, encoding);
     }
     if (last < len) {
       c = text.charAt(last);
@@ -493,7 +497,7 @@ final class IdText {
           || (d = vals[c]) < 0
           || Long.compareUnsigned(v, lastQuotient) > 0
           || (v == lastQuotient && d > lastRemainder)) {
-        return Native.parseIdAs(text, encoding);
+        return byTheCore(text, encoding);
       }
       v = v * radix + d;
     }

@@ -53,7 +53,7 @@ public final class Layout {
 
   private Layout(byte[] raw) {
     this.raw = raw;
-    this.description = Facts.map(Native.layoutFacts(raw));
+    this.description = Facts.map(Native.call(Native.LAYOUT_FACTS, raw));
     List<Field> list = new ArrayList<>();
     for (Object f : (List<?>) description.get("fields")) {
       Map<?, ?> m = (Map<?, ?>) f;
@@ -285,7 +285,7 @@ public final class Layout {
   /** The spec and epoch. */
   @Override
   public String toString() {
-    return spec() + " epoch " + Native.formatIso(epochMs());
+    return spec() + " epoch " + Snowflake.formatIso(epochMs());
   }
 
   @Override

@@ -35,6 +35,50 @@ final class Native {
 
   private Native() {}
 
+  /**
+   * Row {@code row} of the core's calls ({@code sfk_call_at}) on arguments as the natives read them
+   * (null, Boolean, Long, String, a layout's bytes, {@code Object[]{name, value, …}} for a map):
+   * its result as {@link Facts#value} reads it, an ID a Long (a BigInteger above {@link
+   * Long#MAX_VALUE}). The rows, by the core's names:
+   */
+  static native Object call(int row, Object... args);
+
+  private static native int callRow(String name);
+
+  static final int FORMAT_ID = callRow("format_id");
+  static final int PARSE_ID = callRow("parse_id");
+  static final int UUID7 = callRow("uuid7");
+  static final int FORMAT_TIME = callRow("format_time");
+  static final int LEASE_TABLE_SQL = callRow("lease_table_sql");
+  static final int LAYOUT_FACTS = callRow("layout_facts");
+  static final int ENCODE = callRow("encode");
+  static final int RANGE = callRow("range");
+  static final int PARTS_JSON = callRow("parts_json");
+
+  /** A text {@link #call} made. */
+  static String text(Object made) {
+    return (String) Facts.value(made);
+  }
+
+  /** The 64 bits of an ID {@link #call} made. */
+  static long bits(Object made) {
+    return ((Number) made).longValue();
+  }
+
+  /** An ID as a Java long: refused when its top bit is set (Java longs are signed). */
+  static long signed(long id, String what) {
+    if (id < 0) {
+      throw new InvalidArgumentException(
+          "The "
+              + what
+              + " "
+              + Long.toUnsignedString(id)
+              + " does not fit a signed Java long (its top bit is set); Java IDs are positive"
+              + " longs, so use a layout of at most 63 bits.");
+    }
+    return id;
+  }
+
   static native String version();
 
   static native int versionNumber();
@@ -52,15 +96,7 @@ final class Native {
 
   static native long epochParse(String text);
 
-  /**
-   * The layout's description by name, for {@link Facts#value}: a map (LinkedHashMap) whose "fields"
-   * is a list (ArrayList) of maps.
-   */
-  static native Object layoutFacts(byte[] layout);
-
   static native long[] decode(byte[] layout, long id);
-
-  static native long parseId(String text);
 
   /** The core's answer for an encoding name: its number, or the exception listing the names. */
   static native int encodingNumber(String name);
@@ -70,26 +106,6 @@ final class Native {
    * digits, byte[256] values, int[]{radix, width, fixedByDefault (0 or 1)}}}, null past the last.
    */
   static native Object[] encodingRow(int i);
-
-  /** The ID in an explicit form: the shortest, or the fixed width ({@code SFC_FORMAT_FIXED}). */
-  static native String formatId(long id, int encoding, boolean shortest);
-
-  static native long parseIdAs(String text, int encoding);
-
-  static native String partsJson(byte[] layout, long id);
-
-  static native String formatIso(long unixMs);
-
-  /**
-   * A UUIDv7 decoded by the core: {@code Object[]{String uuid, String json, long[]{unixMs, randA,
-   * randB}}}.
-   */
-  static native Object[] uuid7(String text);
-
-  /** The ID of the time and the field values, {@code Object[]{String name, Long value, …}}. */
-  static native long encode(byte[] layout, long timeUs, Object[] fields);
-
-  static native long[] range(byte[] layout, long t0Ms, long t1Ms);
 
   /** What {@link #make} makes. */
   static final int MAKE_GENERATOR = 0;
@@ -189,5 +205,4 @@ final class Native {
   static native void leaseFree(long lease);
 
   /** The SQL that creates the lease table (idempotent). */
-  static native String leaseTableSql();
 }

@@ -130,7 +130,7 @@ public final class Parts {
    * @return one compact JSON line
    */
   public String toJson() {
-    return Native.partsJson(layout.raw(), id);
+    return Native.text(Native.call(Native.PARTS_JSON, layout.raw(), id));
   }
 
   /** The canonical JSON form. */

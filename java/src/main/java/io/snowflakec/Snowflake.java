@@ -1,6 +1,7 @@
 package io.snowflakec;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -211,7 +212,7 @@ public final class Snowflake {
         "text",
         "Snowflake.decodeUuid7",
         "give a UUIDv7's text (8-4-4-4-12 or 32 hex digits)");
-    return new Uuid7(Native.uuid7(text));
+    return new Uuid7((List<?>) Facts.value(Native.call(Native.UUID7, text)));
   }
 
   /**
@@ -235,7 +236,7 @@ public final class Snowflake {
    * @return the statement
    */
   public static String leaseTableSql() {
-    return Native.leaseTableSql();
+    return Native.text(Native.call(Native.LEASE_TABLE_SQL));
   }
 
   /**
@@ -252,7 +253,7 @@ public final class Snowflake {
         "text",
         "Snowflake.parseId",
         "give the ID's decimal text, such as 175928847299117063");
-    return Native.parseId(text);
+    return Native.signed(IdText.parse(text, encoding("dec")), "ID");
   }
 
   /**
@@ -321,7 +322,7 @@ public final class Snowflake {
       pairs[i++] = name;
       pairs[i++] = value;
     }
-    return Native.encode(raw, timeUs, pairs);
+    return Native.signed(Native.bits(Native.call(Native.ENCODE, raw, timeUs, pairs)), "ID encoded");
   }
 
   /**
@@ -337,8 +338,10 @@ public final class Snowflake {
    *     layout starts in the interval ({@code t1Ms <= t0Ms} included)
    */
   public static IdRange range(Layout layout, long t0Ms, long t1Ms) {
-    long[] r = Native.range(raw(layout), t0Ms, t1Ms);
-    return new IdRange(r[0], r[1]);
+    List<?> r = (List<?>) Native.call(Native.RANGE, raw(layout), t0Ms, t1Ms);
+    return new IdRange(
+        Native.signed(Native.bits(r.get(0)), "smallest ID of the range"),
+        Native.signed(Native.bits(r.get(1)), "largest ID of the range"));
   }
 
   /**
@@ -378,7 +381,7 @@ public final class Snowflake {
    */
   private static byte[] raw(Layout layout) {
     if (layout == null) {
-      Native.range(null, 0, 1); // throws the core's InvalidArgumentException
+      Native.call(Native.RANGE, null, 0L, 1L); // throws the core's InvalidArgumentException
       throw new AssertionError("unreachable: the core refuses a missing layout");
     }
     return layout.raw();
@@ -392,7 +395,7 @@ public final class Snowflake {
    * @return the text
    */
   public static String formatIso(long unixMs) {
-    return Native.formatIso(unixMs);
+    return Native.text(Native.call(Native.FORMAT_TIME, unixMs));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.snowflakec;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A UUIDv7 (RFC 9562) split into its time and random bits by the core. Made by {@link
@@ -21,13 +22,12 @@ public final class Uuid7 {
   private final int randA;
   private final long randB;
 
-  Uuid7(Object[] decoded) {
-    this.uuid = (String) decoded[0];
-    this.json = (String) decoded[1];
-    long[] numbers = (long[]) decoded[2];
-    this.unixMs = numbers[0];
-    this.randA = (int) numbers[1];
-    this.randB = numbers[2];
+  Uuid7(List<?> decoded) { // [uuid, unixMs, randA, randB, json]
+    this.uuid = (String) decoded.get(0);
+    this.unixMs = (Long) decoded.get(1);
+    this.randA = ((Long) decoded.get(2)).intValue();
+    this.randB = (Long) decoded.get(3);
+    this.json = (String) decoded.get(4);
   }
 
   /**

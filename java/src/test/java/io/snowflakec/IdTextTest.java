@@ -11,13 +11,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The string forms written and read in Java ({@link IdText}, behind {@link Snowflake#format} and
- * {@link Snowflake#parse}) against the core's own, called through JNI ({@link Native#formatId},
- * {@link Native#parseIdAs}): the same text for every ID, and for every text the same ID or the same
+ * {@link Snowflake#parse}) against the core's own, called through JNI ({@link Native#call} of
+ * format_id and parse_id): the same text for every ID, and for every text the same ID or the same
  * exception with the same message. The shared vectors (VectorTest) pin the values themselves.
  */
 class IdTextTest {
   static final String[] NAMES = Native.tableNames(Native.TABLE_ENCODINGS);
   static final int RANDOM = 100_000;
+
+  /** The core's text of the ID (its 64 bits unsigned) in an explicit form. */
+  static String coreFormat(long id, int enc, boolean shortest) {
+    return Native.text(
+        Native.call(Native.FORMAT_ID, Long.toUnsignedString(id), NAMES[enc], !shortest));
+  }
+
+  /** The core's ID of the text, its 64 bits in a long. */
+  static long coreParse(String text, int enc) {
+    return Native.bits(Native.call(Native.PARSE_ID, text, NAMES[enc]));
+  }
 
   /** 0, 1, 2^63 - 1, 2^63, 2^64 - 1, and radix^k - 1, radix^k, radix^k + 1 below 2^64. */
   static List<Long> edges(int radix) {
@@ -41,7 +52,7 @@ class IdTextTest {
     StringBuilder out = new StringBuilder();
     String previous = null;
     for (long d = 0; ; d++) {
-      String s = Native.formatId(d, enc, true);
+      String s = coreFormat(d, enc, true);
       if (s.length() > 1 || s.equals(previous)) {
         return out.toString();
       }
@@ -53,7 +64,7 @@ class IdTextTest {
   static void sameFormat(long id, int enc) {
     for (boolean shortest : new boolean[] {false, true}) {
       assertEquals(
-          Native.formatId(id, enc, shortest),
+          coreFormat(id, enc, shortest),
           Snowflake.format(id, NAMES[enc], !shortest),
           () -> NAMES[enc] + (shortest ? " shortest " : " fixed ") + Long.toUnsignedString(id));
     }
@@ -73,7 +84,7 @@ class IdTextTest {
   }
 
   static void sameParse(String text, int enc) {
-    String core = outcome(() -> Native.parseIdAs(text, enc));
+    String core = outcome(() -> coreParse(text, enc));
     String java = outcome(() -> Snowflake.parse(text, NAMES[enc]));
     assertEquals(core, java, () -> NAMES[enc] + " parse of '" + text + "'");
   }
@@ -83,8 +94,8 @@ class IdTextTest {
     for (int enc = 0; enc < NAMES.length; enc++) {
       for (long id : edges(radix(enc))) {
         sameFormat(id, enc);
-        sameParse(Native.formatId(id, enc, false), enc);
-        sameParse(Native.formatId(id, enc, true), enc);
+        sameParse(coreFormat(id, enc, false), enc);
+        sameParse(coreFormat(id, enc, true), enc);
       }
     }
   }
@@ -107,8 +118,8 @@ class IdTextTest {
   @Test
   void readsEveryCharacterAsTheCore() {
     for (int enc = 0; enc < NAMES.length; enc++) {
-      String max = Native.formatId(-1L, enc, false);
-      String zeros = Native.formatId(0L, enc, false);
+      String max = coreFormat(-1L, enc, false);
+      String zeros = coreFormat(0L, enc, false);
       for (char c = 0; c < 300; c++) {
         String s = String.valueOf(c);
         sameParse(s, enc);
@@ -124,7 +135,7 @@ class IdTextTest {
   void refusesAboveTheLargestAsTheCore() {
     for (int enc = 0; enc < NAMES.length; enc++) {
       String digits = digits(enc);
-      String max = Native.formatId(-1L, enc, false);
+      String max = coreFormat(-1L, enc, false);
       for (int at = 0; at < max.length(); at++) {
         for (int d = 0; d < digits.length(); d++) {
           sameParse(max.substring(0, at) + digits.charAt(d) + max.substring(at + 1), enc);
@@ -153,24 +164,24 @@ class IdTextTest {
       ids.add(rnd.nextLong() >>> rnd.nextInt(64));
     }
     for (long id : ids) {
-      String t32 = Native.formatId(id, b32, false);
-      String t62 = Native.formatId(id, b62, false);
+      String t32 = coreFormat(id, b32, false);
+      String t62 = coreFormat(id, b62, false);
       assertEquals(t32, Snowflake.format(id, "base32"));
       assertEquals(t62, Snowflake.format(id, "base62"));
-      assertEquals(Native.formatId(id, b62, true), Snowflake.format(id, "base62", false));
+      assertEquals(coreFormat(id, b62, true), Snowflake.format(id, "base62", false));
       assertEquals(id, Snowflake.parse(t32, "base32"));
       assertEquals(id, Snowflake.parse(t62, "base62"));
     }
-    String max62 = Native.formatId(-1L, b62, false);
+    String max62 = coreFormat(-1L, b62, false);
     String above = max62.substring(0, 10) + (char) (max62.charAt(10) + 1);
     for (String text :
         new String[] {"", "0", above, "zzzzzzzzzzz", "0000000000!", "0".repeat(12)}) {
       assertEquals(
-          outcome(() -> Native.parseIdAs(text, b62)),
+          outcome(() -> coreParse(text, b62)),
           outcome(() -> Snowflake.parse(text, "base62")),
           () -> "base62 parse of '" + text + "'");
       assertEquals(
-          outcome(() -> Native.parseIdAs(text, b32)),
+          outcome(() -> coreParse(text, b32)),
           outcome(() -> Snowflake.parse(text, "base32")),
           () -> "base32 parse of '" + text + "'");
     }
@@ -183,7 +194,7 @@ class IdTextTest {
     String others = "\u0000 -+_.zZ/:@[`{\u007f\u0080\u00e9\u00ff\u0100\u20ac\ud83d\ude00";
     for (int enc = 0; enc < NAMES.length; enc++) {
       String digits = digits(enc);
-      int width = Native.formatId(0L, enc, false).length();
+      int width = coreFormat(0L, enc, false).length();
       StringBuilder b = new StringBuilder();
       for (int i = 0; i < RANDOM; i++) {
         b.setLength(0);
