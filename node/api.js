@@ -23,19 +23,22 @@
 // numbers of binding.types). Table rows come back with the core's snake_case
 // names and UINT values as bigints; the casing and the objects are made here.
 //   version, types                        the core's version; sfc_type names by number
-//   statuses(), setErrorClasses(kinds)    the status table; the classes to throw
+//   setErrorClasses(kinds)                the classes to throw
 //   textCheck(what, text)                 throws the core's refusal of a text with a NUL
-//   statuses(), options(), presets()      the core's tables: rows of [[name, value]]
-//   layoutResolve(held, preset, spec, epoch, forIds), layoutFacts(handle)   [[name, value]]
-//   instantParse(text), encodingByName(name)
+//   layoutResolve(held, preset, spec, epoch, forIds)
+//   calls, call(row, args): the core's calls (the binding kit's rows, their
+//     numbers by name in `calls`) on arguments each a layout's handle, a
+//     value row or a map [[name, row]]; lists come back as arrays, maps as
+//     [[name, value]]: layout_facts, parts_json, parts_time, uuid7 ([uuid, unixMs,
+//     randA, randB (bigint), json]; the text whole, a NUL inside for the
+//     core to name), encode, range, lease_table_sql, statuses, options,
+//     presets (the core's tables: rows of [[name, value]]),
+//     encoding_number
+//   instantParse(text)
 //   formatId(id, encoding, form), parseId(text, encoding); form is the
 //     core's flags: 0 the encoding's default, 1 shortest, 2 fixed width;
 //     formatId of a bigint out of 0..2^64 - 1 is undefined
 //   decodeRule(handle) → [maxId, epochUs, unitUs, [[shift, mask], …]] (bigints)
-//   partsJson(handle, id), partsTime(handle, id)
-//   uuid7(text) → [uuid, unixMs, randA, randB (bigint), json]; the text
-//                                         whole, a NUL inside for the core to name
-//   encode(handle, timeUs, names, values), range(handle, t0Ms, t1Ms)
 //   generatorNew(handle, [[name|null, value]], [[name, value]]) → { slot,
 //     nextAt(nowUs?) → ID | µs to wait, fillAt(nowUs?, out, offset) →
 //     [filled, waitUs], nowUs(), stats() → [[name, value | [[key, value]]]],
@@ -43,7 +46,6 @@
 //   generatorNext(slot) → ID | µs to wait (or, with nextIo, undefined and
 //     the ID there), sleep(us) → false where the host's clock is frozen
 //   leaseWanted(handle, node, options) → whether a node field is "lease"
-//   leaseTableSql() → the SQL that creates the lease table
 //   leaseNew(handle, node, options), once leaseWanted: { due() → µs to
 //     wait | [step, sql, params], done(row | null), failed(why),
 //     acquired() → bool, generatorNew(node, options) → as generatorNew's,
@@ -128,7 +130,7 @@ function createApi(binding, errors, host) {
   const optionalText = (value, what) =>
     value === undefined || value === null ? undefined : toText(value, what);
 
-  const DEC = binding.encodingByName('dec');
+  const DEC = call('encoding_number', coreValue('dec'));
   // The string forms' backend calls, read once: the addon's exports object
   // has too many properties for V8 to keep fast, and a lookup in it each
   // call is a good part of a string form's cost.
@@ -207,6 +209,15 @@ function createApi(binding, errors, host) {
     }
   }
 
+  /**
+   * The core's call of that name (the kit's row): each argument a layout's
+   * handle, or a JavaScript value (as coreValue makes it), or a map as
+   * namedValues makes it.
+   */
+  function call(name, ...args) {
+    return binding.call(binding.calls[name], args);
+  }
+
   /** `object`'s keys as the core's names, with `object`'s values as rows. */
   function namedValues(object, what) {
     const rows = [];
@@ -270,7 +281,7 @@ function createApi(binding, errors, host) {
     let e = encodings.get(name);
     if (e === undefined) {
       toText(name, 'encoding');
-      e = binding.encodingByName(name);
+      e = call('encoding_number', coreValue(name));
       encodings.set(name, e);
     }
     lastName = name;
@@ -398,7 +409,7 @@ function createApi(binding, errors, host) {
       if (token !== handleOf) {
         throw invalid('use Layout.parse(spec, epoch) or Layout.preset(name).');
       }
-      const info = fromRows(binding.layoutFacts(handle), (v) =>
+      const info = fromRows(call('layout_facts', handle), (v) =>
         Array.isArray(v) ? v.map((field) => fromRows(field, (x) => x)) : v,
       );
       for (const field of info.fields) Object.freeze(field);
@@ -615,7 +626,7 @@ function createApi(binding, errors, host) {
     /** ISO-8601 UTC with milliseconds (the core's, made on first use). */
     get time() {
       const known = PartsBase.laterOf(this);
-      known.time ??= binding.partsTime(handleOf(this.layout), this.id);
+      known.time ??= call('parts_time', handleOf(this.layout), coreValue(this.id));
       return known.time;
     }
 
@@ -627,7 +638,7 @@ function createApi(binding, errors, host) {
     /** The canonical JSON line, as the core wrote it. */
     toString() {
       const known = PartsBase.laterOf(this);
-      known.json ??= binding.partsJson(handleOf(this.layout), this.id);
+      known.json ??= call('parts_json', handleOf(this.layout), coreValue(this.id));
       return known.json;
     }
 
@@ -672,7 +683,7 @@ function createApi(binding, errors, host) {
     const x = encoding === undefined ? toU64(id, 'id') : parseAs(id, encodingOf(encoding));
     const big = typeof x === 'bigint' ? x : BigInt(x);
     // An ID past the layout's largest: the core refuses it, with its message.
-    if (big > decodePlanOf(layout).maxId) binding.partsTime(handleOf(layout), big);
+    if (big > decodePlanOf(layout).maxId) call('parts_time', handleOf(layout), coreValue(big));
     return newParts(big, layout);
   }
 
@@ -786,7 +797,7 @@ function createApi(binding, errors, host) {
    */
   function decodeUuid7(text) {
     if (typeof text !== 'string') throw invalid(`decodeUuid7 takes a string, not ${show(text)}.`);
-    return newUuid7(binding.uuid7(text));
+    return newUuid7(call('uuid7', coreValue(text)));
   }
 
   const TIME_KEYS = ['timeMs', 'time_ms', 'timeUs', 'time'];
@@ -831,13 +842,11 @@ function createApi(binding, errors, host) {
       }
     }
     const time = toI64(timeUs, 'time');
-    const names = [];
-    const values = [];
+    const named = [];
     for (const name in fields) {
-      names.push(toText(name, 'field name'));
-      values.push(fieldValue(fields[name], name));
+      named.push([toText(name, 'field name'), coreValue(fieldValue(fields[name], name))]);
     }
-    return binding.encode(handleOf(layout), time, names, values);
+    return call('encode', handleOf(layout), coreValue(time), named);
   }
 
   /**
@@ -849,17 +858,18 @@ function createApi(binding, errors, host) {
     const layout = resolveLayout(options, 'range', true);
     const t0Ms = toMs(t0, 't0');
     const t1Ms = toMs(t1, 't1');
-    const [min, max] = binding.range(
+    const [min, max] = call(
+      'range',
       handleOf(layout),
-      toI64(t0Ms, 'start time'),
-      toI64(t1Ms, 'end time'),
+      coreValue(toI64(t0Ms, 'start time')),
+      coreValue(toI64(t1Ms, 'end time')),
     );
     return { min, max };
   }
 
   /** The presets: `[{ name, spec, epochMs }]`. */
   function presets() {
-    return binding.presets().map((row) => {
+    return call('presets').map((row) => {
       const { name, spec, epoch_ms: epochMs } = Object.fromEntries(row);
       return { name, spec, epochMs };
     });
@@ -870,7 +880,7 @@ function createApi(binding, errors, host) {
    * core's table: `[{ name, type, default, min?, max?, choices?, doc }]`.
    */
   function options() {
-    return binding.options().map((pairs) => {
+    return call('options').map((pairs) => {
       const { name, type, default: dflt, min, max, choices, doc } = Object.fromEntries(pairs);
       const row = { name: camel(name), type, default: dflt };
       if (type === 'duration') {
@@ -889,7 +899,7 @@ function createApi(binding, errors, host) {
    * as `snowflake-c lease sql` and sql/leases.sql.
    */
   function leaseTableSql() {
-    return binding.leaseTableSql();
+    return call('lease_table_sql');
   }
 
   /** Waits without blocking the event loop, in the host's idiom; close() ends it early. */

@@ -9,7 +9,7 @@
  * usual. `status` is the core's fixed sfc_status number.
  *
  * defineErrors(statuses): the classes of the core's status table
- * (`binding.statuses()`: rows of [name, value] pairs), as
+ * (the core's call `statuses`: rows of [name, value] pairs), as
  * `{ SnowflakeError, InvalidLayout, … }`.
  */
 

@@ -6,7 +6,7 @@
 const binding = require('./binding').load(__dirname);
 const defineErrors = require('./error-kinds');
 
-const { SnowflakeError, ...kinds } = defineErrors(binding.statuses());
+const { SnowflakeError, ...kinds } = defineErrors(binding.call(binding.calls.statuses, []));
 binding.setErrorClasses(kinds);
 
 module.exports = { SnowflakeError, ...kinds };

@@ -657,26 +657,6 @@ static jlongArray n_decode(JNIEnv *env, jclass cls, jbyteArray jlayout,
 
 /* ---- string forms ------------------------------------------------------- */
 
-/* The number of an encoding that is not one of the names: the core's
- * answer (an exception listing the names). */
-static jint n_encoding_number(JNIEnv *env, jclass cls, jstring jname) {
-  (void)cls;
-  size_t len = 0;
-  char *name = get_text(env, jname, "encoding", &len);
-  if (name == NULL) {
-    return 0;
-  }
-  sfc_encoding enc = SFC_ENCODING_DEC;
-  sfc_error err;
-  sfc_status st = sfc_encoding_by_name(name, len, &enc, &err);
-  free(name);
-  if (st != SFC_OK) {
-    throw_error(env, &err);
-    return 0;
-  }
-  return (jint)enc;
-}
-
 /* Row i of the encodings as data, for Java to format and parse by:
  * {byte[] digits, byte[256] values, int[]{radix, width, fixed_by_default}},
  * or null past the last. */
@@ -1185,7 +1165,6 @@ static const JNINativeMethod methods[] = {
     {"layoutResolve", "(" STR STR STR ")" LAYOUT, (void *)n_layout_resolve},
     {"epochParse", "(" STR ")J", (void *)n_epoch_parse},
     {"decode", "(" LAYOUT "J)[J", (void *)n_decode},
-    {"encodingNumber", "(" STR ")I", (void *)n_encoding_number},
     {"encodingRow", "(I)" OBJS, (void *)n_encoding_row},
     {"make", "(IJ" OBJS OBJS OBJS ")J", (void *)n_make},
     {"generatorFree", "(J)V", (void *)n_generator_free},

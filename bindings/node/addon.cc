@@ -192,8 +192,19 @@ void Check(Napi::Env env, napi_status status) {
 // no C++ exception may cross the kit's C; a failure leaves JavaScript's
 // exception pending, which Out() throws.
 
+// The primitives' context: the environment, and the texts `in` read, which
+// live until the call returns.
+struct Host {
+  napi_env env;
+  std::deque<std::string> keep;
+};
+
+napi_env EnvOf(void *ctx) {
+  return static_cast<Host *>(ctx)->env;
+}
+
 int HostOut(void *ctx, const sfc_value *v, sfk_obj *out) {
-  auto env = static_cast<napi_env>(ctx);
+  napi_env env = EnvOf(ctx);
   napi_value made = nullptr;
   napi_status status;
   switch (v->type) {
@@ -220,13 +231,13 @@ int HostOut(void *ctx, const sfc_value *v, sfk_obj *out) {
 
 int HostList(void *ctx, sfk_obj *out) {
   napi_value list = nullptr;
-  napi_status status = napi_create_array(static_cast<napi_env>(ctx), &list);
+  napi_status status = napi_create_array(EnvOf(ctx), &list);
   *out = list;
   return status;
 }
 
 int HostPush(void *ctx, sfk_obj list, sfk_obj v) {
-  auto env = static_cast<napi_env>(ctx);
+  napi_env env = EnvOf(ctx);
   auto array = static_cast<napi_value>(list);
   uint32_t n = 0;
   return napi_get_array_length(env, array, &n) ||
@@ -234,7 +245,7 @@ int HostPush(void *ctx, sfk_obj list, sfk_obj v) {
 }
 
 int HostPut(void *ctx, sfk_obj map, const char *key, int, sfk_obj v) {
-  auto env = static_cast<napi_env>(ctx);
+  napi_env env = EnvOf(ctx);
   napi_value pair = nullptr;
   napi_value name = nullptr;
   return napi_create_array_with_length(env, 2, &pair) ||
@@ -244,20 +255,107 @@ int HostPut(void *ctx, sfk_obj map, const char *key, int, sfk_obj v) {
          HostPush(ctx, map, pair);
 }
 
-// The value that walk(host, &out), one of the kit's sfk_*_out, makes.
-template <class Walk> Napi::Value Out(Napi::Env env, Walk walk) {
+// A layout's handle, or NULL for any other value (never throws).
+const sfc_layout *HostLayout(void *ctx, sfk_obj o) {
+  napi_env env = EnvOf(ctx);
+  auto value = static_cast<napi_value>(o);
+  bool tagged = false;
+  void *data = nullptr;
+  napi_valuetype type = napi_undefined;
+  if (value == nullptr || napi_typeof(env, value, &type) != napi_ok ||
+      type != napi_external ||
+      napi_check_object_type_tag(env, value, &kLayoutTag, &tagged) != napi_ok ||
+      !tagged || napi_get_value_external(env, value, &data) != napi_ok) {
+    return nullptr;
+  }
+  return static_cast<const sfc_layout *>(data);
+}
+
+// In: a value row of api.js (CoreValue), a map [[name, row], …] (MAP), or a
+// layout's handle (an object of the host). Plain Node-API and no throw: a
+// failure leaves JavaScript's exception pending.
+int HostIn(void *ctx, sfk_obj o, sfc_value *v, sfc_error *err) {
+  auto *host = static_cast<Host *>(ctx);
+  Napi::Value value(host->env, static_cast<napi_value>(o));
+  *v = sfc_value{};
+  v->type = SFK_TYPE_OBJECT;
+  if (HostLayout(ctx, o) != nullptr || !value.IsArray()) {
+    return 0;
+  }
+  try {
+    Napi::Array row = value.As<Napi::Array>();
+    if (row.Length() > 0 && row.Get(0u).IsNumber()) {
+      *v = CoreValue(row, host->keep);
+    } else {
+      v->type = SFC_TYPE_MAP;
+    }
+    return 0;
+  } catch (const Napi::Error &) {
+    return -1;
+  } catch (const std::bad_alloc &) {
+    sfk_fail(err, SFC_OUT_OF_MEMORY, "out of memory");
+    return -1;
+  }
+}
+
+const char *HostTypeName(void *, sfk_obj) {
+  return "value";
+}
+
+// The pairs of a map [[name, row], …], in order.
+int HostEach(void *ctx, sfk_obj map, const char *, sfk_visit visit,
+             void *visit_ctx, sfc_error *err) {
+  auto *host = static_cast<Host *>(ctx);
+  try {
+    Napi::Array pairs(host->env, static_cast<napi_value>(map));
+    for (uint32_t i = 0; i < pairs.Length(); i++) {
+      Napi::Array pair = pairs.Get(i).As<Napi::Array>();
+      host->keep.push_back(Text(pair.Get(0u)));
+      const std::string &key = host->keep.back();
+      if (!visit(visit_ctx, key.c_str(), key.size(), pair.Get(1u), err)) {
+        return 0;
+      }
+    }
+    return 1;
+  } catch (const Napi::Error &) {
+    return 0;
+  } catch (const std::bad_alloc &) {
+    sfk_fail(err, SFC_OUT_OF_MEMORY, "out of memory");
+    return 0;
+  }
+}
+
+// The value that walk(host, &out, &err) makes: a failure throws the
+// pending exception, or the core's error in `err`.
+template <class Walk> Napi::Value Walked(Napi::Env env, Walk walk) {
+  Host ctx{env, {}};
   sfk_host host{};
-  host.ctx = static_cast<napi_env>(env);
+  host.ctx = &ctx;
+  host.in = HostIn;
+  host.type_name = HostTypeName;
+  host.each = HostEach;
+  host.layout = HostLayout;
   host.out = HostOut;
   host.list = HostList;
   host.map = HostList;
   host.push = HostPush;
   host.put = HostPut;
   sfk_obj out = nullptr;
-  if (walk(&host, &out) != 0) {
+  sfc_error err{};
+  if (walk(&host, &out, &err) != 0) {
+    if (err.status != SFC_OK && !env.IsExceptionPending()) {
+      Throw(env, err);
+    }
     throw Napi::Error::New(env);
   }
   return Napi::Value(env, static_cast<napi_value>(out));
+}
+
+// The value that walk(host, &out), one of the kit's sfk_*_out, makes.
+template <class Walk> Napi::Value Out(Napi::Env env, Walk walk) {
+  return Walked(env, [&](const sfk_host *h, sfk_obj *out, sfc_error *) {
+    return walk(h, out);
+  });
 }
 
 Napi::Value Arg(const Napi::CallbackInfo &info, size_t i) {
@@ -265,21 +363,6 @@ Napi::Value Arg(const Napi::CallbackInfo &info, size_t i) {
 }
 
 // --- The core's tables -------------------------------------------------------
-
-// statuses(), options(), presets() → the core's tables: rows of [name,
-// value] pairs (the kit's sfk_statuses_out, sfk_options_out,
-// sfk_presets_out), which the WebAssembly module gives alike.
-Napi::Value Statuses(const Napi::CallbackInfo &info) {
-  return Out(info.Env(), sfk_statuses_out);
-}
-
-Napi::Value Options(const Napi::CallbackInfo &info) {
-  return Out(info.Env(), sfk_options_out);
-}
-
-Napi::Value Presets(const Napi::CallbackInfo &info) {
-  return Out(info.Env(), sfk_presets_out);
-}
 
 // textCheck(what, text): throws the core's refusal of text that C would cut.
 Napi::Value TextCheck(const Napi::CallbackInfo &info) {
@@ -289,6 +372,33 @@ Napi::Value TextCheck(const Napi::CallbackInfo &info) {
   Must(info.Env(), sfc_text_check(what.c_str(), text.data(), text.size(), &err),
        err);
   return info.Env().Undefined();
+}
+
+// --- The kit's calls -------------------------------------------------------
+
+// call(row, args) → the core's call of that row (snowflake_c_host.h; its
+// number by name in `calls`): each argument a layout's handle, a value row
+// [type, i, u, d, text], or a map [[name, row], …].
+Napi::Value Call(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  const uint32_t row = Arg(info, 0).As<Napi::Number>().Uint32Value();
+  Napi::Array args = Arg(info, 1).As<Napi::Array>();
+  const sfk_call *call = sfk_call_at(row);
+  const size_t n = args.Length();
+  if (call == nullptr || n < call->required || n > call->count) {
+    Invalid(env, "no such call, or not its arguments.");
+  }
+  return Walked(env, [&](const sfk_host *h, sfk_obj *out, sfc_error *err) {
+    sfk_obj objs[SFK_CALL_ARGS];
+    sfc_value values[SFK_CALL_ARGS];
+    for (uint32_t k = 0; k < n; k++) {
+      objs[k] = static_cast<napi_value>(args.Get(k));
+      if (h->in(h->ctx, objs[k], &values[k], err) != 0) {
+        return -1;
+      }
+    }
+    return sfk_call_run(h, row, objs, values, n, out, err);
+  });
 }
 
 // --- Layouts ---------------------------------------------------------------
@@ -347,16 +457,6 @@ Napi::Value LayoutResolve(const Napi::CallbackInfo &info) {
   return WrapLayout(env, layout);
 }
 
-// layoutFacts(handle) → the core's layout facts, [[name, value]] in its
-// order; "fields" is a list of field records, each [[name, value]].
-Napi::Value LayoutFacts(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  return Out(env, [&](const sfk_host *h, sfk_obj *out) {
-    return sfk_layout_out(h, &layout, out);
-  });
-}
-
 // instantParse(text) → Unix ms of "2024-01-01T00:00:00Z" or "1704067200000"
 Napi::Value InstantParse(const Napi::CallbackInfo &info) {
   std::string text = Text(Arg(info, 0));
@@ -368,40 +468,7 @@ Napi::Value InstantParse(const Napi::CallbackInfo &info) {
 
 // --- String forms ----------------------------------------------------------
 
-// encodingByName(name) → the core's number for it
-Napi::Value EncodingByName(const Napi::CallbackInfo &info) {
-  std::string name = Text(Arg(info, 0));
-  sfc_encoding encoding;
-  sfc_error err;
-  Must(info.Env(),
-       sfc_encoding_by_name(name.data(), name.size(), &encoding, &err), err);
-  return Napi::Number::New(info.Env(), static_cast<double>(encoding));
-}
-
-// uuid7(text) → [uuid, unixMs, randA, randB, json] of a UUIDv7, by the
-// text's real length (a NUL inside is refused with its position).
-Napi::Value Uuid7(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  std::string text = Text(Arg(info, 0));
-  sfc_uuid7 u;
-  sfc_error err;
-  Must(env, sfc_uuid7_parse(text.data(), text.size(), &u, &err), err);
-  char json[SFC_UUID7_JSON_MAX];
-  size_t n = sfc_uuid7_json(&u, json, sizeof json);
-  return Row(env, {Str(env, u.text), Num(env, static_cast<double>(u.unix_ms)),
-                   Num(env, u.rand_a), Napi::BigInt::New(env, u.rand_b),
-                   Napi::String::New(env, json,
-                                     n < sizeof json ? n : sizeof json - 1)});
-}
-
 // --- Decode, encode, range -------------------------------------------------
-
-sfc_parts DecodeOrThrow(Napi::Env env, const sfc_layout &layout, uint64_t id) {
-  sfc_parts parts;
-  sfc_error err;
-  Must(env, sfc_decode(&layout, id, &parts, &err), err);
-  return parts;
-}
 
 // decodeRule(handle) → [maxId, epochUs, unitUs, [[shift, mask], …]], all
 // bigints: the core's steps for splitting an ID (sfc_layout_decode_rule),
@@ -421,63 +488,6 @@ Napi::Value DecodeRule(const Napi::CallbackInfo &info) {
   return Row(env, {Napi::BigInt::New(env, rule.max_id),
                    Napi::BigInt::New(env, rule.epoch_us),
                    Napi::BigInt::New(env, rule.unit_us), fields});
-}
-
-// partsJson(handle, id) → the canonical JSON of a decoded ID
-Napi::Value PartsJson(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  sfc_parts parts = DecodeOrThrow(env, layout, U64(Arg(info, 1)));
-  char json[SFC_JSON_MAX];
-  size_t n = sfc_parts_json(&layout, &parts, json, sizeof json);
-  return Napi::String::New(env, json, n < sizeof json ? n : sizeof json - 1);
-}
-
-// partsTime(handle, id) → the ISO-8601 time of a decoded ID
-Napi::Value PartsTime(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  sfc_parts parts = DecodeOrThrow(env, layout, U64(Arg(info, 1)));
-  char iso[SFC_ISO_MAX];
-  size_t n = sfc_format_iso(parts.time_ms, iso, sizeof iso);
-  return Napi::String::New(env, iso, n < sizeof iso ? n : sizeof iso - 1);
-}
-
-// encode(handle, timeUs, names, values) → id: the core checks the fields
-// (every field but time exactly once, each within its range).
-Napi::Value Encode(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  int64_t time_us = I64(Arg(info, 1));
-  Napi::Array names = Arg(info, 2).As<Napi::Array>();
-  Napi::Array values = Arg(info, 3).As<Napi::Array>();
-  std::deque<std::string> keep;
-  std::vector<sfc_node_value> fields;
-  for (uint32_t i = 0; i < names.Length(); i++) {
-    keep.push_back(Text(names.Get(i)));
-    fields.push_back(
-        {keep.back().c_str(), I64(values.Get(i)), SFC_SOURCE_EXPLICIT});
-  }
-  uint64_t id = 0;
-  sfc_error err;
-  Must(env,
-       sfc_encode_named(&layout, time_us, fields.data(), fields.size(), &id,
-                        &err),
-       err);
-  return Napi::BigInt::New(env, id);
-}
-
-// range(handle, t0Ms, t1Ms) → [min, max]
-Napi::Value Range(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  const sfc_layout &layout = GetLayout(Arg(info, 0));
-  uint64_t lo = 0;
-  uint64_t hi = 0;
-  sfc_error err;
-  Must(env,
-       sfc_range(&layout, I64(Arg(info, 1)), I64(Arg(info, 2)), &lo, &hi, &err),
-       err);
-  return Row(env, {Napi::BigInt::New(env, lo), Napi::BigInt::New(env, hi)});
 }
 
 // --- Generators ------------------------------------------------------------
@@ -1152,11 +1162,6 @@ Napi::Value LeaseFree(const Napi::CallbackInfo &info) {
   return info.Env().Undefined();
 }
 
-// leaseTableSql() → the SQL that creates the lease table (idempotent).
-Napi::Value LeaseTableSql(const Napi::CallbackInfo &info) {
-  return Napi::String::New(info.Env(), sfc_lease_table_sql());
-}
-
 // leaseWanted(handle, node, options) → whether a node field is given as
 // "lease" (or by its environment variable): such a generator is made
 // through leaseNew, every other through generatorNew.
@@ -1265,25 +1270,15 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
     Napi::Value (*fn)(const Napi::CallbackInfo &);
   };
   static const Export functions[] = {
-      {"statuses", Statuses},
-      {"options", Options},
-      {"presets", Presets},
       {"textCheck", TextCheck},
       {"layoutResolve", LayoutResolve},
-      {"layoutFacts", LayoutFacts},
       {"instantParse", InstantParse},
-      {"encodingByName", EncodingByName},
       {"decodeRule", DecodeRule},
-      {"partsJson", PartsJson},
-      {"uuid7", Uuid7},
-      {"partsTime", PartsTime},
-      {"encode", Encode},
-      {"range", Range},
       {"generatorNew", GeneratorNew},
       {"leaseWanted", LeaseWanted},
-      {"leaseTableSql", LeaseTableSql},
       {"leaseNew", LeaseNew},
       {"sleep", Sleep},
+      {"call", Call},
   };
   for (const Export &f : functions) {
     exports.Set(f.name, Napi::Function::New(env, f.fn, f.name));
@@ -1299,6 +1294,12 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
                                     nullptr, &fn));
     exports.Set(r.name, Napi::Value(env, fn));
   }
+  // The kit's calls' numbers by name.
+  Napi::Object calls = Napi::Object::New(env);
+  for (uint32_t row = 0; sfk_call_at(row) != nullptr; row++) {
+    calls.Set(sfk_call_at(row)->name, row);
+  }
+  exports.Set("calls", calls);
   // The header's sfc_type names by number.
   Napi::Array types = Napi::Array::New(env);
   for (uint32_t t = 0;

@@ -19,16 +19,14 @@
 
 /* The results of the last call. */
 static sfc_error last_error;
-static uint64_t out_u, out_u2;
+static uint64_t out_u;
 static int64_t out_i, out_wait;
 static size_t out_len;
 static char text[SFC_JSON_MAX > SFC_SPEC_MAX ? SFC_JSON_MAX : SFC_SPEC_MAX];
-static char iso[SFC_ISO_MAX];
-static sfc_parts parts;
 
 /* What a generator is made from, gathered by the calls before
  * generator_new: the node values and options (texts stay in the host's
- * allocations until then), and encode's named fields. */
+ * allocations until then). */
 #define LIST_MAX 64
 static sfc_node_value list[LIST_MAX];
 static size_t list_count;
@@ -54,14 +52,8 @@ EXPORT(error_message) const char *w_error_message(void) {
 EXPORT(text) const char *w_text(void) {
   return text;
 }
-EXPORT(iso) const char *w_iso(void) {
-  return iso;
-}
 EXPORT(out_u) uint64_t w_out_u(void) {
   return out_u;
-}
-EXPORT(out_u2) uint64_t w_out_u2(void) {
-  return out_u2;
 }
 EXPORT(out_i) int64_t w_out_i(void) {
   return out_i;
@@ -123,31 +115,113 @@ static int host_put(void *ctx, sfk_obj map, const char *key, int symbol,
   out_put(key);
   return 0;
 }
-static const sfk_host host = {.out = host_out,
+/* ---- A call's arguments, set one by one before call(row) ----
+ * A slot is a value, a layout or a map; a map's pairs are the slots after
+ * it that name a key. Texts stay in the host's allocations until the call
+ * returns. */
+static struct slot {
+  sfc_value v; /* SFC_TYPE_MAP for a map, SFK_TYPE_OBJECT for a layout */
+  const sfc_layout *layout;
+  const char *key; /* a pair's name, NULL for an argument */
+  size_t key_len;
+} slots[LIST_MAX];
+static size_t slot_count;
+static const char *key_next;
+static size_t key_next_len;
+
+static int add_slot(sfc_value v, const sfc_layout *layout) {
+  if (slot_count == LIST_MAX)
+    return (int)sfk_fail(&last_error, SFC_INVALID_ARGUMENT,
+                         "too many arguments.");
+  slots[slot_count++] = (struct slot){v, layout, key_next, key_next_len};
+  key_next = NULL;
+  return SFC_OK;
+}
+static int host_in(void *ctx, sfk_obj o, sfc_value *v, sfc_error *err) {
+  (void)ctx, (void)err;
+  *v = ((const struct slot *)o)->v;
+  return 0;
+}
+static const char *host_type_name(void *ctx, sfk_obj o) {
+  (void)ctx;
+  return sfc_type_name(((const struct slot *)o)->v.type);
+}
+static int host_each(void *ctx, sfk_obj map, const char *what, sfk_visit visit,
+                     void *visit_ctx, sfc_error *err) {
+  const struct slot *s = (const struct slot *)map + 1;
+  (void)ctx, (void)what;
+  for (; s < slots + slot_count && s->key; s++)
+    if (!visit(visit_ctx, s->key, s->key_len, (sfk_obj)s, err)) return 0;
+  return 1;
+}
+static const sfc_layout *host_layout(void *ctx, sfk_obj o) {
+  (void)ctx;
+  return o ? ((const struct slot *)o)->layout : NULL;
+}
+static const sfk_host host = {.in = host_in,
+                              .type_name = host_type_name,
+                              .each = host_each,
+                              .layout = host_layout,
+                              .out = host_out,
                               .list = host_list,
                               .map = host_list,
                               .push = host_push,
                               .put = host_put};
+
+/* ---- The kit's calls (snowflake_c_host.h) ---- */
+
+EXPORT(call_at) const char *w_call_at(int row) {
+  const sfk_call *c = row < 0 ? NULL : sfk_call_at((size_t)row);
+  return c ? c->name : NULL;
+}
+EXPORT(args_clear) void w_args_clear(void) {
+  slot_count = 0;
+  key_next = NULL;
+}
+static sfc_value value_of(int type, int64_t i, uint64_t u, double d,
+                          const char *t, size_t len);
+EXPORT(arg_value)
+int w_arg_value(int type, int64_t i, uint64_t u, double d, const char *t,
+                size_t len) {
+  return add_slot(value_of(type, i, u, d, t, len), NULL);
+}
+EXPORT(arg_layout) int w_arg_layout(const sfc_layout *l) {
+  return add_slot(value_of(SFK_TYPE_OBJECT, 0, 0, 0, NULL, 0), l);
+}
+EXPORT(arg_map) int w_arg_map(void) {
+  return add_slot(value_of(SFC_TYPE_MAP, 0, 0, 0, NULL, 0), NULL);
+}
+/* The key of the next value, a pair of the map before it. */
+EXPORT(arg_key) void w_arg_key(const char *key, size_t len) {
+  key_next = key;
+  key_next_len = len;
+}
+/* Row `row` on the arguments set: its result made through the host. */
+EXPORT(call) int w_call(int row) {
+  sfk_obj objs[SFK_CALL_ARGS], made;
+  sfc_value values[SFK_CALL_ARGS];
+  size_t n = 0;
+  const sfk_call *c = row < 0 ? NULL : sfk_call_at((size_t)row);
+  for (size_t k = 0; c && k < slot_count; k++)
+    if (!slots[k].key && n < SFK_CALL_ARGS) {
+      objs[n] = &slots[k];
+      values[n++] = slots[k].v;
+    }
+  if (!c || n < c->required || n > c->count)
+    return (int)sfk_fail(&last_error, SFC_INVALID_ARGUMENT,
+                         "no such call, or not its arguments.");
+  last_error.status = SFC_OK;
+  if (sfk_call_run(&host, (size_t)row, objs, values, n, &made, &last_error))
+    return last_error.status != SFC_OK ? (int)last_error.status
+                                       : SFC_INVALID_ARGUMENT;
+  return SFC_OK;
+}
 
 /* ---- Tables ---- */
 
 /* The header's sfc_type names by number ("unknown" past the last). */
 EXPORT(type_name) const char *w_type_name(int type) {
   return sfc_type_name((sfc_type)type);
-}
-
-/* The core's tables: rows of [name, value] pairs, as the addon's. */
-EXPORT(statuses_out) void w_statuses_out(void) {
-  sfk_obj made;
-  sfk_statuses_out(&host, &made);
-}
-EXPORT(options_out) void w_options_out(void) {
-  sfk_obj made;
-  sfk_options_out(&host, &made);
-}
-EXPORT(presets_out) void w_presets_out(void) {
-  sfk_obj made;
-  sfk_presets_out(&host, &made);
 }
 
 EXPORT(text_check)
@@ -187,12 +261,6 @@ EXPORT(epoch_parse) int w_epoch_parse(const char *t) {
 
 /* ---- String forms ---- */
 
-/* The encoding named so, or -1 (the message in error_message()). */
-EXPORT(encoding_by_name) int w_encoding_by_name(const char *name, size_t len) {
-  sfc_encoding e;
-  if (sfc_encoding_by_name(name, len, &e, &last_error) != SFC_OK) return -1;
-  return (int)e;
-}
 /* The ID in text(); its length returned (0 for a bad encoding or form).
  * `form` is the core's flags: 0 the encoding's default (dec's shortest, the
  * others' fixed width), SFC_FORMAT_SHORTEST or SFC_FORMAT_FIXED. */
@@ -204,23 +272,6 @@ size_t w_id_format(uint64_t id, int encoding, unsigned form) {
 EXPORT(id_parse) int w_id_parse(const char *t, size_t len, int encoding) {
   return (int)sfc_id_parse(t, len, (sfc_encoding)encoding, &out_u, &last_error);
 }
-/* A UUIDv7: its Unix ms in out_i, rand_a in out_u2, rand_b in out_u, its
- * canonical JSON in text() (length in out_len), its canonical text in
- * uuid7_text(). */
-static sfc_uuid7 uuid7;
-EXPORT(uuid7_parse) int w_uuid7_parse(const char *t, size_t len) {
-  sfc_status st = sfc_uuid7_parse(t, len, &uuid7, &last_error);
-  if (st != SFC_OK) return (int)st;
-  out_i = uuid7.unix_ms;
-  out_u = uuid7.rand_b;
-  out_u2 = uuid7.rand_a;
-  out_len = sfc_uuid7_json(&uuid7, text, sizeof text);
-  return SFC_OK;
-}
-EXPORT(uuid7_text) const char *w_uuid7_text(void) {
-  return uuid7.text;
-}
-
 /* ---- Decode, encode, range ---- */
 
 /* The decode rule (sfc_layout_decode_rule) in 64-bit words: max_id,
@@ -240,46 +291,6 @@ EXPORT(decode_rule) const uint64_t *w_decode_rule(const sfc_layout *l) {
   }
   return rule_words;
 }
-/* The canonical JSON of a decoded ID in text(), its length in out_len. */
-EXPORT(parts_json) int w_parts_json(const sfc_layout *l, uint64_t id) {
-  sfc_status st = sfc_decode(l, id, &parts, &last_error);
-  if (st != SFC_OK) return (int)st;
-  out_len = sfc_parts_json(l, &parts, text, sizeof text);
-  if (out_len >= sizeof text)
-    return (int)sfk_fail(&last_error, SFC_INVALID_ARGUMENT,
-                         "decoded JSON does not fit its buffer.");
-  return SFC_OK;
-}
-/* The ISO-8601 time of a decoded ID in iso(), its length in out_len. */
-EXPORT(parts_time) int w_parts_time(const sfc_layout *l, uint64_t id) {
-  sfc_status st = sfc_decode(l, id, &parts, &last_error);
-  if (st != SFC_OK) return (int)st;
-  out_len = sfc_format_iso(parts.time_ms, iso, sizeof iso);
-  if (out_len >= sizeof iso) out_len = sizeof iso - 1;
-  return SFC_OK;
-}
-
-EXPORT(list_clear) void w_list_clear(void) {
-  list_count = 0;
-}
-/* Adds encode's field `name` (held by the host until encode). */
-EXPORT(encode_add) int w_encode_add(const char *name, int64_t value) {
-  if (list_count == LIST_MAX)
-    return (int)sfk_fail(&last_error, SFC_INVALID_ARGUMENT,
-                         "too many fields: a layout has at most 16.");
-  list[list_count++] = (sfc_node_value){name, value, SFC_SOURCE_EXPLICIT};
-  return SFC_OK;
-}
-/* The ID in out_u. */
-EXPORT(encode) int w_encode(const sfc_layout *l, int64_t time_us) {
-  return (int)sfc_encode_named(l, time_us, list, list_count, &out_u,
-                               &last_error);
-}
-/* min in out_u, max in out_u2. */
-EXPORT(range) int w_range(const sfc_layout *l, int64_t t0_ms, int64_t t1_ms) {
-  return (int)sfc_range(l, t0_ms, t1_ms, &out_u, &out_u2, &last_error);
-}
-
 /* ---- Generators ---- */
 
 static sfc_value value_of(int type, int64_t i, uint64_t u, double d,
@@ -331,9 +342,6 @@ EXPORT(lease_wanted) int w_lease_wanted(const sfc_layout *l) {
   sfc_options_set_nodes(&options, list, list_count);
   return sfc_lease_wanted(l, &options);
 }
-EXPORT(lease_table_sql) const char *w_lease_table_sql(void) {
-  return sfc_lease_table_sql();
-}
 EXPORT(generator_free) void w_generator_free(sfc_generator *g) {
   sfc_generator_free(g);
 }
@@ -374,10 +382,6 @@ int w_next_ids_at(sfc_generator *g, int64_t now_us, uint64_t *ids, size_t n) {
                               &last_error);
 }
 
-EXPORT(layout_out) void w_layout_out(const sfc_layout *l) {
-  sfk_obj made;
-  sfk_layout_out(&host, l, &made);
-}
 EXPORT(stats_out) void w_stats_out(const sfc_generator *g) {
   sfc_stats stats;
   sfk_obj made;

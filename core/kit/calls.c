@@ -126,6 +126,24 @@ static int option_names(const sfk_host *h, const arg *a, sfk_obj *out,
   return sfk_option_names_out(h, out);
 }
 
+static int statuses(const sfk_host *h, const arg *a, sfk_obj *out,
+                    sfc_error *err) {
+  (void)a, (void)err;
+  return sfk_statuses_out(h, out);
+}
+
+static int options(const sfk_host *h, const arg *a, sfk_obj *out,
+                   sfc_error *err) {
+  (void)a, (void)err;
+  return sfk_options_out(h, out);
+}
+
+static int presets(const sfk_host *h, const arg *a, sfk_obj *out,
+                   sfc_error *err) {
+  (void)a, (void)err;
+  return sfk_presets_out(h, out);
+}
+
 static int layout_facts(const sfk_host *h, const arg *a, sfk_obj *out,
                         sfc_error *err) {
   (void)err;
@@ -163,6 +181,21 @@ static int parts_json(const sfk_host *h, const arg *a, sfk_obj *out,
   return text_made(h, json, out);
 }
 
+static int parts_time(const sfk_host *h, const arg *a, sfk_obj *out,
+                      sfc_error *err) {
+  sfc_parts parts;
+  char iso[SFC_ISO_MAX];
+  if (sfc_decode(a[0].layout, a[1].u, &parts, err) != SFC_OK) return -1;
+  sfc_format_iso(parts.time_ms, iso, sizeof iso);
+  return text_made(h, iso, out);
+}
+
+static int encoding_number(const sfk_host *h, const arg *a, sfk_obj *out,
+                           sfc_error *err) {
+  (void)err;
+  return made(h, SFC_TYPE_INT, (int64_t)a[0].u, 0, NULL, out);
+}
+
 #define ARGS(...)                                                              \
   { __VA_ARGS__ }
 static const row rows[] = {
@@ -188,6 +221,9 @@ static const row rows[] = {
                                preset_names},
     [SFK_CALL_OPTION_NAMES] = {{"option_names", 0, 0, ARGS(0), ARGS(0)},
                                option_names},
+    [SFK_CALL_STATUSES] = {{"statuses", 0, 0, ARGS(0), ARGS(0)}, statuses},
+    [SFK_CALL_OPTIONS] = {{"options", 0, 0, ARGS(0), ARGS(0)}, options},
+    [SFK_CALL_PRESETS] = {{"presets", 0, 0, ARGS(0), ARGS(0)}, presets},
     [SFK_CALL_LAYOUT_FACTS] = {{"layout_facts", 1, 1, ARGS(SFK_ARG_LAYOUT),
                                 ARGS("layout")},
                                layout_facts},
@@ -203,6 +239,13 @@ static const row rows[] = {
                               ARGS(SFK_ARG_LAYOUT, SFK_ARG_ID),
                               ARGS("layout", "an ID")},
                              parts_json},
+    [SFK_CALL_PARTS_TIME] = {{"parts_time", 2, 2,
+                              ARGS(SFK_ARG_LAYOUT, SFK_ARG_ID),
+                              ARGS("layout", "an ID")},
+                             parts_time},
+    [SFK_CALL_ENCODING_NUMBER] = {{"encoding_number", 1, 1,
+                                   ARGS(SFK_ARG_ENCODING), ARGS("encoding")},
+                                  encoding_number},
 };
 
 const sfk_call *sfk_call_at(size_t i) {
@@ -279,7 +322,9 @@ static int arg_read(const sfk_host *h, const sfk_call *c, size_t k, sfk_obj o,
   case SFK_ARG_ENCODING:
     if (t == SFC_TYPE_TEXT) {
       sfc_encoding e;
-      if (sfc_encoding_by_name(v->text, v->len, &e, err) != SFC_OK) return -1;
+      if (sfc_text_check(what, v->text, v->len, err) != SFC_OK ||
+          sfc_encoding_by_name(v->text, v->len, &e, err) != SFC_OK)
+        return -1;
       a->u = (uint64_t)e;
       return 0;
     }

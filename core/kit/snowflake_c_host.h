@@ -203,10 +203,13 @@ typedef enum sfk_arg {
  *   PARSE_TIME(text)                     Unix ms of ms or ISO-8601 text
  *   LEASE_TABLE_SQL()                    text
  *   PRESET_NAMES(), OPTION_NAMES()       lists of text, in the core's order
+ *   STATUSES(), OPTIONS(), PRESETS()     the tables, as sfk_statuses_out...
  *   LAYOUT_FACTS(layout)                 as sfk_layout_out
  *   ENCODE(layout, time_us, fields)      the ID (fields as sfk_fields_read)
  *   RANGE(layout, start_ms, end_ms)      [the smallest ID, the largest]
- *   PARTS_JSON(layout, id)               the decoded ID's canonical JSON */
+ *   PARTS_JSON(layout, id)               the decoded ID's canonical JSON
+ *   PARTS_TIME(layout, id)               the decoded ID's ISO-8601 time
+ *   ENCODING_NUMBER(name)                the encoding's number */
 enum {
   SFK_CALL_FORMAT_ID,
   SFK_CALL_PARSE_ID,
@@ -216,10 +219,15 @@ enum {
   SFK_CALL_LEASE_TABLE_SQL,
   SFK_CALL_PRESET_NAMES,
   SFK_CALL_OPTION_NAMES,
+  SFK_CALL_STATUSES,
+  SFK_CALL_OPTIONS,
+  SFK_CALL_PRESETS,
   SFK_CALL_LAYOUT_FACTS,
   SFK_CALL_ENCODE,
   SFK_CALL_RANGE,
   SFK_CALL_PARTS_JSON,
+  SFK_CALL_PARTS_TIME,
+  SFK_CALL_ENCODING_NUMBER,
   SFK_CALL_COUNT
 };
 

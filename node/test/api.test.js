@@ -142,7 +142,7 @@ const BUILDS = {
     );
     memory = instance.exports.memory;
     const binding = createBinding(instance);
-    const errors = require('../error-kinds')(binding.statuses());
+    const errors = require('../error-kinds')(binding.call(binding.calls.statuses, []));
     const { SnowflakeError, ...kinds } = errors;
     binding.setErrorClasses(kinds);
     return countedApi(binding, errors);

@@ -129,7 +129,7 @@ function watchedWasm() {
     };
   }
   const binding = createBinding({ exports });
-  const errors = defineErrors(binding.statuses());
+  const errors = defineErrors(binding.call(binding.calls.statuses, []));
   const { SnowflakeError, ...kinds } = errors;
   binding.setErrorClasses(kinds);
   return { sfc: createApi(binding, errors, nodeHost), faults };

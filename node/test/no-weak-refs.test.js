@@ -69,7 +69,7 @@ const COMMONJS = `${STRIP}
   exports.layout_resolve = (...a) => { const p = instance.exports.layout_resolve(...a); if (p) made++; return p; };
   exports.layout_free = (p) => { freed++; return instance.exports.layout_free(p); };
   const binding = createBinding({ exports });
-  const errors = defineErrors(binding.statuses());
+  const errors = defineErrors(binding.call(binding.calls.statuses, []));
   const { SnowflakeError, ...kinds } = errors;
   binding.setErrorClasses(kinds);
   const sfc = createApi(binding, errors, nodeHost);

@@ -127,7 +127,13 @@ function createBinding(instance) {
   // The header's numbers, from the module's own tables.
   const types = [];
   for (let i = 0; cstring(w.type_name(i)) !== 'unknown'; i++) types.push(cstring(w.type_name(i)));
-  const statusRows = walked(w.statuses_out).map((row) => Object.fromEntries(row));
+  // The core's calls by name (the binding kit's rows: call(row, args)).
+  const calls = {};
+  for (let row = 0, name; (name = cstring(w.call_at(row))) !== null; row++) calls[name] = row;
+  const statusRows = walked(() => {
+    w.args_clear();
+    w.call(calls.statuses);
+  }).map((row) => Object.fromEntries(row));
   const statusNames = [];
   for (const row of statusRows) statusNames[row.status] = row.name;
   const STATUS = Object.fromEntries(statusRows.map((row) => [row.name, row.status]));
@@ -243,7 +249,37 @@ function createBinding(instance) {
   }
 
   function layoutFacts(handle) {
-    return walked(() => w.layout_out(getLayout(handle)));
+    return call(calls.layout_facts, [handle]);
+  }
+
+  // ---- The kit's calls ----
+
+  // call(row, args) → the core's call of that row (its number by name in
+  // `calls`): each argument a layout handle, a value row [type, i, u, d,
+  // text], or a map [[name, row], …].
+
+  function call(row, args) {
+    return scoped((keep) => {
+      const value = (arg) => check(w.arg_value(...valueArgs(arg, keep)));
+      w.args_clear();
+      for (const arg of args) {
+        if (arg instanceof LayoutHandle) check(w.arg_layout(arg.ptr));
+        else if (typeof arg[0] === 'number') value(arg);
+        else {
+          check(w.arg_map());
+          for (const [name, row] of arg) {
+            w.arg_key(...keep(name));
+            value(row);
+          }
+        }
+      }
+      let status = STATUS.Ok;
+      const made = walked(() => {
+        status = w.call(row);
+      });
+      check(status);
+      return made;
+    });
   }
 
   // ---- Tables and texts ----
@@ -262,15 +298,6 @@ function createBinding(instance) {
     });
   }
 
-  function encodingByName(name) {
-    return scoped((keep) => {
-      const [ptr, len] = keep(name);
-      const e = w.encoding_by_name(ptr, len);
-      if (e < 0) throw fail(w.error_status());
-      return e;
-    });
-  }
-
   function formatId(id, encoding, form) {
     if (typeof id === 'bigint' && (id < 0n || id > UINT64_MAX)) return undefined;
     const n = w.id_format(BigInt(id), encoding, form);
@@ -285,22 +312,6 @@ function createBinding(instance) {
     });
   }
 
-  // uuid7(text) → [uuid, unixMs, randA, randB, json], by the text's real length
-  function uuid7(text) {
-    return scoped((keep) => {
-      const [ptr, len] = keep(text);
-      check(w.uuid7_parse(ptr, len));
-      const json = textAt(w.text(), w.out_len());
-      return [
-        textAt(w.uuid7_text(), 36),
-        Number(w.out_i()),
-        Number(w.out_u2()),
-        u64(w.out_u()),
-        json,
-      ];
-    });
-  }
-
   // ---- Decode, encode, range ----
 
   // decodeRule(handle): [maxId, epochUs, unitUs, [[shift, mask], …]] as
@@ -312,31 +323,6 @@ function createBinding(instance) {
     const fields = [];
     for (let i = 0; i < count; i++) fields.push([words[4 + 2 * i], words[5 + 2 * i]]);
     return [words[0], BigInt.asIntN(64, words[1]), BigInt.asIntN(64, words[2]), fields];
-  }
-
-  function partsJson(handle, id) {
-    check(w.parts_json(getLayout(handle), id));
-    return textAt(w.text(), w.out_len());
-  }
-
-  function partsTime(handle, id) {
-    check(w.parts_time(getLayout(handle), id));
-    return textAt(w.iso(), w.out_len());
-  }
-
-  function encode(handle, timeUs, names, values) {
-    const l = getLayout(handle);
-    return scoped((keep) => {
-      w.list_clear();
-      names.forEach((name, i) => check(w.encode_add(keep(name)[0], values[i])));
-      check(w.encode(l, BigInt(timeUs)));
-      return u64(w.out_u());
-    });
-  }
-
-  function range(handle, t0, t1) {
-    check(w.range(getLayout(handle), BigInt(t0), BigInt(t1)));
-    return [u64(w.out_u()), u64(w.out_u2())];
   }
 
   // ---- Generators ----
@@ -509,27 +495,19 @@ function createBinding(instance) {
 
   return {
     types,
-    statuses: () => walked(w.statuses_out),
     setErrorClasses,
     textCheck,
-    options: () => walked(w.options_out),
-    presets: () => walked(w.presets_out),
     layoutResolve,
     layoutFacts,
     instantParse,
-    encodingByName,
     formatId,
     parseId,
     decodeRule,
-    partsJson,
-    uuid7,
-    partsTime,
-    encode,
-    range,
+    calls,
+    call,
     generatorNew,
     generatorNext,
     leaseWanted,
-    leaseTableSql: () => cstring(w.lease_table_sql()),
     sleep,
     version: cstring(w.version()),
     kind: 'wasm',

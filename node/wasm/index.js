@@ -24,7 +24,7 @@ const instance = new WebAssembly.Instance(
 memory = instance.exports.memory;
 
 const binding = createBinding(instance);
-const errors = defineErrors(binding.statuses());
+const errors = defineErrors(binding.call(binding.calls.statuses, []));
 const { SnowflakeError, ...kinds } = errors;
 binding.setErrorClasses(kinds);
 

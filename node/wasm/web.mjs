@@ -35,7 +35,7 @@ function connect() {
     api(instance) {
       memory = instance.exports.memory;
       const binding = createBinding(instance);
-      const errors = defineErrors(binding.statuses());
+      const errors = defineErrors(binding.call(binding.calls.statuses, []));
       const { SnowflakeError, ...kinds } = errors;
       binding.setErrorClasses(kinds);
       return createApi(binding, errors, webHost);

@@ -409,6 +409,13 @@ static void calls(void) {
        {NULL, NULL},
        {-999, 4194304},
        "\"{\\\"id\\\":\\\"4194304\\\",\\\"time_ms\\\":1288834974658,"},
+      {SFK_CALL_PARTS_TIME,
+       2,
+       {NULL, NULL},
+       {-999, 4194304},
+       "\"2010-11-04T01:42:54.658Z\""},
+      {SFK_CALL_ENCODING_NUMBER, 1, {"base62"}, {0}, "5"},
+      {SFK_CALL_ENCODING_NUMBER, 1, {"base62 "}, {0}, "!unknown encoding"},
       {SFK_CALL_ENCODE,
        3,
        {NULL, NULL, NULL},
@@ -423,7 +430,8 @@ static void calls(void) {
   }
   CHECK(t.live == 0, "%d values left live", t.live);
   CHECK(sfk_call_at(SFK_CALL_COUNT) == NULL &&
-            strcmp(sfk_call_at(SFK_CALL_PARTS_JSON)->name, "parts_json") == 0,
+            strcmp(sfk_call_at(SFK_CALL_ENCODING_NUMBER)->name,
+                   "encoding_number") == 0,
         "the rows in their order");
 
   /* Whichever make fails, the call says so and leaves nothing behind. */

@@ -54,6 +54,7 @@ final class Native {
   static final int ENCODE = callRow("encode");
   static final int RANGE = callRow("range");
   static final int PARTS_JSON = callRow("parts_json");
+  static final int ENCODING_NUMBER = callRow("encoding_number");
 
   /** A text {@link #call} made. */
   static String text(Object made) {
@@ -97,9 +98,6 @@ final class Native {
   static native long epochParse(String text);
 
   static native long[] decode(byte[] layout, long id);
-
-  /** The core's answer for an encoding name: its number, or the exception listing the names. */
-  static native int encodingNumber(String name);
 
   /**
    * Row {@code i} of the encodings as data ({@code sfc_encoding_at}): {@code Object[]{byte[]

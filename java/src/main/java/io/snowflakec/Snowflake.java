@@ -83,7 +83,7 @@ public final class Snowflake {
         return i;
       }
     }
-    return Native.encodingNumber(name);
+    return (int) Native.bits(Native.call(Native.ENCODING_NUMBER, name));
   }
 
   /**
