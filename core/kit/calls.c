@@ -18,9 +18,13 @@ typedef struct arg {
 typedef int (*call_fn)(const sfk_host *h, const arg *a, sfk_obj *out,
                        sfc_error *err);
 
+/* A call of no argument: one of the kit's walks of the core's tables. */
+typedef int (*table_fn)(const sfk_host *h, sfk_obj *out);
+
 typedef struct row {
   sfk_call call;
-  call_fn run;
+  call_fn run;   /* or, for a table, */
+  table_fn walk; /* its walk */
 } row;
 
 static int made(const sfk_host *h, sfc_type type, int64_t i, uint64_t u,
@@ -114,36 +118,6 @@ static int lease_table_sql(const sfk_host *h, const arg *a, sfk_obj *out,
   return text_made(h, sfc_lease_table_sql(), out);
 }
 
-static int preset_names(const sfk_host *h, const arg *a, sfk_obj *out,
-                        sfc_error *err) {
-  (void)a, (void)err;
-  return sfk_preset_names_out(h, out);
-}
-
-static int option_names(const sfk_host *h, const arg *a, sfk_obj *out,
-                        sfc_error *err) {
-  (void)a, (void)err;
-  return sfk_option_names_out(h, out);
-}
-
-static int statuses(const sfk_host *h, const arg *a, sfk_obj *out,
-                    sfc_error *err) {
-  (void)a, (void)err;
-  return sfk_statuses_out(h, out);
-}
-
-static int options(const sfk_host *h, const arg *a, sfk_obj *out,
-                   sfc_error *err) {
-  (void)a, (void)err;
-  return sfk_options_out(h, out);
-}
-
-static int presets(const sfk_host *h, const arg *a, sfk_obj *out,
-                   sfc_error *err) {
-  (void)a, (void)err;
-  return sfk_presets_out(h, out);
-}
-
 static int layout_facts(const sfk_host *h, const arg *a, sfk_obj *out,
                         sfc_error *err) {
   (void)err;
@@ -202,50 +176,70 @@ static const row rows[] = {
     [SFK_CALL_FORMAT_ID] = {{"format_id", 3, 2,
                              ARGS(SFK_ARG_ID, SFK_ARG_ENCODING, SFK_ARG_PAD),
                              ARGS("an ID", "encoding", "pad")},
-                            format_id},
+                            format_id,
+                            NULL},
     [SFK_CALL_PARSE_ID] = {{"parse_id", 2, 2,
                             ARGS(SFK_ARG_TEXT, SFK_ARG_ENCODING),
                             ARGS("an encoded ID", "encoding")},
-                           parse_id},
+                           parse_id,
+                           NULL},
     [SFK_CALL_UUID7] = {{"uuid7", 1, 1, ARGS(SFK_ARG_UUID), ARGS("uuid")},
-                        uuid7},
+                        uuid7,
+                        NULL},
     [SFK_CALL_FORMAT_TIME] = {{"format_time", 1, 1, ARGS(SFK_ARG_INT),
                                ARGS("time")},
-                              format_time},
+                              format_time,
+                              NULL},
     [SFK_CALL_PARSE_TIME] = {{"parse_time", 1, 1, ARGS(SFK_ARG_TEXT),
                               ARGS("time")},
-                             parse_time},
+                             parse_time,
+                             NULL},
     [SFK_CALL_LEASE_TABLE_SQL] = {{"lease_table_sql", 0, 0, ARGS(0), ARGS(0)},
-                                  lease_table_sql},
+                                  lease_table_sql,
+                                  NULL},
     [SFK_CALL_PRESET_NAMES] = {{"preset_names", 0, 0, ARGS(0), ARGS(0)},
-                               preset_names},
+                               NULL,
+                               sfk_preset_names_out},
     [SFK_CALL_OPTION_NAMES] = {{"option_names", 0, 0, ARGS(0), ARGS(0)},
-                               option_names},
-    [SFK_CALL_STATUSES] = {{"statuses", 0, 0, ARGS(0), ARGS(0)}, statuses},
-    [SFK_CALL_OPTIONS] = {{"options", 0, 0, ARGS(0), ARGS(0)}, options},
-    [SFK_CALL_PRESETS] = {{"presets", 0, 0, ARGS(0), ARGS(0)}, presets},
+                               NULL,
+                               sfk_option_names_out},
+    [SFK_CALL_STATUSES] = {{"statuses", 0, 0, ARGS(0), ARGS(0)},
+                           NULL,
+                           sfk_statuses_out},
+    [SFK_CALL_OPTIONS] = {{"options", 0, 0, ARGS(0), ARGS(0)},
+                          NULL,
+                          sfk_options_out},
+    [SFK_CALL_PRESETS] = {{"presets", 0, 0, ARGS(0), ARGS(0)},
+                          NULL,
+                          sfk_presets_out},
     [SFK_CALL_LAYOUT_FACTS] = {{"layout_facts", 1, 1, ARGS(SFK_ARG_LAYOUT),
                                 ARGS("layout")},
-                               layout_facts},
+                               layout_facts,
+                               NULL},
     [SFK_CALL_ENCODE] = {{"encode", 3, 3,
                           ARGS(SFK_ARG_LAYOUT, SFK_ARG_INT, SFK_ARG_MAP),
                           ARGS("layout", "time", "field values")},
-                         encode},
+                         encode,
+                         NULL},
     [SFK_CALL_RANGE] = {{"range", 3, 3,
                          ARGS(SFK_ARG_LAYOUT, SFK_ARG_INT, SFK_ARG_INT),
                          ARGS("layout", "start", "end")},
-                        range},
+                        range,
+                        NULL},
     [SFK_CALL_PARTS_JSON] = {{"parts_json", 2, 2,
                               ARGS(SFK_ARG_LAYOUT, SFK_ARG_ID),
                               ARGS("layout", "an ID")},
-                             parts_json},
+                             parts_json,
+                             NULL},
     [SFK_CALL_PARTS_TIME] = {{"parts_time", 2, 2,
                               ARGS(SFK_ARG_LAYOUT, SFK_ARG_ID),
                               ARGS("layout", "an ID")},
-                             parts_time},
+                             parts_time,
+                             NULL},
     [SFK_CALL_ENCODING_NUMBER] = {{"encoding_number", 1, 1,
                                    ARGS(SFK_ARG_ENCODING), ARGS("encoding")},
-                                  encoding_number},
+                                  encoding_number,
+                                  NULL},
 };
 
 const sfk_call *sfk_call_at(size_t i) {
@@ -366,5 +360,5 @@ int sfk_call_run(const sfk_host *h, size_t i, const sfk_obj *objs,
                  k < n ? &values[k] : &none, &a[k], err) != 0)
       return -1;
   }
-  return r->run(h, a, out, err);
+  return r->run ? r->run(h, a, out, err) : r->walk(h, out);
 }

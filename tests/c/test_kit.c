@@ -415,6 +415,8 @@ static void calls(void) {
        {-999, 4194304},
        "\"2010-11-04T01:42:54.658Z\""},
       {SFK_CALL_ENCODING_NUMBER, 1, {"base62"}, {0}, "5"},
+      {SFK_CALL_PRESET_NAMES, 0, {NULL}, {0}, "[\"default\",\"twitter\","},
+      {SFK_CALL_STATUSES, 0, {NULL}, {0}, "[{:status=0,:name=\"Ok\","},
       {SFK_CALL_ENCODING_NUMBER, 1, {"base62 "}, {0}, "!unknown encoding"},
       {SFK_CALL_ENCODE,
        3,
