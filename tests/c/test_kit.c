@@ -327,9 +327,10 @@ static const char *called(test_host *t, size_t row, size_t n,
                           const char *const *text, const int64_t *i) {
   static char said[SFC_MESSAGE_MAX + 1];
   sfk_host h = test_host_of(t);
-  sfk_obj objs[SFK_CALL_ARGS], out = NULL;
+  sfk_obj objs[SFK_CALL_ARGS] = {NULL}, out = NULL;
   sfc_value values[SFK_CALL_ARGS];
   sfc_error err;
+  memset(values, 0, sizeof values);
   for (size_t k = 0; k < n; k++) {
     sfc_value v = {text[k] ? SFC_TYPE_TEXT : SFC_TYPE_INT, i[k], 0, 0, text[k],
                    text[k] ? strlen(text[k]) : 0,          0};
